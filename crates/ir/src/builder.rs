@@ -1,0 +1,347 @@
+//! The builder API a front end drives to emit IR without going through text.
+//!
+//! [`ModuleBuilder`] declares structs and functions (so calls can refer to functions defined
+//! later); [`FunctionBuilder`] appends instructions to a current block, one method per
+//! instruction, tagging each with the current source location. Misuse (an instruction with no
+//! current block, a block terminated twice) is recorded and reported by
+//! [`ModuleBuilder::finish`] as a [`BuildError`]; the builder never panics. The result is an
+//! unverified [`Module`]: run [`crate::verify`] on it (the facade crate does this for you).
+
+use crate::entities::{Block, FuncId, Inst, Local, StructId};
+use crate::function::Function;
+use crate::inst::{
+    BinaryOp, CastOp, Check, CmpOp, InstKind, Loc, Operand, Terminator, UnaryOp,
+};
+use crate::module::Module;
+use crate::types::{ElemType, FieldDef, StructDef, Type};
+use thiserror::Error;
+
+/// Misuse of the builder API.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BuildError {
+    #[error("in function `{func}`: instruction emitted with no current block")]
+    NoCurrentBlock { func: String },
+    #[error("in function `{func}`: block `{block}` is terminated twice")]
+    DoubleTerminator { func: String, block: String },
+}
+
+/// Builds a [`Module`].
+#[derive(Default)]
+pub struct ModuleBuilder {
+    module: Module,
+    errors: Vec<BuildError>,
+}
+
+impl ModuleBuilder {
+    pub fn new() -> ModuleBuilder {
+        ModuleBuilder::default()
+    }
+
+    /// Declares a struct with the given fields (name, type), in declaration order.
+    pub fn add_struct(&mut self, name: &str, fields: &[(&str, Type)]) -> StructId {
+        self.module.structs.push(StructDef {
+            name: name.to_string(),
+            fields: fields
+                .iter()
+                .map(|(n, t)| FieldDef {
+                    name: n.to_string(),
+                    ty: *t,
+                })
+                .collect(),
+            loc: Loc::UNKNOWN,
+        })
+    }
+
+    /// Index of field `name` of struct `id`, for the field instructions.
+    pub fn field_index(&self, id: StructId, name: &str) -> Option<u32> {
+        self.module.structs[id].field_index(name)
+    }
+
+    /// The module built so far (struct layouts, declared functions).
+    pub fn module(&self) -> &Module {
+        &self.module
+    }
+
+    /// Declares a function; its parameters become its first locals.
+    pub fn declare_function(
+        &mut self,
+        name: &str,
+        params: &[(&str, Type)],
+        ret: Option<Type>,
+    ) -> FuncId {
+        let mut func = Function::new(name);
+        for (pname, ty) in params {
+            let local = func.add_local(*pname, *ty);
+            func.params.push(local);
+        }
+        func.ret = ret;
+        self.module.funcs.push(func)
+    }
+
+    /// Starts (or continues) defining the body of a declared function.
+    pub fn define_function(&mut self, id: FuncId) -> FunctionBuilder<'_> {
+        FunctionBuilder {
+            func: &mut self.module.funcs[id],
+            errors: &mut self.errors,
+            current: None,
+            loc: Loc::UNKNOWN,
+        }
+    }
+
+    /// Finishes the module. The result still has to be verified.
+    pub fn finish(self) -> Result<Module, Vec<BuildError>> {
+        if self.errors.is_empty() {
+            Ok(self.module)
+        } else {
+            Err(self.errors)
+        }
+    }
+}
+
+/// Appends instructions to one function.
+pub struct FunctionBuilder<'a> {
+    func: &'a mut Function,
+    errors: &'a mut Vec<BuildError>,
+    current: Option<Block>,
+    loc: Loc,
+}
+
+impl FunctionBuilder<'_> {
+    /// The `i`-th parameter's local.
+    pub fn param(&self, i: usize) -> Option<Local> {
+        self.func.params.get(i).copied()
+    }
+
+    /// Declares a named local.
+    pub fn local(&mut self, name: &str, ty: Type) -> Local {
+        let local = self.func.add_local(name, ty);
+        self.func.locals[local].loc = self.loc;
+        local
+    }
+
+    /// Declares a fresh temporary (`t0`, `t1`, ...) of type `ty`.
+    pub fn temp(&mut self, ty: Type) -> Local {
+        let name = self.func.fresh_local_name("t");
+        self.local(&name, ty)
+    }
+
+    /// The type of a local.
+    pub fn local_ty(&self, local: Local) -> Type {
+        self.func.local_ty(local)
+    }
+
+    /// Creates a block (appended to the layout; the first block created is the entry).
+    pub fn create_block(&mut self, name: &str) -> Block {
+        let block = self.func.add_block(name);
+        self.func.blocks[block].loc = self.loc;
+        block
+    }
+
+    /// Makes `block` the block new instructions are appended to.
+    pub fn switch_to_block(&mut self, block: Block) {
+        self.current = Some(block);
+    }
+
+    /// The current block.
+    pub fn current_block(&self) -> Option<Block> {
+        self.current
+    }
+
+    /// Whether the current block already has its terminator.
+    pub fn is_terminated(&self) -> bool {
+        self.current
+            .is_some_and(|b| self.func.blocks[b].terminator.is_some())
+    }
+
+    /// Sets the source location attached to the instructions emitted from now on.
+    pub fn set_loc(&mut self, loc: Loc) {
+        self.loc = loc;
+    }
+
+    /// Appends an instruction of any kind to the current block.
+    pub fn ins(&mut self, kind: InstKind) -> Inst {
+        let inst = self.func.make_inst(kind, self.loc);
+        match self.current {
+            Some(b) => self.func.blocks[b].insts.push(inst),
+            None => self.errors.push(BuildError::NoCurrentBlock {
+                func: self.func.name.clone(),
+            }),
+        }
+        inst
+    }
+
+    /// Ends the current block with `term`.
+    pub fn terminate(&mut self, term: Terminator) {
+        let Some(b) = self.current else {
+            self.errors.push(BuildError::NoCurrentBlock {
+                func: self.func.name.clone(),
+            });
+            return;
+        };
+        let data = &mut self.func.blocks[b];
+        if data.terminator.is_some() {
+            self.errors.push(BuildError::DoubleTerminator {
+                func: self.func.name.clone(),
+                block: data.name.clone(),
+            });
+            return;
+        }
+        data.terminator = Some(term);
+        data.term_loc = self.loc;
+    }
+
+    pub fn copy(&mut self, dst: Local, src: impl Into<Operand>) -> Inst {
+        self.ins(InstKind::Copy {
+            dst,
+            src: src.into(),
+        })
+    }
+
+    pub fn unary(&mut self, dst: Local, op: UnaryOp, arg: impl Into<Operand>) -> Inst {
+        self.ins(InstKind::Unary {
+            dst,
+            op,
+            arg: arg.into(),
+        })
+    }
+
+    pub fn binary(
+        &mut self,
+        dst: Local,
+        op: BinaryOp,
+        lhs: impl Into<Operand>,
+        rhs: impl Into<Operand>,
+    ) -> Inst {
+        self.ins(InstKind::Binary {
+            dst,
+            op,
+            lhs: lhs.into(),
+            rhs: rhs.into(),
+        })
+    }
+
+    pub fn compare(
+        &mut self,
+        dst: Local,
+        op: CmpOp,
+        lhs: impl Into<Operand>,
+        rhs: impl Into<Operand>,
+    ) -> Inst {
+        self.ins(InstKind::Compare {
+            dst,
+            op,
+            lhs: lhs.into(),
+            rhs: rhs.into(),
+        })
+    }
+
+    pub fn cast(&mut self, dst: Local, op: CastOp, arg: impl Into<Operand>) -> Inst {
+        self.ins(InstKind::Cast {
+            dst,
+            op,
+            arg: arg.into(),
+        })
+    }
+
+    pub fn make(&mut self, dst: Local, ty: StructId, fields: Vec<Operand>) -> Inst {
+        self.ins(InstKind::Make { dst, ty, fields })
+    }
+
+    pub fn get_field(&mut self, dst: Local, src: Local, field: u32) -> Inst {
+        self.ins(InstKind::GetField { dst, src, field })
+    }
+
+    pub fn set_field(&mut self, dst: Local, field: u32, value: impl Into<Operand>) -> Inst {
+        self.ins(InstKind::SetField {
+            dst,
+            field,
+            value: value.into(),
+        })
+    }
+
+    pub fn vec_new(&mut self, dst: Local, elem: ElemType) -> Inst {
+        self.ins(InstKind::VecNew { dst, elem })
+    }
+
+    pub fn vec_len(&mut self, dst: Local, vec: Local) -> Inst {
+        self.ins(InstKind::VecLen { dst, vec })
+    }
+
+    pub fn push(&mut self, vec: Local, value: impl Into<Operand>) -> Inst {
+        self.ins(InstKind::VecPush {
+            vec,
+            value: value.into(),
+        })
+    }
+
+    /// A checked pop (traps when empty).
+    pub fn pop(&mut self, dst: Option<Local>, vec: Local) -> Inst {
+        self.ins(InstKind::VecPop {
+            dst,
+            vec,
+            check: Check::Checked,
+        })
+    }
+
+    /// A checked element read `dst = v[index]` (or one field of it).
+    pub fn get(
+        &mut self,
+        dst: Local,
+        vec: Local,
+        index: impl Into<Operand>,
+        field: Option<u32>,
+    ) -> Inst {
+        self.ins(InstKind::VecGet {
+            dst,
+            vec,
+            index: index.into(),
+            field,
+            check: Check::Checked,
+        })
+    }
+
+    /// A checked element write `v[index] = value` (or one field of it).
+    pub fn set(
+        &mut self,
+        vec: Local,
+        index: impl Into<Operand>,
+        field: Option<u32>,
+        value: impl Into<Operand>,
+    ) -> Inst {
+        self.ins(InstKind::VecSet {
+            vec,
+            index: index.into(),
+            field,
+            value: value.into(),
+            check: Check::Checked,
+        })
+    }
+
+    pub fn drop_vec(&mut self, vec: Local) -> Inst {
+        self.ins(InstKind::VecDrop { vec })
+    }
+
+    pub fn call(&mut self, dst: Option<Local>, func: FuncId, args: Vec<Operand>) -> Inst {
+        self.ins(InstKind::Call { dst, func, args })
+    }
+
+    pub fn br(&mut self, target: Block) {
+        self.terminate(Terminator::Br(target));
+    }
+
+    pub fn brif(&mut self, cond: impl Into<Operand>, then_block: Block, else_block: Block) {
+        self.terminate(Terminator::BrIf {
+            cond: cond.into(),
+            then_block,
+            else_block,
+        });
+    }
+
+    pub fn ret(&mut self, value: Option<Operand>) {
+        self.terminate(Terminator::Ret(value));
+    }
+
+    pub fn trap(&mut self, message: &str) {
+        self.terminate(Terminator::Trap(message.to_string()));
+    }
+}

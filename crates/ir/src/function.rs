@@ -1,0 +1,151 @@
+//! Functions: locals, blocks, instructions and the block layout.
+//!
+//! As in Cranelift, what exists (the `blocks`, `insts` and `locals` arenas) is kept apart from the
+//! order it is laid out in (`layout`, and each block's `insts` list). Removing an instruction or
+//! a block means removing it from the layout; its arena entry stays and is never printed.
+
+use crate::entities::{Block, Inst, Local};
+use crate::inst::{InstData, InstKind, Loc, Terminator};
+use crate::types::Type;
+use cranelift_entity::PrimaryMap;
+
+/// A declared local variable (parameters included).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct LocalData {
+    pub name: String,
+    pub ty: Type,
+    /// Set by small-struct scalarization: this struct local is held as one 64-bit integer.
+    pub packed: bool,
+    pub loc: Loc,
+}
+
+/// A basic block: a name, its instructions in order, and a terminator.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BlockData {
+    pub name: String,
+    pub insts: Vec<Inst>,
+    /// `None` only while a block is being built; the verifier rejects it.
+    pub terminator: Option<Terminator>,
+    /// Where the terminator came from.
+    pub term_loc: Loc,
+    pub loc: Loc,
+}
+
+/// A function: signature, locals, and a CFG of blocks. The first block of the layout is the
+/// entry block.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Function {
+    pub name: String,
+    /// Parameters, in order; each is also a local.
+    pub params: Vec<Local>,
+    pub ret: Option<Type>,
+    pub locals: PrimaryMap<Local, LocalData>,
+    pub blocks: PrimaryMap<Block, BlockData>,
+    pub insts: PrimaryMap<Inst, InstData>,
+    /// The blocks in print order; `layout[0]` is the entry block.
+    pub layout: Vec<Block>,
+    pub loc: Loc,
+}
+
+impl Function {
+    /// An empty function with no parameters and no blocks.
+    pub fn new(name: impl Into<String>) -> Function {
+        Function {
+            name: name.into(),
+            params: Vec::new(),
+            ret: None,
+            locals: PrimaryMap::new(),
+            blocks: PrimaryMap::new(),
+            insts: PrimaryMap::new(),
+            layout: Vec::new(),
+            loc: Loc::UNKNOWN,
+        }
+    }
+
+    /// The entry block, if the function has any block.
+    pub fn entry(&self) -> Option<Block> {
+        self.layout.first().copied()
+    }
+
+    /// The type of a local.
+    pub fn local_ty(&self, local: Local) -> Type {
+        self.locals[local].ty
+    }
+
+    /// The name of a local.
+    pub fn local_name(&self, local: Local) -> &str {
+        &self.locals[local].name
+    }
+
+    /// The instruction data of `inst`.
+    pub fn inst(&self, inst: Inst) -> &InstKind {
+        &self.insts[inst].kind
+    }
+
+    /// The terminator of `block`. Verified functions always have one.
+    pub fn terminator(&self, block: Block) -> Option<&Terminator> {
+        self.blocks[block].terminator.as_ref()
+    }
+
+    /// Adds a local and returns its id.
+    pub fn add_local(&mut self, name: impl Into<String>, ty: Type) -> Local {
+        self.locals.push(LocalData {
+            name: name.into(),
+            ty,
+            packed: false,
+            loc: Loc::UNKNOWN,
+        })
+    }
+
+    /// A fresh local name starting with `prefix` that no local of this function has.
+    pub fn fresh_local_name(&self, prefix: &str) -> String {
+        let taken: std::collections::HashSet<&str> =
+            self.locals.values().map(|l| l.name.as_str()).collect();
+        (0..)
+            .map(|i| format!("{prefix}{i}"))
+            .find(|n| !taken.contains(n.as_str()))
+            .expect("unbounded range")
+    }
+
+    /// Creates an instruction (not yet placed in any block).
+    pub fn make_inst(&mut self, kind: InstKind, loc: Loc) -> Inst {
+        self.insts.push(InstData { kind, loc })
+    }
+
+    /// Appends a new, empty block to the layout.
+    pub fn add_block(&mut self, name: impl Into<String>) -> Block {
+        let block = self.blocks.push(BlockData {
+            name: name.into(),
+            insts: Vec::new(),
+            terminator: None,
+            term_loc: Loc::UNKNOWN,
+            loc: Loc::UNKNOWN,
+        });
+        self.layout.push(block);
+        block
+    }
+
+    /// Number of instructions currently in the layout (terminators included).
+    pub fn inst_count(&self) -> usize {
+        self.layout
+            .iter()
+            .map(|&b| self.blocks[b].insts.len() + 1)
+            .sum()
+    }
+
+    /// Finds a block in the layout by name.
+    pub fn block_by_name(&self, name: &str) -> Option<Block> {
+        self.layout
+            .iter()
+            .copied()
+            .find(|&b| self.blocks[b].name == name)
+    }
+
+    /// Finds a local by name.
+    pub fn local_by_name(&self, name: &str) -> Option<Local> {
+        self.locals
+            .iter()
+            .find(|(_, l)| l.name == name)
+            .map(|(id, _)| id)
+    }
+}

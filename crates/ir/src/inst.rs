@@ -1,0 +1,661 @@
+//! Instructions and terminators.
+//!
+//! Instructions are statements that assign to mutable locals (the IR is not SSA): this is what
+//! a simple front end emits, temporaries included. Operands are locals or integer constants; the
+//! type of a constant is the type its position demands.
+
+use crate::entities::{Block, FuncId, Local};
+use crate::entities::StructId;
+use crate::types::ElemType;
+use std::fmt;
+
+/// A source location: 1-based line and column, or 0 when unknown.
+///
+/// Text input records the `.pir` position of each instruction; a front end driving the builder
+/// records its own source lines, so remarks and errors point at the user's source.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+pub struct Loc {
+    pub line: u32,
+    pub col: u32,
+}
+
+impl Loc {
+    pub const UNKNOWN: Loc = Loc { line: 0, col: 0 };
+
+    pub fn new(line: u32, col: u32) -> Loc {
+        Loc { line, col }
+    }
+
+    pub fn is_known(self) -> bool {
+        self.line != 0
+    }
+}
+
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
+
+/// An instruction operand: a local or an integer constant (`true`/`false` are 1/0).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Operand {
+    Local(Local),
+    Const(i64),
+}
+
+impl Operand {
+    pub fn as_local(self) -> Option<Local> {
+        match self {
+            Operand::Local(l) => Some(l),
+            Operand::Const(_) => None,
+        }
+    }
+
+    pub fn as_const(self) -> Option<i64> {
+        match self {
+            Operand::Const(c) => Some(c),
+            Operand::Local(_) => None,
+        }
+    }
+}
+
+impl From<Local> for Operand {
+    fn from(l: Local) -> Self {
+        Operand::Local(l)
+    }
+}
+
+impl From<i64> for Operand {
+    fn from(c: i64) -> Self {
+        Operand::Const(c)
+    }
+}
+
+impl From<bool> for Operand {
+    fn from(b: bool) -> Self {
+        Operand::Const(b as i64)
+    }
+}
+
+/// Whether a vec operation checks its precondition (non-empty for `pop`, index in `0..len` for
+/// element access) and traps when it fails. Front ends always emit `Checked`; only a pass that
+/// proves the check cannot fail may make it `Unchecked`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Check {
+    #[default]
+    Checked,
+    Unchecked,
+}
+
+impl Check {
+    pub fn is_checked(self) -> bool {
+        self == Check::Checked
+    }
+}
+
+/// Binary arithmetic and bitwise operators. All wrap at the operand width.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    /// Signed division: traps on zero; `MIN / -1` is `MIN`.
+    SDiv,
+    /// Unsigned division: traps on zero.
+    UDiv,
+    /// Signed remainder: traps on zero; `MIN % -1` is 0.
+    SRem,
+    /// Unsigned remainder: traps on zero.
+    URem,
+    And,
+    Or,
+    Xor,
+    /// Shift left; the amount is taken modulo the bit width.
+    Shl,
+    /// Logical shift right; the amount is taken modulo the bit width.
+    LShr,
+    /// Arithmetic shift right; the amount is taken modulo the bit width.
+    AShr,
+}
+
+impl BinaryOp {
+    pub const ALL: [BinaryOp; 13] = [
+        BinaryOp::Add,
+        BinaryOp::Sub,
+        BinaryOp::Mul,
+        BinaryOp::SDiv,
+        BinaryOp::UDiv,
+        BinaryOp::SRem,
+        BinaryOp::URem,
+        BinaryOp::And,
+        BinaryOp::Or,
+        BinaryOp::Xor,
+        BinaryOp::Shl,
+        BinaryOp::LShr,
+        BinaryOp::AShr,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "add",
+            BinaryOp::Sub => "sub",
+            BinaryOp::Mul => "mul",
+            BinaryOp::SDiv => "sdiv",
+            BinaryOp::UDiv => "udiv",
+            BinaryOp::SRem => "srem",
+            BinaryOp::URem => "urem",
+            BinaryOp::And => "and",
+            BinaryOp::Or => "or",
+            BinaryOp::Xor => "xor",
+            BinaryOp::Shl => "shl",
+            BinaryOp::LShr => "lshr",
+            BinaryOp::AShr => "ashr",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|op| op.name() == name)
+    }
+
+    /// Division and remainder may trap (division by zero).
+    pub fn may_trap(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::SDiv | BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem
+        )
+    }
+
+    /// Operators that are also defined on `bool` operands.
+    pub fn is_logical(self) -> bool {
+        matches!(self, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor)
+    }
+}
+
+/// Integer comparisons, producing a `bool`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Slt,
+    Sle,
+    Sgt,
+    Sge,
+    Ult,
+    Ule,
+    Ugt,
+    Uge,
+}
+
+impl CmpOp {
+    pub const ALL: [CmpOp; 10] = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Slt,
+        CmpOp::Sle,
+        CmpOp::Sgt,
+        CmpOp::Sge,
+        CmpOp::Ult,
+        CmpOp::Ule,
+        CmpOp::Ugt,
+        CmpOp::Uge,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "eq",
+            CmpOp::Ne => "ne",
+            CmpOp::Slt => "slt",
+            CmpOp::Sle => "sle",
+            CmpOp::Sgt => "sgt",
+            CmpOp::Sge => "sge",
+            CmpOp::Ult => "ult",
+            CmpOp::Ule => "ule",
+            CmpOp::Ugt => "ugt",
+            CmpOp::Uge => "uge",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|op| op.name() == name)
+    }
+
+    /// The comparison that is true exactly when this one is false.
+    pub fn negate(self) -> CmpOp {
+        match self {
+            CmpOp::Eq => CmpOp::Ne,
+            CmpOp::Ne => CmpOp::Eq,
+            CmpOp::Slt => CmpOp::Sge,
+            CmpOp::Sle => CmpOp::Sgt,
+            CmpOp::Sgt => CmpOp::Sle,
+            CmpOp::Sge => CmpOp::Slt,
+            CmpOp::Ult => CmpOp::Uge,
+            CmpOp::Ule => CmpOp::Ugt,
+            CmpOp::Ugt => CmpOp::Ule,
+            CmpOp::Uge => CmpOp::Ult,
+        }
+    }
+
+    /// The comparison with its operands swapped (`a < b` is `b > a`).
+    pub fn swap(self) -> CmpOp {
+        match self {
+            CmpOp::Eq => CmpOp::Eq,
+            CmpOp::Ne => CmpOp::Ne,
+            CmpOp::Slt => CmpOp::Sgt,
+            CmpOp::Sle => CmpOp::Sge,
+            CmpOp::Sgt => CmpOp::Slt,
+            CmpOp::Sge => CmpOp::Sle,
+            CmpOp::Ult => CmpOp::Ugt,
+            CmpOp::Ule => CmpOp::Uge,
+            CmpOp::Ugt => CmpOp::Ult,
+            CmpOp::Uge => CmpOp::Ule,
+        }
+    }
+
+    pub fn is_signed(self) -> bool {
+        matches!(self, CmpOp::Slt | CmpOp::Sle | CmpOp::Sgt | CmpOp::Sge)
+    }
+
+    pub fn is_unsigned(self) -> bool {
+        matches!(self, CmpOp::Ult | CmpOp::Ule | CmpOp::Ugt | CmpOp::Uge)
+    }
+}
+
+/// Unary operators.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum UnaryOp {
+    /// Two's-complement negation (wrapping).
+    Neg,
+    /// Bitwise not; logical not on `bool`.
+    Not,
+}
+
+impl UnaryOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "neg",
+            UnaryOp::Not => "not",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "neg" => Some(UnaryOp::Neg),
+            "not" => Some(UnaryOp::Not),
+            _ => None,
+        }
+    }
+}
+
+/// Integer conversions; the target type is the destination local's type.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum CastOp {
+    /// Sign-extend to a wider integer type.
+    Sext,
+    /// Zero-extend to a wider integer type (also `bool` to integer).
+    Zext,
+    /// Keep the low bits (to a narrower integer type, or to `bool`: low bit).
+    Trunc,
+}
+
+impl CastOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            CastOp::Sext => "sext",
+            CastOp::Zext => "zext",
+            CastOp::Trunc => "trunc",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "sext" => Some(CastOp::Sext),
+            "zext" => Some(CastOp::Zext),
+            "trunc" => Some(CastOp::Trunc),
+            _ => None,
+        }
+    }
+}
+
+/// What an instruction does. Every variant names its destination local first (if any).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum InstKind {
+    /// `dst = copy src` (scalars, structs and vec handles; struct copy copies every byte).
+    Copy { dst: Local, src: Operand },
+    /// `dst = neg a` / `dst = not a`.
+    Unary {
+        dst: Local,
+        op: UnaryOp,
+        arg: Operand,
+    },
+    /// `dst = add a, b` and the other [`BinaryOp`]s.
+    Binary {
+        dst: Local,
+        op: BinaryOp,
+        lhs: Operand,
+        rhs: Operand,
+    },
+    /// `dst = slt a, b` and the other [`CmpOp`]s; `dst` is `bool`.
+    Compare {
+        dst: Local,
+        op: CmpOp,
+        lhs: Operand,
+        rhs: Operand,
+    },
+    /// `dst = sext a` / `zext` / `trunc`, converting to the type of `dst`.
+    Cast {
+        dst: Local,
+        op: CastOp,
+        arg: Operand,
+    },
+    /// `dst = make S(a, b, ...)`: a struct value from one operand per field.
+    Make {
+        dst: Local,
+        ty: StructId,
+        fields: Vec<Operand>,
+    },
+    /// `dst = getfield s.f`: read field `field` of struct local `src`.
+    GetField {
+        dst: Local,
+        src: Local,
+        field: u32,
+    },
+    /// `setfield s.f, x`: write field `field` of struct local `dst`.
+    SetField {
+        dst: Local,
+        field: u32,
+        value: Operand,
+    },
+    /// `dst = new vec<T>`: a fresh, empty vec.
+    VecNew { dst: Local, elem: ElemType },
+    /// `dst = len v`.
+    VecLen { dst: Local, vec: Local },
+    /// `push v, x`: append, growing the buffer when full (traps `out_of_memory` past the limit,
+    /// `use_after_drop` on a dropped vec).
+    VecPush { vec: Local, value: Operand },
+    /// `dst = pop v`: remove and return the last element; checked: traps `pop_empty` when empty.
+    VecPop {
+        dst: Option<Local>,
+        vec: Local,
+        check: Check,
+    },
+    /// `dst = get v[i]` or `dst = get v[i].f`: read an element or one field of it; checked:
+    /// traps `index_oob` unless `0 <= i < len(v)`.
+    VecGet {
+        dst: Local,
+        vec: Local,
+        index: Operand,
+        field: Option<u32>,
+        check: Check,
+    },
+    /// `set v[i], x` or `set v[i].f, x`: write an element or one field of it; checked as `get`.
+    VecSet {
+        vec: Local,
+        index: Operand,
+        field: Option<u32>,
+        value: Operand,
+        check: Check,
+    },
+    /// `drop v`: free the buffer; the vec becomes empty and dead (later pushes trap).
+    VecDrop { vec: Local },
+    /// `dst = call f(args)` or `call f(args)`.
+    Call {
+        dst: Option<Local>,
+        func: FuncId,
+        args: Vec<Operand>,
+    },
+}
+
+/// An instruction and where it came from.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct InstData {
+    pub kind: InstKind,
+    pub loc: Loc,
+}
+
+impl InstKind {
+    /// The local this instruction assigns, if any.
+    pub fn def(&self) -> Option<Local> {
+        match *self {
+            InstKind::Copy { dst, .. }
+            | InstKind::Unary { dst, .. }
+            | InstKind::Binary { dst, .. }
+            | InstKind::Compare { dst, .. }
+            | InstKind::Cast { dst, .. }
+            | InstKind::Make { dst, .. }
+            | InstKind::GetField { dst, .. }
+            | InstKind::VecNew { dst, .. }
+            | InstKind::VecLen { dst, .. }
+            | InstKind::VecGet { dst, .. } => Some(dst),
+            // A field write redefines (part of) its struct local.
+            InstKind::SetField { dst, .. } => Some(dst),
+            InstKind::VecPop { dst, .. } | InstKind::Call { dst, .. } => dst,
+            InstKind::VecPush { .. } | InstKind::VecSet { .. } | InstKind::VecDrop { .. } => None,
+        }
+    }
+
+    /// Mutable access to the destination local, if any (`SetField` included).
+    pub fn def_mut(&mut self) -> Option<&mut Local> {
+        match self {
+            InstKind::Copy { dst, .. }
+            | InstKind::Unary { dst, .. }
+            | InstKind::Binary { dst, .. }
+            | InstKind::Compare { dst, .. }
+            | InstKind::Cast { dst, .. }
+            | InstKind::Make { dst, .. }
+            | InstKind::GetField { dst, .. }
+            | InstKind::SetField { dst, .. }
+            | InstKind::VecNew { dst, .. }
+            | InstKind::VecLen { dst, .. }
+            | InstKind::VecGet { dst, .. } => Some(dst),
+            InstKind::VecPop { dst, .. } | InstKind::Call { dst, .. } => dst.as_mut(),
+            InstKind::VecPush { .. } | InstKind::VecSet { .. } | InstKind::VecDrop { .. } => None,
+        }
+    }
+
+    /// Calls `f` on every operand this instruction reads, in order. For `SetField` the struct
+    /// being updated is read as well (its other fields survive).
+    pub fn for_each_use(&self, mut f: impl FnMut(Operand)) {
+        match self {
+            InstKind::Copy { src, .. } => f(*src),
+            InstKind::Unary { arg, .. } | InstKind::Cast { arg, .. } => f(*arg),
+            InstKind::Binary { lhs, rhs, .. } | InstKind::Compare { lhs, rhs, .. } => {
+                f(*lhs);
+                f(*rhs);
+            }
+            InstKind::Make { fields, .. } => fields.iter().for_each(|op| f(*op)),
+            InstKind::GetField { src, .. } => f(Operand::Local(*src)),
+            InstKind::SetField { dst, value, .. } => {
+                f(Operand::Local(*dst));
+                f(*value);
+            }
+            InstKind::VecNew { .. } => {}
+            InstKind::VecLen { vec, .. }
+            | InstKind::VecPop { vec, .. }
+            | InstKind::VecDrop { vec } => f(Operand::Local(*vec)),
+            InstKind::VecPush { vec, value } => {
+                f(Operand::Local(*vec));
+                f(*value);
+            }
+            InstKind::VecGet { vec, index, .. } => {
+                f(Operand::Local(*vec));
+                f(*index);
+            }
+            InstKind::VecSet {
+                vec, index, value, ..
+            } => {
+                f(Operand::Local(*vec));
+                f(*index);
+                f(*value);
+            }
+            InstKind::Call { args, .. } => args.iter().for_each(|op| f(*op)),
+        }
+    }
+
+    /// Calls `f` on every operand this instruction reads, mutably, so a pass can rename uses.
+    /// (`SetField`'s implicit read of its struct is not included: it is also the destination.)
+    pub fn for_each_use_mut(&mut self, mut f: impl FnMut(&mut Operand)) {
+        match self {
+            InstKind::Copy { src, .. } => f(src),
+            InstKind::Unary { arg, .. } | InstKind::Cast { arg, .. } => f(arg),
+            InstKind::Binary { lhs, rhs, .. } | InstKind::Compare { lhs, rhs, .. } => {
+                f(lhs);
+                f(rhs);
+            }
+            InstKind::Make { fields, .. } => fields.iter_mut().for_each(f),
+            InstKind::GetField { src, .. } => rename_local(src, f),
+            InstKind::SetField { value, .. } => f(value),
+            InstKind::VecNew { .. } => {}
+            InstKind::VecLen { vec, .. }
+            | InstKind::VecPop { vec, .. }
+            | InstKind::VecDrop { vec } => rename_local(vec, f),
+            InstKind::VecPush { vec, value } => {
+                rename_local(vec, &mut f);
+                f(value);
+            }
+            InstKind::VecGet { vec, index, .. } => {
+                rename_local(vec, &mut f);
+                f(index);
+            }
+            InstKind::VecSet {
+                vec, index, value, ..
+            } => {
+                rename_local(vec, &mut f);
+                f(index);
+                f(value);
+            }
+            InstKind::Call { args, .. } => args.iter_mut().for_each(f),
+        }
+    }
+
+    /// Whether the instruction may trap (checked vec operations, division, push growth, drop of
+    /// a dropped vec, calls).
+    pub fn may_trap(&self) -> bool {
+        match self {
+            InstKind::Binary { op, .. } => op.may_trap(),
+            InstKind::VecPop { check, .. }
+            | InstKind::VecGet { check, .. }
+            | InstKind::VecSet { check, .. } => check.is_checked(),
+            InstKind::VecPush { .. } | InstKind::VecDrop { .. } | InstKind::Call { .. } => true,
+            _ => false,
+        }
+    }
+
+    /// Whether the instruction writes memory other than its destination local: vec contents,
+    /// vec lengths, or anything a callee may touch.
+    pub fn writes_memory(&self) -> bool {
+        matches!(
+            self,
+            InstKind::VecPush { .. }
+                | InstKind::VecPop { .. }
+                | InstKind::VecSet { .. }
+                | InstKind::VecDrop { .. }
+                | InstKind::VecNew { .. }
+                | InstKind::Call { .. }
+        )
+    }
+
+    /// Whether the instruction reads vec memory (contents or length).
+    pub fn reads_memory(&self) -> bool {
+        matches!(
+            self,
+            InstKind::VecLen { .. }
+                | InstKind::VecGet { .. }
+                | InstKind::VecPop { .. }
+                | InstKind::VecPush { .. }
+                | InstKind::VecSet { .. }
+                | InstKind::Call { .. }
+        )
+    }
+
+    /// True when the instruction only computes its destination from its operands: no trap,
+    /// no memory access, no other effect. Such an instruction can be removed when its result is
+    /// dead, and executed speculatively.
+    pub fn is_pure(&self) -> bool {
+        match self {
+            InstKind::Copy { .. }
+            | InstKind::Unary { .. }
+            | InstKind::Compare { .. }
+            | InstKind::Cast { .. }
+            | InstKind::Make { .. }
+            | InstKind::GetField { .. }
+            | InstKind::SetField { .. } => true,
+            InstKind::Binary { op, .. } => !op.may_trap(),
+            // Reading a length never traps (a dropped vec has length 0).
+            InstKind::VecLen { .. } => true,
+            _ => false,
+        }
+    }
+}
+
+fn rename_local(local: &mut Local, mut f: impl FnMut(&mut Operand)) {
+    let mut op = Operand::Local(*local);
+    f(&mut op);
+    if let Operand::Local(l) = op {
+        *local = l;
+    }
+}
+
+/// How a block ends.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Terminator {
+    /// `br target`.
+    Br(Block),
+    /// `brif cond, then, else`.
+    BrIf {
+        cond: Operand,
+        then_block: Block,
+        else_block: Block,
+    },
+    /// `ret` or `ret x`.
+    Ret(Option<Operand>),
+    /// `trap "message"`: an explicit trap (kind `explicit`).
+    Trap(String),
+}
+
+impl Terminator {
+    /// The successor blocks, in order (a `brif` with equal targets lists it twice).
+    pub fn successors(&self) -> impl Iterator<Item = Block> + '_ {
+        let (a, b) = match *self {
+            Terminator::Br(t) => (Some(t), None),
+            Terminator::BrIf {
+                then_block,
+                else_block,
+                ..
+            } => (Some(then_block), Some(else_block)),
+            _ => (None, None),
+        };
+        a.into_iter().chain(b)
+    }
+
+    /// Mutable access to the successor blocks.
+    pub fn successors_mut(&mut self) -> Vec<&mut Block> {
+        match self {
+            Terminator::Br(t) => vec![t],
+            Terminator::BrIf {
+                then_block,
+                else_block,
+                ..
+            } => vec![then_block, else_block],
+            _ => vec![],
+        }
+    }
+
+    /// The operand the terminator reads, if any.
+    pub fn used_operand(&self) -> Option<Operand> {
+        match self {
+            Terminator::BrIf { cond, .. } => Some(*cond),
+            Terminator::Ret(v) => *v,
+            _ => None,
+        }
+    }
+
+    /// Mutable access to the operand the terminator reads, if any.
+    pub fn used_operand_mut(&mut self) -> Option<&mut Operand> {
+        match self {
+            Terminator::BrIf { cond, .. } => Some(cond),
+            Terminator::Ret(v) => v.as_mut(),
+            _ => None,
+        }
+    }
+}
