@@ -42,6 +42,7 @@ mod inst;
 mod module;
 pub mod parser;
 mod printer;
+mod semantics;
 mod types;
 pub mod verifier;
 
@@ -62,3 +63,8 @@ pub use verifier::{verify, VerifyError};
 
 /// Re-exported so users can keep side tables keyed by IR entities.
 pub use cranelift_entity::{EntityRef, PrimaryMap, SecondaryMap};
+pub use semantics::{
+    charge_for_growth, grown_capacity, index_oob_message, oom_message, RunLimits, Trap, TrapKind,
+    DEFAULT_MAX_DEPTH, DEFAULT_MAX_MEMORY, DIV_ZERO_MESSAGE, HEADER_BYTES, OUT_OF_FUEL_MESSAGE,
+    POP_EMPTY_MESSAGE, STACK_OVERFLOW_MESSAGE, USE_AFTER_DROP_MESSAGE,
+};
