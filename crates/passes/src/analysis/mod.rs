@@ -1,0 +1,10 @@
+//! Analyses the passes share, computed on demand and cached in the [`crate::PassContext`]
+//! until a pass reports a change.
+
+pub mod cfg;
+pub mod dominators;
+pub mod liveness;
+
+pub use cfg::Cfg;
+pub use dominators::DomTree;
+pub use liveness::{Liveness, LocalSet};

@@ -1,0 +1,195 @@
+//! The pass manager: runs a pipeline over every function of a module, keeps the shared
+//! analyses until a pass reports a change, and — outside the passes — verifies after each
+//! pass, records the IR after each pass and a unified diff of what it changed.
+
+use crate::pass::{OptLevel, Pass, PassContext};
+use crate::registry;
+use crate::remark::{Remark, Stats};
+use poolopt_ir::{print_function, verify, Function, Module, VerifyError};
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// What can go wrong while running passes.
+#[derive(Debug, Error)]
+pub enum PassError {
+    /// `--passes` named a pass that does not exist.
+    #[error("unknown pass `{name}`; valid passes are: {}", valid.join(", "))]
+    UnknownPass {
+        name: String,
+        valid: Vec<&'static str>,
+    },
+    /// A pass produced IR that does not verify (a bug in that pass).
+    #[error("IR does not verify after pass `{pass}` on function `{function}`: {}",
+        errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
+    VerifyFailed {
+        pass: &'static str,
+        function: String,
+        errors: Vec<VerifyError>,
+    },
+}
+
+/// The IR of one function after one pass, and what the pass changed in it.
+#[derive(Clone, Debug)]
+pub struct PassDump {
+    pub pass: &'static str,
+    pub function: String,
+    /// The function's text after the pass.
+    pub after: String,
+    /// Unified diff of the function's text before → after (empty when unchanged).
+    pub diff: String,
+}
+
+/// Everything a pipeline run reports.
+#[derive(Clone, Debug, Default)]
+pub struct PassReport {
+    pub remarks: Vec<Remark>,
+    pub stats: Stats,
+    /// Filled when [`PassManager::record_dumps`] is on.
+    pub dumps: Vec<PassDump>,
+    /// Wall time spent inside passes (analyses included, verification and dumps excluded).
+    pub pass_time: Duration,
+}
+
+/// A pipeline of passes plus the manager's debugging switches.
+pub struct PassManager {
+    passes: Vec<Box<dyn Pass>>,
+    verify_each: bool,
+    record_dumps: bool,
+}
+
+impl PassManager {
+    /// The fixed pipeline of `level` (see [`registry::pipeline`]).
+    pub fn for_level(level: OptLevel) -> PassManager {
+        PassManager::new(registry::pipeline(level))
+    }
+
+    /// An explicit list of passes by name (`--passes a,b,c`).
+    pub fn from_names<S: AsRef<str>>(names: &[S]) -> Result<PassManager, PassError> {
+        let passes = names
+            .iter()
+            .map(|n| registry::pass_by_name(n.as_ref()))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(PassManager::new(passes))
+    }
+
+    /// A pipeline of the given passes, in order.
+    pub fn new(passes: Vec<Box<dyn Pass>>) -> PassManager {
+        PassManager {
+            passes,
+            verify_each: cfg!(debug_assertions),
+            record_dumps: false,
+        }
+    }
+
+    /// Verify the module after every pass (on by default in debug builds).
+    pub fn verify_each(mut self, on: bool) -> PassManager {
+        self.verify_each = on;
+        self
+    }
+
+    /// Record the IR after each pass and a diff per pass in [`PassReport::dumps`].
+    pub fn record_dumps(mut self, on: bool) -> PassManager {
+        self.record_dumps = on;
+        self
+    }
+
+    /// The names of the passes in this pipeline, in order.
+    pub fn pass_names(&self) -> Vec<&'static str> {
+        self.passes.iter().map(|p| p.name()).collect()
+    }
+
+    /// Runs the pipeline over every function of `module` (which must have been verified).
+    pub fn run(&self, module: &mut Module) -> Result<PassReport, PassError> {
+        let mut report = PassReport::default();
+        let ids: Vec<_> = module.funcs.keys().collect();
+        for id in ids {
+            let stub = signature_only(&module.funcs[id]);
+            let mut func = std::mem::replace(&mut module.funcs[id], stub);
+            let result = self.run_function(module, &mut func, &mut report);
+            module.funcs[id] = func;
+            result?;
+        }
+        Ok(report)
+    }
+
+    fn run_function(
+        &self,
+        module: &Module,
+        func: &mut Function,
+        report: &mut PassReport,
+    ) -> Result<(), PassError> {
+        let mut remarks = Vec::new();
+        let mut stats = Stats::default();
+        let name = func.name.clone();
+        let id = module.func_by_name(&name);
+        let mut failure = None;
+        {
+            let mut cx = PassContext::new(module, &name, &mut remarks, &mut stats);
+            for pass in &self.passes {
+                let before = self.record_dumps.then(|| print_function(cx.module, func));
+                cx.set_pass(pass.name());
+                let start = Instant::now();
+                let changed = pass.run(func, &mut cx);
+                report.pass_time += start.elapsed();
+                if changed {
+                    cx.invalidate();
+                }
+                if self.verify_each {
+                    // Verify the module with the transformed body in place.
+                    let mut check = cx.module.clone();
+                    if let Some(id) = id {
+                        check.funcs[id] = func.clone();
+                    }
+                    if let Err(errors) = verify(&check) {
+                        failure = Some(PassError::VerifyFailed {
+                            pass: pass.name(),
+                            function: name.clone(),
+                            errors,
+                        });
+                        break;
+                    }
+                }
+                if let Some(before) = before {
+                    let after = print_function(cx.module, func);
+                    let diff = if before == after {
+                        String::new()
+                    } else {
+                        unified_diff(&before, &after, pass.name())
+                    };
+                    report.dumps.push(crate::PassDump {
+                        pass: pass.name(),
+                        function: name.clone(),
+                        after,
+                        diff,
+                    });
+                }
+            }
+        }
+        report.remarks.extend(remarks);
+        report.stats.merge(&stats);
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A copy of `func` with its signature and locals but no body, left in the module while the
+/// real function is being transformed.
+fn signature_only(func: &Function) -> Function {
+    let mut stub = Function::new(func.name.clone());
+    stub.params = func.params.clone();
+    stub.ret = func.ret;
+    stub.locals = func.locals.clone();
+    stub.loc = func.loc;
+    stub
+}
+
+/// A unified diff of two texts.
+pub fn unified_diff(before: &str, after: &str, label: &str) -> String {
+    similar::TextDiff::from_lines(before, after)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("before {label}"), &format!("after {label}"))
+        .to_string()
+}

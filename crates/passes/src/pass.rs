@@ -1,0 +1,170 @@
+//! The `Pass` trait (after rustc's `MirPass`) and the context a pass runs in.
+
+use crate::analysis::{Cfg, DomTree, Liveness};
+use crate::remark::{Remark, RemarkKind, Stats};
+use poolopt_ir::{Block, Function, Loc, Module};
+
+/// Optimization level of the poolopt pipeline (the Cranelift level is a separate knob).
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub enum OptLevel {
+    /// No passes.
+    O0,
+    /// The check passes and CFG cleanup.
+    O1,
+    /// Every pass.
+    #[default]
+    O2,
+}
+
+impl OptLevel {
+    pub fn name(self) -> &'static str {
+        match self {
+            OptLevel::O0 => "O0",
+            OptLevel::O1 => "O1",
+            OptLevel::O2 => "O2",
+        }
+    }
+}
+
+impl std::str::FromStr for OptLevel {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "0" | "O0" => Ok(OptLevel::O0),
+            "1" | "O1" => Ok(OptLevel::O1),
+            "2" | "O2" => Ok(OptLevel::O2),
+            _ => Err(format!(
+                "unknown optimization level `{s}` (expected O0, O1 or O2)"
+            )),
+        }
+    }
+}
+
+/// A transformation of one function.
+///
+/// Passes are pure transformations: they never print, dump or verify; the
+/// [`crate::PassManager`] does that around them.
+pub trait Pass {
+    /// The pass's name, as used by `--passes` and in remarks and statistics.
+    fn name(&self) -> &'static str;
+
+    /// The lowest level whose pipeline includes this pass.
+    fn min_level(&self) -> OptLevel;
+
+    /// Whether the program's meaning depends on this pass running. Optimizations answer
+    /// `false`: skipping them must never change a result or a trap.
+    fn is_required_for_soundness(&self) -> bool {
+        false
+    }
+
+    /// Runs the pass on `func`; returns whether it changed anything.
+    fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool;
+}
+
+/// What a pass can see and report besides the function it transforms.
+pub struct PassContext<'a> {
+    /// The module, for struct layouts and callee signatures. The function being transformed
+    /// is present with its signature and locals but without its body.
+    pub module: &'a Module,
+    pass: &'static str,
+    function: String,
+    remarks: &'a mut Vec<Remark>,
+    stats: &'a mut Stats,
+    cfg: Option<Cfg>,
+    domtree: Option<DomTree>,
+    liveness: Option<Liveness>,
+}
+
+impl<'a> PassContext<'a> {
+    /// A context for running passes over `function` of `module`.
+    pub fn new(
+        module: &'a Module,
+        function: &str,
+        remarks: &'a mut Vec<Remark>,
+        stats: &'a mut Stats,
+    ) -> PassContext<'a> {
+        PassContext {
+            module,
+            pass: "",
+            function: function.to_string(),
+            remarks,
+            stats,
+            cfg: None,
+            domtree: None,
+            liveness: None,
+        }
+    }
+
+    /// Sets the pass that remarks and counters are attributed to.
+    pub fn set_pass(&mut self, pass: &'static str) {
+        self.pass = pass;
+    }
+
+    /// Drops every cached analysis (the manager calls this after a pass reports a change; a
+    /// pass that changes the CFG and wants fresh analyses calls it too).
+    pub fn invalidate(&mut self) {
+        self.cfg = None;
+        self.domtree = None;
+        self.liveness = None;
+    }
+
+    /// The CFG of `func`, computed on first use.
+    pub fn cfg(&mut self, func: &Function) -> &Cfg {
+        self.cfg.get_or_insert_with(|| Cfg::compute(func))
+    }
+
+    /// The dominator tree of `func`, computed on first use.
+    pub fn domtree(&mut self, func: &Function) -> &DomTree {
+        if self.domtree.is_none() {
+            let tree = DomTree::compute(self.cfg(func));
+            self.domtree = Some(tree);
+        }
+        self.domtree.get_or_insert_with(DomTree::default)
+    }
+
+    /// Liveness of the locals of `func`, computed on first use.
+    pub fn liveness(&mut self, func: &Function) -> &Liveness {
+        if self.liveness.is_none() {
+            let live = Liveness::compute(func, self.cfg(func));
+            self.liveness = Some(live);
+        }
+        self.liveness.get_or_insert_with(Liveness::default)
+    }
+
+    /// Reports a change at `loc` in `block`.
+    pub fn applied(&mut self, func: &Function, block: Block, loc: Loc, message: impl Into<String>) {
+        self.remark(RemarkKind::Applied, func, block, loc, message.into());
+    }
+
+    /// Reports code the pass looked at and left, saying why.
+    pub fn missed(&mut self, func: &Function, block: Block, loc: Loc, message: impl Into<String>) {
+        self.remark(RemarkKind::Missed, func, block, loc, message.into());
+    }
+
+    fn remark(
+        &mut self,
+        kind: RemarkKind,
+        func: &Function,
+        block: Block,
+        loc: Loc,
+        message: String,
+    ) {
+        let block = func
+            .blocks
+            .get(block)
+            .map_or_else(|| block.to_string(), |b| b.name.clone());
+        self.remarks.push(Remark {
+            pass: self.pass,
+            kind,
+            function: self.function.clone(),
+            block,
+            loc,
+            message,
+        });
+    }
+
+    /// Adds `n` to the current pass's counter `counter`.
+    pub fn stat(&mut self, counter: &'static str, n: u64) {
+        self.stats.add(self.pass, counter, n);
+    }
+}

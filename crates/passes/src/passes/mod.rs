@@ -1,0 +1,1 @@
+//! The passes, one file each.

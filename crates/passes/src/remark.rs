@@ -1,0 +1,102 @@
+//! Optimization remarks (what a pass changed, and what it looked at and left, with the reason)
+//! and per-pass statistics counters.
+
+use poolopt_ir::Loc;
+use std::fmt;
+
+/// Whether a remark reports a change or a missed opportunity.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum RemarkKind {
+    /// The pass transformed the code here.
+    Applied,
+    /// The pass looked at this code and left it, for the stated reason.
+    Missed,
+}
+
+impl RemarkKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            RemarkKind::Applied => "applied",
+            RemarkKind::Missed => "missed",
+        }
+    }
+}
+
+/// One remark: which pass, what kind, where (function, block, source location), and why.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Remark {
+    pub pass: &'static str,
+    pub kind: RemarkKind,
+    pub function: String,
+    pub block: String,
+    pub loc: Loc,
+    pub message: String,
+}
+
+impl fmt::Display for Remark {
+    /// `line 14: bounds-check-elim: applied: in alloc/reuse: pop check removed: ...`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.loc.is_known() {
+            write!(f, "line {}: ", self.loc.line)?;
+        }
+        write!(
+            f,
+            "{}: {}: in {}/{}: {}",
+            self.pass,
+            self.kind.name(),
+            self.function,
+            self.block,
+            self.message
+        )
+    }
+}
+
+/// Counters by (pass, counter name), kept in the order they were first bumped.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Stats {
+    entries: Vec<(&'static str, &'static str, u64)>,
+}
+
+impl Stats {
+    /// Adds `n` to counter `counter` of pass `pass`.
+    pub fn add(&mut self, pass: &'static str, counter: &'static str, n: u64) {
+        match self
+            .entries
+            .iter_mut()
+            .find(|(p, c, _)| *p == pass && *c == counter)
+        {
+            Some(e) => e.2 += n,
+            None => self.entries.push((pass, counter, n)),
+        }
+    }
+
+    /// The value of one counter (0 when never bumped).
+    pub fn get(&self, pass: &str, counter: &str) -> u64 {
+        self.entries
+            .iter()
+            .find(|(p, c, _)| *p == pass && *c == counter)
+            .map_or(0, |e| e.2)
+    }
+
+    /// All counters as (pass, counter, value).
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &'static str, u64)> + '_ {
+        self.entries.iter().copied()
+    }
+
+    /// Merges another set of counters into this one.
+    pub fn merge(&mut self, other: &Stats) {
+        for (p, c, n) in other.iter() {
+            self.add(p, c, n);
+        }
+    }
+}
+
+impl fmt::Display for Stats {
+    /// One line per counter: `<pass-name> <counter> <value>`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (p, c, n) in self.iter() {
+            writeln!(f, "{p} {c} {n}")?;
+        }
+        Ok(())
+    }
+}
