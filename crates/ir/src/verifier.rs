@@ -1,16 +1,1074 @@
-//! Verifier (being written).
-use crate::Module;
+//! The IR verifier: checks that a [`Module`] is well formed and well typed.
+//!
+//! [`verify`] collects every error it finds (it never stops at the first one) and never panics,
+//! not even on a module built by hand with dangling entity ids: every lookup goes through
+//! `.get()`. Each error carries the location of the struct, local, block, instruction or
+//! terminator it is about (falling back to the function's location when that one is unknown)
+//! and a typed [`VerifyErrorKind`] whose `Display` is the user-facing message.
+//!
+//! What is checked:
+//!
+//! - **Structs**: unique names, at least one field, unique field names, scalar fields only
+//!   (no struct or vec fields).
+//! - **Functions**: unique names; parameters are existing, distinct locals; every type names an
+//!   existing struct; unique local names; a `packed` local is a struct that fits one integer.
+//! - **CFG**: the layout is non-empty, names existing blocks, has no duplicates and no two blocks
+//!   with the same name; every block has a terminator; every instruction exists and is placed
+//!   once; branch targets exist and are in the layout; every block is reachable from the entry
+//!   (front ends must not emit dead blocks, and passes remove the blocks they make unreachable).
+//! - **Types**, per instruction: see [`VerifyErrorKind`]. A constant operand takes the type its
+//!   position demands (the destination's, or the other operand's) and must fit it: for an
+//!   integer of width `w` any value in `-2^(w-1) ..= 2^w - 1` is accepted (it fits the signed or
+//!   the unsigned reading) and wraps; a `bool` constant is 0 or 1. Struct- and vec-typed
+//!   operands must be locals. A position with no type to give a constant (a cast's operand, a
+//!   compare of two constants) rejects constants.
+//!
+//! [`verify_entry`] checks, in addition, that a function can be the entry of a run: it exists,
+//! its parameters are integers and it returns `i64`.
+
+use crate::entities::{Block, FuncId, Inst, Local, StructId};
+use crate::function::Function;
+use crate::inst::{CastOp, InstKind, Loc, Operand, Terminator, UnaryOp};
+use crate::module::Module;
+use crate::types::{ElemType, ScalarType, Type};
+use std::collections::HashSet;
 use thiserror::Error;
 
-/// A verification error with its location.
+/// What is wrong. The `Display` text is the message shown to users.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{loc}: {message}")]
-pub struct VerifyError {
-    pub loc: crate::Loc,
-    pub message: String,
+pub enum VerifyErrorKind {
+    #[error("duplicate struct name `{name}`")]
+    DuplicateStruct { name: String },
+    #[error("struct `{strukt}` has no fields")]
+    EmptyStruct { strukt: String },
+    #[error("duplicate field name `{field}` in struct `{strukt}`")]
+    DuplicateField { strukt: String, field: String },
+    #[error("field `{field}` of struct `{strukt}` has type {ty}; struct fields must be scalars")]
+    BadFieldType {
+        strukt: String,
+        field: String,
+        ty: String,
+    },
+    #[error("duplicate function name `{name}`")]
+    DuplicateFunction { name: String },
+    #[error("duplicate local name `{name}`")]
+    DuplicateLocal { name: String },
+    #[error("duplicate block name `{name}`")]
+    DuplicateBlock { name: String },
+    #[error("parameter `{name}` is listed twice")]
+    DuplicateParam { name: String },
+    #[error("reference to undefined struct `{id}`")]
+    UnknownStruct { id: String },
+    #[error("reference to undefined function `{id}`")]
+    UnknownFunction { id: String },
+    #[error("reference to undefined local `{id}`")]
+    UnknownLocal { id: String },
+    #[error("reference to undefined block `{id}`")]
+    UnknownBlock { id: String },
+    #[error("reference to undefined instruction `{id}`")]
+    UnknownInst { id: String },
+    #[error("function `{func}` has no blocks")]
+    EmptyLayout { func: String },
+    #[error("block `{block}` appears more than once in the layout")]
+    DuplicateLayout { block: String },
+    #[error("instruction `{inst}` is placed more than once in the layout")]
+    DuplicatePlacement { inst: String },
+    #[error("block `{block}` has no terminator")]
+    MissingTerminator { block: String },
+    #[error("branch to block `{block}`, which is not in the layout")]
+    TargetNotInLayout { block: String },
+    #[error("unreachable block `{block}`")]
+    UnreachableBlock { block: String },
+    #[error("type mismatch: {what} is {found} but `{op}` here needs {expected}")]
+    TypeMismatch {
+        what: String,
+        found: String,
+        op: &'static str,
+        expected: String,
+    },
+    #[error("constant {value} does not fit {ty} in `{op}`")]
+    ConstantOutOfRange {
+        value: i64,
+        ty: String,
+        op: &'static str,
+    },
+    #[error("constant {value} cannot be a value of type {ty} in `{op}`: struct and vec operands must be locals")]
+    ConstantNotAllowed {
+        value: i64,
+        ty: String,
+        op: &'static str,
+    },
+    #[error("constant {value} has no type in `{op}`: {reason}")]
+    UntypedConstant {
+        value: i64,
+        op: &'static str,
+        reason: &'static str,
+    },
+    #[error("invalid cast: `{op}` from {from} to {to}: {reason}")]
+    BadCast {
+        op: &'static str,
+        from: String,
+        to: String,
+        reason: &'static str,
+    },
+    #[error("`make {strukt}` has {found} operands but the struct has {expected} fields")]
+    MakeArity {
+        strukt: String,
+        expected: usize,
+        found: usize,
+    },
+    #[error("field #{field} does not exist: struct `{strukt}` has {count} fields")]
+    FieldOutOfRange {
+        strukt: String,
+        field: u32,
+        count: usize,
+    },
+    #[error("call to `{callee}` has {found} arguments but it takes {expected}")]
+    CallArity {
+        callee: String,
+        expected: usize,
+        found: usize,
+    },
+    #[error("call to `{callee}` assigns `{dst}`, but `{callee}` returns nothing")]
+    VoidCallResult { callee: String, dst: String },
+    #[error("`ret` without a value in a function that returns {ty}")]
+    RetMissingValue { ty: String },
+    #[error("`ret` with a value in a function that returns nothing")]
+    RetValueInVoid,
+    #[error("local `{local}` is marked packed but {reason}")]
+    BadPacked { local: String, reason: String },
+    #[error("no entry function `{name}`")]
+    NoEntry { name: String },
+    #[error("bad entry signature: `{func}` {reason}")]
+    BadEntrySignature { func: String, reason: String },
 }
 
-/// Verifies a module.
-pub fn verify(_m: &Module) -> Result<(), Vec<VerifyError>> {
-    Ok(())
+/// A verification error: which function (if any), where, and what.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{kind}")]
+pub struct VerifyError {
+    /// The function the error is in; `None` for module-level errors (structs).
+    pub func: Option<String>,
+    /// Where; [`Loc::UNKNOWN`] when neither the item nor its function has a location.
+    pub loc: Loc,
+    pub kind: VerifyErrorKind,
+}
+
+impl VerifyError {
+    /// The user-facing message (the CLI prints `FILE:LINE:COL: error: <message>`).
+    pub fn message(&self) -> String {
+        self.kind.to_string()
+    }
+}
+
+/// Verifies a module, returning every error found.
+pub fn verify(module: &Module) -> Result<(), Vec<VerifyError>> {
+    let mut errors = Vec::new();
+    verify_structs(module, &mut errors);
+    let mut func_names = HashSet::new();
+    for func in module.funcs.values() {
+        if !func_names.insert(func.name.as_str()) {
+            errors.push(VerifyError {
+                func: Some(func.name.clone()),
+                loc: func.loc,
+                kind: VerifyErrorKind::DuplicateFunction {
+                    name: func.name.clone(),
+                },
+            });
+        }
+        FuncChecker {
+            m: module,
+            f: func,
+            errors: &mut errors,
+            placed: HashSet::new(),
+        }
+        .run();
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// Checks that function `name` exists and can be the entry of a run: integer parameters (any
+/// width; not bool, struct or vec) and an `i64` result. Does not verify the module itself.
+pub fn verify_entry(module: &Module, name: &str) -> Result<FuncId, VerifyError> {
+    let Some(id) = module.func_by_name(name) else {
+        return Err(VerifyError {
+            func: None,
+            loc: Loc::UNKNOWN,
+            kind: VerifyErrorKind::NoEntry {
+                name: name.to_string(),
+            },
+        });
+    };
+    let func = &module.funcs[id];
+    let bad = |loc: Loc, reason: String| VerifyError {
+        func: Some(func.name.clone()),
+        loc: if loc.is_known() { loc } else { func.loc },
+        kind: VerifyErrorKind::BadEntrySignature {
+            func: func.name.clone(),
+            reason,
+        },
+    };
+    for &param in &func.params {
+        let Some(data) = func.locals.get(param) else {
+            return Err(bad(
+                func.loc,
+                format!("has a parameter that is an undefined local `{param}`"),
+            ));
+        };
+        if data.ty.as_int().is_none() {
+            return Err(bad(
+                data.loc,
+                format!(
+                    "has parameter `{}` of type {}; entry parameters must be integers",
+                    data.name,
+                    type_name(module, data.ty)
+                ),
+            ));
+        }
+    }
+    match func.ret {
+        Some(Type::Scalar(ScalarType::I64)) => Ok(id),
+        Some(ty) => Err(bad(
+            func.loc,
+            format!(
+                "returns {}; the entry must return i64",
+                type_name(module, ty)
+            ),
+        )),
+        None => Err(bad(
+            func.loc,
+            "returns nothing; the entry must return i64".to_string(),
+        )),
+    }
+}
+
+/// Renders a type without panicking on dangling struct ids.
+fn type_name(m: &Module, ty: Type) -> String {
+    let struct_name = |s: StructId| match m.structs.get(s) {
+        Some(def) => def.name.clone(),
+        None => format!("<undefined {s}>"),
+    };
+    match ty {
+        Type::Scalar(s) => s.name().to_string(),
+        Type::Struct(s) => struct_name(s),
+        Type::Vec(ElemType::Scalar(s)) => format!("vec<{}>", s.name()),
+        Type::Vec(ElemType::Struct(s)) => format!("vec<{}>", struct_name(s)),
+    }
+}
+
+/// The struct a type mentions, if any (a struct or a vec of structs).
+fn mentioned_struct(ty: Type) -> Option<StructId> {
+    match ty {
+        Type::Struct(s) | Type::Vec(ElemType::Struct(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// Whether `value` is a valid constant of scalar type `ty`: it fits the signed or the unsigned
+/// reading of the width; `bool` takes 0 or 1.
+fn const_fits(ty: ScalarType, value: i64) -> bool {
+    match ty {
+        ScalarType::Bool => value == 0 || value == 1,
+        ScalarType::I64 => true,
+        other => {
+            let w = other.bits();
+            let min = -(1i64 << (w - 1));
+            let max = (1i64 << w) - 1;
+            (min..=max).contains(&value)
+        }
+    }
+}
+
+fn verify_structs(m: &Module, errors: &mut Vec<VerifyError>) {
+    let mut names = HashSet::new();
+    for def in m.structs.values() {
+        let mut push = |kind| {
+            errors.push(VerifyError {
+                func: None,
+                loc: def.loc,
+                kind,
+            })
+        };
+        if !names.insert(def.name.as_str()) {
+            push(VerifyErrorKind::DuplicateStruct {
+                name: def.name.clone(),
+            });
+        }
+        if def.fields.is_empty() {
+            push(VerifyErrorKind::EmptyStruct {
+                strukt: def.name.clone(),
+            });
+        }
+        let mut fields = HashSet::new();
+        for field in &def.fields {
+            if !fields.insert(field.name.as_str()) {
+                push(VerifyErrorKind::DuplicateField {
+                    strukt: def.name.clone(),
+                    field: field.name.clone(),
+                });
+            }
+            if field.ty.as_scalar().is_none() {
+                push(VerifyErrorKind::BadFieldType {
+                    strukt: def.name.clone(),
+                    field: field.name.clone(),
+                    ty: type_name(m, field.ty),
+                });
+            }
+        }
+    }
+}
+
+/// The class of types an operator accepts, for messages and checks.
+#[derive(Copy, Clone)]
+enum Class {
+    Int,
+    IntOrBool,
+}
+
+impl Class {
+    fn accepts(self, ty: Type) -> bool {
+        match self {
+            Class::Int => ty.as_int().is_some(),
+            Class::IntOrBool => ty.as_scalar().is_some(),
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Class::Int => "an integer type",
+            Class::IntOrBool => "an integer type or bool",
+        }
+    }
+}
+
+/// The text name of an instruction, for messages.
+fn inst_name(kind: &InstKind) -> &'static str {
+    match kind {
+        InstKind::Copy { .. } => "copy",
+        InstKind::Unary { op, .. } => op.name(),
+        InstKind::Binary { op, .. } => op.name(),
+        InstKind::Compare { op, .. } => op.name(),
+        InstKind::Cast { op, .. } => op.name(),
+        InstKind::Make { .. } => "make",
+        InstKind::GetField { .. } => "getfield",
+        InstKind::SetField { .. } => "setfield",
+        InstKind::VecNew { .. } => "new",
+        InstKind::VecLen { .. } => "len",
+        InstKind::VecPush { .. } => "push",
+        InstKind::VecPop { .. } => "pop",
+        InstKind::VecGet { .. } => "get",
+        InstKind::VecSet { .. } => "set",
+        InstKind::VecDrop { .. } => "drop",
+        InstKind::Call { .. } => "call",
+    }
+}
+
+struct FuncChecker<'a> {
+    m: &'a Module,
+    f: &'a Function,
+    errors: &'a mut Vec<VerifyError>,
+    /// Instructions already seen in the layout.
+    placed: HashSet<Inst>,
+}
+
+impl FuncChecker<'_> {
+    fn err(&mut self, loc: Loc, kind: VerifyErrorKind) {
+        let loc = if loc.is_known() { loc } else { self.f.loc };
+        self.errors.push(VerifyError {
+            func: Some(self.f.name.clone()),
+            loc,
+            kind,
+        });
+    }
+
+    fn ty_name(&self, ty: Type) -> String {
+        type_name(self.m, ty)
+    }
+
+    fn run(&mut self) {
+        self.check_locals();
+        self.check_signature();
+        let layout = self.check_layout();
+        for &block in &layout {
+            self.check_block(block);
+        }
+        self.check_reachability(&layout);
+    }
+
+    /// Checks that a type's struct (if any) exists; reports at `loc`.
+    fn check_type(&mut self, ty: Type, loc: Loc) -> bool {
+        if let Some(s) = mentioned_struct(ty) {
+            if self.m.structs.get(s).is_none() {
+                self.err(loc, VerifyErrorKind::UnknownStruct { id: s.to_string() });
+                return false;
+            }
+        }
+        true
+    }
+
+    fn check_locals(&mut self) {
+        let mut names = HashSet::new();
+        for data in self.f.locals.values() {
+            if !names.insert(data.name.as_str()) {
+                self.err(
+                    data.loc,
+                    VerifyErrorKind::DuplicateLocal {
+                        name: data.name.clone(),
+                    },
+                );
+            }
+            let type_ok = self.check_type(data.ty, data.loc);
+            if data.packed && type_ok {
+                let reason = match data.ty {
+                    Type::Struct(s) => self.m.packable(s).err(),
+                    other => Some(format!("has type {}, not a struct", self.ty_name(other))),
+                };
+                if let Some(reason) = reason {
+                    self.err(
+                        data.loc,
+                        VerifyErrorKind::BadPacked {
+                            local: data.name.clone(),
+                            reason,
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    fn check_signature(&mut self) {
+        let mut seen = HashSet::new();
+        for &param in &self.f.params {
+            match self.f.locals.get(param) {
+                None => self.err(
+                    self.f.loc,
+                    VerifyErrorKind::UnknownLocal {
+                        id: param.to_string(),
+                    },
+                ),
+                Some(data) => {
+                    if !seen.insert(param) {
+                        self.err(
+                            data.loc,
+                            VerifyErrorKind::DuplicateParam {
+                                name: data.name.clone(),
+                            },
+                        );
+                    }
+                }
+            }
+        }
+        if let Some(ret) = self.f.ret {
+            self.check_type(ret, self.f.loc);
+        }
+    }
+
+    /// Checks the layout itself and returns the distinct, existing blocks in it, in order.
+    fn check_layout(&mut self) -> Vec<Block> {
+        if self.f.layout.is_empty() {
+            self.err(
+                self.f.loc,
+                VerifyErrorKind::EmptyLayout {
+                    func: self.f.name.clone(),
+                },
+            );
+        }
+        let mut blocks = Vec::new();
+        let mut seen = HashSet::new();
+        let mut names = HashSet::new();
+        for &block in &self.f.layout {
+            let Some(data) = self.f.blocks.get(block) else {
+                self.err(
+                    self.f.loc,
+                    VerifyErrorKind::UnknownBlock {
+                        id: block.to_string(),
+                    },
+                );
+                continue;
+            };
+            if !seen.insert(block) {
+                self.err(
+                    data.loc,
+                    VerifyErrorKind::DuplicateLayout {
+                        block: data.name.clone(),
+                    },
+                );
+                continue;
+            }
+            if !names.insert(data.name.as_str()) {
+                self.err(
+                    data.loc,
+                    VerifyErrorKind::DuplicateBlock {
+                        name: data.name.clone(),
+                    },
+                );
+            }
+            blocks.push(block);
+        }
+        blocks
+    }
+
+    fn check_reachability(&mut self, layout: &[Block]) {
+        let Some(&entry) = layout.first() else {
+            return;
+        };
+        if self.f.layout.first() != Some(&entry) {
+            // The real entry is dangling; that was reported already.
+            return;
+        }
+        let in_layout: HashSet<Block> = layout.iter().copied().collect();
+        let mut reached = HashSet::new();
+        let mut stack = vec![entry];
+        reached.insert(entry);
+        while let Some(block) = stack.pop() {
+            let Some(term) = self.f.blocks.get(block).and_then(|b| b.terminator.as_ref()) else {
+                continue;
+            };
+            for succ in term.successors() {
+                if in_layout.contains(&succ) && reached.insert(succ) {
+                    stack.push(succ);
+                }
+            }
+        }
+        for &block in layout {
+            if !reached.contains(&block) {
+                if let Some(data) = self.f.blocks.get(block) {
+                    self.err(
+                        data.loc,
+                        VerifyErrorKind::UnreachableBlock {
+                            block: data.name.clone(),
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    fn check_block(&mut self, block: Block) {
+        let Some(data) = self.f.blocks.get(block) else {
+            return;
+        };
+        for &inst in &data.insts {
+            self.check_inst(inst);
+        }
+        match &data.terminator {
+            None => self.err(
+                data.loc,
+                VerifyErrorKind::MissingTerminator {
+                    block: data.name.clone(),
+                },
+            ),
+            Some(term) => self.check_terminator(term, data.term_loc),
+        }
+    }
+
+    fn check_inst(&mut self, inst: Inst) {
+        let Some(data) = self.f.insts.get(inst) else {
+            self.err(
+                self.f.loc,
+                VerifyErrorKind::UnknownInst {
+                    id: inst.to_string(),
+                },
+            );
+            return;
+        };
+        if !self.placed.insert(inst) {
+            self.err(
+                data.loc,
+                VerifyErrorKind::DuplicatePlacement {
+                    inst: inst.to_string(),
+                },
+            );
+            return;
+        }
+        self.check_inst_kind(&data.kind, data.loc);
+    }
+
+    fn check_terminator(&mut self, term: &Terminator, loc: Loc) {
+        for succ in term.successors() {
+            match self.f.blocks.get(succ) {
+                None => self.err(
+                    loc,
+                    VerifyErrorKind::UnknownBlock {
+                        id: succ.to_string(),
+                    },
+                ),
+                Some(data) => {
+                    if !self.f.layout.contains(&succ) {
+                        self.err(
+                            loc,
+                            VerifyErrorKind::TargetNotInLayout {
+                                block: data.name.clone(),
+                            },
+                        );
+                    }
+                }
+            }
+        }
+        match term {
+            Terminator::Br(_) | Terminator::Trap(_) => {}
+            Terminator::BrIf { cond, .. } => self.expect_operand(*cond, Type::BOOL, "brif", loc),
+            Terminator::Ret(value) => match (value, self.f.ret) {
+                (None, None) => {}
+                (Some(v), Some(ty)) => self.expect_operand(*v, ty, "ret", loc),
+                (None, Some(ty)) => {
+                    let ty = self.ty_name(ty);
+                    self.err(loc, VerifyErrorKind::RetMissingValue { ty });
+                }
+                (Some(_), None) => self.err(loc, VerifyErrorKind::RetValueInVoid),
+            },
+        }
+    }
+
+    /// The type of a local, reporting an undefined one.
+    fn local_ty(&mut self, local: Local, loc: Loc) -> Option<Type> {
+        match self.f.locals.get(local) {
+            Some(data) => Some(data.ty),
+            None => {
+                self.err(
+                    loc,
+                    VerifyErrorKind::UnknownLocal {
+                        id: local.to_string(),
+                    },
+                );
+                None
+            }
+        }
+    }
+
+    fn local_name(&self, local: Local) -> String {
+        match self.f.locals.get(local) {
+            Some(data) => format!("`{}`", data.name),
+            None => format!("`{local}`"),
+        }
+    }
+
+    fn mismatch(
+        &mut self,
+        local: Local,
+        found: Type,
+        op: &'static str,
+        expected: String,
+        loc: Loc,
+    ) {
+        self.mismatch_in(local, "", found, op, expected, loc);
+    }
+
+    /// A type mismatch on `local`; `context` (e.g. " (argument 1 of `f`)") follows its name.
+    fn mismatch_in(
+        &mut self,
+        local: Local,
+        context: &str,
+        found: Type,
+        op: &'static str,
+        expected: String,
+        loc: Loc,
+    ) {
+        let what = format!("{}{context}", self.local_name(local));
+        let found = self.ty_name(found);
+        self.err(
+            loc,
+            VerifyErrorKind::TypeMismatch {
+                what,
+                found,
+                op,
+                expected,
+            },
+        );
+    }
+
+    /// Checks that `operand` is a value of type `ty` at this position.
+    fn expect_operand(&mut self, operand: Operand, ty: Type, op: &'static str, loc: Loc) {
+        self.expect_operand_in(operand, "", ty, op, loc);
+    }
+
+    /// [`Self::expect_operand`] with a `context` after the local's name in messages.
+    fn expect_operand_in(
+        &mut self,
+        operand: Operand,
+        context: &str,
+        ty: Type,
+        op: &'static str,
+        loc: Loc,
+    ) {
+        match operand {
+            Operand::Local(local) => {
+                if let Some(found) = self.local_ty(local, loc) {
+                    if found != ty {
+                        let expected = self.ty_name(ty);
+                        self.mismatch_in(local, context, found, op, expected, loc);
+                    }
+                }
+            }
+            Operand::Const(value) => self.expect_const(value, ty, op, loc),
+        }
+    }
+
+    fn expect_const(&mut self, value: i64, ty: Type, op: &'static str, loc: Loc) {
+        match ty {
+            Type::Scalar(s) => {
+                if !const_fits(s, value) {
+                    self.err(
+                        loc,
+                        VerifyErrorKind::ConstantOutOfRange {
+                            value,
+                            ty: s.name().to_string(),
+                            op,
+                        },
+                    );
+                }
+            }
+            other => {
+                let ty = self.ty_name(other);
+                self.err(loc, VerifyErrorKind::ConstantNotAllowed { value, ty, op });
+            }
+        }
+    }
+
+    /// The type of local `local` if it is in `class`; reports otherwise.
+    fn class_ty(&mut self, local: Local, class: Class, op: &'static str, loc: Loc) -> Option<Type> {
+        let ty = self.local_ty(local, loc)?;
+        if class.accepts(ty) {
+            Some(ty)
+        } else {
+            self.mismatch(local, ty, op, class.describe().to_string(), loc);
+            None
+        }
+    }
+
+    /// Checks that `dst` has exactly type `ty`.
+    fn expect_dst(&mut self, dst: Local, ty: Type, op: &'static str, loc: Loc) {
+        self.expect_operand(Operand::Local(dst), ty, op, loc);
+    }
+
+    /// The struct type of a local, reporting when it is not a struct.
+    fn struct_of(&mut self, local: Local, op: &'static str, loc: Loc) -> Option<StructId> {
+        let ty = self.local_ty(local, loc)?;
+        match ty {
+            Type::Struct(s) if self.m.structs.get(s).is_some() => Some(s),
+            Type::Struct(_) => None, // reported with the local
+            other => {
+                self.mismatch(local, other, op, "a struct".to_string(), loc);
+                None
+            }
+        }
+    }
+
+    /// The element type of a vec local, reporting when it is not a vec.
+    fn elem_of(&mut self, vec: Local, op: &'static str, loc: Loc) -> Option<ElemType> {
+        let ty = self.local_ty(vec, loc)?;
+        match ty {
+            Type::Vec(ElemType::Struct(s)) if self.m.structs.get(s).is_none() => None,
+            Type::Vec(elem) => Some(elem),
+            other => {
+                self.mismatch(vec, other, op, "a vec".to_string(), loc);
+                None
+            }
+        }
+    }
+
+    /// The type of field `field` of struct `s`, reporting an invalid index.
+    fn field_ty(&mut self, s: StructId, field: u32, loc: Loc) -> Option<Type> {
+        let def = self.m.structs.get(s)?;
+        match def.fields.get(field as usize) {
+            Some(f) => Some(f.ty),
+            None => {
+                let kind = VerifyErrorKind::FieldOutOfRange {
+                    strukt: def.name.clone(),
+                    field,
+                    count: def.fields.len(),
+                };
+                self.err(loc, kind);
+                None
+            }
+        }
+    }
+
+    /// The type an element access reads or writes: the element, or one field of it.
+    fn access_ty(
+        &mut self,
+        vec: Local,
+        field: Option<u32>,
+        op: &'static str,
+        loc: Loc,
+    ) -> Option<Type> {
+        let elem = self.elem_of(vec, op, loc)?;
+        match (field, elem) {
+            (None, elem) => Some(elem.to_type()),
+            (Some(f), ElemType::Struct(s)) => self.field_ty(s, f, loc),
+            (Some(_), ElemType::Scalar(s)) => {
+                self.mismatch(
+                    vec,
+                    Type::Vec(ElemType::Scalar(s)),
+                    op,
+                    "a vec of structs (it accesses a field)".to_string(),
+                    loc,
+                );
+                None
+            }
+        }
+    }
+
+    fn check_inst_kind(&mut self, kind: &InstKind, loc: Loc) {
+        let op = inst_name(kind);
+        match kind {
+            InstKind::Copy { dst, src } => {
+                if let Some(ty) = self.local_ty(*dst, loc) {
+                    self.expect_operand(*src, ty, op, loc);
+                }
+            }
+            InstKind::Unary { dst, op: u, arg } => {
+                let class = match u {
+                    UnaryOp::Neg => Class::Int,
+                    UnaryOp::Not => Class::IntOrBool,
+                };
+                if let Some(ty) = self.class_ty(*dst, class, op, loc) {
+                    self.expect_operand(*arg, ty, op, loc);
+                }
+            }
+            InstKind::Binary {
+                dst,
+                op: b,
+                lhs,
+                rhs,
+            } => {
+                let class = if b.is_logical() {
+                    Class::IntOrBool
+                } else {
+                    Class::Int
+                };
+                if let Some(ty) = self.class_ty(*dst, class, op, loc) {
+                    self.expect_operand(*lhs, ty, op, loc);
+                    self.expect_operand(*rhs, ty, op, loc);
+                }
+            }
+            InstKind::Compare {
+                dst,
+                op: c,
+                lhs,
+                rhs,
+            } => {
+                self.expect_dst(*dst, Type::BOOL, op, loc);
+                let class = if matches!(c, crate::CmpOp::Eq | crate::CmpOp::Ne) {
+                    Class::IntOrBool
+                } else {
+                    Class::Int
+                };
+                let typed = [*lhs, *rhs].into_iter().find_map(|o| o.as_local());
+                match typed {
+                    Some(local) => {
+                        if let Some(ty) = self.class_ty(local, class, op, loc) {
+                            self.expect_operand(*lhs, ty, op, loc);
+                            self.expect_operand(*rhs, ty, op, loc);
+                        }
+                    }
+                    None => {
+                        let value = lhs.as_const().unwrap_or_default();
+                        self.err(
+                            loc,
+                            VerifyErrorKind::UntypedConstant {
+                                value,
+                                op,
+                                reason: "a compare needs at least one local operand",
+                            },
+                        );
+                    }
+                }
+            }
+            InstKind::Cast { dst, op: c, arg } => self.check_cast(*dst, *c, *arg, loc),
+            InstKind::Make { dst, ty, fields } => {
+                let Some(def) = self.m.structs.get(*ty) else {
+                    self.err(loc, VerifyErrorKind::UnknownStruct { id: ty.to_string() });
+                    return;
+                };
+                self.expect_dst(*dst, Type::Struct(*ty), op, loc);
+                if def.fields.len() != fields.len() {
+                    self.err(
+                        loc,
+                        VerifyErrorKind::MakeArity {
+                            strukt: def.name.clone(),
+                            expected: def.fields.len(),
+                            found: fields.len(),
+                        },
+                    );
+                    return;
+                }
+                for (field, &value) in def.fields.iter().zip(fields) {
+                    self.expect_operand(value, field.ty, op, loc);
+                }
+            }
+            InstKind::GetField { dst, src, field } => {
+                if let Some(s) = self.struct_of(*src, op, loc) {
+                    if let Some(fty) = self.field_ty(s, *field, loc) {
+                        self.expect_dst(*dst, fty, op, loc);
+                    }
+                }
+            }
+            InstKind::SetField { dst, field, value } => {
+                if let Some(s) = self.struct_of(*dst, op, loc) {
+                    if let Some(fty) = self.field_ty(s, *field, loc) {
+                        self.expect_operand(*value, fty, op, loc);
+                    }
+                }
+            }
+            InstKind::VecNew { dst, elem } => {
+                let ty = Type::Vec(*elem);
+                if self.check_type(ty, loc) {
+                    self.expect_dst(*dst, ty, op, loc);
+                }
+            }
+            InstKind::VecLen { dst, vec } => {
+                self.elem_of(*vec, op, loc);
+                self.expect_dst(*dst, Type::I64, op, loc);
+            }
+            InstKind::VecPush { vec, value } => {
+                if let Some(elem) = self.elem_of(*vec, op, loc) {
+                    self.expect_operand(*value, elem.to_type(), op, loc);
+                }
+            }
+            InstKind::VecPop { dst, vec, .. } => {
+                if let Some(elem) = self.elem_of(*vec, op, loc) {
+                    if let Some(dst) = dst {
+                        self.expect_dst(*dst, elem.to_type(), op, loc);
+                    }
+                } else if let Some(dst) = dst {
+                    self.local_ty(*dst, loc);
+                }
+            }
+            InstKind::VecGet {
+                dst,
+                vec,
+                index,
+                field,
+                ..
+            } => {
+                self.expect_operand(*index, Type::I64, op, loc);
+                match self.access_ty(*vec, *field, op, loc) {
+                    Some(ty) => self.expect_dst(*dst, ty, op, loc),
+                    None => {
+                        self.local_ty(*dst, loc);
+                    }
+                }
+            }
+            InstKind::VecSet {
+                vec,
+                index,
+                field,
+                value,
+                ..
+            } => {
+                self.expect_operand(*index, Type::I64, op, loc);
+                if let Some(ty) = self.access_ty(*vec, *field, op, loc) {
+                    self.expect_operand(*value, ty, op, loc);
+                }
+            }
+            InstKind::VecDrop { vec } => {
+                self.elem_of(*vec, op, loc);
+            }
+            InstKind::Call { dst, func, args } => self.check_call(*dst, *func, args, loc),
+        }
+    }
+
+    fn check_cast(&mut self, dst: Local, op: CastOp, arg: Operand, loc: Loc) {
+        let name = op.name();
+        let to = self.local_ty(dst, loc);
+        let from = match arg {
+            Operand::Local(l) => self.local_ty(l, loc),
+            Operand::Const(value) => {
+                self.err(
+                    loc,
+                    VerifyErrorKind::UntypedConstant {
+                        value,
+                        op: name,
+                        reason: "a cast's operand must be a local",
+                    },
+                );
+                None
+            }
+        };
+        let (Some(from), Some(to)) = (from, to) else {
+            return;
+        };
+        let reason = match (op, from.as_scalar(), to.as_scalar()) {
+            (_, Some(f), Some(t)) => {
+                let ok = match op {
+                    CastOp::Sext => f.is_int() && t.is_int() && t.bits() > f.bits(),
+                    CastOp::Zext => t.is_int() && t.bits() > f.bits(),
+                    CastOp::Trunc => f.is_int() && (t == ScalarType::Bool || t.bits() < f.bits()),
+                };
+                if ok {
+                    return;
+                }
+                match op {
+                    CastOp::Sext => "sext needs a strictly wider integer target",
+                    CastOp::Zext => "zext needs a strictly wider integer target",
+                    CastOp::Trunc => "trunc needs a strictly narrower integer target, or bool",
+                }
+            }
+            _ => "casts convert scalars only",
+        };
+        let (from, to) = (self.ty_name(from), self.ty_name(to));
+        self.err(
+            loc,
+            VerifyErrorKind::BadCast {
+                op: name,
+                from,
+                to,
+                reason,
+            },
+        );
+    }
+
+    fn check_call(&mut self, dst: Option<Local>, func: FuncId, args: &[Operand], loc: Loc) {
+        let Some(callee) = self.m.funcs.get(func) else {
+            self.err(
+                loc,
+                VerifyErrorKind::UnknownFunction {
+                    id: func.to_string(),
+                },
+            );
+            return;
+        };
+        let op = "call";
+        if callee.params.len() != args.len() {
+            self.err(
+                loc,
+                VerifyErrorKind::CallArity {
+                    callee: callee.name.clone(),
+                    expected: callee.params.len(),
+                    found: args.len(),
+                },
+            );
+        } else {
+            for (i, (&param, &arg)) in callee.params.iter().zip(args).enumerate() {
+                // A dangling parameter is reported when the callee itself is verified.
+                if let Some(pdata) = callee.locals.get(param) {
+                    let context = format!(" (argument {} of `{}`)", i + 1, callee.name);
+                    self.expect_operand_in(arg, &context, pdata.ty, op, loc);
+                }
+            }
+        }
+        if let Some(dst) = dst {
+            match callee.ret {
+                Some(ty) => {
+                    let context = format!(" (result of `{}`)", callee.name);
+                    self.expect_operand_in(Operand::Local(dst), &context, ty, op, loc);
+                }
+                None => {
+                    let dst = self.local_name(dst);
+                    self.err(
+                        loc,
+                        VerifyErrorKind::VoidCallResult {
+                            callee: callee.name.clone(),
+                            dst: dst.trim_matches('`').to_string(),
+                        },
+                    );
+                }
+            }
+        }
+    }
 }
