@@ -1,0 +1,5 @@
+fn main() -> i64 {
+    var x: i65
+entry:
+    ret 0
+}

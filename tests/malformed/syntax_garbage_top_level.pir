@@ -1,0 +1,2 @@
+struct S { a: i32 }
+let x = 5

@@ -1,0 +1,3 @@
+fn main() -> i64 {
+entry:
+    ret 0

@@ -1,0 +1,6 @@
+fn main() -> i64 {
+    var x: i64
+entry:
+    x = frobnicate 1, 2
+    ret x
+}

@@ -1,0 +1,4 @@
+fn main() -> i64 {
+entry:
+    br nowhere
+}

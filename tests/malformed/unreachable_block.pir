@@ -1,0 +1,6 @@
+fn main() -> i64 {
+entry:
+    ret 0
+orphan:
+    ret 1
+}
