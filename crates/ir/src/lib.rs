@@ -39,6 +39,7 @@ mod builder;
 mod entities;
 mod function;
 mod inst;
+mod lexer;
 mod module;
 pub mod parser;
 mod printer;
@@ -53,7 +54,7 @@ pub use inst::{
     BinaryOp, CastOp, Check, CmpOp, InstData, InstKind, Loc, Operand, Terminator, UnaryOp,
 };
 pub use module::Module;
-pub use parser::{parse, ParseError};
+pub use parser::{is_valid_name, parse, ParseError, ParseErrorKind};
 pub use printer::{
     display_inst, display_inst_kind, display_operand, display_terminator, print_function,
     print_module, quote,
