@@ -62,7 +62,7 @@ const ALL_FORMS: &str = r#"struct P { x: i8, y: i16, z: i64, f: bool }
 
 struct Q { a: i32 }
 
-fn callee(v: vec<P>, w: P) {
+fn callee(v: vec<P>, w: Q) {
     packed w
     var k: i64
 entry:
@@ -130,7 +130,7 @@ entry:
     set.unchecked v[1].y, 4
     d = get.unchecked u[0]
     drop w
-    call callee(v, s)
+    call callee(v, q)
     d = call all(a, b, v, u)
     brif c, next, other
 next:
@@ -299,6 +299,9 @@ fn sample_round_trips() {
 fn all_forms_round_trip_exactly() {
     let m = parse_ok(ALL_FORMS);
     assert_eq!(print_module(&m), ALL_FORMS);
+    if let Err(errors) = poolopt_ir::verify(&m) {
+        panic!("{errors:?}");
+    }
     assert_fixed_point(ALL_FORMS);
     let all = &m.funcs[m.func_by_name("all").unwrap()];
     let callee = &m.funcs[m.func_by_name("callee").unwrap()];
