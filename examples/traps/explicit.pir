@@ -1,11 +1,18 @@
 ; Reaches an explicit `trap` terminator: traps with `explicit` and its message.
-fn main() -> i64 {
+fn check(x: i64) -> i64 {
     var c: bool
 entry:
-    c = eq 1, 1
+    c = eq x, 1
     brif c, fail, done
 fail:
-    trap "invariant violated: one equals one"
+    trap "invariant violated: x must not be one"
 done:
-    ret 0
+    ret x
+}
+
+fn main() -> i64 {
+    var r: i64
+entry:
+    r = call check(1)
+    ret r
 }

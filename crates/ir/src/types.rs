@@ -199,7 +199,7 @@ impl StructDef {
         }
         let size = offset.div_ceil(align) * align;
         StructLayout {
-            size: size.max(0),
+            size,
             align,
             offsets,
         }
