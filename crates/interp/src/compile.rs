@@ -293,8 +293,9 @@ fn shape(module: &Module, func: &Function) -> Result<Shape, String> {
                 }
                 let size = def.layout().size;
                 let off = mem;
-                mem = mem
-                    .checked_add(size.next_multiple_of(8))
+                mem = size
+                    .checked_next_multiple_of(8)
+                    .and_then(|s| mem.checked_add(s))
                     .ok_or_else(|| "struct locals too large".to_string())?;
                 LocalKind::Struct { id, off, size }
             }
