@@ -6,7 +6,15 @@ use crate::pass::{OptLevel, Pass};
 
 /// Every pass, in the order of the O2 pipeline.
 pub fn all_passes() -> Vec<Box<dyn Pass>> {
-    vec![]
+    use crate::passes::*;
+    vec![
+        Box::new(temp_elision::TempElision),
+        Box::new(copy_prop::CopyProp),
+        // (check passes go here: after copy propagation, before the cleanups)
+        Box::new(dead_local_elim::DeadLocalElim),
+        Box::new(simplify_cfg::SimplifyCfg),
+        Box::new(scalarize::Scalarize),
+    ]
 }
 
 /// The names of all passes.

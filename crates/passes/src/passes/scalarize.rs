@@ -1,0 +1,71 @@
+//! `scalarize`: marks small struct locals to be held as one 64-bit integer.
+//!
+//! Every struct local (parameters included) whose struct is [`Module::packable`] — at most 8
+//! bytes, integer or bool fields only — is marked `packed` ([`LocalData::packed`]). The JIT
+//! then keeps it in a register as one i64: a field read is a shift and a mask, an element load
+//! or store one 8-byte access, a copy a register move, instead of a stack slot and per-field
+//! memory traffic. Struct locals that do not qualify get a missed remark with the reason.
+//!
+//! Soundness: `packed` changes how the back end holds a local, never what it means. The C
+//! memory layout of the struct is unchanged (the i64 holds exactly the struct's bytes, little
+//! endian, padding included), so packed and unpacked locals, vec elements and callers
+//! interoperate, and the interpreter (which ignores the flag) stays the oracle. The verifier
+//! checks that a packed local's struct is packable.
+//!
+//! [`Module::packable`]: poolopt_ir::Module::packable
+//! [`LocalData::packed`]: poolopt_ir::LocalData::packed
+
+use crate::pass::{OptLevel, Pass, PassContext};
+use poolopt_ir::{Function, Local, Type};
+
+/// The small-struct scalarization pass.
+pub struct Scalarize;
+
+impl Pass for Scalarize {
+    fn name(&self) -> &'static str {
+        "scalarize"
+    }
+
+    fn min_level(&self) -> OptLevel {
+        OptLevel::O2
+    }
+
+    fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
+        let Some(entry) = func.entry() else {
+            return false;
+        };
+        let mut changed = false;
+        let locals: Vec<Local> = func.locals.keys().collect();
+        for local in locals {
+            let data = &func.locals[local];
+            let Type::Struct(s) = data.ty else {
+                continue;
+            };
+            if data.packed {
+                continue;
+            }
+            let Some(def) = cx.module.structs.get(s) else {
+                continue;
+            };
+            let loc = data.loc;
+            match cx.module.packable(s) {
+                Ok(()) => {
+                    let size = def.layout().size;
+                    let msg = format!(
+                        "`{}` ({}, {size} bytes) held as one i64",
+                        data.name, def.name
+                    );
+                    func.locals[local].packed = true;
+                    cx.applied(func, entry, loc, msg);
+                    cx.stat("locals_scalarized", 1);
+                    changed = true;
+                }
+                Err(reason) => {
+                    let msg = format!("`{}` not scalarized: {reason}", data.name);
+                    cx.missed(func, entry, loc, msg);
+                }
+            }
+        }
+        changed
+    }
+}

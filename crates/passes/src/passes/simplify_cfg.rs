@@ -1,0 +1,235 @@
+//! `simplify-cfg`: control-flow cleanup.
+//!
+//! Repeated until nothing changes:
+//!
+//! 1. Branch folding: `brif c, X, X` becomes `br X`; `brif` on a constant becomes `br` to the
+//!    taken target.
+//! 2. Jump threading through empty blocks: a block other than the entry, with no instructions,
+//!    ending in `br T`, forwards its predecessors: each edge into it is retargeted to the final
+//!    block of the chain of such forwarders. A chain that runs into a cycle of empty blocks
+//!    stops where the cycle closes (an empty infinite loop stays an infinite loop).
+//! 3. Unreachable blocks (from the entry) are removed from the layout.
+//! 4. Block merging: a block B other than the entry whose only predecessor P ends in `br B`
+//!    (and P != B) is appended to P: P takes B's instructions and terminator; B goes.
+//!
+//! The entry block is never removed, merged away or moved: it stays first in the layout.
+//!
+//! Soundness: folding a `brif` whose targets agree, or whose condition is a constant, picks the
+//! successor every execution took anyway (a `brif` reads its condition without side effects).
+//! An empty block ending in `br T` does nothing before reaching `T`, so entering `T` directly
+//! skips no instruction. An unreachable block never executes. Merging B into its only
+//! predecessor P, which always continues into B, executes exactly the same instructions in the
+//! same order, and nothing else could enter B.
+
+use crate::analysis::Cfg;
+use crate::pass::{OptLevel, Pass, PassContext};
+use poolopt_ir::{display_terminator, Block, Function, Operand, SecondaryMap, Terminator};
+
+/// The CFG simplification pass.
+pub struct SimplifyCfg;
+
+impl Pass for SimplifyCfg {
+    fn name(&self) -> &'static str {
+        "simplify-cfg"
+    }
+
+    fn min_level(&self) -> OptLevel {
+        OptLevel::O1
+    }
+
+    fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
+        if func.layout.is_empty() {
+            return false;
+        }
+        let mut changed = false;
+        // Each round strictly shrinks the function or folds a branch, so this terminates; the
+        // bound is a guard against surprises, not a limit ever reached.
+        let bound = 4 * (func.layout.len() + 4);
+        for _ in 0..bound {
+            let mut round = fold_branches(func, cx);
+            round |= thread_jumps(func, cx);
+            round |= remove_unreachable(func, cx);
+            round |= merge_blocks(func, cx);
+            if !round {
+                break;
+            }
+            changed = true;
+        }
+        if changed {
+            cx.invalidate();
+        }
+        changed
+    }
+}
+
+fn fold_branches(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
+    let mut changed = false;
+    for &block in &func.layout.clone() {
+        let Some(Terminator::BrIf {
+            cond,
+            then_block,
+            else_block,
+        }) = func.blocks[block].terminator.clone()
+        else {
+            continue;
+        };
+        let (target, why) = if then_block == else_block {
+            (then_block, "both targets are the same block")
+        } else if let Operand::Const(c) = cond {
+            let t = if c != 0 { then_block } else { else_block };
+            (t, "the condition is a constant")
+        } else {
+            continue;
+        };
+        let before = display_terminator(
+            func,
+            &Terminator::BrIf {
+                cond,
+                then_block,
+                else_block,
+            },
+        );
+        func.blocks[block].terminator = Some(Terminator::Br(target));
+        let msg = format!("`{before}` became `br {}`: {why}", func.blocks[target].name);
+        let loc = func.blocks[block].term_loc;
+        cx.applied(func, block, loc, msg);
+        cx.stat("branches_simplified", 1);
+        changed = true;
+    }
+    changed
+}
+
+/// Whether `block` is an empty forwarder (`br T` and nothing else), giving `T`.
+fn forward_target(func: &Function, entry: Block, block: Block) -> Option<Block> {
+    if block == entry {
+        return None;
+    }
+    let data = &func.blocks[block];
+    match data.terminator {
+        Some(Terminator::Br(t)) if data.insts.is_empty() && t != block => Some(t),
+        _ => None,
+    }
+}
+
+fn thread_jumps(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
+    let Some(entry) = func.entry() else {
+        return false;
+    };
+    // Final destination of each forwarder chain; chains that run into a cycle of empty
+    // blocks are left alone.
+    let mut dest: SecondaryMap<Block, Option<Block>> = SecondaryMap::new();
+    for &block in &func.layout {
+        let Some(mut next) = forward_target(func, entry, block) else {
+            continue;
+        };
+        let mut seen = vec![block];
+        let mut cyclic = false;
+        loop {
+            if seen.contains(&next) {
+                cyclic = true;
+                break;
+            }
+            seen.push(next);
+            match forward_target(func, entry, next) {
+                Some(n) => next = n,
+                None => break,
+            }
+        }
+        if !cyclic {
+            dest[block] = Some(next);
+        }
+    }
+    let mut changed = false;
+    for &block in &func.layout.clone() {
+        let Some(mut term) = func.blocks[block].terminator.clone() else {
+            continue;
+        };
+        let before = display_terminator(func, &term);
+        let mut n = 0;
+        for succ in term.successors_mut() {
+            if let Some(d) = dest[*succ] {
+                *succ = d;
+                n += 1;
+            }
+        }
+        if n > 0 {
+            let after = display_terminator(func, &term);
+            func.blocks[block].terminator = Some(term);
+            let msg = format!("`{before}` threaded to `{after}` past empty blocks");
+            let loc = func.blocks[block].term_loc;
+            cx.applied(func, block, loc, msg);
+            cx.stat("branches_simplified", n);
+            changed = true;
+        }
+    }
+    changed
+}
+
+fn remove_unreachable(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
+    let cfg = Cfg::compute(func);
+    let dead: Vec<Block> = func
+        .layout
+        .iter()
+        .copied()
+        .skip(1)
+        .filter(|&b| !cfg.is_reachable(b))
+        .collect();
+    if dead.is_empty() {
+        return false;
+    }
+    for &b in &dead {
+        let msg = format!("unreachable block `{}` removed", func.blocks[b].name);
+        let loc = func.blocks[b].loc;
+        cx.applied(func, b, loc, msg);
+        cx.stat("blocks_removed", 1);
+    }
+    // The entry is reachable by definition, so it stays first.
+    func.layout.retain(|&b| cfg.is_reachable(b));
+    true
+}
+
+fn merge_blocks(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
+    let Some(entry) = func.entry() else {
+        return false;
+    };
+    let cfg = Cfg::compute(func);
+    // Number of distinct predecessor blocks, kept up to date across merges.
+    let mut npreds: SecondaryMap<Block, usize> = SecondaryMap::new();
+    for &b in &func.layout {
+        npreds[b] = cfg.preds(b).len();
+    }
+    let mut removed: SecondaryMap<Block, bool> = SecondaryMap::new();
+    let mut changed = false;
+    for &p in &func.layout.clone() {
+        if removed[p] {
+            continue;
+        }
+        while let Some(Terminator::Br(b)) = func.blocks[p].terminator {
+            // B has no other predecessor, so it has no edge to itself either: after the merge
+            // P's new terminator never targets B, and B's successors just trade B for P.
+            if b == p || b == entry || npreds[b] != 1 || removed[b] {
+                break;
+            }
+            let moved = std::mem::take(&mut func.blocks[b].insts);
+            let term = func.blocks[b].terminator.take();
+            let term_loc = func.blocks[b].term_loc;
+            let data = &mut func.blocks[p];
+            data.insts.extend(moved);
+            data.terminator = term;
+            data.term_loc = term_loc;
+            let msg = format!(
+                "block `{}` merged into its only predecessor `{}`",
+                func.blocks[b].name, func.blocks[p].name
+            );
+            let loc = func.blocks[b].loc;
+            cx.applied(func, p, loc, msg);
+            cx.stat("blocks_merged", 1);
+            removed[b] = true;
+            changed = true;
+        }
+    }
+    if changed {
+        func.layout.retain(|&b| !removed[b]);
+    }
+    changed
+}
