@@ -817,6 +817,7 @@ fn mutations_never_panic() {
             }
         }
     }
+    eprintln!("mutants: {ok} parsed, {errors} rejected");
     // The mutations exercise both outcomes.
     assert!(ok > 50, "only {ok} mutants parsed");
     assert!(errors > 1000, "only {errors} mutants were rejected");
