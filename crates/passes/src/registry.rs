@@ -10,7 +10,8 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
     vec![
         Box::new(temp_elision::TempElision),
         Box::new(copy_prop::CopyProp),
-        // (check passes go here: after copy propagation, before the cleanups)
+        Box::new(range_check_fold::RangeCheckFold),
+        Box::new(bounds_check_elim::BoundsCheckElim),
         Box::new(dead_local_elim::DeadLocalElim),
         Box::new(simplify_cfg::SimplifyCfg),
         Box::new(scalarize::Scalarize),

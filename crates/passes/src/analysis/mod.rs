@@ -3,8 +3,10 @@
 
 pub mod cfg;
 pub mod dominators;
+pub mod facts;
 pub mod liveness;
 
 pub use cfg::Cfg;
 pub use dominators::DomTree;
+pub use facts::{Fact, FactAnalysis, FactSet};
 pub use liveness::{Liveness, LocalSet};

@@ -1,7 +1,9 @@
 //! The passes, one file each.
 
+pub mod bounds_check_elim;
 pub mod copy_prop;
 pub mod dead_local_elim;
+pub mod range_check_fold;
 pub mod scalarize;
 pub mod simplify_cfg;
 pub mod temp_elision;

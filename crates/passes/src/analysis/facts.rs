@@ -1,0 +1,697 @@
+//! The fact analysis: which facts about indices and vec lengths hold at each program point.
+//!
+//! A forward *must* dataflow over the CFG. Each program point carries a [`FactSet`]; a fact is
+//! in it only when it holds on **every** path from the entry to that point. The analysis is
+//! optimistic (blocks not yet visited are "top", every fact), intersects at merges, takes
+//! edge-specific facts from conditional branches, and iterates over the reverse post-order to a
+//! fixpoint. Unreachable blocks get no state at all.
+//!
+//! Facts (all indices are `i64`; compares of other widths produce no index or length facts):
+//!
+//! - `LenIs(n, v)`: local `n` holds `len(v)` (from `n = len v`).
+//! - `CmpIs(c, op, a, b)`: bool `c` holds `a op b` for the current values of `a` and `b`, so a
+//!   `brif c` can be interpreted.
+//! - `NonNeg(i)`: `i >= 0`.
+//! - `LtLen(i, v)`: `i < len(v)` (signed).
+//! - `LenGt(v, k)`: `len(v) > k` for a constant `k >= 0`.
+//!
+//! Kill rules (design.md, "Aliasing"): assigning a local kills every fact that mentions it
+//! (a copy then re-derives the source's facts for the destination); `push w` kills `LenIs` of
+//! every vec that may alias `w` (same vec type) but keeps `LtLen`/`LenGt` (lengths only grow);
+//! `pop w` kills `LenIs`/`LtLen` of every may-alias vec and weakens `LenGt(v, k)` to
+//! `LenGt(v, k - 1)`; `drop w` kills every length fact of every may-alias vec; a `call` kills
+//! every length fact of every vec (scalar facts survive: callees cannot see locals).
+//!
+//! Soundness rests on three points: (1) every generated fact follows from the semantics of the
+//! instruction or branch edge that generates it, evaluated on the pre-state, and mentions the
+//! assigned local only in its new meaning; (2) every instruction that may change a value a fact
+//! depends on kills that fact; (3) merges intersect, so a fact at a merge held on all incoming
+//! paths. Loops terminate because sets only shrink, and a decreasing `LenGt` bound at a merge
+//! is dropped rather than counted down.
+
+use super::cfg::Cfg;
+use poolopt_ir::{
+    BinaryOp, Block, CmpOp, Function, Inst, InstKind, Local, Operand, SecondaryMap, Terminator,
+    Type, UnaryOp,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One fact, for queries and messages.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Fact {
+    LenIs {
+        n: Local,
+        v: Local,
+    },
+    CmpIs {
+        c: Local,
+        op: CmpOp,
+        lhs: Operand,
+        rhs: Operand,
+    },
+    NonNeg(Local),
+    LtLen {
+        i: Local,
+        v: Local,
+    },
+    LenGt {
+        v: Local,
+        k: i64,
+    },
+}
+
+impl Fact {
+    /// Renders the fact with the function's local names (`len(free) > 0`, `i < len(v)`).
+    pub fn describe(&self, func: &Function) -> String {
+        let name = |l: Local| func.local_name(l).to_string();
+        let op = |o: Operand| match o {
+            Operand::Local(l) => name(l),
+            Operand::Const(c) => c.to_string(),
+        };
+        match *self {
+            Fact::LenIs { n, v } => format!("{} == len({})", name(n), name(v)),
+            Fact::CmpIs { c, op: o, lhs, rhs } => {
+                format!("{} == ({} {} {})", name(c), op(lhs), o.name(), op(rhs))
+            }
+            Fact::NonNeg(i) => format!("{} >= 0", name(i)),
+            Fact::LtLen { i, v } => format!("{} < len({})", name(i), name(v)),
+            Fact::LenGt { v, k } => format!("len({}) > {}", name(v), k),
+        }
+    }
+}
+
+/// The facts holding at one program point.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct FactSet {
+    /// (n, v): n == len(v).
+    len_is: BTreeSet<(Local, Local)>,
+    /// c -> (op, lhs, rhs).
+    cmps: BTreeMap<Local, (CmpOp, Operand, Operand)>,
+    nonneg: BTreeSet<Local>,
+    /// (i, v): i < len(v).
+    lt_len: BTreeSet<(Local, Local)>,
+    /// v -> the largest k known with len(v) > k.
+    len_gt: BTreeMap<Local, i64>,
+}
+
+impl FactSet {
+    /// The empty set (nothing known), as at the function entry.
+    pub fn new() -> FactSet {
+        FactSet::default()
+    }
+
+    /// Whether `fact` holds (a weaker `LenGt` than the one recorded holds too; `len(v) > k`
+    /// for `k < 0` always holds).
+    pub fn holds(&self, fact: &Fact) -> bool {
+        match *fact {
+            Fact::LenIs { n, v } => self.len_is.contains(&(n, v)),
+            Fact::CmpIs { c, op, lhs, rhs } => self.cmps.get(&c) == Some(&(op, lhs, rhs)),
+            Fact::NonNeg(i) => self.nonneg.contains(&i),
+            Fact::LtLen { i, v } => self.lt_len.contains(&(i, v)),
+            Fact::LenGt { v, k } => k < 0 || self.len_gt.get(&v).is_some_and(|&m| m >= k),
+        }
+    }
+
+    pub fn non_neg(&self, i: Local) -> bool {
+        self.nonneg.contains(&i)
+    }
+
+    pub fn lt_len(&self, i: Local, v: Local) -> bool {
+        self.lt_len.contains(&(i, v))
+    }
+
+    /// Whether `len(v) > k` is known.
+    pub fn len_gt(&self, v: Local, k: i64) -> bool {
+        self.holds(&Fact::LenGt { v, k })
+    }
+
+    /// The largest `k` with `len(v) > k` known.
+    pub fn len_gt_bound(&self, v: Local) -> Option<i64> {
+        self.len_gt.get(&v).copied()
+    }
+
+    /// A vec `v` with `n == len(v)`, if any.
+    pub fn len_of(&self, n: Local) -> Option<Local> {
+        self.len_is
+            .range((n, Local::from_u32(0))..)
+            .next()
+            .filter(|&&(m, _)| m == n)
+            .map(|&(_, v)| v)
+    }
+
+    /// The compare `c` is known to hold, if any.
+    pub fn cmp_of(&self, c: Local) -> Option<(CmpOp, Operand, Operand)> {
+        self.cmps.get(&c).copied()
+    }
+
+    /// The vecs `w` with `i < len(w)` known.
+    pub fn lt_len_vecs(&self, i: Local) -> impl Iterator<Item = Local> + '_ {
+        self.lt_len
+            .range((i, Local::from_u32(0))..)
+            .take_while(move |&&(j, _)| j == i)
+            .map(|&(_, v)| v)
+    }
+
+    /// The vecs `w` with `len(w) > k` known for some `k >= 0`, with their bound.
+    pub fn len_gt_vecs(&self) -> impl Iterator<Item = (Local, i64)> + '_ {
+        self.len_gt.iter().map(|(&v, &k)| (v, k))
+    }
+
+    /// Every fact, in a fixed order.
+    pub fn facts(&self) -> Vec<Fact> {
+        let mut out = Vec::new();
+        out.extend(self.len_is.iter().map(|&(n, v)| Fact::LenIs { n, v }));
+        out.extend(
+            self.cmps
+                .iter()
+                .map(|(&c, &(op, lhs, rhs))| Fact::CmpIs { c, op, lhs, rhs }),
+        );
+        out.extend(self.nonneg.iter().map(|&i| Fact::NonNeg(i)));
+        out.extend(self.lt_len.iter().map(|&(i, v)| Fact::LtLen { i, v }));
+        out.extend(self.len_gt.iter().map(|(&v, &k)| Fact::LenGt { v, k }));
+        out
+    }
+
+    /// Facts of `self` that do not hold in `later` (what happened in between killed them).
+    pub fn removed_in(&self, later: &FactSet) -> Vec<Fact> {
+        self.facts()
+            .into_iter()
+            .filter(|f| !later.holds(f))
+            .collect()
+    }
+
+    /// Adds a fact (a `LenGt` keeps the stronger bound; `LenGt` with `k < 0` is not recorded).
+    pub fn insert(&mut self, fact: Fact) {
+        match fact {
+            Fact::LenIs { n, v } => {
+                self.len_is.insert((n, v));
+            }
+            Fact::CmpIs { c, op, lhs, rhs } => {
+                self.cmps.insert(c, (op, lhs, rhs));
+            }
+            Fact::NonNeg(i) => {
+                self.nonneg.insert(i);
+            }
+            Fact::LtLen { i, v } => {
+                self.lt_len.insert((i, v));
+            }
+            Fact::LenGt { v, k } => {
+                if k >= 0 {
+                    let e = self.len_gt.entry(v).or_insert(k);
+                    *e = (*e).max(k);
+                }
+            }
+        }
+    }
+
+    /// Removes every fact that mentions `l`.
+    pub fn kill_local(&mut self, l: Local) {
+        self.len_is.retain(|&(n, v)| n != l && v != l);
+        let lo = Operand::Local(l);
+        self.cmps
+            .retain(|&c, &mut (_, a, b)| c != l && a != lo && b != lo);
+        self.nonneg.remove(&l);
+        self.lt_len.retain(|&(i, v)| i != l && v != l);
+        self.len_gt.remove(&l);
+    }
+
+    /// `self ∩ other` (a `LenGt` keeps the weaker bound). Returns whether `self` changed.
+    pub fn meet_with(&mut self, other: &FactSet) -> bool {
+        let before = self.clone();
+        self.len_is.retain(|x| other.len_is.contains(x));
+        self.cmps.retain(|c, x| other.cmps.get(c) == Some(x));
+        self.nonneg.retain(|x| other.nonneg.contains(x));
+        self.lt_len.retain(|x| other.lt_len.contains(x));
+        self.len_gt.retain(|v, k| match other.len_gt.get(v) {
+            Some(&k2) => {
+                *k = (*k).min(k2);
+                true
+            }
+            None => false,
+        });
+        *self != before
+    }
+
+    fn kill_lengths(&mut self, mut affected: impl FnMut(Local) -> bool, len_is_only: bool) {
+        self.len_is.retain(|&(_, v)| !affected(v));
+        if !len_is_only {
+            self.lt_len.retain(|&(_, v)| !affected(v));
+            self.len_gt.retain(|&v, _| !affected(v));
+        }
+    }
+}
+
+/// Per-block results of the fact analysis.
+#[derive(Clone, Debug, Default)]
+pub struct FactAnalysis {
+    /// Facts on entry to each reachable block (`None`: unreachable).
+    block_in: SecondaryMap<Block, Option<FactSet>>,
+    /// Facts after the last instruction of each reachable block (before its terminator).
+    block_out: SecondaryMap<Block, Option<FactSet>>,
+}
+
+/// Safety net on the number of sweeps; past it the analysis gives up and reports nothing known
+/// anywhere (always sound).
+const MAX_SWEEPS: usize = 1000;
+
+impl FactAnalysis {
+    /// Runs the analysis over `func`.
+    pub fn compute(func: &Function, cfg: &Cfg) -> FactAnalysis {
+        let mut fa = FactAnalysis::default();
+        let Some(entry) = func.entry() else {
+            return fa;
+        };
+        let mut sweeps = 0;
+        let mut changed = true;
+        while changed {
+            changed = false;
+            sweeps += 1;
+            if sweeps > MAX_SWEEPS {
+                for &b in cfg.rpo() {
+                    fa.block_in[b] = Some(FactSet::new());
+                    fa.block_out[b] = Some(FactSet::new());
+                }
+                return fa;
+            }
+            for &b in cfg.rpo() {
+                let mut state: Option<FactSet> = if b == entry {
+                    Some(FactSet::new())
+                } else {
+                    None
+                };
+                for &p in cfg.preds(b) {
+                    let Some(out) = fa.block_out[p].as_ref() else {
+                        continue; // unreachable or not yet visited: top
+                    };
+                    let edge = edge_facts(func, p, b, out);
+                    match state.as_mut() {
+                        None => state = Some(edge),
+                        Some(s) => {
+                            s.meet_with(&edge);
+                        }
+                    }
+                }
+                let Some(mut new_in) = state else { continue };
+                if let Some(old) = fa.block_in[b].as_ref() {
+                    if *old == new_in {
+                        continue;
+                    }
+                    // Widening: a bound that went down is dropped, not counted down.
+                    new_in
+                        .len_gt
+                        .retain(|v, k| old.len_gt.get(v).is_none_or(|&ko| ko <= *k));
+                    if *old == new_in {
+                        continue;
+                    }
+                }
+                let mut s = new_in.clone();
+                for &inst in &func.blocks[b].insts {
+                    transfer(func, inst, &mut s);
+                }
+                fa.block_in[b] = Some(new_in);
+                fa.block_out[b] = Some(s);
+                changed = true;
+            }
+        }
+        fa
+    }
+
+    /// Facts on entry to `block` (`None` when unreachable).
+    pub fn block_in(&self, block: Block) -> Option<&FactSet> {
+        self.block_in.get(block).and_then(|s| s.as_ref())
+    }
+
+    /// Facts after the last instruction of `block`, before its terminator.
+    pub fn block_out(&self, block: Block) -> Option<&FactSet> {
+        self.block_out.get(block).and_then(|s| s.as_ref())
+    }
+
+    /// Facts on the edge `from → to` (the terminator's branch facts included).
+    pub fn edge(&self, func: &Function, from: Block, to: Block) -> Option<FactSet> {
+        self.block_out(from)
+            .map(|out| edge_facts(func, from, to, out))
+    }
+
+    /// Replays `block`: calls `f(index, inst, before, after)` for each instruction with the
+    /// facts just before and just after it. Does nothing for an unreachable block.
+    pub fn replay(
+        &self,
+        func: &Function,
+        block: Block,
+        mut f: impl FnMut(usize, Inst, &FactSet, &FactSet),
+    ) {
+        let Some(start) = self.block_in(block) else {
+            return;
+        };
+        let mut state = start.clone();
+        for (idx, &inst) in func.blocks[block].insts.iter().enumerate() {
+            let before = state.clone();
+            transfer(func, inst, &mut state);
+            f(idx, inst, &before, &state);
+        }
+    }
+
+    /// The facts just before each instruction of `block` (one entry per instruction, then one
+    /// for the terminator). Empty for an unreachable block.
+    pub fn facts_before_each(&self, func: &Function, block: Block) -> Vec<FactSet> {
+        let mut out = Vec::new();
+        let Some(start) = self.block_in(block) else {
+            return out;
+        };
+        let mut state = start.clone();
+        for &inst in &func.blocks[block].insts {
+            out.push(state.clone());
+            transfer(func, inst, &mut state);
+        }
+        out.push(state);
+        out
+    }
+}
+
+fn is_i64(func: &Function, l: Local) -> bool {
+    func.local_ty(l) == Type::I64
+}
+
+fn is_vec(func: &Function, l: Local) -> bool {
+    matches!(func.local_ty(l), Type::Vec(_))
+}
+
+/// Whether two vec locals may hold the same vec: same vec type.
+pub fn may_alias(func: &Function, v: Local, w: Local) -> bool {
+    v == w || (is_vec(func, v) && func.local_ty(v) == func.local_ty(w))
+}
+
+/// Applies one instruction to `s`.
+pub fn transfer(func: &Function, inst: Inst, s: &mut FactSet) {
+    let kind = func.inst(inst);
+    // 1. What a successful checked access proves about its operands (they are read before the
+    //    instruction's own destination is written).
+    match *kind {
+        InstKind::VecGet {
+            vec, index, check, ..
+        }
+        | InstKind::VecSet {
+            vec, index, check, ..
+        } if check.is_checked() => match index {
+            Operand::Local(i) if is_i64(func, i) => {
+                s.insert(Fact::NonNeg(i));
+                s.insert(Fact::LtLen { i, v: vec });
+            }
+            Operand::Const(k) if k >= 0 => s.insert(Fact::LenGt { v: vec, k }),
+            _ => {}
+        },
+        _ => {}
+    }
+    // 2. Facts about the destination, derived from the pre-state.
+    let gen = def_facts(func, kind, s);
+    // 3. Effects on vec lengths.
+    match *kind {
+        InstKind::VecPush { vec, .. } => {
+            s.kill_lengths(|v| may_alias(func, v, vec), true);
+        }
+        InstKind::VecPop { vec, .. } => {
+            s.len_is.retain(|&(_, v)| !may_alias(func, v, vec));
+            s.lt_len.retain(|&(_, v)| !may_alias(func, v, vec));
+            s.len_gt.retain(|&v, k| {
+                if may_alias(func, v, vec) {
+                    *k -= 1;
+                }
+                *k >= 0
+            });
+        }
+        InstKind::VecDrop { vec } => s.kill_lengths(|v| may_alias(func, v, vec), false),
+        InstKind::Call { .. } => s.kill_lengths(|_| true, false),
+        _ => {}
+    }
+    // 4. The destination's old facts die; its new ones are added.
+    if let Some(d) = kind.def() {
+        s.kill_local(d);
+    }
+    for f in gen {
+        s.insert(f);
+    }
+    if let InstKind::VecPush { vec, .. } = *kind {
+        s.insert(Fact::LenGt { v: vec, k: 0 });
+    }
+}
+
+/// Facts about the destination of `kind` after it runs, from the pre-state `s`. None of them
+/// mentions the destination's old value.
+fn def_facts(func: &Function, kind: &InstKind, s: &FactSet) -> Vec<Fact> {
+    let mut gen = Vec::new();
+    let mentions = |f: &Fact, l: Local| -> bool {
+        let lo = Operand::Local(l);
+        match *f {
+            Fact::LenIs { n, v } => n == l || v == l,
+            Fact::CmpIs { c, lhs, rhs, .. } => c == l || lhs == lo || rhs == lo,
+            Fact::NonNeg(i) => i == l,
+            Fact::LtLen { i, v } => i == l || v == l,
+            Fact::LenGt { v, .. } => v == l,
+        }
+    };
+    match *kind {
+        InstKind::Copy { dst, src } => match src {
+            Operand::Const(k) => {
+                if k >= 0 && is_i64(func, dst) {
+                    gen.push(Fact::NonNeg(dst));
+                }
+            }
+            Operand::Local(j) if j != dst => {
+                let sub = |l: Local| if l == j { dst } else { l };
+                let sub_op = |o: Operand| match o {
+                    Operand::Local(l) => Operand::Local(sub(l)),
+                    c => c,
+                };
+                for f in s.facts() {
+                    if !mentions(&f, j) || mentions(&f, dst) {
+                        continue;
+                    }
+                    gen.push(match f {
+                        Fact::LenIs { n, v } => Fact::LenIs {
+                            n: sub(n),
+                            v: sub(v),
+                        },
+                        Fact::CmpIs { c, op, lhs, rhs } => Fact::CmpIs {
+                            c: sub(c),
+                            op,
+                            lhs: sub_op(lhs),
+                            rhs: sub_op(rhs),
+                        },
+                        Fact::NonNeg(i) => Fact::NonNeg(sub(i)),
+                        Fact::LtLen { i, v } => Fact::LtLen {
+                            i: sub(i),
+                            v: sub(v),
+                        },
+                        Fact::LenGt { v, k } => Fact::LenGt { v: sub(v), k },
+                    });
+                }
+            }
+            Operand::Local(_) => {}
+        },
+        InstKind::VecLen { dst, vec } => {
+            gen.push(Fact::LenIs { n: dst, v: vec });
+            gen.push(Fact::NonNeg(dst));
+        }
+        InstKind::Compare { dst, op, lhs, rhs } => {
+            let lo = Operand::Local(dst);
+            if lhs != lo && rhs != lo {
+                gen.push(Fact::CmpIs {
+                    c: dst,
+                    op,
+                    lhs,
+                    rhs,
+                });
+            }
+        }
+        InstKind::Unary {
+            dst,
+            op: UnaryOp::Not,
+            arg: Operand::Local(c),
+        } if func.local_ty(dst) == Type::BOOL => {
+            if let Some((op, lhs, rhs)) = s.cmp_of(c) {
+                let lo = Operand::Local(dst);
+                if lhs != lo && rhs != lo {
+                    gen.push(Fact::CmpIs {
+                        c: dst,
+                        op: op.negate(),
+                        lhs,
+                        rhs,
+                    });
+                }
+            }
+        }
+        InstKind::Binary { dst, op, lhs, rhs } if is_i64(func, dst) => {
+            gen.extend(binary_facts(func, dst, op, lhs, rhs, s));
+        }
+        _ => {}
+    }
+    gen
+}
+
+fn binary_facts(
+    func: &Function,
+    dst: Local,
+    op: BinaryOp,
+    lhs: Operand,
+    rhs: Operand,
+    s: &FactSet,
+) -> Vec<Fact> {
+    let mut gen = Vec::new();
+    let vecs_lt = |j: Local| -> Vec<Local> { s.lt_len_vecs(j).collect() };
+    match (op, lhs, rhs) {
+        (BinaryOp::Add, Operand::Local(j), Operand::Const(k))
+        | (BinaryOp::Add, Operand::Const(k), Operand::Local(j))
+            if is_i64(func, j) && s.non_neg(j) =>
+        {
+            let lt = vecs_lt(j);
+            if k == 0 {
+                gen.push(Fact::NonNeg(dst));
+                gen.extend(lt.into_iter().map(|v| Fact::LtLen { i: dst, v }));
+            } else if k == 1 && !lt.is_empty() {
+                // j < len(v) <= i64::MAX, so j + 1 does not overflow.
+                gen.push(Fact::NonNeg(dst));
+            }
+        }
+        (BinaryOp::Sub, Operand::Local(j), Operand::Const(k)) if is_i64(func, j) => {
+            if k == 0 && s.non_neg(j) {
+                gen.push(Fact::NonNeg(dst));
+                gen.extend(vecs_lt(j).into_iter().map(|v| Fact::LtLen { i: dst, v }));
+            } else if k >= 1 {
+                // j >= 0 and k >= 1: j - k is in [-k, j), no overflow.
+                if let Some(v) = s.len_of(j) {
+                    gen.push(Fact::LtLen { i: dst, v });
+                    if s.len_gt(v, k - 1) {
+                        gen.push(Fact::NonNeg(dst));
+                    }
+                }
+                if s.non_neg(j) {
+                    gen.extend(vecs_lt(j).into_iter().map(|v| Fact::LtLen { i: dst, v }));
+                }
+            }
+        }
+        (BinaryOp::And, _, Operand::Const(k)) | (BinaryOp::And, Operand::Const(k), _) if k >= 0 => {
+            gen.push(Fact::NonNeg(dst));
+        }
+        (BinaryOp::LShr, _, Operand::Const(k)) if k.rem_euclid(64) != 0 => {
+            gen.push(Fact::NonNeg(dst));
+        }
+        (BinaryOp::URem, _, Operand::Local(n)) if is_i64(func, n) => {
+            // It did not trap, so n != 0; the result is < n unsigned.
+            if s.non_neg(n) {
+                gen.push(Fact::NonNeg(dst));
+            }
+            if let Some(v) = s.len_of(n) {
+                gen.push(Fact::NonNeg(dst));
+                gen.push(Fact::LtLen { i: dst, v });
+            }
+        }
+        (BinaryOp::URem, _, Operand::Const(k)) if k > 0 => {
+            gen.push(Fact::NonNeg(dst));
+        }
+        _ => {}
+    }
+    gen
+}
+
+/// The facts on the edge `from → to`, given the facts `out` before `from`'s terminator.
+fn edge_facts(func: &Function, from: Block, to: Block, out: &FactSet) -> FactSet {
+    let mut s = out.clone();
+    if let Some(Terminator::BrIf {
+        cond: Operand::Local(c),
+        then_block,
+        else_block,
+    }) = func.terminator(from)
+    {
+        if then_block != else_block {
+            if let Some((op, lhs, rhs)) = out.cmp_of(*c) {
+                let op = if to == *then_block { op } else { op.negate() };
+                for f in relation_facts(func, op, lhs, rhs, out) {
+                    s.insert(f);
+                }
+                for f in relation_facts(func, op.swap(), rhs, lhs, out) {
+                    s.insert(f);
+                }
+            }
+        }
+    }
+    s
+}
+
+/// Facts that follow from `x op rhs` being true, where `x` is the left operand; only the left
+/// side is inspected (the caller tries both orders).
+fn relation_facts(
+    func: &Function,
+    op: CmpOp,
+    lhs: Operand,
+    rhs: Operand,
+    s: &FactSet,
+) -> Vec<Fact> {
+    let mut out = Vec::new();
+    let Operand::Local(x) = lhs else {
+        return out;
+    };
+    if !is_i64(func, x) {
+        return out;
+    }
+    let rhs_ok = match rhs {
+        Operand::Local(y) => is_i64(func, y),
+        Operand::Const(_) => true,
+    };
+    if !rhs_ok {
+        return out;
+    }
+    // NonNeg(x).
+    let nonneg = match (op, rhs) {
+        (CmpOp::Sgt, Operand::Const(c)) => c >= -1,
+        (CmpOp::Sge | CmpOp::Eq, Operand::Const(c)) => c >= 0,
+        (CmpOp::Sgt | CmpOp::Sge | CmpOp::Eq, Operand::Local(y)) => s.non_neg(y),
+        (CmpOp::Ult | CmpOp::Ule, Operand::Const(c)) => c >= 0,
+        (CmpOp::Ult | CmpOp::Ule, Operand::Local(y)) => s.non_neg(y),
+        _ => false,
+    };
+    if nonneg {
+        out.push(Fact::NonNeg(x));
+    }
+    // LtLen(x, v).
+    if let Operand::Local(y) = rhs {
+        match op {
+            CmpOp::Slt => {
+                if let Some(v) = s.len_of(y) {
+                    out.push(Fact::LtLen { i: x, v });
+                }
+                out.extend(s.lt_len_vecs(y).map(|v| Fact::LtLen { i: x, v }));
+            }
+            CmpOp::Ult => {
+                // len(v) >= 0, so x <u len(v) means 0 <= x < len(v).
+                if let Some(v) = s.len_of(y) {
+                    out.push(Fact::LtLen { i: x, v });
+                    out.push(Fact::NonNeg(x));
+                }
+                if s.non_neg(y) {
+                    out.extend(s.lt_len_vecs(y).map(|v| Fact::LtLen { i: x, v }));
+                }
+            }
+            CmpOp::Sle | CmpOp::Eq => {
+                out.extend(s.lt_len_vecs(y).map(|v| Fact::LtLen { i: x, v }));
+            }
+            CmpOp::Ule if s.non_neg(y) => {
+                out.extend(s.lt_len_vecs(y).map(|v| Fact::LtLen { i: x, v }));
+            }
+            _ => {}
+        }
+    }
+    // LenGt(v, k) when x == len(v).
+    if let Some(v) = s.len_of(x) {
+        let k = match (op, rhs) {
+            (CmpOp::Sgt | CmpOp::Ugt, Operand::Const(c)) if c >= 0 => Some(c),
+            (CmpOp::Sge | CmpOp::Uge | CmpOp::Eq, Operand::Const(c)) if c >= 1 => Some(c - 1),
+            (CmpOp::Ne, Operand::Const(0)) => Some(0),
+            (CmpOp::Sgt, Operand::Local(y)) if s.non_neg(y) => Some(0),
+            _ => None,
+        };
+        if let Some(k) = k {
+            out.push(Fact::LenGt { v, k });
+        }
+    }
+    out
+}

@@ -1,0 +1,444 @@
+//! `range-check-fold`: folds a two-sided range test `i < 0 || i >= n` into one unsigned
+//! compare `i >=u n` (and `i >= 0 && i < n` into `i <u n`), at any integer width, when `n` is
+//! known to be non-negative.
+//!
+//! Two shapes are recognised:
+//!
+//! - **Short-circuit**: block `A` ends `brif c1, ...` where `c1` tests `i` against 0 (any
+//!   spelling and polarity); the non-negative side goes to block `B`, which holds only pure
+//!   instructions and ends `brif c2, ...` where `c2` is a signed compare of `i` with `n`; the
+//!   "`i` negative" side of `A` and the "`i` too large" side of `B` are the same block `F`.
+//!   `A` gets copies of `B`'s instructions (the compare made unsigned) and `B`'s terminator;
+//!   `c1`'s definition stays (dead-local elimination removes it). `B` is removed when nothing
+//!   else branches to it.
+//! - **Bitwise**: `c3 = or c1, c2` with `c1 = i < 0` and `c2 = i >= n` (or `and` of the in-range
+//!   forms) becomes `c3 = uge i, n` (`ult i, n`).
+//!
+//! Soundness: for `n >= 0` (signed) and any `i` of the same width, `i >=u n` equals
+//! `i < 0 || i >= n`: when `i >= 0` both sides are ordinary compares of non-negative values,
+//! which agree signed and unsigned; when `i < 0` its unsigned value is at least 2^(w-1), which
+//! exceeds every non-negative `n`, so the unsigned compare says "out of range", as the original
+//! did. The fact analysis supplies (a) that `c1`/`c2` still hold their compares of the current
+//! `i` and `n` (a `CmpIs` fact dies when either operand is reassigned), and (b) that `n` is
+//! non-negative at the compare on every path (`len` results, non-negative constants,
+//! `NonNeg` facts; for narrow types, a local whose every assignment is a non-negative
+//! constant). For the short-circuit shape, `B`'s instructions are pure (no trap, no memory
+//! effect), so running them on the `A → F` path as well is unobservable except through the
+//! locals they assign, which must not be live on entry to `F`; `i` must not be reassigned in
+//! `B`, so every compare sees the same `i` as `c1`.
+
+use crate::analysis::facts::{FactAnalysis, FactSet};
+use crate::analysis::Cfg;
+use crate::pass::{OptLevel, Pass, PassContext};
+use poolopt_ir::{
+    display_inst, BinaryOp, Block, CmpOp, Function, Inst, InstKind, Local, Operand, SecondaryMap,
+    Terminator, Type,
+};
+
+/// The pass.
+pub struct RangeCheckFold;
+
+/// Upper bound on short-circuit folds per function (each needs fresh analyses).
+const MAX_FOLDS: usize = 10_000;
+
+impl Pass for RangeCheckFold {
+    fn name(&self) -> &'static str {
+        "range-check-fold"
+    }
+
+    fn min_level(&self) -> OptLevel {
+        OptLevel::O1
+    }
+
+    fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
+        let mut reachable_before: SecondaryMap<Block, bool> = SecondaryMap::new();
+        for &b in cx.cfg(func).rpo() {
+            reachable_before[b] = true;
+        }
+        let mut changed = fold_bitwise(func, cx);
+        if changed {
+            cx.invalidate();
+        }
+        for _ in 0..MAX_FOLDS {
+            let fa = FactAnalysis::compute(func, cx.cfg(func));
+            let cfg = cx.cfg(func).clone();
+            let mut missed: Vec<(Block, Inst, String)> = Vec::new();
+            let mut fold = None;
+            for &a in &func.layout {
+                match short_circuit(func, cx, &fa, &cfg, a) {
+                    Some(Ok(f)) => {
+                        fold = Some(f);
+                        break;
+                    }
+                    Some(Err((inst, why))) => missed.push((a, inst, why)),
+                    None => {}
+                }
+            }
+            match fold {
+                Some(f) => {
+                    apply(func, cx, f);
+                    changed = true;
+                    cx.invalidate();
+                }
+                None => {
+                    for (block, inst, why) in missed {
+                        let loc = func.insts[inst].loc;
+                        cx.missed(func, block, loc, why);
+                    }
+                    break;
+                }
+            }
+        }
+        if changed {
+            // Blocks only the folded branches reached are now unreachable; the verifier rejects
+            // those, so remove them (only ones this pass made unreachable).
+            let cfg = Cfg::compute(func);
+            func.layout
+                .retain(|&b| cfg.is_reachable(b) || !reachable_before[b]);
+            cx.invalidate();
+        }
+        changed
+    }
+}
+
+/// `i` tested against 0: returns `(i, true)` when the compare is true exactly when `i < 0`,
+/// `(i, false)` when true exactly when `i >= 0`.
+fn zero_test(op: CmpOp, lhs: Operand, rhs: Operand) -> Option<(Local, bool)> {
+    let (op, i, c) = match (lhs, rhs) {
+        (Operand::Local(i), Operand::Const(c)) => (op, i, c),
+        (Operand::Const(c), Operand::Local(i)) => (op.swap(), i, c),
+        _ => return None,
+    };
+    match (op, c) {
+        (CmpOp::Slt, 0) | (CmpOp::Sle, -1) => Some((i, true)),
+        (CmpOp::Sge, 0) | (CmpOp::Sgt, -1) => Some((i, false)),
+        _ => None,
+    }
+}
+
+/// A signed compare of `i` with some other operand `n`, normalized to `i op n`.
+fn bound_test(op: CmpOp, lhs: Operand, rhs: Operand, i: Local) -> Option<(CmpOp, Operand)> {
+    let il = Operand::Local(i);
+    let (op, n) = if lhs == il && rhs != il {
+        (op, rhs)
+    } else if rhs == il && lhs != il {
+        (op.swap(), lhs)
+    } else {
+        return None;
+    };
+    op.is_signed().then_some((op, n))
+}
+
+fn unsigned(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Slt => CmpOp::Ult,
+        CmpOp::Sle => CmpOp::Ule,
+        CmpOp::Sgt => CmpOp::Ugt,
+        CmpOp::Sge => CmpOp::Uge,
+        other => other,
+    }
+}
+
+fn sym(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Slt => "<",
+        CmpOp::Sle => "<=",
+        CmpOp::Sgt => ">",
+        CmpOp::Sge => ">=",
+        CmpOp::Ult => "<u",
+        CmpOp::Ule => "<=u",
+        CmpOp::Ugt => ">u",
+        CmpOp::Uge => ">=u",
+        CmpOp::Eq => "==",
+        CmpOp::Ne => "!=",
+    }
+}
+
+/// Whether a normalized `i op n` is true for large `i` (the "too large" side).
+fn fails_high(op: CmpOp) -> bool {
+    matches!(op, CmpOp::Sgt | CmpOp::Sge)
+}
+
+fn op_text(func: &Function, o: Operand) -> String {
+    match o {
+        Operand::Local(l) => func.local_name(l).to_string(),
+        Operand::Const(c) => c.to_string(),
+    }
+}
+
+/// `range check `i < 0 || i >= n` folded to `i >=u n``.
+fn describe(func: &Function, i: Local, op: CmpOp, n: Operand) -> String {
+    let (i, n) = (func.local_name(i), op_text(func, n));
+    let u = sym(unsigned(op));
+    if fails_high(op) {
+        format!("`{i} < 0 || {i} {} {n}` folded to `{i} {u} {n}`", sym(op))
+    } else {
+        format!("`{i} >= 0 && {i} {} {n}` folded to `{i} {u} {n}`", sym(op))
+    }
+}
+
+/// Whether `n` is non-negative at a point with facts `facts`.
+fn non_negative(func: &Function, facts: &FactSet, n: Operand) -> bool {
+    match n {
+        Operand::Const(k) => k >= 0,
+        Operand::Local(n) => {
+            if facts.non_neg(n) || facts.len_of(n).is_some() {
+                return true;
+            }
+            // Narrow types carry no facts: accept a local whose every assignment is a
+            // non-negative constant (and which is not a parameter).
+            if func.params.contains(&n) {
+                return false;
+            }
+            let mut defs = 0;
+            for &b in &func.layout {
+                for &inst in &func.blocks[b].insts {
+                    let kind = func.inst(inst);
+                    if kind.def() == Some(n) {
+                        defs += 1;
+                        match *kind {
+                            InstKind::Copy {
+                                src: Operand::Const(k),
+                                ..
+                            } if k >= 0 => {}
+                            InstKind::VecLen { .. } => {}
+                            _ => return false,
+                        }
+                    }
+                }
+            }
+            defs > 0
+        }
+    }
+}
+
+fn same_int_type(func: &Function, i: Local, n: Operand) -> bool {
+    let ty = func.local_ty(i);
+    ty.as_int().is_some()
+        && match n {
+            Operand::Local(n) => func.local_ty(n) == ty,
+            Operand::Const(_) => true,
+        }
+}
+
+/// The bitwise shape, everywhere in `func`. Returns whether anything changed.
+fn fold_bitwise(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
+    let fa = FactAnalysis::compute(func, cx.cfg(func));
+    let mut rewrites: Vec<(Block, Inst, InstKind, String)> = Vec::new();
+    let mut missed: Vec<(Block, Inst, String)> = Vec::new();
+    for &block in &func.layout {
+        fa.replay(func, block, |_, inst, before, _| {
+            let InstKind::Binary {
+                dst,
+                op: bop @ (BinaryOp::Or | BinaryOp::And),
+                lhs: Operand::Local(x),
+                rhs: Operand::Local(y),
+            } = *func.inst(inst)
+            else {
+                return;
+            };
+            if func.local_ty(dst) != Type::BOOL {
+                return;
+            }
+            let (Some(cx_), Some(cy)) = (before.cmp_of(x), before.cmp_of(y)) else {
+                return;
+            };
+            for (z, b) in [(cx_, cy), (cy, cx_)] {
+                let Some((i, neg)) = zero_test(z.0, z.1, z.2) else {
+                    continue;
+                };
+                let Some((op, n)) = bound_test(b.0, b.1, b.2, i) else {
+                    continue;
+                };
+                // `or` of "negative" and "too large"; `and` of "non-negative" and "in range".
+                let fits = match bop {
+                    BinaryOp::Or => neg && fails_high(op),
+                    _ => !neg && !fails_high(op),
+                };
+                if !fits || !same_int_type(func, i, n) {
+                    continue;
+                }
+                if !non_negative(func, before, n) {
+                    missed.push((
+                        block,
+                        inst,
+                        format!(
+                            "range check not folded: `{}` may be negative",
+                            op_text(func, n)
+                        ),
+                    ));
+                    return;
+                }
+                let kind = InstKind::Compare {
+                    dst,
+                    op: unsigned(op),
+                    lhs: Operand::Local(i),
+                    rhs: n,
+                };
+                rewrites.push((
+                    block,
+                    inst,
+                    kind,
+                    format!("range check {}", describe(func, i, op, n)),
+                ));
+                return;
+            }
+        });
+    }
+    for (block, inst, why) in missed {
+        let loc = func.insts[inst].loc;
+        cx.missed(func, block, loc, why);
+    }
+    let changed = !rewrites.is_empty();
+    for (block, inst, kind, msg) in rewrites {
+        func.insts[inst].kind = kind;
+        let loc = func.insts[inst].loc;
+        cx.stat("compares_folded", 1);
+        cx.applied(func, block, loc, msg);
+    }
+    changed
+}
+
+/// A short-circuit fold ready to apply.
+struct Fold {
+    a: Block,
+    b: Block,
+    /// Index in `b` of the compare to make unsigned.
+    cmp_index: usize,
+    message: String,
+}
+
+/// Looks for the short-circuit shape ending block `a`. `None`: no match; `Some(Err)`: the shape
+/// matches but cannot be folded (the instruction to report and why).
+fn short_circuit(
+    func: &Function,
+    cx: &mut PassContext<'_>,
+    fa: &FactAnalysis,
+    cfg: &Cfg,
+    a: Block,
+) -> Option<Result<Fold, (Inst, String)>> {
+    let Some(Terminator::BrIf {
+        cond: Operand::Local(c1),
+        then_block,
+        else_block,
+    }) = func.terminator(a)
+    else {
+        return None;
+    };
+    let (c1, x, y) = (*c1, *then_block, *else_block);
+    if x == y {
+        return None;
+    }
+    let (op1, l1, r1) = fa.block_out(a)?.cmp_of(c1)?;
+    let (i, neg_when_true) = zero_test(op1, l1, r1)?;
+    let (f, b) = if neg_when_true { (x, y) } else { (y, x) };
+    if b == a || !cfg.is_reachable(b) {
+        return None;
+    }
+    let Some(Terminator::BrIf {
+        cond: Operand::Local(c2),
+        then_block: t2,
+        else_block: e2,
+    }) = func.terminator(b)
+    else {
+        return None;
+    };
+    let (c2, t2, e2) = (*c2, *t2, *e2);
+    if t2 == e2 {
+        return None;
+    }
+    let insts = &func.blocks[b].insts;
+    let p = insts
+        .iter()
+        .rposition(|&d| func.inst(d).def() == Some(c2))?;
+    let cmp_inst = insts[p];
+    let InstKind::Compare {
+        op: op2,
+        lhs: l2,
+        rhs: r2,
+        ..
+    } = *func.inst(cmp_inst)
+    else {
+        return None;
+    };
+    let (op, n) = bound_test(op2, l2, r2, i)?;
+    if !same_int_type(func, i, n) {
+        return None;
+    }
+    let fail2 = if fails_high(op) { t2 } else { e2 };
+    if fail2 != f {
+        return None;
+    }
+    // The shape matches; now the conditions.
+    let iname = func.local_name(i);
+    let bname = &func.blocks[b].name;
+    let prefix = format!("range check {} not folded", describe(func, i, op, n));
+    if let Some(&d) = insts.iter().find(|&&d| func.inst(d).def() == Some(i)) {
+        return Some(Err((
+            d,
+            format!("{prefix}: `{iname}` is reassigned in `{bname}`"),
+        )));
+    }
+    if let Some(&d) = insts.iter().find(|&&d| !func.inst(d).is_pure()) {
+        return Some(Err((
+            d,
+            format!(
+                "{prefix}: `{bname}` has an instruction with side effects (`{}`)",
+                display_inst(cx.module, func, d)
+            ),
+        )));
+    }
+    let facts = fa.facts_before_each(func, b);
+    let at_cmp = facts.get(p)?;
+    if !non_negative(func, at_cmp, n) {
+        return Some(Err((
+            cmp_inst,
+            format!("{prefix}: `{}` may be negative", op_text(func, n)),
+        )));
+    }
+    let live = cx.liveness(func).live_in(f).clone();
+    for &d in insts {
+        if let Some(l) = func.inst(d).def() {
+            if live.contains(l) {
+                return Some(Err((
+                    d,
+                    format!(
+                        "{prefix}: `{}` (assigned in `{bname}`) is live at `{}`",
+                        func.local_name(l),
+                        func.blocks[f].name
+                    ),
+                )));
+            }
+        }
+    }
+    Some(Ok(Fold {
+        a,
+        b,
+        cmp_index: p,
+        message: format!("range check {}", describe(func, i, op, n)),
+    }))
+}
+
+fn apply(func: &mut Function, cx: &mut PassContext<'_>, fold: Fold) {
+    let b_insts = func.blocks[fold.b].insts.clone();
+    let mut cmp_loc = func.blocks[fold.b].term_loc;
+    for (k, &src) in b_insts.iter().enumerate() {
+        let mut kind = func.insts[src].kind.clone();
+        let loc = func.insts[src].loc;
+        if k == fold.cmp_index {
+            // Same operands, unsigned counterpart of the signed compare: the folded test.
+            if let InstKind::Compare { op, .. } = &mut kind {
+                *op = unsigned(*op);
+            }
+            cmp_loc = loc;
+        }
+        let new = func.make_inst(kind, loc);
+        func.blocks[fold.a].insts.push(new);
+    }
+    let term = func.blocks[fold.b].terminator.clone();
+    let term_loc = func.blocks[fold.b].term_loc;
+    func.blocks[fold.a].terminator = term;
+    func.blocks[fold.a].term_loc = term_loc;
+    cx.stat("compares_folded", 1);
+    cx.applied(func, fold.a, cmp_loc, fold.message);
+}
