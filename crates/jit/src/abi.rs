@@ -1,0 +1,105 @@
+//! The calling convention of lowered code: how IR types map to Cranelift types and how IR
+//! functions, runtime functions and host entry shims are called.
+//!
+//! Every lowered IR function takes the run-context pointer as a hidden first parameter. A
+//! function returning a struct takes a hidden second parameter, the address of a return area the
+//! caller provides, and returns nothing. Scalars are passed as their Cranelift integer type
+//! (`bool` as an `i8` holding 0 or 1); vec handles as pointers to their header; struct arguments
+//! as a pointer to the caller's copy, which the callee copies into its own stack slot on entry.
+//!
+//! The host calls JIT code only through an *entry shim* per eligible function (scalar
+//! parameters and a scalar result or none): `extern "C" fn(ctx, args: *const i64) -> i64`, which
+//! narrows each argument to its parameter type and widens the result back to `i64`.
+
+use crate::runtime::RtFunc;
+use cranelift_codegen::ir::{types, AbiParam, Signature};
+use cranelift_codegen::isa::CallConv;
+use poolopt_ir::{Function, ScalarType, Type};
+
+/// The pointer type (x86-64 only).
+pub const PTR: types::Type = types::I64;
+
+/// The Cranelift type of a scalar (`bool` is `i8`).
+pub fn scalar_cl(ty: ScalarType) -> types::Type {
+    match ty {
+        ScalarType::I8 | ScalarType::Bool => types::I8,
+        ScalarType::I16 => types::I16,
+        ScalarType::I32 => types::I32,
+        ScalarType::I64 => types::I64,
+    }
+}
+
+/// How a value of an IR type is passed: as a scalar of this Cranelift type (scalars, vec
+/// handles) or by pointer (structs).
+pub fn param_cl(ty: Type) -> types::Type {
+    match ty {
+        Type::Scalar(s) => scalar_cl(s),
+        Type::Vec(_) | Type::Struct(_) => PTR,
+    }
+}
+
+/// Whether a function returns a struct through a hidden return-area pointer.
+pub fn has_struct_ret(func: &Function) -> bool {
+    matches!(func.ret, Some(Type::Struct(_)))
+}
+
+/// The signature of a lowered IR function.
+pub fn ir_signature(func: &Function, call_conv: CallConv) -> Signature {
+    let mut sig = Signature::new(call_conv);
+    sig.params.push(AbiParam::new(PTR));
+    if has_struct_ret(func) {
+        sig.params.push(AbiParam::new(PTR));
+    }
+    for &p in &func.params {
+        let ty = func.locals.get(p).map_or(PTR, |l| param_cl(l.ty));
+        sig.params.push(AbiParam::new(ty));
+    }
+    match func.ret {
+        Some(Type::Scalar(s)) => sig.returns.push(AbiParam::new(scalar_cl(s))),
+        Some(Type::Vec(_)) => sig.returns.push(AbiParam::new(PTR)),
+        Some(Type::Struct(_)) | None => {}
+    }
+    sig
+}
+
+/// The signature of a runtime function: i64 parameters, an optional i64 result.
+pub fn runtime_signature(rt: RtFunc, call_conv: CallConv) -> Signature {
+    let mut sig = Signature::new(call_conv);
+    for _ in 0..rt.param_count() {
+        sig.params.push(AbiParam::new(types::I64));
+    }
+    if rt.returns_value() {
+        sig.returns.push(AbiParam::new(types::I64));
+    }
+    sig
+}
+
+/// The signature of an entry shim: `(ctx, args) -> i64`.
+pub fn shim_signature(call_conv: CallConv) -> Signature {
+    let mut sig = Signature::new(call_conv);
+    sig.params.push(AbiParam::new(PTR));
+    sig.params.push(AbiParam::new(PTR));
+    sig.returns.push(AbiParam::new(types::I64));
+    sig
+}
+
+/// Why a function cannot be called from the host, if it cannot: every parameter must be a
+/// scalar and the result a scalar or nothing.
+pub fn host_callable(func: &Function) -> Result<(), String> {
+    for &p in &func.params {
+        match func.locals.get(p) {
+            Some(l) if matches!(l.ty, Type::Scalar(_)) => {}
+            Some(l) => {
+                return Err(format!(
+                    "parameter `{}` is not a scalar; the host passes only integers",
+                    l.name
+                ))
+            }
+            None => return Err("a parameter refers to an undeclared local".to_string()),
+        }
+    }
+    match func.ret {
+        None | Some(Type::Scalar(_)) => Ok(()),
+        Some(_) => Err("the result is not a scalar; the host receives only integers".to_string()),
+    }
+}

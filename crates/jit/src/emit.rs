@@ -1,0 +1,100 @@
+//! Text output of the back end: the CLIF each function lowers to, and x86-64 assembly.
+//!
+//! Both use the fixed target (`x86_64-unknown-linux-gnu` with explicitly set flags, see
+//! [`crate::target::fixed_isa`]) and the same declaration numbering as the JIT (runtime
+//! functions `u0:0`..`u0:3`, then IR function `i` as `u0:(4 + i)`), so the text is identical on
+//! every host and stable enough for snapshot tests. Code is compiled without fuel checks.
+
+use crate::abi;
+use crate::error::JitError;
+use crate::lower::{lower_function, LowerEnv};
+use crate::runtime::RtFunc;
+use crate::target::{fixed_isa, ClOpt};
+use cranelift_codegen::control::ControlPlane;
+use cranelift_codegen::ir;
+use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_codegen::Context;
+use cranelift_frontend::FunctionBuilderContext;
+use poolopt_ir::Module;
+use std::fmt::Write as _;
+
+/// Lowers every function and hands each Cranelift function to `each`, in module order.
+fn for_each_lowered(
+    module: &Module,
+    isa: &OwnedTargetIsa,
+    mut each: impl FnMut(&str, ir::Function) -> Result<(), JitError>,
+) -> Result<(), JitError> {
+    let call_conv = isa.default_call_conv();
+    let rt_count = RtFunc::ALL.len() as u32;
+    let rt_index = [0, 1, 2, 3];
+    let ir_index = (0..module.funcs.len() as u32).map(|i| rt_count + i).collect();
+    let env = LowerEnv::new(module, call_conv, ir_index, rt_index, false)?;
+    let mut fbc = FunctionBuilderContext::new();
+    let mut messages = Vec::new();
+    for (fid, f) in module.funcs.iter() {
+        let mut func = ir::Function::new();
+        func.signature = abi::ir_signature(f, call_conv);
+        lower_function(
+            &env,
+            fid,
+            &mut func,
+            &mut fbc,
+            isa.frontend_config(),
+            &mut messages,
+        )?;
+        each(&f.name, func)?;
+    }
+    Ok(())
+}
+
+/// The CLIF every function lowers to, before Cranelift's optimizations, one function after
+/// another, each under a `; function NAME` header. The lowering does not depend on `cl_opt`;
+/// it only selects the ISA settings recorded with the text.
+pub fn emit_clif(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
+    let isa = fixed_isa(cl_opt)?;
+    let mut out = String::new();
+    for_each_lowered(module, &isa, |name, func| {
+        let _ = writeln!(out, "; function {name}");
+        let _ = writeln!(out, "{}", func.display());
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// x86-64 assembly (AT&T syntax, by capstone) of every function compiled at `cl_opt` for the
+/// fixed target, one function after another under a `; function NAME (N bytes)` header.
+/// Calls appear unrelocated (address 0).
+pub fn emit_asm(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
+    let isa = fixed_isa(cl_opt)?;
+    let cs = isa
+        .to_capstone()
+        .map_err(|e| JitError::Disasm(e.to_string()))?;
+    let mut out = String::new();
+    for_each_lowered(module, &isa, |name, func| {
+        let mut ctx = Context::for_function(func);
+        let code = ctx
+            .compile(&*isa, &mut ControlPlane::default())
+            .map_err(|e| JitError::Codegen {
+                function: name.to_string(),
+                message: format!("{:?}", e.inner),
+            })?;
+        let bytes = code.code_buffer();
+        let _ = writeln!(out, "; function {name} ({} bytes)", bytes.len());
+        let insns = cs
+            .disasm_all(bytes, 0)
+            .map_err(|e| JitError::Disasm(e.to_string()))?;
+        for insn in insns.iter() {
+            let mnemonic = insn.mnemonic().unwrap_or("?");
+            let ops = insn.op_str().unwrap_or("");
+            let line = if ops.is_empty() {
+                format!("  {:4x}:  {mnemonic}", insn.address())
+            } else {
+                format!("  {:4x}:  {mnemonic} {ops}", insn.address())
+            };
+            let _ = writeln!(out, "{line}");
+        }
+        out.push('\n');
+        Ok(())
+    })?;
+    Ok(out)
+}

@@ -1,0 +1,47 @@
+//! The errors of compiling (`JitError`) and of running (`RunError`) JIT code.
+
+use poolopt_ir::Trap;
+use thiserror::Error;
+
+/// Why a module could not be lowered, compiled or printed.
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+pub enum JitError {
+    /// The module is malformed (it would not pass the verifier).
+    #[error("in function `{function}`: malformed IR: {message}")]
+    Malformed { function: String, message: String },
+    /// The module uses something the JIT does not support.
+    #[error("in function `{function}`: unsupported: {message}")]
+    Unsupported { function: String, message: String },
+    /// Building the target ISA failed.
+    #[error("cannot build the target ISA: {0}")]
+    Isa(String),
+    /// Cranelift rejected or failed to compile a lowered function.
+    #[error("in function `{function}`: Cranelift: {message}")]
+    Codegen { function: String, message: String },
+    /// The JIT module failed to declare, define or finalize code.
+    #[error("JIT module: {0}")]
+    Module(String),
+    /// Disassembly failed.
+    #[error("disassembly: {0}")]
+    Disasm(String),
+}
+
+/// Why a run produced no result.
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+pub enum RunError {
+    /// The program trapped.
+    #[error(transparent)]
+    Trap(Trap),
+    /// The entry function does not exist.
+    #[error("no function named `{0}`")]
+    NoSuchFunction(String),
+    /// The arguments do not fit the entry function.
+    #[error("cannot call `{function}` from the host: {message}")]
+    BadArguments { function: String, message: String },
+    /// A fuel limit was given but the module was compiled without fuel.
+    #[error("a fuel limit was given but the module was compiled without fuel (JitOptions::fuel)")]
+    FuelNotCompiled,
+    /// The thread that runs JIT code could not be started.
+    #[error("cannot start the run thread: {0}")]
+    Thread(String),
+}

@@ -1,0 +1,336 @@
+//! The JIT: compiling a module into executable code with cranelift-jit, and running it.
+//!
+//! A [`CompiledModule`] owns its `JITModule` and frees the code memory when dropped. Each run
+//! gets a fresh [`RunCtx`] (freed when the run ends, trap or not) and executes on a dedicated
+//! thread whose stack is sized from the module's frame estimates and the call-depth limit, so
+//! deep recursion hits the `stack_overflow` trap long before the machine stack runs out.
+
+use crate::abi;
+use crate::error::{JitError, RunError};
+use crate::lower::{lower_function, lower_shim, LowerEnv};
+use crate::runtime::{RtFunc, RunCtx, RunStats, TrapRecord};
+use crate::target::{host_isa, ClOpt};
+use cranelift_frontend::FunctionBuilderContext;
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, Linkage, Module as _, ModuleError};
+use poolopt_ir::{
+    index_oob_message, oom_message, Module, RunLimits, ScalarType, Trap, TrapKind, Type,
+    DIV_ZERO_MESSAGE, OUT_OF_FUEL_MESSAGE, POP_EMPTY_MESSAGE, STACK_OVERFLOW_MESSAGE,
+    USE_AFTER_DROP_MESSAGE,
+};
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// How to compile a module.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct JitOptions {
+    /// Cranelift's optimization level.
+    pub cl_opt: ClOpt,
+    /// Compile fuel checks (one unit per block entry); needed to run with a fuel limit.
+    pub fuel: bool,
+}
+
+/// The host's way into one function: its entry shim, or why it has none.
+struct Entry {
+    shim: Result<usize, String>,
+    params: Vec<ScalarType>,
+}
+
+/// The entry shim's machine signature.
+type ShimFn = unsafe extern "C" fn(*mut RunCtx, *const i64) -> i64;
+
+/// Extra stack for the runtime functions and the shim, beyond the JIT frames.
+const STACK_RESERVE: u64 = 4 << 20;
+/// Bounds of the run thread's stack.
+const MIN_STACK: u64 = 8 << 20;
+const MAX_STACK: u64 = 1 << 30;
+
+/// A module compiled to machine code, ready to run any number of times.
+pub struct CompiledModule {
+    jit: Option<JITModule>,
+    entries: HashMap<String, Entry>,
+    func_names: Vec<String>,
+    messages: Vec<String>,
+    fuel: bool,
+    code_size: usize,
+    max_frame: u64,
+}
+
+impl Drop for CompiledModule {
+    fn drop(&mut self) {
+        if let Some(jit) = self.jit.take() {
+            // SAFETY: no function pointer into this module outlives it: runs borrow `self`.
+            unsafe { jit.free_memory() };
+        }
+    }
+}
+
+fn module_error(function: &str, e: ModuleError) -> JitError {
+    match e {
+        ModuleError::Compilation(err) => JitError::Codegen {
+            function: function.to_string(),
+            message: err.to_string(),
+        },
+        other => JitError::Module(other.to_string()),
+    }
+}
+
+impl CompiledModule {
+    /// Lowers and compiles every function of `module` (assumed verified; a malformed module
+    /// gives an error, never a panic).
+    pub fn compile(module: &Module, opts: &JitOptions) -> Result<CompiledModule, JitError> {
+        let isa = host_isa(opts.cl_opt)?;
+        let call_conv = isa.default_call_conv();
+        let frontend = isa.frontend_config();
+        let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
+        for rt in RtFunc::ALL {
+            jb.symbol(rt.name(), rt.address());
+        }
+        let mut compiled = CompiledModule {
+            jit: Some(JITModule::new(jb)),
+            entries: HashMap::new(),
+            func_names: module.funcs.values().map(|f| f.name.clone()).collect(),
+            messages: Vec::new(),
+            fuel: opts.fuel,
+            code_size: 0,
+            max_frame: 0,
+        };
+        // A panic inside Cranelift would be a bug; report it as an error rather than take the
+        // host down.
+        match catch_unwind(AssertUnwindSafe(|| compiled.build(module, call_conv, frontend))) {
+            Ok(r) => r?,
+            Err(_) => {
+                return Err(JitError::Codegen {
+                    function: String::new(),
+                    message: "internal error: code generation panicked".to_string(),
+                })
+            }
+        }
+        Ok(compiled)
+    }
+
+    fn build(
+        &mut self,
+        module: &Module,
+        call_conv: cranelift_codegen::isa::CallConv,
+        frontend: cranelift_codegen::isa::TargetFrontendConfig,
+    ) -> Result<(), JitError> {
+        let jit = self
+            .jit
+            .as_mut()
+            .ok_or_else(|| JitError::Module("module already released".into()))?;
+        // Declaration order (runtime functions first, then IR functions, then shims) fixes
+        // the user names the lowering refers to; `emit` uses the same order.
+        let mut rt_index = [0u32; 4];
+        for (i, rt) in RtFunc::ALL.into_iter().enumerate() {
+            let id = jit
+                .declare_function(
+                    rt.name(),
+                    Linkage::Import,
+                    &abi::runtime_signature(rt, call_conv),
+                )
+                .map_err(|e| module_error(rt.name(), e))?;
+            rt_index[i] = id.as_u32();
+        }
+        let mut ir_ids = Vec::new();
+        for (fid, f) in module.funcs.iter() {
+            let id = jit
+                .declare_function(
+                    &format!("poolopt_fn{}", fid.as_u32()),
+                    Linkage::Local,
+                    &abi::ir_signature(f, call_conv),
+                )
+                .map_err(|e| module_error(&f.name, e))?;
+            ir_ids.push(id);
+        }
+        let env = LowerEnv::new(
+            module,
+            call_conv,
+            ir_ids.iter().map(|id| id.as_u32()).collect(),
+            rt_index,
+            self.fuel,
+        )?;
+        let mut ctx = jit.make_context();
+        let mut fbc = FunctionBuilderContext::new();
+        for ((fid, f), &id) in module.funcs.iter().zip(&ir_ids) {
+            let info = lower_function(
+                &env,
+                fid,
+                &mut ctx.func,
+                &mut fbc,
+                frontend,
+                &mut self.messages,
+            )?;
+            self.max_frame = self.max_frame.max(info.frame_estimate);
+            jit.define_function(id, &mut ctx)
+                .map_err(|e| module_error(&f.name, e))?;
+            self.code_size += ctx
+                .compiled_code()
+                .map_or(0, |c| c.code_info().total_size as usize);
+            jit.clear_context(&mut ctx);
+        }
+        let mut shims = Vec::new();
+        for (fid, f) in module.funcs.iter() {
+            if self.entries.contains_key(&f.name) {
+                continue; // the first function of a name is the entry of that name
+            }
+            let params: Vec<ScalarType> = f
+                .params
+                .iter()
+                .map(|&p| match f.locals.get(p).map(|l| l.ty) {
+                    Some(Type::Scalar(s)) => s,
+                    _ => ScalarType::I64,
+                })
+                .collect();
+            let shim = match abi::host_callable(f) {
+                Err(why) => Err(why),
+                Ok(()) => {
+                    let id = jit
+                        .declare_function(
+                            &format!("poolopt_entry{}", fid.as_u32()),
+                            Linkage::Local,
+                            &abi::shim_signature(call_conv),
+                        )
+                        .map_err(|e| module_error(&f.name, e))?;
+                    lower_shim(&env, fid, id.as_u32(), &mut ctx.func, &mut fbc, frontend)?;
+                    jit.define_function(id, &mut ctx)
+                        .map_err(|e| module_error(&f.name, e))?;
+                    jit.clear_context(&mut ctx);
+                    shims.push((f.name.clone(), id));
+                    Ok(0)
+                }
+            };
+            self.entries.insert(f.name.clone(), Entry { shim, params });
+        }
+        jit.finalize_definitions()
+            .map_err(|e| JitError::Module(e.to_string()))?;
+        for (name, id) in shims {
+            let ptr = jit.get_finalized_function(id) as usize;
+            if let Some(entry) = self.entries.get_mut(&name) {
+                entry.shim = Ok(ptr);
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes of machine code of the IR functions (entry shims excluded).
+    pub fn code_size(&self) -> usize {
+        self.code_size
+    }
+
+    /// Runs `entry` with `args` (each wrapped to its parameter's type) under `limits`.
+    pub fn run(&self, entry: &str, args: &[i64], limits: &RunLimits) -> Result<i64, RunError> {
+        self.run_with_stats(entry, args, limits).0
+    }
+
+    /// [`CompiledModule::run`], also returning the run's vec memory statistics.
+    pub fn run_with_stats(
+        &self,
+        entry: &str,
+        args: &[i64],
+        limits: &RunLimits,
+    ) -> (Result<i64, RunError>, RunStats) {
+        let mut ctx = RunCtx::new(
+            limits.max_memory,
+            limits.max_depth,
+            limits.fuel.unwrap_or(u64::MAX),
+        );
+        let result = self.run_in(&mut ctx, entry, args, limits);
+        (result, ctx.stats())
+    }
+
+    fn run_in(
+        &self,
+        ctx: &mut RunCtx,
+        entry: &str,
+        args: &[i64],
+        limits: &RunLimits,
+    ) -> Result<i64, RunError> {
+        let e = self
+            .entries
+            .get(entry)
+            .ok_or_else(|| RunError::NoSuchFunction(entry.to_string()))?;
+        let bad = |message: String| RunError::BadArguments {
+            function: entry.to_string(),
+            message,
+        };
+        let shim = e.shim.clone().map_err(bad)?;
+        if args.len() != e.params.len() {
+            return Err(bad(format!(
+                "expected {} arguments, got {}",
+                e.params.len(),
+                args.len()
+            )));
+        }
+        if limits.fuel.is_some() && !self.fuel {
+            return Err(RunError::FuelNotCompiled);
+        }
+        let wrapped: Vec<i64> = args
+            .iter()
+            .zip(&e.params)
+            .map(|(&a, t)| t.wrap(a))
+            .collect();
+        let stack = self.stack_size(limits.max_depth);
+        let ctx_addr = ctx as *mut RunCtx as usize;
+        let args_addr = wrapped.as_ptr() as usize;
+        let outcome = std::thread::scope(|s| {
+            let handle = std::thread::Builder::new()
+                .name("poolopt-run".to_string())
+                .stack_size(stack)
+                .spawn_scoped(s, move || {
+                    // SAFETY: `shim` is the finalized entry shim of this (live) module, with
+                    // the `ShimFn` signature; the context and the arguments outlive the thread.
+                    unsafe {
+                        let f = std::mem::transmute::<usize, ShimFn>(shim);
+                        f(ctx_addr as *mut RunCtx, args_addr as *const i64)
+                    }
+                })
+                .map_err(|e| RunError::Thread(e.to_string()))?;
+            handle
+                .join()
+                .map_err(|_| RunError::Thread("the run thread panicked".to_string()))
+        });
+        let value = outcome?;
+        match ctx.trap() {
+            Some(rec) => Err(RunError::Trap(self.trap_of(rec, ctx.max_memory()))),
+            None => Ok(value),
+        }
+    }
+
+    fn stack_size(&self, max_depth: u32) -> usize {
+        let frames = self
+            .max_frame
+            .saturating_mul(u64::from(max_depth).saturating_add(2));
+        let total = frames
+            .saturating_add(STACK_RESERVE)
+            .clamp(MIN_STACK, MAX_STACK);
+        usize::try_from(total).unwrap_or(MAX_STACK as usize)
+    }
+
+    fn trap_of(&self, rec: TrapRecord, max_memory: u64) -> Trap {
+        let message = match rec.kind {
+            TrapKind::PopEmpty => POP_EMPTY_MESSAGE.to_string(),
+            TrapKind::IndexOob => index_oob_message(rec.a, rec.b),
+            TrapKind::DivZero => DIV_ZERO_MESSAGE.to_string(),
+            TrapKind::Explicit => usize::try_from(rec.a)
+                .ok()
+                .and_then(|i| self.messages.get(i))
+                .cloned()
+                .unwrap_or_default(),
+            TrapKind::OutOfMemory => oom_message(rec.a.max(0) as u64, max_memory),
+            TrapKind::UseAfterDrop => USE_AFTER_DROP_MESSAGE.to_string(),
+            TrapKind::OutOfFuel => OUT_OF_FUEL_MESSAGE.to_string(),
+            TrapKind::StackOverflow => STACK_OVERFLOW_MESSAGE.to_string(),
+        };
+        let function = self
+            .func_names
+            .get(rec.func as usize)
+            .cloned()
+            .unwrap_or_else(|| "?".to_string());
+        Trap {
+            kind: rec.kind,
+            message,
+            function,
+        }
+    }
+}

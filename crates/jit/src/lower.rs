@@ -1,0 +1,1498 @@
+//! Lowering of one IR function to Cranelift IR with cranelift-frontend.
+//!
+//! The lowering is deliberately naive, like a simple C compiler: it keeps every check the IR
+//! asks for and removes none itself (the passes decide what goes). In particular:
+//!
+//! - Scalar and vec-handle locals become frontend `Variable`s; struct locals live in stack slots,
+//!   except locals marked `packed` (by the scalarization pass), which are one `i64` `Variable`
+//!   holding the struct's bytes (C layout, little-endian). Every local starts as zero; vec
+//!   locals start pointing at the run context's permanently dead header.
+//! - A checked element access is ONE unsigned compare `icmp uge index, len` and a branch to a
+//!   cold trap block; a checked `pop` compares the length with 0. `Unchecked` operations emit no
+//!   compare and no branch.
+//! - `len` is a load; `push` stores inline when `len < cap` and otherwise calls the runtime's
+//!   grow function first.
+//! - Division and remainder test the divisor for zero (trap) and for -1 (`MIN / -1` is `MIN`,
+//!   `MIN % -1` is 0), so the machine's `idiv` never faults.
+//! - Traps call `rt_trap` and return at once; after every call of an IR function (and of a
+//!   runtime function that may trap) the caller tests the context's trapped flag and returns.
+//! - Every function checks the call depth on entry, before anything else, and decrements it on
+//!   return; with fuel compiled in, every IR block entry consumes one unit.
+
+use crate::abi::{self, PTR};
+use crate::error::JitError;
+use crate::runtime::{
+    RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, CTX_TRAPPED, HDR_CAP, HDR_LEN,
+    HDR_PTR,
+};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    self as cl, types, ExtFuncData, ExternalName, FuncRef, InstBuilder, MemFlagsData, Signature,
+    StackSlot, StackSlotData, StackSlotKind, UserExternalName, Value,
+};
+use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use poolopt_ir::{
+    BinaryOp, Block, CastOp, CmpOp, ElemType, FuncId, Function, InstKind, Local, Module, Operand,
+    ScalarType, StructId, StructLayout, Terminator, TrapKind, Type, UnaryOp,
+};
+use poolopt_ir::EntityRef;
+use std::collections::HashMap;
+
+/// Module-wide facts the lowering of each function needs.
+pub struct LowerEnv<'a> {
+    pub module: &'a Module,
+    pub call_conv: CallConv,
+    /// The index (Cranelift module `FuncId`) each IR function is declared under.
+    pub ir_func_index: Vec<u32>,
+    /// The index each runtime function is declared under, in [`RtFunc::ALL`] order.
+    pub rt_func_index: [u32; 4],
+    /// Whether to compile fuel checks.
+    pub fuel: bool,
+    layouts: Vec<StructLayout>,
+}
+
+impl<'a> LowerEnv<'a> {
+    /// Checks the module-wide invariants the lowering relies on and computes struct layouts.
+    pub fn new(
+        module: &'a Module,
+        call_conv: CallConv,
+        ir_func_index: Vec<u32>,
+        rt_func_index: [u32; 4],
+        fuel: bool,
+    ) -> Result<LowerEnv<'a>, JitError> {
+        for (_, def) in module.structs.iter() {
+            if let Some(f) = def.fields.iter().find(|f| f.ty.as_scalar().is_none()) {
+                return Err(JitError::Unsupported {
+                    function: String::new(),
+                    message: format!(
+                        "field `{}` of struct `{}` is not a scalar",
+                        f.name, def.name
+                    ),
+                });
+            }
+        }
+        let layouts = module.structs.values().map(|d| d.layout()).collect();
+        Ok(LowerEnv {
+            module,
+            call_conv,
+            ir_func_index,
+            rt_func_index,
+            fuel,
+            layouts,
+        })
+    }
+
+    fn layout(&self, sid: StructId) -> Option<&StructLayout> {
+        self.layouts.get(sid.index())
+    }
+}
+
+/// What lowering one function produced besides the Cranelift function.
+#[derive(Clone, Debug)]
+pub struct LowerInfo {
+    /// A generous estimate of the machine stack frame, in bytes.
+    pub frame_estimate: u64,
+}
+
+/// How a local is represented.
+#[derive(Copy, Clone, Debug)]
+enum Repr {
+    Scalar(Variable, ScalarType),
+    Vec(Variable, ElemType),
+    Slot(StackSlot, StructId),
+    Packed(Variable, StructId),
+}
+
+/// The memory flags of every access: none of them can fault (checks come first).
+fn mflags() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+/// Masks `c` to the width of `ty` after wrapping it, as Cranelift's `iconst` requires.
+fn imm_for(ty: ScalarType, c: i64) -> i64 {
+    let w = ty.wrap(c);
+    match ty {
+        ScalarType::I64 => w,
+        other => ((w as u64) & ((1u64 << (other.size() * 8)) - 1)) as i64,
+    }
+}
+
+/// Imports a function into `func` under the user name `(0, index)`, as cranelift-module's
+/// `declare_func_in_func` does.
+fn import(func: &mut cl::Function, index: u32, sig: Signature, colocated: bool) -> FuncRef {
+    let signature = func.import_signature(sig);
+    let name = func.declare_imported_user_function(UserExternalName {
+        namespace: 0,
+        index,
+    });
+    func.import_function(ExtFuncData {
+        name: ExternalName::user(name),
+        signature,
+        colocated,
+        patchable: false,
+    })
+}
+
+/// Lowers IR function `fid` into `out` (whose signature and name are set here).
+pub fn lower_function(
+    env: &LowerEnv<'_>,
+    fid: FuncId,
+    out: &mut cl::Function,
+    fbc: &mut FunctionBuilderContext,
+    frontend: TargetFrontendConfig,
+    messages: &mut Vec<String>,
+) -> Result<LowerInfo, JitError> {
+    let ir = env.module.funcs.get(fid).ok_or_else(|| JitError::Malformed {
+        function: String::new(),
+        message: format!("no function {fid}"),
+    })?;
+    out.signature = abi::ir_signature(ir, env.call_conv);
+    out.name = cl::UserFuncName::user(0, env.ir_func_index.get(fid.index()).copied().unwrap_or(0));
+    let b = FunctionBuilder::new(out, fbc);
+    let mut l = FnLower {
+        env,
+        ir,
+        fidx: fid.index() as u32,
+        b,
+        ctx: None,
+        retarea: None,
+        locals: HashMap::new(),
+        blocks: HashMap::new(),
+        bail: None,
+        callees: HashMap::new(),
+        rt_refs: [None; 4],
+        messages,
+        slot_bytes: 0,
+    };
+    let result = l.lower();
+    let slot_bytes = l.slot_bytes;
+    match result {
+        Ok(()) => {
+            l.b.seal_all_blocks();
+            // `finalize` also resets the shared builder context for the next function.
+            l.b.finalize(frontend);
+        }
+        Err(e) => {
+            // The half-built function is discarded; reset the builder context ourselves.
+            drop(l);
+            *fbc = FunctionBuilderContext::new();
+            return Err(e);
+        }
+    }
+    let insts: u64 = ir.inst_count() as u64;
+    Ok(LowerInfo {
+        frame_estimate: slot_bytes + 16 * (ir.locals.len() as u64 + insts) + 512,
+    })
+}
+
+/// Lowers the host entry shim of `fid`: `(ctx, args) -> i64`.
+pub fn lower_shim(
+    env: &LowerEnv<'_>,
+    fid: FuncId,
+    name_index: u32,
+    out: &mut cl::Function,
+    fbc: &mut FunctionBuilderContext,
+    frontend: TargetFrontendConfig,
+) -> Result<(), JitError> {
+    let ir = env.module.funcs.get(fid).ok_or_else(|| JitError::Malformed {
+        function: String::new(),
+        message: format!("no function {fid}"),
+    })?;
+    abi::host_callable(ir).map_err(|message| JitError::Unsupported {
+        function: ir.name.clone(),
+        message,
+    })?;
+    out.signature = abi::shim_signature(env.call_conv);
+    out.name = cl::UserFuncName::user(0, name_index);
+    let callee_sig = abi::ir_signature(ir, env.call_conv);
+    let callee_index = env.ir_func_index.get(fid.index()).copied().unwrap_or(0);
+    let mut b = FunctionBuilder::new(out, fbc);
+    let callee = import(b.func, callee_index, callee_sig, true);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let ctx = b.block_params(entry)[0];
+    let args = b.block_params(entry)[1];
+    let mut call_args = vec![ctx];
+    for (i, &p) in ir.params.iter().enumerate() {
+        let Some(Type::Scalar(s)) = ir.locals.get(p).map(|l| l.ty) else {
+            continue;
+        };
+        let raw = b.ins().load(types::I64, mflags(), args, (8 * i) as i32);
+        let mut v = if s == ScalarType::I64 {
+            raw
+        } else {
+            b.ins().ireduce(abi::scalar_cl(s), raw)
+        };
+        if s == ScalarType::Bool {
+            v = b.ins().band_imm_u(v, 1);
+        }
+        call_args.push(v);
+    }
+    let call = b.ins().call(callee, &call_args);
+    let result = match ir.ret {
+        Some(Type::Scalar(s)) => {
+            let r = b.inst_results(call)[0];
+            if s == ScalarType::I64 {
+                r
+            } else {
+                b.ins().sextend(types::I64, r)
+            }
+        }
+        _ => b.ins().iconst(types::I64, 0),
+    };
+    b.ins().return_(&[result]);
+    b.seal_all_blocks();
+    b.finalize(frontend);
+    Ok(())
+}
+
+struct FnLower<'e, 'f, 'm> {
+    env: &'e LowerEnv<'e>,
+    ir: &'e Function,
+    fidx: u32,
+    b: FunctionBuilder<'f>,
+    ctx: Option<Value>,
+    retarea: Option<Value>,
+    locals: HashMap<Local, Repr>,
+    blocks: HashMap<Block, cl::Block>,
+    bail: Option<cl::Block>,
+    callees: HashMap<FuncId, FuncRef>,
+    rt_refs: [Option<FuncRef>; 4],
+    messages: &'m mut Vec<String>,
+    slot_bytes: u64,
+}
+
+type R<T> = Result<T, JitError>;
+
+impl FnLower<'_, '_, '_> {
+    fn malformed(&self, message: impl Into<String>) -> JitError {
+        JitError::Malformed {
+            function: self.ir.name.clone(),
+            message: message.into(),
+        }
+    }
+
+    fn unsupported(&self, message: impl Into<String>) -> JitError {
+        JitError::Unsupported {
+            function: self.ir.name.clone(),
+            message: message.into(),
+        }
+    }
+
+    fn ctx(&self) -> R<Value> {
+        self.ctx
+            .ok_or_else(|| self.malformed("context used before the prologue"))
+    }
+
+    fn bail(&self) -> R<cl::Block> {
+        self.bail
+            .ok_or_else(|| self.malformed("bail block used before the prologue"))
+    }
+
+    fn local_name(&self, l: Local) -> String {
+        self.ir
+            .locals
+            .get(l)
+            .map_or_else(|| l.to_string(), |d| d.name.clone())
+    }
+
+    fn repr(&self, l: Local) -> R<Repr> {
+        self.locals
+            .get(&l)
+            .copied()
+            .ok_or_else(|| self.malformed(format!("undeclared local {l}")))
+    }
+
+    fn layout(&self, sid: StructId) -> R<&StructLayout> {
+        self.env
+            .layout(sid)
+            .ok_or_else(|| self.malformed(format!("undeclared struct {sid}")))
+    }
+
+    fn field(&self, sid: StructId, field: u32) -> R<(u32, ScalarType)> {
+        let def = self
+            .env
+            .module
+            .structs
+            .get(sid)
+            .ok_or_else(|| self.malformed(format!("undeclared struct {sid}")))?;
+        let f = def.fields.get(field as usize).ok_or_else(|| {
+            self.malformed(format!("struct `{}` has no field #{field}", def.name))
+        })?;
+        let ty = f.ty.as_scalar().ok_or_else(|| {
+            self.unsupported(format!("field `{}` of `{}` is not a scalar", f.name, def.name))
+        })?;
+        let off = self.layout(sid)?.offsets[field as usize];
+        Ok((off, ty))
+    }
+
+    fn elem_size(&self, elem: ElemType) -> R<u32> {
+        Ok(match elem {
+            ElemType::Scalar(s) => s.size(),
+            ElemType::Struct(sid) => self.layout(sid)?.size,
+        })
+    }
+
+    fn cl_block(&self, blk: Block) -> R<cl::Block> {
+        self.blocks
+            .get(&blk)
+            .copied()
+            .ok_or_else(|| self.malformed(format!("branch to {blk}, which is not in the layout")))
+    }
+
+    // ---------------------------------------------------------------- references
+
+    fn rt_ref(&mut self, rt: RtFunc) -> FuncRef {
+        let i = RtFunc::ALL.iter().position(|&r| r == rt).unwrap_or(0);
+        if let Some(r) = self.rt_refs[i] {
+            return r;
+        }
+        let sig = abi::runtime_signature(rt, self.env.call_conv);
+        let r = import(self.b.func, self.env.rt_func_index[i], sig, false);
+        self.rt_refs[i] = Some(r);
+        r
+    }
+
+    fn callee_ref(&mut self, fid: FuncId) -> R<FuncRef> {
+        if let Some(&r) = self.callees.get(&fid) {
+            return Ok(r);
+        }
+        let callee = self
+            .env
+            .module
+            .funcs
+            .get(fid)
+            .ok_or_else(|| self.malformed(format!("call of undeclared function {fid}")))?;
+        let index = self
+            .env
+            .ir_func_index
+            .get(fid.index())
+            .copied()
+            .ok_or_else(|| self.malformed(format!("call of undeclared function {fid}")))?;
+        let sig = abi::ir_signature(callee, self.env.call_conv);
+        let r = import(self.b.func, index, sig, true);
+        self.callees.insert(fid, r);
+        Ok(r)
+    }
+
+    // ---------------------------------------------------------------- small helpers
+
+    fn iconst(&mut self, ty: ScalarType, c: i64) -> Value {
+        self.b.ins().iconst(abi::scalar_cl(ty), imm_for(ty, c))
+    }
+
+    fn i64c(&mut self, c: i64) -> Value {
+        self.b.ins().iconst(types::I64, c)
+    }
+
+    fn load(&mut self, ty: types::Type, addr: Value, off: i32) -> Value {
+        self.b.ins().load(ty, mflags(), addr, off)
+    }
+
+    fn store(&mut self, v: Value, addr: Value, off: i32) {
+        self.b.ins().store(mflags(), v, addr, off);
+    }
+
+    fn new_slot(&mut self, size: u32, align: u32) -> StackSlot {
+        let align_shift = align.max(1).trailing_zeros().min(4) as u8;
+        self.slot_bytes += u64::from(size.max(1)) + u64::from(align.max(1));
+        self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            size.max(1),
+            align_shift,
+        ))
+    }
+
+    fn slot_addr(&mut self, ss: StackSlot) -> Value {
+        self.b.ins().stack_addr(PTR, ss, 0)
+    }
+
+    /// Power-of-two chunks (8, 4, 2, 1) covering `size` bytes, as (offset, bytes).
+    fn chunks(size: u32) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        let mut off = 0;
+        for chunk in [8u32, 4, 2, 1] {
+            while size - off >= chunk {
+                out.push((off, chunk));
+                off += chunk;
+            }
+        }
+        out
+    }
+
+    fn chunk_ty(bytes: u32) -> types::Type {
+        match bytes {
+            8 => types::I64,
+            4 => types::I32,
+            2 => types::I16,
+            _ => types::I8,
+        }
+    }
+
+    /// Copies `size` bytes from `src` to `dst` (both addresses), every byte.
+    fn copy_mem(&mut self, dst: Value, dst_off: i32, src: Value, src_off: i32, size: u32) {
+        for (off, bytes) in Self::chunks(size) {
+            let ty = Self::chunk_ty(bytes);
+            let v = self.load(ty, src, src_off + off as i32);
+            self.store(v, dst, dst_off + off as i32);
+        }
+    }
+
+    fn zero_mem(&mut self, dst: Value, size: u32) {
+        for (off, bytes) in Self::chunks(size) {
+            let ty = Self::chunk_ty(bytes);
+            let z = self.b.ins().iconst(ty, 0);
+            self.store(z, dst, off as i32);
+        }
+    }
+
+    /// Loads `size` (at most 8) bytes at `addr + off` into the low bytes of an i64.
+    fn load_bytes(&mut self, addr: Value, off: i32, size: u32) -> Value {
+        let mut acc: Option<Value> = None;
+        for (o, bytes) in Self::chunks(size.min(8)) {
+            let ty = Self::chunk_ty(bytes);
+            let mut v = self.load(ty, addr, off + o as i32);
+            if ty != types::I64 {
+                v = self.b.ins().uextend(types::I64, v);
+            }
+            if o > 0 {
+                v = self.b.ins().ishl_imm_u(v, i64::from(8 * o));
+            }
+            acc = Some(match acc {
+                None => v,
+                Some(a) => self.b.ins().bor(a, v),
+            });
+        }
+        acc.unwrap_or_else(|| self.i64c(0))
+    }
+
+    /// Stores the low `size` (at most 8) bytes of the i64 `v` at `addr + off`.
+    fn store_bytes(&mut self, v: Value, addr: Value, off: i32, size: u32) {
+        for (o, bytes) in Self::chunks(size.min(8)) {
+            let ty = Self::chunk_ty(bytes);
+            let mut part = v;
+            if o > 0 {
+                part = self.b.ins().ushr_imm_u(part, i64::from(8 * o));
+            }
+            if ty != types::I64 {
+                part = self.b.ins().ireduce(ty, part);
+            }
+            self.store(part, addr, off + o as i32);
+        }
+    }
+
+    /// Converts an integer value between scalar types (`signed` picks sign- or zero-extension
+    /// when widening); converting to `bool` keeps the low bit.
+    fn convert(&mut self, v: Value, from: ScalarType, to: ScalarType, signed: bool) -> Value {
+        let (fc, tc) = (abi::scalar_cl(from), abi::scalar_cl(to));
+        let mut v = if tc.bits() > fc.bits() {
+            if signed {
+                self.b.ins().sextend(tc, v)
+            } else {
+                self.b.ins().uextend(tc, v)
+            }
+        } else if tc.bits() < fc.bits() {
+            self.b.ins().ireduce(tc, v)
+        } else {
+            v
+        };
+        if to == ScalarType::Bool && from != ScalarType::Bool {
+            v = self.b.ins().band_imm_u(v, 1);
+        }
+        v
+    }
+
+    // ---------------------------------------------------------------- traps
+
+    /// Branches to a cold block that records a trap and returns when `cond` is nonzero.
+    fn trap_if(&mut self, cond: Value, kind: TrapKind, a: Option<Value>, b: Option<Value>) -> R<()> {
+        let trap_blk = self.b.create_block();
+        self.b.set_cold_block(trap_blk);
+        let cont = self.b.create_block();
+        self.b.ins().brif(cond, trap_blk, &[], cont, &[]);
+        self.b.switch_to_block(trap_blk);
+        self.emit_trap_call(kind, a, b)?;
+        self.b.switch_to_block(cont);
+        Ok(())
+    }
+
+    /// Calls `rt_trap` and jumps to the bail block (terminates the current block).
+    fn emit_trap_call(&mut self, kind: TrapKind, a: Option<Value>, b: Option<Value>) -> R<()> {
+        let ctx = self.ctx()?;
+        let bail = self.bail()?;
+        let kind_v = self.i64c(i64::from(kind.code()));
+        let f = self.i64c(i64::from(self.fidx));
+        let a = match a {
+            Some(v) => v,
+            None => self.i64c(0),
+        };
+        let b = match b {
+            Some(v) => v,
+            None => self.i64c(0),
+        };
+        let rt = self.rt_ref(RtFunc::Trap);
+        self.b.ins().call(rt, &[ctx, kind_v, f, a, b]);
+        self.b.ins().jump(bail, &[]);
+        Ok(())
+    }
+
+    /// Returns at once when `status` is nonzero (a callee or the runtime recorded a trap).
+    fn bail_if(&mut self, status: Value) -> R<()> {
+        let bail = self.bail()?;
+        let cont = self.b.create_block();
+        self.b.ins().brif(status, bail, &[], cont, &[]);
+        self.b.switch_to_block(cont);
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- operands
+
+    fn scalar_local(&mut self, l: Local) -> R<(Value, ScalarType)> {
+        match self.repr(l)? {
+            Repr::Scalar(var, ty) => Ok((self.b.use_var(var), ty)),
+            _ => Err(self.malformed(format!(
+                "local `{}` is used as a scalar but is not one",
+                self.local_name(l)
+            ))),
+        }
+    }
+
+    /// The value of a scalar operand of type `ty`.
+    fn scalar_operand(&mut self, op: Operand, ty: ScalarType) -> R<Value> {
+        match op {
+            Operand::Const(c) => Ok(self.iconst(ty, c)),
+            Operand::Local(l) => {
+                let (v, lt) = self.scalar_local(l)?;
+                if lt != ty {
+                    return Err(self.malformed(format!(
+                        "local `{}` has type {lt}, expected {ty}",
+                        self.local_name(l)
+                    )));
+                }
+                Ok(v)
+            }
+        }
+    }
+
+    /// The scalar type of a local operand, or `default` for a constant.
+    fn operand_ty(&self, op: Operand, default: ScalarType) -> R<ScalarType> {
+        match op {
+            Operand::Const(_) => Ok(default),
+            Operand::Local(l) => match self.repr(l)? {
+                Repr::Scalar(_, ty) => Ok(ty),
+                _ => Err(self.malformed(format!(
+                    "local `{}` is used as a scalar but is not one",
+                    self.local_name(l)
+                ))),
+            },
+        }
+    }
+
+    fn scalar_dst(&self, l: Local) -> R<(Variable, ScalarType)> {
+        match self.repr(l)? {
+            Repr::Scalar(var, ty) => Ok((var, ty)),
+            _ => Err(self.malformed(format!(
+                "local `{}` is assigned a scalar but is not one",
+                self.local_name(l)
+            ))),
+        }
+    }
+
+    fn vec_local(&mut self, l: Local) -> R<(Value, ElemType)> {
+        match self.repr(l)? {
+            Repr::Vec(var, elem) => Ok((self.b.use_var(var), elem)),
+            _ => Err(self.malformed(format!(
+                "local `{}` is used as a vec but is not one",
+                self.local_name(l)
+            ))),
+        }
+    }
+
+    fn struct_repr(&self, l: Local, sid: StructId) -> R<Repr> {
+        match self.repr(l)? {
+            r @ (Repr::Slot(_, s) | Repr::Packed(_, s)) if s == sid => Ok(r),
+            _ => Err(self.malformed(format!(
+                "local `{}` is not a `{}`",
+                self.local_name(l),
+                self.env
+                    .module
+                    .structs
+                    .get(sid)
+                    .map_or("?", |d| d.name.as_str())
+            ))),
+        }
+    }
+
+    fn struct_local(&self, l: Local) -> R<(Repr, StructId)> {
+        match self.repr(l)? {
+            r @ (Repr::Slot(_, s) | Repr::Packed(_, s)) => Ok((r, s)),
+            _ => Err(self.malformed(format!(
+                "local `{}` is not a struct",
+                self.local_name(l)
+            ))),
+        }
+    }
+
+    fn struct_operand(&self, op: Operand, sid: StructId) -> R<Repr> {
+        match op {
+            Operand::Local(l) => self.struct_repr(l, sid),
+            Operand::Const(_) => Err(self.malformed("a constant is used as a struct value")),
+        }
+    }
+
+    /// Writes the struct value `src` to memory at `addr + off`.
+    fn struct_to_mem(&mut self, src: Repr, sid: StructId, addr: Value, off: i32) -> R<()> {
+        let size = self.layout(sid)?.size;
+        match src {
+            Repr::Slot(ss, _) => {
+                let from = self.slot_addr(ss);
+                self.copy_mem(addr, off, from, 0, size);
+            }
+            Repr::Packed(var, _) => {
+                let v = self.b.use_var(var);
+                self.store_bytes(v, addr, off, size);
+            }
+            _ => return Err(self.malformed("struct expected")),
+        }
+        Ok(())
+    }
+
+    /// Reads the struct value at `addr + off` into struct local `dst`.
+    fn mem_to_struct(&mut self, dst: Repr, sid: StructId, addr: Value, off: i32) -> R<()> {
+        let size = self.layout(sid)?.size;
+        match dst {
+            Repr::Slot(ss, _) => {
+                let to = self.slot_addr(ss);
+                self.copy_mem(to, 0, addr, off, size);
+            }
+            Repr::Packed(var, _) => {
+                let v = self.load_bytes(addr, off, size);
+                self.b.def_var(var, v);
+            }
+            _ => return Err(self.malformed("struct expected")),
+        }
+        Ok(())
+    }
+
+    /// The address of a struct value, spilling a packed local to a fresh slot.
+    fn struct_address(&mut self, src: Repr, sid: StructId) -> R<Value> {
+        match src {
+            Repr::Slot(ss, _) => Ok(self.slot_addr(ss)),
+            Repr::Packed(..) => {
+                let lay = self.layout(sid)?.clone();
+                let ss = self.new_slot(lay.size, lay.align);
+                let addr = self.slot_addr(ss);
+                self.struct_to_mem(src, sid, addr, 0)?;
+                Ok(addr)
+            }
+            _ => Err(self.malformed("struct expected")),
+        }
+    }
+
+    // ---------------------------------------------------------------- the function
+
+    fn lower(&mut self) -> R<()> {
+        let ir = self.ir;
+        if ir.layout.is_empty() {
+            return Err(self.malformed("the function has no blocks"));
+        }
+        for &blk in &ir.layout {
+            if ir.blocks.get(blk).is_none() {
+                return Err(self.malformed(format!("layout lists undeclared block {blk}")));
+            }
+            let c = self.b.create_block();
+            self.blocks.insert(blk, c);
+        }
+        let start = self.b.create_block();
+        self.b.append_block_params_for_function_params(start);
+        let bail = self.b.create_block();
+        self.b.set_cold_block(bail);
+        self.bail = Some(bail);
+        self.b.switch_to_block(start);
+        let params = self.b.block_params(start).to_vec();
+        self.ctx = Some(params[0]);
+        let mut next = 1;
+        if abi::has_struct_ret(ir) {
+            self.retarea = Some(params[1]);
+            next = 2;
+        }
+        let param_values: Vec<Value> = params[next..].to_vec();
+        if param_values.len() != ir.params.len() {
+            return Err(self.malformed("parameter count mismatch"));
+        }
+
+        // The call-depth check comes before anything else.
+        let ctx = params[0];
+        let depth = self.load(types::I64, ctx, CTX_DEPTH);
+        let depth1 = self.b.ins().iadd_imm_s(depth, 1);
+        self.store(depth1, ctx, CTX_DEPTH);
+        let max = self.load(types::I64, ctx, CTX_MAX_DEPTH);
+        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, depth1, max);
+        self.trap_if(over, TrapKind::StackOverflow, None, None)?;
+
+        // Locals: parameters take their incoming values, the rest start as zero.
+        let param_index: HashMap<Local, usize> =
+            ir.params.iter().enumerate().map(|(i, &l)| (l, i)).collect();
+        for (local, data) in ir.locals.iter() {
+            let incoming = param_index.get(&local).map(|&i| param_values[i]);
+            let repr = match data.ty {
+                Type::Scalar(s) => {
+                    let var = self.b.declare_var(abi::scalar_cl(s));
+                    let v = match incoming {
+                        Some(v) => v,
+                        None => self.iconst(s, 0),
+                    };
+                    self.b.def_var(var, v);
+                    Repr::Scalar(var, s)
+                }
+                Type::Vec(elem) => {
+                    if let ElemType::Struct(sid) = elem {
+                        self.layout(sid)?;
+                    }
+                    let var = self.b.declare_var(PTR);
+                    let v = match incoming {
+                        Some(v) => v,
+                        None => self.b.ins().iadd_imm_s(ctx, i64::from(CTX_DEAD_HEADER)),
+                    };
+                    self.b.def_var(var, v);
+                    Repr::Vec(var, elem)
+                }
+                Type::Struct(sid) => {
+                    let lay = self.layout(sid)?.clone();
+                    if data.packed {
+                        self.env.module.packable(sid).map_err(|why| {
+                            self.unsupported(format!("local `{}` is packed but {why}", data.name))
+                        })?;
+                        let var = self.b.declare_var(types::I64);
+                        let v = match incoming {
+                            Some(p) => self.load_bytes(p, 0, lay.size),
+                            None => self.i64c(0),
+                        };
+                        self.b.def_var(var, v);
+                        Repr::Packed(var, sid)
+                    } else {
+                        let ss = self.new_slot(lay.size, lay.align);
+                        let addr = self.slot_addr(ss);
+                        match incoming {
+                            Some(p) => self.copy_mem(addr, 0, p, 0, lay.size),
+                            None => self.zero_mem(addr, lay.size),
+                        }
+                        Repr::Slot(ss, sid)
+                    }
+                }
+            };
+            self.locals.insert(local, repr);
+        }
+        let first = self.cl_block(ir.layout[0])?;
+        self.b.ins().jump(first, &[]);
+
+        // The bail block returns at once with a dummy result.
+        self.b.switch_to_block(bail);
+        match ir.ret {
+            Some(Type::Scalar(s)) => {
+                let z = self.iconst(s, 0);
+                self.b.ins().return_(&[z]);
+            }
+            Some(Type::Vec(_)) => {
+                let z = self.i64c(0);
+                self.b.ins().return_(&[z]);
+            }
+            Some(Type::Struct(_)) | None => {
+                self.b.ins().return_(&[]);
+            }
+        }
+
+        for &blk in &ir.layout {
+            let c = self.cl_block(blk)?;
+            self.b.switch_to_block(c);
+            if self.env.fuel {
+                let fuel = self.load(types::I64, ctx, CTX_FUEL);
+                let empty = self.b.ins().icmp_imm_u(IntCC::Equal, fuel, 0);
+                self.trap_if(empty, TrapKind::OutOfFuel, None, None)?;
+                let fuel1 = self.b.ins().iadd_imm_s(fuel, -1);
+                self.store(fuel1, ctx, CTX_FUEL);
+            }
+            let data = &ir.blocks[blk];
+            for &inst in &data.insts {
+                let kind = &ir
+                    .insts
+                    .get(inst)
+                    .ok_or_else(|| self.malformed(format!("undeclared instruction {inst}")))?
+                    .kind;
+                self.inst(kind)?;
+            }
+            let term = data.terminator.as_ref().ok_or_else(|| {
+                self.malformed(format!("block `{}` has no terminator", data.name))
+            })?;
+            self.terminator(term)?;
+        }
+        Ok(())
+    }
+
+    fn terminator(&mut self, term: &Terminator) -> R<()> {
+        match term {
+            Terminator::Br(t) => {
+                let t = self.cl_block(*t)?;
+                self.b.ins().jump(t, &[]);
+            }
+            Terminator::BrIf {
+                cond,
+                then_block,
+                else_block,
+            } => {
+                let c = self.scalar_operand(*cond, ScalarType::Bool)?;
+                let t = self.cl_block(*then_block)?;
+                let e = self.cl_block(*else_block)?;
+                self.b.ins().brif(c, t, &[], e, &[]);
+            }
+            Terminator::Ret(value) => {
+                let ret = match (self.ir.ret, value) {
+                    (None, None) => None,
+                    (Some(Type::Scalar(s)), Some(op)) => Some(self.scalar_operand(*op, s)?),
+                    (Some(Type::Vec(_)), Some(Operand::Local(l))) => Some(self.vec_local(*l)?.0),
+                    (Some(Type::Struct(sid)), Some(op)) => {
+                        let src = self.struct_operand(*op, sid)?;
+                        let area = self
+                            .retarea
+                            .ok_or_else(|| self.malformed("no return area"))?;
+                        self.struct_to_mem(src, sid, area, 0)?;
+                        None
+                    }
+                    _ => return Err(self.malformed("`ret` does not match the return type")),
+                };
+                let ctx = self.ctx()?;
+                let depth = self.load(types::I64, ctx, CTX_DEPTH);
+                let depth1 = self.b.ins().iadd_imm_s(depth, -1);
+                self.store(depth1, ctx, CTX_DEPTH);
+                match ret {
+                    Some(v) => self.b.ins().return_(&[v]),
+                    None => self.b.ins().return_(&[]),
+                };
+            }
+            Terminator::Trap(msg) => {
+                let index = self.messages.len() as i64;
+                self.messages.push(msg.clone());
+                let a = self.i64c(index);
+                self.emit_trap_call(TrapKind::Explicit, Some(a), None)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn inst(&mut self, kind: &InstKind) -> R<()> {
+        match kind {
+            InstKind::Copy { dst, src } => self.copy(*dst, *src),
+            InstKind::Unary { dst, op, arg } => {
+                let (var, ty) = self.scalar_dst(*dst)?;
+                let x = self.scalar_operand(*arg, ty)?;
+                let r = match (op, ty) {
+                    (UnaryOp::Neg, ScalarType::Bool) => {
+                        let n = self.b.ins().ineg(x);
+                        self.b.ins().band_imm_u(n, 1)
+                    }
+                    (UnaryOp::Neg, _) => self.b.ins().ineg(x),
+                    (UnaryOp::Not, ScalarType::Bool) => self.b.ins().bxor_imm_u(x, 1),
+                    (UnaryOp::Not, _) => self.b.ins().bnot(x),
+                };
+                self.b.def_var(var, r);
+                Ok(())
+            }
+            InstKind::Binary { dst, op, lhs, rhs } => self.binary(*dst, *op, *lhs, *rhs),
+            InstKind::Compare { dst, op, lhs, rhs } => {
+                let (var, dty) = self.scalar_dst(*dst)?;
+                if dty != ScalarType::Bool {
+                    return Err(self.malformed("a comparison must assign a bool"));
+                }
+                let ty = match (lhs, rhs) {
+                    (Operand::Local(_), _) => self.operand_ty(*lhs, ScalarType::I64)?,
+                    _ => self.operand_ty(*rhs, ScalarType::I64)?,
+                };
+                let a = self.scalar_operand(*lhs, ty)?;
+                let c = self.scalar_operand(*rhs, ty)?;
+                let cc = match op {
+                    CmpOp::Eq => IntCC::Equal,
+                    CmpOp::Ne => IntCC::NotEqual,
+                    CmpOp::Slt => IntCC::SignedLessThan,
+                    CmpOp::Sle => IntCC::SignedLessThanOrEqual,
+                    CmpOp::Sgt => IntCC::SignedGreaterThan,
+                    CmpOp::Sge => IntCC::SignedGreaterThanOrEqual,
+                    CmpOp::Ult => IntCC::UnsignedLessThan,
+                    CmpOp::Ule => IntCC::UnsignedLessThanOrEqual,
+                    CmpOp::Ugt => IntCC::UnsignedGreaterThan,
+                    CmpOp::Uge => IntCC::UnsignedGreaterThanOrEqual,
+                };
+                let r = self.b.ins().icmp(cc, a, c);
+                self.b.def_var(var, r);
+                Ok(())
+            }
+            InstKind::Cast { dst, op, arg } => {
+                let (var, to) = self.scalar_dst(*dst)?;
+                let from = self.operand_ty(*arg, to)?;
+                let x = self.scalar_operand(*arg, from)?;
+                let r = match op {
+                    CastOp::Sext => self.convert(x, from, to, true),
+                    CastOp::Zext | CastOp::Trunc => self.convert(x, from, to, false),
+                };
+                self.b.def_var(var, r);
+                Ok(())
+            }
+            InstKind::Make { dst, ty, fields } => self.make(*dst, *ty, fields),
+            InstKind::GetField { dst, src, field } => {
+                let (var, dty) = self.scalar_dst(*dst)?;
+                let (repr, sid) = self.struct_local(*src)?;
+                let (off, fty) = self.field(sid, *field)?;
+                if fty != dty {
+                    return Err(self.malformed("getfield destination has the wrong type"));
+                }
+                let v = match repr {
+                    Repr::Slot(ss, _) => {
+                        let addr = self.slot_addr(ss);
+                        self.load(abi::scalar_cl(fty), addr, off as i32)
+                    }
+                    Repr::Packed(pv, _) => {
+                        let p = self.b.use_var(pv);
+                        self.packed_get(p, off, fty)
+                    }
+                    _ => return Err(self.malformed("struct expected")),
+                };
+                self.b.def_var(var, v);
+                Ok(())
+            }
+            InstKind::SetField { dst, field, value } => {
+                let (repr, sid) = self.struct_local(*dst)?;
+                let (off, fty) = self.field(sid, *field)?;
+                let v = self.scalar_operand(*value, fty)?;
+                match repr {
+                    Repr::Slot(ss, _) => {
+                        let addr = self.slot_addr(ss);
+                        self.store(v, addr, off as i32);
+                    }
+                    Repr::Packed(pv, _) => {
+                        let p = self.b.use_var(pv);
+                        let n = self.packed_set(p, off, fty, v);
+                        self.b.def_var(pv, n);
+                    }
+                    _ => return Err(self.malformed("struct expected")),
+                }
+                Ok(())
+            }
+            InstKind::VecNew { dst, elem } => {
+                let var = match self.repr(*dst)? {
+                    Repr::Vec(var, e) if e == *elem => var,
+                    _ => return Err(self.malformed("`new` destination is not a vec of that type")),
+                };
+                let size = self.elem_size(*elem)?;
+                let ctx = self.ctx()?;
+                let s = self.i64c(i64::from(size));
+                let f = self.i64c(i64::from(self.fidx));
+                let rt = self.rt_ref(RtFunc::New);
+                let call = self.b.ins().call(rt, &[ctx, s, f]);
+                let h = self.b.inst_results(call)[0];
+                let null = self.b.ins().icmp_imm_u(IntCC::Equal, h, 0);
+                self.bail_if(null)?;
+                self.b.def_var(var, h);
+                Ok(())
+            }
+            InstKind::VecLen { dst, vec } => {
+                let (var, ty) = self.scalar_dst(*dst)?;
+                if ty != ScalarType::I64 {
+                    return Err(self.malformed("`len` must assign an i64"));
+                }
+                let (h, _) = self.vec_local(*vec)?;
+                let len = self.load(types::I64, h, HDR_LEN);
+                self.b.def_var(var, len);
+                Ok(())
+            }
+            InstKind::VecPush { vec, value } => self.push(*vec, *value),
+            InstKind::VecPop { dst, vec, check } => {
+                let (h, elem) = self.vec_local(*vec)?;
+                let size = self.elem_size(elem)?;
+                let len = self.load(types::I64, h, HDR_LEN);
+                if check.is_checked() {
+                    let empty = self.b.ins().icmp_imm_u(IntCC::Equal, len, 0);
+                    self.trap_if(empty, TrapKind::PopEmpty, None, None)?;
+                }
+                let n = self.b.ins().iadd_imm_s(len, -1);
+                self.store(n, h, HDR_LEN);
+                if let Some(dst) = dst {
+                    let addr = self.elem_addr(h, n, size);
+                    self.load_elem(*dst, elem, None, addr)?;
+                }
+                Ok(())
+            }
+            InstKind::VecGet {
+                dst,
+                vec,
+                index,
+                field,
+                check,
+            } => {
+                let (h, elem) = self.vec_local(*vec)?;
+                let size = self.elem_size(elem)?;
+                let i = self.scalar_operand(*index, ScalarType::I64)?;
+                if check.is_checked() {
+                    self.bounds_check(h, i)?;
+                }
+                let addr = self.elem_addr(h, i, size);
+                self.load_elem(*dst, elem, *field, addr)
+            }
+            InstKind::VecSet {
+                vec,
+                index,
+                field,
+                value,
+                check,
+            } => {
+                let (h, elem) = self.vec_local(*vec)?;
+                let size = self.elem_size(elem)?;
+                let i = self.scalar_operand(*index, ScalarType::I64)?;
+                let v = self.elem_value(elem, *field, *value)?;
+                if check.is_checked() {
+                    self.bounds_check(h, i)?;
+                }
+                let addr = self.elem_addr(h, i, size);
+                self.store_elem(v, addr)
+            }
+            InstKind::VecDrop { vec } => {
+                let (h, _) = self.vec_local(*vec)?;
+                let ctx = self.ctx()?;
+                let f = self.i64c(i64::from(self.fidx));
+                let rt = self.rt_ref(RtFunc::Drop);
+                let call = self.b.ins().call(rt, &[ctx, h, f]);
+                let status = self.b.inst_results(call)[0];
+                self.bail_if(status)
+            }
+            InstKind::Call { dst, func, args } => self.call(*dst, *func, args),
+        }
+    }
+
+    fn copy(&mut self, dst: Local, src: Operand) -> R<()> {
+        match self.repr(dst)? {
+            Repr::Scalar(var, ty) => {
+                let v = self.scalar_operand(src, ty)?;
+                self.b.def_var(var, v);
+            }
+            Repr::Vec(var, elem) => {
+                let Operand::Local(s) = src else {
+                    return Err(self.malformed("a constant is copied into a vec local"));
+                };
+                let (v, e) = self.vec_local(s)?;
+                if e != elem {
+                    return Err(self.malformed("vec copy between different element types"));
+                }
+                self.b.def_var(var, v);
+            }
+            dst_repr @ (Repr::Slot(_, sid) | Repr::Packed(_, sid)) => {
+                let src_repr = self.struct_operand(src, sid)?;
+                match (dst_repr, src_repr) {
+                    (Repr::Packed(dv, _), Repr::Packed(sv, _)) => {
+                        let v = self.b.use_var(sv);
+                        self.b.def_var(dv, v);
+                    }
+                    (Repr::Slot(ss, _), s) => {
+                        let addr = self.slot_addr(ss);
+                        self.struct_to_mem(s, sid, addr, 0)?;
+                    }
+                    (d @ Repr::Packed(..), Repr::Slot(ss, _)) => {
+                        let addr = self.slot_addr(ss);
+                        self.mem_to_struct(d, sid, addr, 0)?;
+                    }
+                    _ => return Err(self.malformed("struct copy between non-structs")),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn binary(&mut self, dst: Local, op: BinaryOp, lhs: Operand, rhs: Operand) -> R<()> {
+        let (var, ty) = self.scalar_dst(dst)?;
+        let x = self.scalar_operand(lhs, ty)?;
+        let is_shift = matches!(op, BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr);
+        let rty = if is_shift {
+            self.operand_ty(rhs, ty)?
+        } else {
+            ty
+        };
+        let y = self.scalar_operand(rhs, rty)?;
+        let r = match op {
+            BinaryOp::Add => self.b.ins().iadd(x, y),
+            BinaryOp::Sub => self.b.ins().isub(x, y),
+            BinaryOp::Mul => self.b.ins().imul(x, y),
+            BinaryOp::And => self.b.ins().band(x, y),
+            BinaryOp::Or => self.b.ins().bor(x, y),
+            BinaryOp::Xor => self.b.ins().bxor(x, y),
+            // A bool is one bit wide: every shift amount is 0 modulo 1.
+            _ if is_shift && ty == ScalarType::Bool => x,
+            // Cranelift takes shift amounts modulo the bit width, as the IR does.
+            BinaryOp::Shl => self.b.ins().ishl(x, y),
+            BinaryOp::LShr => self.b.ins().ushr(x, y),
+            BinaryOp::AShr => self.b.ins().sshr(x, y),
+            BinaryOp::SDiv | BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem => {
+                self.div_rem(op, ty, x, y)?
+            }
+        };
+        let r = if ty == ScalarType::Bool && !op.is_logical() && !is_shift {
+            self.b.ins().band_imm_u(r, 1)
+        } else {
+            r
+        };
+        self.b.def_var(var, r);
+        Ok(())
+    }
+
+    fn div_rem(&mut self, op: BinaryOp, ty: ScalarType, x: Value, y: Value) -> R<Value> {
+        let zero = self.b.ins().icmp_imm_u(IntCC::Equal, y, 0);
+        self.trap_if(zero, TrapKind::DivZero, None, None)?;
+        match op {
+            BinaryOp::UDiv => return Ok(self.b.ins().udiv(x, y)),
+            BinaryOp::URem => return Ok(self.b.ins().urem(x, y)),
+            _ => {}
+        }
+        // `MIN / -1` would fault in `idiv`: the divisor -1 takes its own path (x / -1 = -x,
+        // wrapping; x % -1 = 0).
+        let minus_one = self.iconst(ty, -1);
+        let is_m1 = self.b.ins().icmp(IntCC::Equal, y, minus_one);
+        let m1_blk = self.b.create_block();
+        let div_blk = self.b.create_block();
+        let join = self.b.create_block();
+        let cty = abi::scalar_cl(ty);
+        let r = self.b.append_block_param(join, cty);
+        self.b.ins().brif(is_m1, m1_blk, &[], div_blk, &[]);
+        self.b.switch_to_block(m1_blk);
+        let special = if op == BinaryOp::SDiv {
+            self.b.ins().ineg(x)
+        } else {
+            self.b.ins().iconst(cty, 0)
+        };
+        self.b.ins().jump(join, &[special.into()]);
+        self.b.switch_to_block(div_blk);
+        let q = if op == BinaryOp::SDiv {
+            self.b.ins().sdiv(x, y)
+        } else {
+            self.b.ins().srem(x, y)
+        };
+        self.b.ins().jump(join, &[q.into()]);
+        self.b.switch_to_block(join);
+        Ok(r)
+    }
+
+    fn packed_get(&mut self, packed: Value, off: u32, fty: ScalarType) -> Value {
+        let shifted = if off > 0 {
+            self.b.ins().ushr_imm_u(packed, i64::from(8 * off))
+        } else {
+            packed
+        };
+        let cty = abi::scalar_cl(fty);
+        let v = if cty == types::I64 {
+            shifted
+        } else {
+            self.b.ins().ireduce(cty, shifted)
+        };
+        if fty == ScalarType::Bool {
+            self.b.ins().band_imm_u(v, 1)
+        } else {
+            v
+        }
+    }
+
+    fn field_bits(v: Value, fty: ScalarType, off: u32, s: &mut Self) -> Value {
+        let wide = if abi::scalar_cl(fty) == types::I64 {
+            v
+        } else {
+            s.b.ins().uextend(types::I64, v)
+        };
+        if off > 0 {
+            s.b.ins().ishl_imm_u(wide, i64::from(8 * off))
+        } else {
+            wide
+        }
+    }
+
+    fn packed_set(&mut self, packed: Value, off: u32, fty: ScalarType, v: Value) -> Value {
+        let bits = fty.size() * 8;
+        let ones: u64 = if bits >= 64 { !0 } else { (1u64 << bits) - 1 };
+        let mask = ones.checked_shl(8 * off).unwrap_or(0);
+        let cleared = self.b.ins().band_imm_u(packed, !mask as i64);
+        let placed = Self::field_bits(v, fty, off, self);
+        self.b.ins().bor(cleared, placed)
+    }
+
+    fn make(&mut self, dst: Local, sid: StructId, fields: &[Operand]) -> R<()> {
+        let dst_repr = self.struct_repr(dst, sid)?;
+        let nfields = self
+            .env
+            .module
+            .structs
+            .get(sid)
+            .map_or(0, |d| d.fields.len());
+        if fields.len() != nfields {
+            return Err(self.malformed(format!(
+                "`make` has {} operands for {nfields} fields",
+                fields.len()
+            )));
+        }
+        let mut values = Vec::with_capacity(fields.len());
+        for (i, op) in fields.iter().enumerate() {
+            let (off, fty) = self.field(sid, i as u32)?;
+            values.push((off, fty, self.scalar_operand(*op, fty)?));
+        }
+        match dst_repr {
+            Repr::Slot(ss, _) => {
+                let addr = self.slot_addr(ss);
+                for (off, _, v) in values {
+                    self.store(v, addr, off as i32);
+                }
+            }
+            Repr::Packed(var, _) => {
+                let mut acc: Option<Value> = None;
+                for (off, fty, v) in values {
+                    let bits = Self::field_bits(v, fty, off, self);
+                    acc = Some(match acc {
+                        None => bits,
+                        Some(a) => self.b.ins().bor(a, bits),
+                    });
+                }
+                let v = acc.unwrap_or_else(|| self.i64c(0));
+                self.b.def_var(var, v);
+            }
+            _ => return Err(self.malformed("struct expected")),
+        }
+        Ok(())
+    }
+
+    fn elem_addr(&mut self, h: Value, index: Value, size: u32) -> Value {
+        let ptr = self.load(PTR, h, HDR_PTR);
+        let off = self.b.ins().imul_imm_s(index, i64::from(size));
+        self.b.ins().iadd(ptr, off)
+    }
+
+    /// The checked-access test: one unsigned compare of the index with the length.
+    fn bounds_check(&mut self, h: Value, index: Value) -> R<()> {
+        let len = self.load(types::I64, h, HDR_LEN);
+        let oob = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, index, len);
+        self.trap_if(oob, TrapKind::IndexOob, Some(index), Some(len))
+    }
+
+    /// Loads an element (or one field of it) at `addr` into `dst`.
+    fn load_elem(&mut self, dst: Local, elem: ElemType, field: Option<u32>, addr: Value) -> R<()> {
+        match (elem, field) {
+            (ElemType::Scalar(s), None) => {
+                let (var, ty) = self.scalar_dst(dst)?;
+                if ty != s {
+                    return Err(self.malformed("element type does not match the destination"));
+                }
+                let v = self.load(abi::scalar_cl(s), addr, 0);
+                self.b.def_var(var, v);
+            }
+            (ElemType::Struct(sid), Some(f)) => {
+                let (off, fty) = self.field(sid, f)?;
+                let (var, ty) = self.scalar_dst(dst)?;
+                if ty != fty {
+                    return Err(self.malformed("field type does not match the destination"));
+                }
+                let v = self.load(abi::scalar_cl(fty), addr, off as i32);
+                self.b.def_var(var, v);
+            }
+            (ElemType::Struct(sid), None) => {
+                let repr = self.struct_repr(dst, sid)?;
+                self.mem_to_struct(repr, sid, addr, 0)?;
+            }
+            (ElemType::Scalar(_), Some(_)) => {
+                return Err(self.malformed("field access on a vec of scalars"))
+            }
+        }
+        Ok(())
+    }
+
+    /// What to store for an element (or field) write, evaluated before any check.
+    fn elem_value(&mut self, elem: ElemType, field: Option<u32>, value: Operand) -> R<ElemValue> {
+        Ok(match (elem, field) {
+            (ElemType::Scalar(s), None) => ElemValue::Scalar(self.scalar_operand(value, s)?, 0),
+            (ElemType::Struct(sid), Some(f)) => {
+                let (off, fty) = self.field(sid, f)?;
+                ElemValue::Scalar(self.scalar_operand(value, fty)?, off)
+            }
+            (ElemType::Struct(sid), None) => {
+                let repr = self.struct_operand(value, sid)?;
+                // Read a packed value now; a slot is copied at the store.
+                match repr {
+                    Repr::Packed(var, _) => ElemValue::Packed(self.b.use_var(var), sid),
+                    other => ElemValue::Struct(other, sid),
+                }
+            }
+            (ElemType::Scalar(_), Some(_)) => {
+                return Err(self.malformed("field access on a vec of scalars"))
+            }
+        })
+    }
+
+    fn store_elem(&mut self, v: ElemValue, addr: Value) -> R<()> {
+        match v {
+            ElemValue::Scalar(v, off) => self.store(v, addr, off as i32),
+            ElemValue::Packed(v, sid) => {
+                let size = self.layout(sid)?.size;
+                self.store_bytes(v, addr, 0, size);
+            }
+            ElemValue::Struct(repr, sid) => self.struct_to_mem(repr, sid, addr, 0)?,
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, vec: Local, value: Operand) -> R<()> {
+        let (h, elem) = self.vec_local(vec)?;
+        let size = self.elem_size(elem)?;
+        let v = self.elem_value(elem, None, value)?;
+        let len = self.load(types::I64, h, HDR_LEN);
+        let cap = self.load(types::I64, h, HDR_CAP);
+        let full = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, len, cap);
+        let grow = self.b.create_block();
+        self.b.set_cold_block(grow);
+        let store_blk = self.b.create_block();
+        self.b.ins().brif(full, grow, &[], store_blk, &[]);
+        self.b.switch_to_block(grow);
+        let ctx = self.ctx()?;
+        let f = self.i64c(i64::from(self.fidx));
+        let rt = self.rt_ref(RtFunc::Grow);
+        let call = self.b.ins().call(rt, &[ctx, h, f]);
+        let status = self.b.inst_results(call)[0];
+        let bail = self.bail()?;
+        self.b.ins().brif(status, bail, &[], store_blk, &[]);
+        self.b.switch_to_block(store_blk);
+        let addr = self.elem_addr(h, len, size);
+        self.store_elem(v, addr)?;
+        let len1 = self.b.ins().iadd_imm_s(len, 1);
+        self.store(len1, h, HDR_LEN);
+        Ok(())
+    }
+
+    fn call(&mut self, dst: Option<Local>, fid: FuncId, args: &[Operand]) -> R<()> {
+        let callee = self
+            .env
+            .module
+            .funcs
+            .get(fid)
+            .ok_or_else(|| self.malformed(format!("call of undeclared function {fid}")))?;
+        if callee.params.len() != args.len() {
+            return Err(self.malformed(format!(
+                "call of `{}` with {} arguments, expected {}",
+                callee.name,
+                args.len(),
+                callee.params.len()
+            )));
+        }
+        let fref = self.callee_ref(fid)?;
+        let ctx = self.ctx()?;
+        let mut vals = vec![ctx];
+        // The return area of a struct result: the destination's slot, or a scratch slot.
+        let mut ret_slot: Option<(StackSlot, StructId, Option<Repr>)> = None;
+        if let Some(Type::Struct(sid)) = callee.ret {
+            let lay = self.layout(sid)?.clone();
+            let dst_repr = match dst {
+                Some(d) => Some(self.struct_repr(d, sid)?),
+                None => None,
+            };
+            let ss = match dst_repr {
+                Some(Repr::Slot(ss, _)) => ss,
+                _ => self.new_slot(lay.size, lay.align),
+            };
+            ret_slot = Some((ss, sid, dst_repr));
+            let a = self.slot_addr(ss);
+            vals.push(a);
+        }
+        for (&p, &arg) in callee.params.iter().zip(args) {
+            let pty = callee
+                .locals
+                .get(p)
+                .map(|l| l.ty)
+                .ok_or_else(|| self.malformed("callee parameter is undeclared"))?;
+            let v = match pty {
+                Type::Scalar(s) => self.scalar_operand(arg, s)?,
+                Type::Vec(elem) => {
+                    let Operand::Local(l) = arg else {
+                        return Err(self.malformed("a constant is passed as a vec"));
+                    };
+                    let (v, e) = self.vec_local(l)?;
+                    if e != elem {
+                        return Err(self.malformed("vec argument of the wrong element type"));
+                    }
+                    v
+                }
+                Type::Struct(sid) => {
+                    let repr = self.struct_operand(arg, sid)?;
+                    self.struct_address(repr, sid)?
+                }
+            };
+            vals.push(v);
+        }
+        let call = self.b.ins().call(fref, &vals);
+        let results = self.b.inst_results(call).to_vec();
+        let trapped = self.load(types::I64, ctx, CTX_TRAPPED);
+        self.bail_if(trapped)?;
+        match (callee.ret, dst) {
+            (_, None) => {}
+            (Some(Type::Scalar(s)), Some(d)) => {
+                let (var, ty) = self.scalar_dst(d)?;
+                if ty != s {
+                    return Err(self.malformed("call result type does not match"));
+                }
+                self.b.def_var(var, results[0]);
+            }
+            (Some(Type::Vec(e)), Some(d)) => match self.repr(d)? {
+                Repr::Vec(var, de) if de == e => self.b.def_var(var, results[0]),
+                _ => return Err(self.malformed("call result type does not match")),
+            },
+            (Some(Type::Struct(_)), Some(_)) => {
+                if let Some((ss, sid, Some(r @ Repr::Packed(..)))) = ret_slot {
+                    let addr = self.slot_addr(ss);
+                    self.mem_to_struct(r, sid, addr, 0)?;
+                }
+            }
+            (None, Some(_)) => {
+                return Err(self.malformed(format!(
+                    "the result of `{}` is used but it returns nothing",
+                    callee.name
+                )))
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A value to store into an element.
+#[derive(Copy, Clone)]
+enum ElemValue {
+    /// A scalar (an element or a field) at a byte offset in the element.
+    Scalar(Value, u32),
+    /// A packed struct's bytes.
+    Packed(Value, StructId),
+    /// A struct in a slot.
+    Struct(Repr, StructId),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn immediates_are_masked_to_width() {
+        assert_eq!(imm_for(ScalarType::I8, -1), 0xff);
+        assert_eq!(imm_for(ScalarType::I16, 0x1_2345), 0x2345);
+        assert_eq!(imm_for(ScalarType::I32, -2), 0xffff_fffe);
+        assert_eq!(imm_for(ScalarType::I64, -2), -2);
+        assert_eq!(imm_for(ScalarType::Bool, 3), 1);
+    }
+
+    #[test]
+    fn chunks_cover_every_byte() {
+        assert_eq!(FnLower::chunks(8), vec![(0, 8)]);
+        assert_eq!(FnLower::chunks(12), vec![(0, 8), (8, 4)]);
+        assert_eq!(FnLower::chunks(7), vec![(0, 4), (4, 2), (6, 1)]);
+        assert_eq!(FnLower::chunks(128).len(), 16);
+        assert!(FnLower::chunks(0).is_empty());
+    }
+}
