@@ -617,3 +617,64 @@ fn passes_are_idempotent_enough() {
         .unwrap();
     assert_eq!(print_module(&again), print_module(&m));
 }
+
+#[test]
+fn trap_examples_keep_their_traps() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/traps");
+    let passes = [
+        "temp-elision",
+        "copy-prop",
+        "dead-local-elim",
+        "simplify-cfg",
+        "scalarize",
+    ];
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "pir") {
+            continue;
+        }
+        let src = std::fs::read_to_string(&path).unwrap();
+        let before = module(&src);
+        let (after, _) = opt(&src, &passes, &[("main", &[])]);
+        let limits = RunLimits::default();
+        let result = poolopt_interp::run(&after, "main", &[], &limits);
+        assert!(result.is_err(), "{}: trap lost", path.display());
+        assert_eq!(result, poolopt_interp::run(&before, "main", &[], &limits));
+    }
+}
+
+#[test]
+fn degenerate_shapes_do_not_panic() {
+    let src = r#"
+fn spin() {
+entry:
+    br entry
+}
+fn one(a: i64) -> i64 {
+entry:
+    ret a
+}
+fn cond(a: i64) -> i64 {
+    var c: bool
+    var t: i64
+entry:
+    c = slt a, 0
+    t = copy a
+    brif c, entry, entry
+}
+"#;
+    let passes = [
+        "temp-elision",
+        "copy-prop",
+        "dead-local-elim",
+        "simplify-cfg",
+        "scalarize",
+    ];
+    let (m, _) = opt(src, &passes, &[("one", &[4])]);
+    let f = func(&m, "cond");
+    assert!(f.contains("br entry") && !f.contains("brif"), "{f}");
+    assert!(func(&m, "spin").contains("entry:\n    br entry\n"));
+}
