@@ -108,7 +108,16 @@ impl FactSet {
             Fact::CmpIs { c, op, lhs, rhs } => self.cmps.get(&c) == Some(&(op, lhs, rhs)),
             Fact::NonNeg(i) => self.nonneg.contains(&i),
             Fact::LtLen { i, v } => self.lt_len.contains(&(i, v)),
-            Fact::LenGt { v, k } => k < 0 || self.len_gt.get(&v).is_some_and(|&m| m >= k),
+            Fact::LenGt { v, k } => {
+                k < 0
+                    || self.len_gt.get(&v).is_some_and(|&m| m >= k)
+                    // 0 <= i < len(v) gives len(v) > 0.
+                    || (k == 0
+                        && self
+                            .lt_len
+                            .iter()
+                            .any(|&(i, w)| w == v && self.nonneg.contains(&i)))
+            }
         }
     }
 

@@ -166,15 +166,21 @@ fn op_text(func: &Function, o: Operand) -> String {
     }
 }
 
-/// `range check `i < 0 || i >= n` folded to `i >=u n``.
-fn describe(func: &Function, i: Local, op: CmpOp, n: Operand) -> String {
+/// The test as written (`i < 0 || i >= n`) and folded (`i >=u n`), for `i op n` normalized.
+fn texts(func: &Function, i: Local, op: CmpOp, n: Operand) -> (String, String) {
     let (i, n) = (func.local_name(i), op_text(func, n));
-    let u = sym(unsigned(op));
-    if fails_high(op) {
-        format!("`{i} < 0 || {i} {} {n}` folded to `{i} {u} {n}`", sym(op))
+    let written = if fails_high(op) {
+        format!("`{i} < 0 || {i} {} {n}`", sym(op))
     } else {
-        format!("`{i} >= 0 && {i} {} {n}` folded to `{i} {u} {n}`", sym(op))
-    }
+        format!("`{i} >= 0 && {i} {} {n}`", sym(op))
+    };
+    (written, format!("`{i} {} {n}`", sym(unsigned(op))))
+}
+
+/// `` `i < 0 || i >= n` folded to `i >=u n` ``.
+fn describe(func: &Function, i: Local, op: CmpOp, n: Operand) -> String {
+    let (written, folded) = texts(func, i, op, n);
+    format!("{written} folded to {folded}")
 }
 
 /// Whether `n` is non-negative at a point with facts `facts`.
@@ -372,7 +378,7 @@ fn short_circuit(
     // The shape matches; now the conditions.
     let iname = func.local_name(i);
     let bname = &func.blocks[b].name;
-    let prefix = format!("range check {} not folded", describe(func, i, op, n));
+    let prefix = format!("range check {} not folded", texts(func, i, op, n).0);
     if let Some(&d) = insts.iter().find(|&&d| func.inst(d).def() == Some(i)) {
         return Some(Err((
             d,
