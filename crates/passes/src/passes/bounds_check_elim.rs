@@ -20,6 +20,8 @@ use poolopt_ir::{
     display_inst, display_terminator, Block, Check, Function, Inst, InstKind, Local, Module,
     Operand,
 };
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// The pass.
 pub struct BoundsCheckElim;
@@ -81,6 +83,15 @@ impl Pass for BoundsCheckElim {
         let cfg = cx.cfg(func).clone();
         let module = cx.module;
         let mut decisions: Vec<(Block, Decision)> = Vec::new();
+        let gains = RefCell::new(HashMap::new());
+        let mut all_defs: HashMap<Local, Vec<Inst>> = HashMap::new();
+        for &b in &func.layout {
+            for &inst in &func.blocks[b].insts {
+                if let Some(d) = func.inst(inst).def() {
+                    all_defs.entry(d).or_default().push(inst);
+                }
+            }
+        }
         for &block in &func.layout {
             if fa.block_in(block).is_none() {
                 continue; // unreachable: nothing is known, and nothing runs
@@ -91,15 +102,27 @@ impl Pass for BoundsCheckElim {
                 fa: &fa,
                 cfg: &cfg,
                 block,
+                gains: &gains,
+                all_defs: &all_defs,
             };
-            // Facts killed so far in this block, with the instruction that killed them.
-            let mut killed: Vec<(Fact, Inst)> = Vec::new();
+            // Facts killed and established so far in this block, with the instruction.
+            let mut killed = Events::default();
+            let mut gained = Events::default();
+            // The latest definition of each local so far in this block, with its position.
+            let mut local_defs: HashMap<Local, (usize, Inst)> = HashMap::new();
             fa.replay(func, block, |idx, inst, before, after| {
                 if let Some(need) = need_of(func.inst(inst)) {
-                    decisions.push((block, ctx.decide(idx, inst, &need, before, &killed)));
+                    let d = ctx.decide(inst, &need, before, &killed, &gained, &local_defs);
+                    decisions.push((block, d));
+                }
+                if let Some(d) = func.inst(inst).def() {
+                    local_defs.insert(d, (idx, inst));
                 }
                 for f in before.removed_in(after) {
-                    killed.push((f, inst));
+                    killed.record(f, inst);
+                }
+                for f in after.removed_in(before) {
+                    gained.record(f, inst);
                 }
             });
         }
@@ -131,13 +154,42 @@ struct Ctx<'a> {
     fa: &'a FactAnalysis,
     cfg: &'a Cfg,
     block: Block,
+    /// Facts established in other blocks, computed on demand for remarks.
+    gains: &'a RefCell<HashMap<Block, Events>>,
+    /// Every definition of each local.
+    all_defs: &'a HashMap<Local, Vec<Inst>>,
 }
 
-/// Whether `have` proves `need` (the same fact, or a stronger `len(v) > k` bound).
-fn implies(have: &Fact, need: &Fact) -> bool {
-    match (*have, *need) {
-        (Fact::LenGt { v, k }, Fact::LenGt { v: v2, k: k2 }) => v == v2 && k >= k2,
-        _ => have == need,
+/// The latest instruction that killed (or established) each fact in a block.
+#[derive(Default)]
+struct Events {
+    facts: HashMap<Fact, Inst>,
+    /// `len(v) > k` facts by vec: the bound and the instruction.
+    len_gt: HashMap<Local, (i64, Inst)>,
+}
+
+impl Events {
+    fn record(&mut self, fact: Fact, inst: Inst) {
+        match fact {
+            Fact::LenGt { v, k } => {
+                self.len_gt.insert(v, (k, inst));
+            }
+            f => {
+                self.facts.insert(f, inst);
+            }
+        }
+    }
+
+    /// The latest instruction whose event concerns `need` (or a stronger `len(v) > k`).
+    fn find(&self, need: &Fact) -> Option<Inst> {
+        match *need {
+            Fact::LenGt { v, k } => self
+                .len_gt
+                .get(&v)
+                .filter(|&&(k2, _)| k2 >= k)
+                .map(|&(_, i)| i),
+            ref f => self.facts.get(f).copied(),
+        }
     }
 }
 
@@ -161,11 +213,12 @@ impl Ctx<'_> {
 
     fn decide(
         &self,
-        idx: usize,
         inst: Inst,
         need: &Need,
         before: &FactSet,
-        killed: &[(Fact, Inst)],
+        killed: &Events,
+        gained: &Events,
+        local_defs: &HashMap<Local, (usize, Inst)>,
     ) -> Decision {
         let keep = |message: String| Decision {
             inst,
@@ -184,7 +237,7 @@ impl Ctx<'_> {
                     return remove(format!(
                         "pop check removed: len({}) > 0 holds on every path here{}",
                         self.name(vec),
-                        self.origins(idx, &[fact])
+                        self.origins(gained, &[fact])
                     ));
                 }
                 if let Some((w, k)) = before.len_gt_vecs().find(|&(w, _)| w != vec) {
@@ -198,7 +251,7 @@ impl Ctx<'_> {
                 keep(format!(
                     "pop check kept: nothing proves len({}) > 0 here{}",
                     self.name(vec),
-                    self.why_missing(idx, &fact, killed)
+                    self.why_missing(killed, &fact)
                 ))
             }
             Need::Const { vec, k } => {
@@ -212,13 +265,13 @@ impl Ctx<'_> {
                     return remove(format!(
                         "index check removed: len({}) > {k} holds on every path here{}",
                         self.name(vec),
-                        self.origins(idx, &[fact])
+                        self.origins(gained, &[fact])
                     ));
                 }
                 keep(format!(
                     "index check kept: nothing proves len({}) > {k} here{}",
                     self.name(vec),
-                    self.why_missing(idx, &fact, killed)
+                    self.why_missing(killed, &fact)
                 ))
             }
             Need::Index { vec, i } => {
@@ -229,11 +282,11 @@ impl Ctx<'_> {
                 if has_nn && has_lt {
                     return remove(format!(
                         "index check removed: 0 <= {iname} < len({vname}) holds on every path here{}",
-                        self.origins(idx, &[nn, lt])
+                        self.origins(gained, &[nn, lt])
                     ));
                 }
                 if !has_nn && !has_lt {
-                    if let Some(origin) = self.index_origin(idx, i) {
+                    if let Some(origin) = self.index_origin(local_defs, i) {
                         return keep(format!("index check kept: {origin}; nothing bounds it"));
                     }
                 }
@@ -252,21 +305,20 @@ impl Ctx<'_> {
                     };
                     return keep(format!(
                         "index check kept: nothing proves {what} here{}",
-                        self.why_missing(idx, &lt, killed)
+                        self.why_missing(killed, &lt)
                     ));
                 }
                 keep(format!(
                     "index check kept: `{iname}` may be negative (only `{iname} < len({vname})` is known){}",
-                    self.why_missing(idx, &nn, killed)
+                    self.why_missing(killed, &nn)
                 ))
             }
         }
     }
 
-    /// Why `fact` does not hold before instruction `idx` of the block: an instruction of this
-    /// block killed it, or it holds on some incoming paths only. Empty when unknown.
-    fn why_missing(&self, _idx: usize, fact: &Fact, killed: &[(Fact, Inst)]) -> String {
-        if let Some(&(_, inst)) = killed.iter().rev().find(|(f, _)| implies(f, fact)) {
+    /// Why `fact` does not hold here: an instruction of this block killed it, or it holds on some incoming paths only. Empty when unknown.
+    fn why_missing(&self, killed: &Events, fact: &Fact) -> String {
+        if let Some(inst) = killed.find(fact) {
             let kind = self.func.inst(inst);
             let text = self.inst_text(inst);
             let line = line_of(self.func, inst);
@@ -309,13 +361,14 @@ impl Ctx<'_> {
         String::new()
     }
 
-    /// Where the facts come from, when a single-predecessor chain leads to the instruction or
-    /// branch that established them: ` (i >= 0 from ...; ...)`. Empty when unknown.
-    fn origins(&self, idx: usize, facts: &[Fact]) -> String {
+    /// Where the facts come from, when the instruction or branch that established them is in
+    /// this block or up a single-predecessor chain: ` (i >= 0 from ...; ...)`. Empty when
+    /// unknown.
+    fn origins(&self, gained: &Events, facts: &[Fact]) -> String {
         let parts: Vec<String> = facts
             .iter()
             .filter_map(|f| {
-                self.origin(idx, f)
+                self.origin(gained, f)
                     .map(|o| format!("{} {o}", f.describe(self.func)))
             })
             .collect();
@@ -326,22 +379,20 @@ impl Ctx<'_> {
         }
     }
 
-    fn origin(&self, idx: usize, fact: &Fact) -> Option<String> {
+    fn from_inst(&self, inst: Inst) -> String {
+        format!(
+            "from `{}`{}",
+            self.inst_text(inst),
+            line_of(self.func, inst)
+        )
+    }
+
+    fn origin(&self, gained: &Events, fact: &Fact) -> Option<String> {
+        if let Some(inst) = gained.find(fact) {
+            return Some(self.from_inst(inst));
+        }
         let mut block = self.block;
-        let mut limit = idx;
         for _ in 0..32 {
-            let states = self.fa.facts_before_each(self.func, block);
-            let insts = &self.func.blocks[block].insts;
-            for j in (0..limit.min(insts.len())).rev() {
-                if !states[j].holds(fact) && states[j + 1].holds(fact) {
-                    let inst = insts[j];
-                    return Some(format!(
-                        "from `{}`{}",
-                        self.inst_text(inst),
-                        line_of(self.func, inst)
-                    ));
-                }
-            }
             let preds: Vec<Block> = self
                 .cfg
                 .preds(block)
@@ -368,43 +419,50 @@ impl Ctx<'_> {
                     self.func.blocks[p].name
                 ));
             }
+            let mut cache = self.gains.borrow_mut();
+            let events = cache.entry(p).or_insert_with(|| {
+                let mut ev = Events::default();
+                self.fa.replay(self.func, p, |_, inst, before, after| {
+                    for f in after.removed_in(before) {
+                        ev.record(f, inst);
+                    }
+                });
+                ev
+            });
+            if let Some(inst) = events.find(fact) {
+                return Some(self.from_inst(inst));
+            }
             block = p;
-            limit = self.func.blocks[p].insts.len();
         }
         None
     }
 
     /// Where the index `i` came from, when that explains why nothing bounds it: popped from a
     /// vec, loaded from a vec, returned by a call, or a parameter (copies are followed).
-    fn index_origin(&self, idx: usize, i: Local) -> Option<String> {
+    fn index_origin(&self, local_defs: &HashMap<Local, (usize, Inst)>, i: Local) -> Option<String> {
         let func = self.func;
         let iname = self.name(i);
         let mut cur = i;
-        let mut local_scan = Some(idx);
+        // Position in this block of the definition being followed (None: left the block).
+        let mut pos = Some(usize::MAX);
         for _ in 0..8 {
             let mut def: Option<Inst> = None;
-            if let Some(limit) = local_scan {
-                def = func.blocks[self.block].insts[..limit]
-                    .iter()
-                    .rev()
-                    .copied()
-                    .find(|&d| func.inst(d).def() == Some(cur));
+            if let (Some(limit), Some(&(p, d))) = (pos, local_defs.get(&cur)) {
+                if p < limit {
+                    def = Some(d);
+                    pos = Some(p);
+                }
             }
             if def.is_none() {
-                let defs: Vec<Inst> = func
-                    .layout
-                    .iter()
-                    .flat_map(|&b| func.blocks[b].insts.iter().copied())
-                    .filter(|&d| func.inst(d).def() == Some(cur))
-                    .collect();
+                pos = None;
+                let defs = self.all_defs.get(&cur).map_or(&[][..], |v| &v[..]);
                 let is_param = func.params.contains(&cur);
-                match (defs.as_slice(), is_param) {
+                match (defs, is_param) {
                     ([], true) => return Some(format!("`{iname}` is a parameter")),
                     ([d], false) => def = Some(*d),
                     _ => return None,
                 }
             }
-            local_scan = None;
             match *func.inst(def?) {
                 InstKind::Copy {
                     src: Operand::Local(j),
