@@ -379,7 +379,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn from_inst(&self, inst: Inst) -> String {
+    fn origin_text(&self, inst: Inst) -> String {
         format!(
             "from `{}`{}",
             self.inst_text(inst),
@@ -389,7 +389,7 @@ impl Ctx<'_> {
 
     fn origin(&self, gained: &Events, fact: &Fact) -> Option<String> {
         if let Some(inst) = gained.find(fact) {
-            return Some(self.from_inst(inst));
+            return Some(self.origin_text(inst));
         }
         let mut block = self.block;
         for _ in 0..32 {
@@ -430,7 +430,7 @@ impl Ctx<'_> {
                 ev
             });
             if let Some(inst) = events.find(fact) {
-                return Some(self.from_inst(inst));
+                return Some(self.origin_text(inst));
             }
             block = p;
         }
