@@ -27,7 +27,9 @@ fn for_each_lowered(
     let call_conv = isa.default_call_conv();
     let rt_count = RtFunc::ALL.len() as u32;
     let rt_index = [0, 1, 2, 3];
-    let ir_index = (0..module.funcs.len() as u32).map(|i| rt_count + i).collect();
+    let ir_index = (0..module.funcs.len() as u32)
+        .map(|i| rt_count + i)
+        .collect();
     let env = LowerEnv::new(module, call_conv, ir_index, rt_index, false)?;
     let mut fbc = FunctionBuilderContext::new();
     let mut messages = Vec::new();

@@ -39,6 +39,19 @@ struct Entry {
 /// The entry shim's machine signature.
 type ShimFn = unsafe extern "C" fn(*mut RunCtx, *const i64) -> i64;
 
+/// Calls an entry shim.
+///
+/// # Safety
+/// `shim` must be a finalized entry shim of a live [`CompiledModule`] whose function takes
+/// `args.len()` parameters.
+unsafe fn call_shim(shim: usize, ctx: &mut RunCtx, args: &[i64]) -> i64 {
+    // SAFETY: per the contract above, `shim` has the `ShimFn` signature.
+    unsafe {
+        let f = std::mem::transmute::<usize, ShimFn>(shim);
+        f(ctx as *mut RunCtx, args.as_ptr())
+    }
+}
+
 /// Extra stack for the runtime functions and the shim, beyond the JIT frames.
 const STACK_RESERVE: u64 = 4 << 20;
 /// Bounds of the run thread's stack.
@@ -97,7 +110,9 @@ impl CompiledModule {
         };
         // A panic inside Cranelift would be a bug; report it as an error rather than take the
         // host down.
-        match catch_unwind(AssertUnwindSafe(|| compiled.build(module, call_conv, frontend))) {
+        match catch_unwind(AssertUnwindSafe(|| {
+            compiled.build(module, call_conv, frontend)
+        })) {
             Ok(r) => r?,
             Err(_) => {
                 return Err(JitError::Codegen {
@@ -239,13 +254,45 @@ impl CompiledModule {
         (result, ctx.stats())
     }
 
-    fn run_in(
+    /// [`CompiledModule::run_with_stats`] on the calling thread instead of a fresh one, which
+    /// saves the cost of starting a thread (tens of microseconds) per run.
+    ///
+    /// The calling thread must have [`CompiledModule::required_stack`] bytes of stack left;
+    /// if it has less, deep recursion may overflow the machine stack before the call-depth
+    /// limit traps, and the process aborts (stack probes guarantee the guard page is hit: it is
+    /// an abort, never memory corruption). Run it on a thread spawned with that stack size.
+    pub fn run_on_current_thread(
         &self,
-        ctx: &mut RunCtx,
         entry: &str,
         args: &[i64],
         limits: &RunLimits,
-    ) -> Result<i64, RunError> {
+    ) -> (Result<i64, RunError>, RunStats) {
+        let mut ctx = RunCtx::new(
+            limits.max_memory,
+            limits.max_depth,
+            limits.fuel.unwrap_or(u64::MAX),
+        );
+        let result = self.prepare(entry, args, limits).map(|(shim, wrapped)| {
+            // SAFETY: `shim` is a finalized entry shim of this module; see `call_shim`.
+            let value = unsafe { call_shim(shim, &mut ctx, &wrapped) };
+            self.outcome(&ctx, value)
+        });
+        (result.and_then(|r| r), ctx.stats())
+    }
+
+    /// Bytes of machine stack a run under `limits` may need (JIT frames up to the depth limit,
+    /// plus room for the runtime); [`CompiledModule::run`] gives its run thread this much.
+    pub fn required_stack(&self, limits: &RunLimits) -> usize {
+        self.stack_size(limits.max_depth)
+    }
+
+    /// Finds the entry shim and wraps the arguments.
+    fn prepare(
+        &self,
+        entry: &str,
+        args: &[i64],
+        limits: &RunLimits,
+    ) -> Result<(usize, Vec<i64>), RunError> {
         let e = self
             .entries
             .get(entry)
@@ -270,6 +317,25 @@ impl CompiledModule {
             .zip(&e.params)
             .map(|(&a, t)| t.wrap(a))
             .collect();
+        Ok((shim, wrapped))
+    }
+
+    /// The result of a finished run: its value, or the trap it recorded.
+    fn outcome(&self, ctx: &RunCtx, value: i64) -> Result<i64, RunError> {
+        match ctx.trap() {
+            Some(rec) => Err(RunError::Trap(self.trap_of(rec, ctx.max_memory()))),
+            None => Ok(value),
+        }
+    }
+
+    fn run_in(
+        &self,
+        ctx: &mut RunCtx,
+        entry: &str,
+        args: &[i64],
+        limits: &RunLimits,
+    ) -> Result<i64, RunError> {
+        let (shim, wrapped) = self.prepare(entry, args, limits)?;
         let stack = self.stack_size(limits.max_depth);
         let ctx_addr = ctx as *mut RunCtx as usize;
         let args_addr = wrapped.as_ptr() as usize;
@@ -278,8 +344,9 @@ impl CompiledModule {
                 .name("poolopt-run".to_string())
                 .stack_size(stack)
                 .spawn_scoped(s, move || {
-                    // SAFETY: `shim` is the finalized entry shim of this (live) module, with
-                    // the `ShimFn` signature; the context and the arguments outlive the thread.
+                    // SAFETY: `shim` is a finalized entry shim of this (live) module; the
+                    // context and the arguments outlive the thread, which nothing else uses
+                    // while it runs.
                     unsafe {
                         let f = std::mem::transmute::<usize, ShimFn>(shim);
                         f(ctx_addr as *mut RunCtx, args_addr as *const i64)
@@ -291,10 +358,7 @@ impl CompiledModule {
                 .map_err(|_| RunError::Thread("the run thread panicked".to_string()))
         });
         let value = outcome?;
-        match ctx.trap() {
-            Some(rec) => Err(RunError::Trap(self.trap_of(rec, ctx.max_memory()))),
-            None => Ok(value),
-        }
+        self.outcome(ctx, value)
     }
 
     fn stack_size(&self, max_depth: u32) -> usize {

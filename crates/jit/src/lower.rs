@@ -32,11 +32,11 @@ use cranelift_codegen::ir::{
 };
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use poolopt_ir::EntityRef;
 use poolopt_ir::{
     BinaryOp, Block, CastOp, CmpOp, ElemType, FuncId, Function, InstKind, Local, Module, Operand,
     ScalarType, StructId, StructLayout, Terminator, TrapKind, Type, UnaryOp,
 };
-use poolopt_ir::EntityRef;
 use std::collections::HashMap;
 
 /// Module-wide facts the lowering of each function needs.
@@ -143,10 +143,14 @@ pub fn lower_function(
     frontend: TargetFrontendConfig,
     messages: &mut Vec<String>,
 ) -> Result<LowerInfo, JitError> {
-    let ir = env.module.funcs.get(fid).ok_or_else(|| JitError::Malformed {
-        function: String::new(),
-        message: format!("no function {fid}"),
-    })?;
+    let ir = env
+        .module
+        .funcs
+        .get(fid)
+        .ok_or_else(|| JitError::Malformed {
+            function: String::new(),
+            message: format!("no function {fid}"),
+        })?;
     out.signature = abi::ir_signature(ir, env.call_conv);
     out.name = cl::UserFuncName::user(0, env.ir_func_index.get(fid.index()).copied().unwrap_or(0));
     let b = FunctionBuilder::new(out, fbc);
@@ -195,10 +199,14 @@ pub fn lower_shim(
     fbc: &mut FunctionBuilderContext,
     frontend: TargetFrontendConfig,
 ) -> Result<(), JitError> {
-    let ir = env.module.funcs.get(fid).ok_or_else(|| JitError::Malformed {
-        function: String::new(),
-        message: format!("no function {fid}"),
-    })?;
+    let ir = env
+        .module
+        .funcs
+        .get(fid)
+        .ok_or_else(|| JitError::Malformed {
+            function: String::new(),
+            message: format!("no function {fid}"),
+        })?;
     abi::host_callable(ir).map_err(|message| JitError::Unsupported {
         function: ir.name.clone(),
         message,
@@ -322,7 +330,10 @@ impl FnLower<'_, '_, '_> {
             self.malformed(format!("struct `{}` has no field #{field}", def.name))
         })?;
         let ty = f.ty.as_scalar().ok_or_else(|| {
-            self.unsupported(format!("field `{}` of `{}` is not a scalar", f.name, def.name))
+            self.unsupported(format!(
+                "field `{}` of `{}` is not a scalar",
+                f.name, def.name
+            ))
         })?;
         let off = self.layout(sid)?.offsets[field as usize];
         Ok((off, ty))
@@ -507,7 +518,13 @@ impl FnLower<'_, '_, '_> {
     // ---------------------------------------------------------------- traps
 
     /// Branches to a cold block that records a trap and returns when `cond` is nonzero.
-    fn trap_if(&mut self, cond: Value, kind: TrapKind, a: Option<Value>, b: Option<Value>) -> R<()> {
+    fn trap_if(
+        &mut self,
+        cond: Value,
+        kind: TrapKind,
+        a: Option<Value>,
+        b: Option<Value>,
+    ) -> R<()> {
         let trap_blk = self.b.create_block();
         self.b.set_cold_block(trap_blk);
         let cont = self.b.create_block();
@@ -628,10 +645,7 @@ impl FnLower<'_, '_, '_> {
     fn struct_local(&self, l: Local) -> R<(Repr, StructId)> {
         match self.repr(l)? {
             r @ (Repr::Slot(_, s) | Repr::Packed(_, s)) => Ok((r, s)),
-            _ => Err(self.malformed(format!(
-                "local `{}` is not a struct",
-                self.local_name(l)
-            ))),
+            _ => Err(self.malformed(format!("local `{}` is not a struct", self.local_name(l)))),
         }
     }
 

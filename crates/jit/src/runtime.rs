@@ -60,7 +60,8 @@ pub const HDR_CAP: i32 = offset_of!(VecHeader, cap) as i32;
 pub struct RunStats {
     /// Number of buffer reallocations (growths).
     pub vec_growths: u64,
-    /// Bytes of element buffers allocated by growths (the new buffers' sizes).
+    /// Bytes allocated: [`HEADER_BYTES`] per `new` plus the full size of every buffer a
+    /// growth allocates (the interpreter counts the same way).
     pub bytes_allocated: u64,
     /// Bytes of elements copied from old buffers into grown ones.
     pub bytes_copied: u64,
@@ -165,6 +166,8 @@ impl RunCtx {
         match total {
             Some(total) if total <= self.max_memory => {
                 self.in_use = total;
+                self.stats.bytes_allocated =
+                    self.stats.bytes_allocated.saturating_add(HEADER_BYTES);
                 let hdr = Box::into_raw(Box::new(VecHeader::empty(elem_size, false)));
                 self.headers.push(hdr);
                 hdr

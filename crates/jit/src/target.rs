@@ -86,12 +86,19 @@ fn set(b: &mut dyn Configurable, name: &str, value: &str) -> Result<(), JitError
 fn shared_flags(cl_opt: ClOpt, verify: bool) -> Result<settings::Flags, JitError> {
     let mut b = settings::builder();
     set(&mut b, "opt_level", cl_opt.name())?;
-    set(&mut b, "enable_verifier", if verify { "true" } else { "false" })?;
+    set(
+        &mut b,
+        "enable_verifier",
+        if verify { "true" } else { "false" },
+    )?;
     set(&mut b, "is_pic", "false")?;
     set(&mut b, "use_colocated_libcalls", "false")?;
     set(&mut b, "preserve_frame_pointers", "false")?;
     set(&mut b, "unwind_info", "false")?;
-    set(&mut b, "enable_probestack", "false")?;
+    // Inline stack probes: a frame larger than a page still touches the guard page, so a
+    // machine-stack overflow can never skip past it.
+    set(&mut b, "enable_probestack", "true")?;
+    set(&mut b, "probestack_strategy", "inline")?;
     set(&mut b, "regalloc_algorithm", "backtracking")?;
     Ok(settings::Flags::new(b))
 }

@@ -35,7 +35,8 @@ fn arith_module() -> Module {
             fb.ret(Some(d.into()));
         }
         for op in CmpOp::ALL {
-            let f = mb.declare_function(&name(op.name(), w), &[("a", t), ("b", t)], Some(Type::BOOL));
+            let f =
+                mb.declare_function(&name(op.name(), w), &[("a", t), ("b", t)], Some(Type::BOOL));
             let mut fb = mb.define_function(f);
             let (a, b) = (fb.param(0).unwrap(), fb.param(1).unwrap());
             let d = fb.local("d", Type::BOOL);
@@ -135,10 +136,30 @@ fn samples(w: ScalarType) -> Vec<i64> {
         _ => i64::MIN,
     };
     let max = !min;
-    vec![0, 1, -1, 2, -2, 3, 7, -7, 8, 13, 63, 64, 65, 100, -100, min, max, min + 1, max - 1]
-        .into_iter()
-        .map(|x| w.wrap(x))
-        .collect()
+    vec![
+        0,
+        1,
+        -1,
+        2,
+        -2,
+        3,
+        7,
+        -7,
+        8,
+        13,
+        63,
+        64,
+        65,
+        100,
+        -100,
+        min,
+        max,
+        min + 1,
+        max - 1,
+    ]
+    .into_iter()
+    .map(|x| w.wrap(x))
+    .collect()
 }
 
 #[test]
@@ -211,7 +232,10 @@ fn min_div_minus_one_does_not_fault() {
     assert_eq!(run(&m, "srem_i64", &[i64::MIN, -1]), Ok(0));
     assert_eq!(run(&m, "sdiv_i8", &[-128, -1]), Ok(-128));
     assert_eq!(run(&m, "srem_i8", &[-128, -1]), Ok(0));
-    assert_eq!(run(&m, "sdiv_i32", &[i32::MIN as i64, -1]), Ok(i32::MIN as i64));
+    assert_eq!(
+        run(&m, "sdiv_i32", &[i32::MIN as i64, -1]),
+        Ok(i32::MIN as i64)
+    );
 }
 
 #[test]
@@ -263,7 +287,10 @@ fn casts_extend_and_truncate() {
     assert_eq!(run(&m, "zext_i16_i32", &[-2]), Ok(65534));
     assert_eq!(run(&m, "zext_i32_i64", &[-1]), Ok(0xffff_ffff));
     assert_eq!(run(&m, "trunc_i64_i8", &[0x1ff]), Ok(-1));
-    assert_eq!(run(&m, "trunc_i64_i32", &[0x1_8000_0000]), Ok(i32::MIN as i64));
+    assert_eq!(
+        run(&m, "trunc_i64_i32", &[0x1_8000_0000]),
+        Ok(i32::MIN as i64)
+    );
     assert_eq!(run(&m, "trunc_i64_bool", &[6]), Ok(0));
     assert_eq!(run(&m, "trunc_i64_bool", &[7]), Ok(1));
     assert_eq!(run(&m, "trunc_i8_bool", &[-1]), Ok(1));

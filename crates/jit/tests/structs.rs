@@ -251,7 +251,11 @@ fn build(shape: Shape) -> Module {
 fn s8_through_every_operation() {
     let m = build(Shape::S8);
     for n in [5, 6, 9, 40] {
-        assert_eq!(run(&m, "main", &[n]), Ok(reference(Shape::S8, n)), "n = {n}");
+        assert_eq!(
+            run(&m, "main", &[n]),
+            Ok(reference(Shape::S8, n)),
+            "n = {n}"
+        );
     }
     // Negative fields come back sign-extended.
     assert_eq!(run(&m, "main", &[5]).map(|_| ()), Ok(()));
@@ -261,7 +265,11 @@ fn s8_through_every_operation() {
 fn s128_through_every_operation() {
     let m = build(Shape::S128);
     for n in [5, 6, 9, 40] {
-        assert_eq!(run(&m, "main", &[n]), Ok(reference(Shape::S128, n)), "n = {n}");
+        assert_eq!(
+            run(&m, "main", &[n]),
+            Ok(reference(Shape::S128, n)),
+            "n = {n}"
+        );
     }
 }
 

@@ -109,8 +109,12 @@ fn trap_module() -> (Module, FuncId) {
         let x = fb.local("x", Type::I64);
         let c = fb.local("c", Type::BOOL);
         let e = fb.create_block("entry");
-        let blocks: Vec<_> = (0..6).map(|k| fb.create_block(&format!("case{k}"))).collect();
-        let tests: Vec<_> = (0..5).map(|k| fb.create_block(&format!("test{k}"))).collect();
+        let blocks: Vec<_> = (0..6)
+            .map(|k| fb.create_block(&format!("case{k}")))
+            .collect();
+        let tests: Vec<_> = (0..5)
+            .map(|k| fb.create_block(&format!("test{k}")))
+            .collect();
         fb.switch_to_block(e);
         fb.vec_new(v, ElemType::Scalar(ScalarType::I64));
         fb.push(v, 1i64);
@@ -194,7 +198,11 @@ fn trap_module() -> (Module, FuncId) {
         fb.ret(Some(x.into()));
     }
     // div(a, b) = a / b at i32.
-    let div = mb.declare_function("div", &[("a", Type::I32), ("b", Type::I32)], Some(Type::I32));
+    let div = mb.declare_function(
+        "div",
+        &[("a", Type::I32), ("b", Type::I32)],
+        Some(Type::I32),
+    );
     {
         let mut fb = mb.define_function(div);
         let (a, b) = (fb.param(0).unwrap(), fb.param(1).unwrap());
@@ -234,7 +242,10 @@ fn div_zero() {
     assert_eq!(run(&m, "div", &[7, -2]), Ok(1));
     assert_eq!(run(&m, "div", &[i32::MIN as i64, -1]), Ok(0));
     let t = expect_trap(run(&m, "div", &[7, 0]), TrapKind::DivZero);
-    assert_eq!((t.function.as_str(), t.message.as_str()), ("div", poolopt_ir::DIV_ZERO_MESSAGE));
+    assert_eq!(
+        (t.function.as_str(), t.message.as_str()),
+        ("div", poolopt_ir::DIV_ZERO_MESSAGE)
+    );
 }
 
 #[test]
@@ -242,7 +253,10 @@ fn explicit() {
     let (m, _) = trap_module();
     assert_eq!(run(&m, "explicit", &[0]), Ok(7));
     let t = expect_trap(run(&m, "explicit", &[1]), TrapKind::Explicit);
-    assert_eq!((t.function.as_str(), t.message.as_str()), ("explicit", "boom"));
+    assert_eq!(
+        (t.function.as_str(), t.message.as_str()),
+        ("explicit", "boom")
+    );
     assert_eq!(t.to_string(), "trap: explicit: boom in explicit");
 }
 
@@ -255,7 +269,10 @@ fn out_of_memory_with_a_small_limit() {
         ..RunLimits::default()
     };
     assert_eq!(run_limits(&m, "grow", &[16], &limits, false), Ok(16));
-    let t = expect_trap(run_limits(&m, "grow", &[17], &limits, false), TrapKind::OutOfMemory);
+    let t = expect_trap(
+        run_limits(&m, "grow", &[17], &limits, false),
+        TrapKind::OutOfMemory,
+    );
     assert_eq!(t.message, poolopt_ir::oom_message(128, limits.max_memory));
     assert_eq!(t.function, "grow");
     // Even the header does not fit.
@@ -263,7 +280,10 @@ fn out_of_memory_with_a_small_limit() {
         max_memory: HEADER_BYTES - 1,
         ..RunLimits::default()
     };
-    expect_trap(run_limits(&m, "grow", &[0], &tiny, false), TrapKind::OutOfMemory);
+    expect_trap(
+        run_limits(&m, "grow", &[0], &tiny, false),
+        TrapKind::OutOfMemory,
+    );
 }
 
 #[test]
@@ -274,7 +294,7 @@ fn growth_statistics() {
     assert_eq!(r, Ok(17));
     // Capacities 4, 8, 16, 32: four growths; copies of 4 + 8 + 16 elements.
     assert_eq!(stats.vec_growths, 4);
-    assert_eq!(stats.bytes_allocated, 8 * (4 + 8 + 16 + 32));
+    assert_eq!(stats.bytes_allocated, HEADER_BYTES + 8 * (4 + 8 + 16 + 32));
     assert_eq!(stats.bytes_copied, 8 * (4 + 8 + 16));
 }
 
@@ -298,7 +318,10 @@ fn stack_overflow_by_recursion() {
     // rec(999) runs at depth 1000, the default limit.
     assert_eq!(run(&m, "rec", &[999]), Ok(999 * 1000 / 2));
     let t = expect_trap(run(&m, "rec", &[1000]), TrapKind::StackOverflow);
-    assert_eq!((t.function.as_str(), t.message.as_str()), ("rec", poolopt_ir::STACK_OVERFLOW_MESSAGE));
+    assert_eq!(
+        (t.function.as_str(), t.message.as_str()),
+        ("rec", poolopt_ir::STACK_OVERFLOW_MESSAGE)
+    );
     let t = expect_trap(run(&m, "rec", &[i64::MAX]), TrapKind::StackOverflow);
     assert_eq!(t.function, "rec");
     let shallow = RunLimits {
@@ -306,12 +329,18 @@ fn stack_overflow_by_recursion() {
         ..RunLimits::default()
     };
     assert_eq!(run_limits(&m, "rec", &[9], &shallow, false), Ok(45));
-    expect_trap(run_limits(&m, "rec", &[10], &shallow, false), TrapKind::StackOverflow);
+    expect_trap(
+        run_limits(&m, "rec", &[10], &shallow, false),
+        TrapKind::StackOverflow,
+    );
     let deep = RunLimits {
         max_depth: 100_000,
         ..RunLimits::default()
     };
-    assert_eq!(run_limits(&m, "rec", &[99_999], &deep, false), Ok(99_999 * 100_000 / 2));
+    assert_eq!(
+        run_limits(&m, "rec", &[99_999], &deep, false),
+        Ok(99_999 * 100_000 / 2)
+    );
 }
 
 #[test]
@@ -323,14 +352,29 @@ fn out_of_fuel_with_fuel_compiled() {
         ..RunLimits::default()
     };
     assert_eq!(run_limits(&m, "spin", &[10], &fuel(12), true), Ok(0));
-    let t = expect_trap(run_limits(&m, "spin", &[10], &fuel(11), true), TrapKind::OutOfFuel);
-    assert_eq!((t.function.as_str(), t.message.as_str()), ("spin", poolopt_ir::OUT_OF_FUEL_MESSAGE));
-    expect_trap(run_limits(&m, "spin", &[1 << 40], &fuel(1000), true), TrapKind::OutOfFuel);
+    let t = expect_trap(
+        run_limits(&m, "spin", &[10], &fuel(11), true),
+        TrapKind::OutOfFuel,
+    );
+    assert_eq!(
+        (t.function.as_str(), t.message.as_str()),
+        ("spin", poolopt_ir::OUT_OF_FUEL_MESSAGE)
+    );
+    expect_trap(
+        run_limits(&m, "spin", &[1 << 40], &fuel(1000), true),
+        TrapKind::OutOfFuel,
+    );
     // Fuel compiled in, no limit given: unlimited.
-    assert_eq!(run_limits(&m, "spin", &[1000], &RunLimits::default(), true), Ok(0));
+    assert_eq!(
+        run_limits(&m, "spin", &[1000], &RunLimits::default(), true),
+        Ok(0)
+    );
     // A fuel limit without fuel compiled is an error, not a silent no-op.
     let c = CompiledModule::compile(&m, &JitOptions::default()).unwrap();
-    assert_eq!(c.run("spin", &[10], &fuel(5)), Err(RunError::FuelNotCompiled));
+    assert_eq!(
+        c.run("spin", &[10], &fuel(5)),
+        Err(RunError::FuelNotCompiled)
+    );
 }
 
 #[test]
@@ -342,20 +386,59 @@ fn a_trap_in_a_callee_unwinds_the_caller() {
 }
 
 #[test]
+fn runs_on_the_current_thread() {
+    let (m, _) = trap_module();
+    let c = CompiledModule::compile(&m, &JitOptions::default()).unwrap();
+    let l = RunLimits {
+        max_depth: 50,
+        ..RunLimits::default()
+    };
+    assert!(c.required_stack(&l) >= 4 << 20);
+    assert_eq!(c.run_on_current_thread("rec", &[40], &l).0, Ok(820));
+    let t = expect_trap(
+        c.run_on_current_thread("rec", &[50], &l).0,
+        TrapKind::StackOverflow,
+    );
+    assert_eq!(t.function, "rec");
+    let (r, stats) = c.run_on_current_thread("grow", &[5], &l);
+    assert_eq!((r, stats.vec_growths), (Ok(5), 2));
+    assert_eq!(
+        c.run_on_current_thread("nope", &[], &l).0,
+        Err(RunError::NoSuchFunction("nope".into()))
+    );
+}
+
+#[test]
 fn bad_entries_are_errors() {
     let (m, _) = trap_module();
     let c = CompiledModule::compile(&m, &JitOptions::default()).unwrap();
     let l = RunLimits::default();
-    assert_eq!(c.run("nope", &[], &l), Err(RunError::NoSuchFunction("nope".into())));
-    assert!(matches!(c.run("rec", &[], &l), Err(RunError::BadArguments { .. })));
-    assert!(matches!(c.run("rec", &[1, 2], &l), Err(RunError::BadArguments { .. })));
+    assert_eq!(
+        c.run("nope", &[], &l),
+        Err(RunError::NoSuchFunction("nope".into()))
+    );
+    assert!(matches!(
+        c.run("rec", &[], &l),
+        Err(RunError::BadArguments { .. })
+    ));
+    assert!(matches!(
+        c.run("rec", &[1, 2], &l),
+        Err(RunError::BadArguments { .. })
+    ));
 }
 
 #[test]
 fn a_module_runs_a_thousand_times_trapping_or_not() {
     let (m, _) = trap_module();
     for cl_opt in [ClOpt::None, ClOpt::Speed] {
-        let c = CompiledModule::compile(&m, &JitOptions { cl_opt, fuel: false }).unwrap();
+        let c = CompiledModule::compile(
+            &m,
+            &JitOptions {
+                cl_opt,
+                fuel: false,
+            },
+        )
+        .unwrap();
         let l = RunLimits::default();
         for i in 0..1000i64 {
             match i % 5 {
@@ -383,4 +466,22 @@ fn compile_and_drop_many_modules() {
         assert!(c.code_size() > 0);
         assert_eq!(c.run("grow", &[3], &RunLimits::default()), Ok(3));
     }
+}
+
+#[test]
+#[ignore = "timing probe"]
+fn run_overhead_probe() {
+    let (m, _) = trap_module();
+    let c = CompiledModule::compile(&m, &JitOptions::default()).unwrap();
+    let l = RunLimits::default();
+    let t = std::time::Instant::now();
+    for _ in 0..2000 {
+        c.run("explicit", &[0], &l).unwrap();
+    }
+    println!("per run: {:?}", t.elapsed() / 2000);
+    let t = std::time::Instant::now();
+    for _ in 0..2000 {
+        c.run_on_current_thread("explicit", &[0], &l).0.unwrap();
+    }
+    println!("per run on the current thread: {:?}", t.elapsed() / 2000);
 }

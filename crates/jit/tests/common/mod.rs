@@ -28,7 +28,10 @@ pub fn run_limits(
         .iter()
         .map(|c| c.run(entry, args, limits))
         .collect();
-    assert_eq!(results[0], results[1], "none and speed disagree on {entry}{args:?}");
+    assert_eq!(
+        results[0], results[1],
+        "none and speed disagree on {entry}{args:?}"
+    );
     results[0].clone()
 }
 

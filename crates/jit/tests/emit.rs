@@ -1,0 +1,105 @@
+//! CLIF and assembly text: deterministic, for the fixed target, with the expected contents.
+
+use poolopt_ir::{BinaryOp, CmpOp, ElemType, Module, ModuleBuilder, ScalarType, Type};
+use poolopt_jit::{emit_asm, emit_clif, ClOpt};
+
+fn module() -> Module {
+    let mut mb = ModuleBuilder::new();
+    let vt = Type::Vec(ElemType::Scalar(ScalarType::I64));
+    let take = mb.declare_function("take", &[("free", vt)], Some(Type::I64));
+    let main = mb.declare_function(
+        "main",
+        &[("a", Type::I64), ("b", Type::I64)],
+        Some(Type::I64),
+    );
+    {
+        let mut fb = mb.define_function(take);
+        let free = fb.param(0).unwrap();
+        let n = fb.local("n", Type::I64);
+        let c = fb.local("c", Type::BOOL);
+        let i = fb.local("i", Type::I64);
+        let entry = fb.create_block("entry");
+        let have = fb.create_block("have");
+        let empty = fb.create_block("empty");
+        fb.switch_to_block(entry);
+        fb.vec_len(n, free);
+        fb.compare(c, CmpOp::Sgt, n, 0i64);
+        fb.brif(c, have, empty);
+        fb.switch_to_block(have);
+        fb.pop(Some(i), free);
+        fb.ret(Some(i.into()));
+        fb.switch_to_block(empty);
+        fb.ret(Some((-1i64).into()));
+    }
+    {
+        let mut fb = mb.define_function(main);
+        let (a, b) = (fb.param(0).unwrap(), fb.param(1).unwrap());
+        let v = fb.local("v", vt);
+        let q = fb.local("q", Type::I64);
+        let entry = fb.create_block("entry");
+        fb.switch_to_block(entry);
+        fb.binary(q, BinaryOp::SDiv, a, b);
+        fb.vec_new(v, ElemType::Scalar(ScalarType::I64));
+        fb.push(v, q);
+        fb.call(Some(q), take, vec![v.into()]);
+        fb.ret(Some(q.into()));
+    }
+    mb.finish().unwrap()
+}
+
+#[test]
+fn asm_is_deterministic_and_plausible() {
+    let m = module();
+    for cl_opt in [ClOpt::None, ClOpt::Speed] {
+        let a = emit_asm(&m, cl_opt).unwrap();
+        let b = emit_asm(&m, cl_opt).unwrap();
+        assert_eq!(a, b);
+        assert!(a.contains("; function take ("), "{a}");
+        assert!(a.contains("; function main ("), "{a}");
+        for mnemonic in ["ret", "call", "cmp", "idiv", "push"] {
+            assert!(a.contains(mnemonic), "no `{mnemonic}` in\n{a}");
+        }
+    }
+}
+
+#[test]
+fn clif_shows_the_naive_lowering() {
+    let m = module();
+    let clif = emit_clif(&m, ClOpt::None).unwrap();
+    assert_eq!(clif, emit_clif(&m, ClOpt::Speed).unwrap());
+    assert!(clif.starts_with("; function take\n"), "{clif}");
+    // IR function i is u0:(4 + i); the runtime functions come first.
+    assert!(clif.contains("function u0:4("), "{clif}");
+    assert!(clif.contains("function u0:5("), "{clif}");
+    // The checked pop compares the length with 0 and has a cold trap block.
+    assert!(clif.contains("icmp eq"), "{clif}");
+    assert!(clif.contains("cold"), "{clif}");
+    // The division is guarded against 0 and -1 before `sdiv`.
+    assert!(clif.contains("sdiv"), "{clif}");
+}
+
+#[test]
+fn malformed_modules_are_errors_not_panics() {
+    let mut m = module();
+    // A call with the wrong number of arguments.
+    let main = m.func_by_name("main").unwrap();
+    for inst in m.funcs[main].insts.values_mut() {
+        if let poolopt_ir::InstKind::Call { args, .. } = &mut inst.kind {
+            args.clear();
+        }
+    }
+    assert!(emit_clif(&m, ClOpt::None).is_err());
+    assert!(poolopt_jit::CompiledModule::compile(&m, &Default::default()).is_err());
+    // A function with no blocks.
+    let mut m = module();
+    m.funcs[main].layout.clear();
+    assert!(emit_asm(&m, ClOpt::Speed).is_err());
+}
+
+#[test]
+#[ignore = "prints the emitted text for inspection"]
+fn print_text() {
+    let m = module();
+    println!("{}", emit_clif(&m, ClOpt::None).unwrap());
+    println!("{}", emit_asm(&m, ClOpt::Speed).unwrap());
+}
