@@ -1,0 +1,148 @@
+//! The syntax tree of a toy program, as the parser builds it: names are still strings and
+//! nothing is typed yet (see `check` for the typed form).
+
+use poolopt::ir::Loc;
+
+/// A type as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TypeExpr {
+    I64,
+    I32,
+    Bool,
+    Named(String),
+    Vec(Box<TypeExpr>),
+}
+
+/// `struct Name { field: type, ... }`.
+#[derive(Clone, Debug)]
+pub struct StructDecl {
+    pub name: String,
+    pub fields: Vec<(String, TypeExpr, Loc)>,
+    pub loc: Loc,
+}
+
+/// `fn name(param: type, ...) -> type { ... }`.
+#[derive(Clone, Debug)]
+pub struct FnDecl {
+    pub name: String,
+    pub params: Vec<(String, TypeExpr, Loc)>,
+    pub ret: Option<TypeExpr>,
+    pub body: Vec<Stmt>,
+    pub loc: Loc,
+    /// Where the closing brace is (a missing `return` is reported there).
+    pub end: Loc,
+}
+
+/// A whole program.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub structs: Vec<StructDecl>,
+    pub fns: Vec<FnDecl>,
+}
+
+/// A statement.
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Let {
+        name: String,
+        ty: Option<TypeExpr>,
+        init: Expr,
+        loc: Loc,
+    },
+    /// `place = value;` where the place is a variable, a field, an element or an element field.
+    Assign { place: Expr, value: Expr, loc: Loc },
+    If {
+        cond: Expr,
+        then_body: Vec<Stmt>,
+        else_body: Vec<Stmt>,
+        loc: Loc,
+    },
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+        loc: Loc,
+    },
+    Return { value: Option<Expr>, loc: Loc },
+    Trap { message: String, loc: Loc },
+    Expr(Expr),
+}
+
+/// Binary operators, by precedence group.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    AndAnd,
+    OrOr,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::AndAnd => "&&",
+            BinOp::OrOr => "||",
+        }
+    }
+}
+
+/// Unary operators.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+/// An expression; `loc` is where it starts (the operator, for binary expressions).
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub loc: Loc,
+}
+
+/// The forms of expression.
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    Var(String),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Cast(Box<Expr>, TypeExpr),
+    Call(String, Vec<Expr>),
+    /// `recv.method(args)`: the vec operations `push`, `pop`, `len`, `drop`.
+    Method(Box<Expr>, String, Vec<Expr>),
+    Field(Box<Expr>, String),
+    Index(Box<Expr>, Box<Expr>),
+    StructLit(String, Vec<(String, Expr, Loc)>),
+    NewVec(TypeExpr),
+}

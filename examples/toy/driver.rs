@@ -1,0 +1,154 @@
+//! The pipeline of the toy compiler, from source text to a result: lex, parse, check, lower
+//! (through the builder), verify, optimize, then JIT or interpret. [`compile`] stops at
+//! verified IR; [`run_command`] is the whole command with the `poolopt run` output contract,
+//! returning what to print and the exit code instead of printing, so tests check it exactly.
+
+use crate::args::{parse_args, Emit, Options, USAGE};
+use crate::error::CompileError;
+use crate::{check, lexer, lower, parser};
+use poolopt::{
+    InterpError, JitOptions, PassManager, RunError, RunLimits, Session, Trap, VerifiedModule,
+};
+
+/// Why a program could not be turned into verified IR.
+#[derive(Debug, thiserror::Error)]
+pub enum ToyError {
+    /// An error in the toy program.
+    #[error("{0}")]
+    Source(CompileError),
+    /// The front end built IR that does not verify: a bug in this compiler.
+    #[error("internal error: the generated IR does not verify: {}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
+    Verify(Vec<poolopt::ir::VerifyError>),
+}
+
+impl ToyError {
+    /// `FILE:LINE:COL: error: ...` with a snippet, for each error.
+    pub fn render(&self, file: &str, source: &str) -> String {
+        match self {
+            ToyError::Source(e) => e.render(file, source).to_string(),
+            ToyError::Verify(errors) => errors
+                .iter()
+                .map(|e| {
+                    CompileError::new(e.loc, format!("internal error: generated IR: {e}"))
+                        .render(file, source)
+                        .to_string()
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Compiles toy source to verified, unoptimized IR.
+pub fn compile(source: &str) -> Result<VerifiedModule, ToyError> {
+    let tokens = lexer::lex(source).map_err(ToyError::Source)?;
+    let ast = parser::parse(&tokens).map_err(ToyError::Source)?;
+    let typed = check::check(&ast).map_err(ToyError::Source)?;
+    let module = lower::lower(&typed).map_err(ToyError::Source)?;
+    VerifiedModule::new(module).map_err(ToyError::Verify)
+}
+
+/// What a command prints and how it exits.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: u8,
+}
+
+impl Outcome {
+    fn fail(mut self, code: u8, message: impl AsRef<str>) -> Outcome {
+        self.stderr.push_str(message.as_ref());
+        if !self.stderr.ends_with('\n') {
+            self.stderr.push('\n');
+        }
+        self.code = code;
+        self
+    }
+
+    fn trap(self, trap: &Trap) -> Outcome {
+        let line = format!("trap: {}: {} in {}", trap.kind, trap.message, trap.function);
+        self.fail(3, line)
+    }
+}
+
+/// Runs the whole command on its arguments (without the program name).
+pub fn run_command(args: &[String]) -> Outcome {
+    let out = Outcome::default();
+    let opts = match parse_args(args) {
+        Ok(o) => o,
+        Err(e) => return out.fail(2, format!("error: {e}\n{USAGE}")),
+    };
+    let source = match std::fs::read(&opts.file) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(_) => return out.fail(2, format!("{}: error: file is not UTF-8", opts.file)),
+        },
+        Err(e) => return out.fail(2, format!("{}: error: cannot read file: {e}", opts.file)),
+    };
+    run_source(&opts, &source)
+}
+
+/// Runs the command on a program given as text (`opts.file` names it in messages).
+pub fn run_source(opts: &Options, source: &str) -> Outcome {
+    let mut out = Outcome::default();
+    let module = match compile(source) {
+        Ok(m) => m,
+        Err(e @ ToyError::Source(_)) => return out.fail(2, e.render(&opts.file, source)),
+        Err(e) => return out.fail(1, e.render(&opts.file, source)),
+    };
+    let manager = PassManager::for_level(opts.level).verify_each(cfg!(debug_assertions));
+    let session = match Session::new(module).optimize(&manager) {
+        Ok(s) => s,
+        Err(e) => return out.fail(1, format!("error: {e}")),
+    };
+    if opts.remarks {
+        for remark in &session.report().remarks {
+            out.stderr.push_str(&format!("remark: {remark}\n"));
+        }
+    }
+    if let Some(emit) = opts.emit {
+        let text = match emit {
+            Emit::Ir => Ok(poolopt::ir::print_module(session.module().module())),
+            Emit::Clif => session.emit_clif(opts.cl_opt),
+            Emit::Asm => session.emit_asm(opts.cl_opt),
+        };
+        return match text {
+            Ok(t) => {
+                out.stdout = t;
+                out
+            }
+            Err(e) => out.fail(1, format!("error: {e}")),
+        };
+    }
+    let limits = RunLimits::default();
+    let result = if opts.interp {
+        session
+            .interpret(&opts.entry, &opts.args, &limits)
+            .map_err(|e| match e {
+                InterpError::Trap(t) => Err(t),
+                other => Ok(other.to_string()),
+            })
+    } else {
+        let options = JitOptions {
+            cl_opt: opts.cl_opt,
+            fuel: false,
+        };
+        match session.compile_with(&options) {
+            Ok(compiled) => compiled
+                .run(&opts.entry, &opts.args, &limits)
+                .map_err(|e| match e {
+                    RunError::Trap(t) => Err(t),
+                    other => Ok(other.to_string()),
+                }),
+            Err(e) => return out.fail(1, format!("error: {e}")),
+        }
+    };
+    match result {
+        Ok(v) => {
+            out.stdout = format!("{v}\n");
+            out
+        }
+        Err(Err(trap)) => out.trap(&trap),
+        Err(Ok(message)) => out.fail(2, format!("error: {message}")),
+    }
+}
