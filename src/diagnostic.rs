@@ -3,7 +3,7 @@
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFile;
-use codespan_reporting::term::{self, Config, DisplayStyle};
+use codespan_reporting::term::{self, Config};
 use poolopt_ir::Loc;
 use std::fmt;
 
@@ -19,8 +19,23 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// Builds a diagnostic for `message` at `loc` of `source` (the text of `file`).
     pub fn new(file: &str, source: &str, loc: Loc, message: impl Into<String>) -> Diagnostic {
+        let start = byte_offset(source, loc);
+        let end = line_end(source, start);
+        Diagnostic::with_span(file, source, loc, start..end, message)
+    }
+
+    /// Builds a diagnostic that underlines exactly `span` (byte offsets into `source`).
+    pub fn with_span(
+        file: &str,
+        source: &str,
+        loc: Loc,
+        span: std::ops::Range<usize>,
+        message: impl Into<String>,
+    ) -> Diagnostic {
         let message = message.into();
-        let rendered = render(file, source, loc, &message);
+        let end = span.end.clamp(span.start.min(source.len()), source.len());
+        let start = span.start.min(end);
+        let rendered = render(file, source, start..end, loc, &message);
         Diagnostic {
             file: file.to_string(),
             loc,
@@ -71,38 +86,35 @@ fn byte_offset(source: &str, loc: Loc) -> usize {
     source.len()
 }
 
-/// The end of the token starting at `start`: up to the next whitespace or punctuation.
-fn token_end(source: &str, start: usize) -> usize {
+/// The end of the rest of the line starting at `start`, without a trailing comment or spaces.
+fn line_end(source: &str, start: usize) -> usize {
     let rest = &source[start..];
-    let len = rest
-        .char_indices()
-        .find(|&(i, c)| {
-            c.is_whitespace() || (i > 0 && matches!(c, ',' | '(' | ')' | '[' | ']' | '{' | '}' | ':' | '.'))
-        })
-        .map_or(rest.len(), |(i, _)| i);
-    start + len.max(usize::from(!rest.is_empty()))
+    let line = rest.split('\n').next().unwrap_or_default();
+    let code = line.split(';').next().unwrap_or_default().trim_end();
+    start + code.len().max(usize::from(!line.is_empty()))
 }
 
-fn render(file: &str, source: &str, loc: Loc, message: &str) -> String {
-    let start = byte_offset(source, loc);
-    let end = token_end(source, start).min(source.len());
+fn render(
+    file: &str,
+    source: &str,
+    span: std::ops::Range<usize>,
+    loc: Loc,
+    message: &str,
+) -> String {
     let files = SimpleFile::new(file, source);
-    let header = CsDiagnostic::error()
+    let diagnostic = CsDiagnostic::error()
         .with_message(message)
-        .with_labels(vec![Label::primary((), start..end)]);
+        .with_labels(vec![Label::primary((), span)]);
     let mut out = Vec::new();
-    let short = Config {
-        display_style: DisplayStyle::Short,
-        ..Config::default()
-    };
-    let snippet = Config::default();
     let mut writer = term::termcolor::NoColor::new(&mut out);
-    let _ = term::emit(&mut writer, &short, &files, &header);
-    let _ = term::emit(
-        &mut writer,
-        &snippet,
-        &files,
-        &CsDiagnostic::note().with_labels(vec![Label::primary((), start..end).with_message("here")]),
-    );
-    String::from_utf8_lossy(&out).into_owned()
+    let _ = term::emit(&mut writer, &Config::default(), &files, &diagnostic);
+    let rich = String::from_utf8_lossy(&out).into_owned();
+    // Replace codespan's `error: <message>` headline by the `FILE:LINE:COL: error: <message>`
+    // line of the CLI contract; keep its snippet.
+    let snippet = rich.split_once('\n').map_or("", |(_, rest)| rest);
+    format!(
+        "{file}:{}:{}: error: {message}\n{snippet}",
+        loc.line.max(1),
+        loc.col.max(1)
+    )
 }

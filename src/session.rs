@@ -46,8 +46,15 @@ impl VerifiedModule {
 
 /// Parses and verifies text IR; errors are rendered against `source` as `FILE:LINE:COL`.
 pub fn parse_and_verify(file: &str, source: &str) -> Result<VerifiedModule, Diagnostics> {
-    let module = poolopt_ir::parse(source)
-        .map_err(|e| Diagnostics(vec![Diagnostic::new(file, source, e.loc, e.to_string())]))?;
+    let module = poolopt_ir::parse(source).map_err(|e| {
+        Diagnostics(vec![Diagnostic::with_span(
+            file,
+            source,
+            e.loc,
+            e.span.clone(),
+            e.to_string(),
+        )])
+    })?;
     VerifiedModule::new(module).map_err(|errors| {
         let mut diags: Vec<Diagnostic> = errors
             .iter()
@@ -114,7 +121,12 @@ impl Session {
     }
 
     /// Runs `entry` in the reference interpreter.
-    pub fn interpret(&self, entry: &str, args: &[i64], limits: &RunLimits) -> Result<i64, InterpError> {
+    pub fn interpret(
+        &self,
+        entry: &str,
+        args: &[i64],
+        limits: &RunLimits,
+    ) -> Result<i64, InterpError> {
         poolopt_interp::run(self.module.module(), entry, args, limits)
     }
 

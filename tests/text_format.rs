@@ -18,8 +18,15 @@ fn print_parse_print_is_identity_for_every_program() {
         let reprinted = poolopt::ir::print_module(&reparsed);
         assert_eq!(printed, reprinted, "{name}");
         for line in printed.lines() {
-            assert_eq!(line, line.trim_end(), "{name}: trailing whitespace in {line:?}");
-            assert!(!line.trim_start().contains("  "), "{name}: doubled space in {line:?}");
+            assert_eq!(
+                line,
+                line.trim_end(),
+                "{name}: trailing whitespace in {line:?}"
+            );
+            assert!(
+                !line.trim_start().contains("  "),
+                "{name}: doubled space in {line:?}"
+            );
         }
     }
 }

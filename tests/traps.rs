@@ -8,7 +8,10 @@ use poolopt::{ClOpt, OptLevel, RunError, RunLimits};
 
 fn limits_for(name: &str) -> RunLimits {
     if name == "out_of_memory" {
-        RunLimits { max_memory: 1 << 20, ..RunLimits::default() }
+        RunLimits {
+            max_memory: 1 << 20,
+            ..RunLimits::default()
+        }
     } else {
         RunLimits::default()
     }
@@ -37,8 +40,13 @@ fn rss_bytes() -> Option<u64> {
 fn thousand_trapping_runs_leave_memory_flat() {
     // Each run allocates ~1 MiB of vec memory and then traps; none of it may survive the run.
     let module = load("examples/traps/out_of_memory.pir");
-    let compiled = optimize(&module, OptLevel::O2).compile(ClOpt::Speed).unwrap();
-    let limits = RunLimits { max_memory: 1 << 20, ..RunLimits::default() };
+    let compiled = optimize(&module, OptLevel::O2)
+        .compile(ClOpt::Speed)
+        .unwrap();
+    let limits = RunLimits {
+        max_memory: 1 << 20,
+        ..RunLimits::default()
+    };
     let run = || match compiled.run("main", &[], &limits) {
         Err(RunError::Trap(t)) => assert_eq!(t.kind.name(), "out_of_memory"),
         other => panic!("expected a trap, got {other:?}"),
@@ -53,6 +61,9 @@ fn thousand_trapping_runs_leave_memory_flat() {
     let after = rss_bytes();
     if let (Some(before), Some(after)) = (before, after) {
         // 1,000 leaked runs would be ~1 GiB; allow 16 MiB of allocator noise.
-        assert!(after < before + (16 << 20), "RSS grew from {before} to {after} bytes");
+        assert!(
+            after < before + (16 << 20),
+            "RSS grew from {before} to {after} bytes"
+        );
     }
 }

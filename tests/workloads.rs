@@ -18,11 +18,19 @@ fn expected_file_matches_shared_copy() {
 
 #[test]
 fn small_sizes_everywhere() {
-    let small: Vec<_> = expected_results().into_iter().filter(|e| e.n <= 100).collect();
+    let small: Vec<_> = expected_results()
+        .into_iter()
+        .filter(|e| e.n <= 100)
+        .collect();
     assert_eq!(small.len(), 6);
     for e in small {
         let module = load(&e.file());
-        let got = run_everywhere(&module, &e.workload, &[e.n, e.rounds], &RunLimits::default());
+        let got = run_everywhere(
+            &module,
+            &e.workload,
+            &[e.n, e.rounds],
+            &RunLimits::default(),
+        );
         assert_eq!(got, Outcome::Value(e.result), "{}_{}", e.workload, e.size);
     }
 }
@@ -51,11 +59,20 @@ fn check_reference(e: &Expected, with_interp: bool) {
     let args = [e.n, e.rounds];
     let limits = RunLimits::default();
     if with_interp {
-        assert_eq!(interp_outcome(&module, &e.workload, &args, &limits), Outcome::Value(e.result));
+        assert_eq!(
+            interp_outcome(&module, &e.workload, &args, &limits),
+            Outcome::Value(e.result)
+        );
     }
     for level in [OptLevel::O0, OptLevel::O2] {
         let session = optimize(&module, level);
         let got = jit_outcome(&session, ClOpt::Speed, &e.workload, &args, &limits);
-        assert_eq!(got, Outcome::Value(e.result), "{}_{} {level:?}", e.workload, e.size);
+        assert_eq!(
+            got,
+            Outcome::Value(e.result),
+            "{}_{} {level:?}",
+            e.workload,
+            e.size
+        );
     }
 }

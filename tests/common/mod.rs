@@ -77,7 +77,12 @@ impl Outcome {
     }
 }
 
-pub fn interp_outcome(module: &VerifiedModule, entry: &str, args: &[i64], limits: &RunLimits) -> Outcome {
+pub fn interp_outcome(
+    module: &VerifiedModule,
+    entry: &str,
+    args: &[i64],
+    limits: &RunLimits,
+) -> Outcome {
     match poolopt::interp::run(module.module(), entry, args, limits) {
         Ok(v) => Outcome::Value(v),
         Err(InterpError::Trap(t)) => Outcome::from_trap(&t),
@@ -92,8 +97,16 @@ pub fn optimize(module: &VerifiedModule, level: OptLevel) -> Session {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
-pub fn jit_outcome(session: &Session, cl: ClOpt, entry: &str, args: &[i64], limits: &RunLimits) -> Outcome {
-    let compiled = session.compile(cl).unwrap_or_else(|e| panic!("compile: {e}"));
+pub fn jit_outcome(
+    session: &Session,
+    cl: ClOpt,
+    entry: &str,
+    args: &[i64],
+    limits: &RunLimits,
+) -> Outcome {
+    let compiled = session
+        .compile(cl)
+        .unwrap_or_else(|e| panic!("compile: {e}"));
     match compiled.run(entry, args, limits) {
         Ok(v) => Outcome::Value(v),
         Err(RunError::Trap(t)) => Outcome::from_trap(&t),
@@ -104,15 +117,26 @@ pub fn jit_outcome(session: &Session, cl: ClOpt, entry: &str, args: &[i64], limi
 /// Runs `entry` in the interpreter (unoptimized and after each level) and in the JIT at every
 /// level and Cranelift level; asserts every outcome equals the unoptimized interpreter's and
 /// returns it.
-pub fn run_everywhere(module: &VerifiedModule, entry: &str, args: &[i64], limits: &RunLimits) -> Outcome {
+pub fn run_everywhere(
+    module: &VerifiedModule,
+    entry: &str,
+    args: &[i64],
+    limits: &RunLimits,
+) -> Outcome {
     let reference = interp_outcome(module, entry, args, limits);
     for level in LEVELS {
         let session = optimize(module, level);
         let optimized = interp_outcome(session.module(), entry, args, limits);
-        assert_eq!(optimized, reference, "interpreter after {level:?} differs for {entry}{args:?}");
+        assert_eq!(
+            optimized, reference,
+            "interpreter after {level:?} differs for {entry}{args:?}"
+        );
         for cl in CL_OPTS {
             let got = jit_outcome(&session, cl, entry, args, limits);
-            assert_eq!(got, reference, "JIT {level:?} cl={cl} differs for {entry}{args:?}");
+            assert_eq!(
+                got, reference,
+                "JIT {level:?} cl={cl} differs for {entry}{args:?}"
+            );
         }
     }
     reference
@@ -123,7 +147,9 @@ pub fn pir_files(dirs: &[&str]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack: Vec<PathBuf> = dirs.iter().map(|d| root().join(d)).collect();
     while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
@@ -138,5 +164,8 @@ pub fn pir_files(dirs: &[&str]) -> Vec<PathBuf> {
 }
 
 pub fn rel(path: &Path) -> String {
-    path.strip_prefix(root()).unwrap_or(path).display().to_string()
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
