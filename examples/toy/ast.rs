@@ -50,7 +50,11 @@ pub enum Stmt {
         loc: Loc,
     },
     /// `place = value;` where the place is a variable, a field, an element or an element field.
-    Assign { place: Expr, value: Expr, loc: Loc },
+    Assign {
+        place: Expr,
+        value: Expr,
+        loc: Loc,
+    },
     If {
         cond: Expr,
         then_body: Vec<Stmt>,
@@ -62,8 +66,14 @@ pub enum Stmt {
         body: Vec<Stmt>,
         loc: Loc,
     },
-    Return { value: Option<Expr>, loc: Loc },
-    Trap { message: String, loc: Loc },
+    Return {
+        value: Option<Expr>,
+        loc: Loc,
+    },
+    Trap {
+        message: String,
+        loc: Loc,
+    },
     Expr(Expr),
 }
 

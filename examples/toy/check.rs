@@ -9,8 +9,8 @@
 use crate::ast::{BinOp, Expr, ExprKind, FnDecl, Program, Stmt, TypeExpr, UnOp};
 use crate::error::CompileError;
 use crate::typed::{
-    Arith, Cmp, Conv, Elem, Place, StructInfo, TExpr, TExprKind, TFn, TProgram, TStmt, Ty,
-    VarId, VarInfo,
+    Arith, Cmp, Conv, Elem, Place, StructInfo, TExpr, TExprKind, TFn, TProgram, TStmt, Ty, VarId,
+    VarInfo,
 };
 use poolopt::ir::Loc;
 use std::collections::HashMap;
@@ -20,21 +20,33 @@ pub fn check(program: &Program) -> Result<TProgram, CompileError> {
     let mut struct_ids = HashMap::new();
     for (i, s) in program.structs.iter().enumerate() {
         if matches!(s.name.as_str(), "i64" | "i32" | "bool" | "vec") {
-            return Err(CompileError::new(s.loc, format!("`{}` is a built-in type", s.name)));
+            return Err(CompileError::new(
+                s.loc,
+                format!("`{}` is a built-in type", s.name),
+            ));
         }
         if struct_ids.insert(s.name.clone(), i).is_some() {
-            return Err(CompileError::new(s.loc, format!("struct `{}` is declared twice", s.name)));
+            return Err(CompileError::new(
+                s.loc,
+                format!("struct `{}` is declared twice", s.name),
+            ));
         }
     }
     let mut structs: Vec<StructInfo> = Vec::new();
     for s in &program.structs {
         if s.fields.is_empty() {
-            return Err(CompileError::new(s.loc, format!("struct `{}` has no fields", s.name)));
+            return Err(CompileError::new(
+                s.loc,
+                format!("struct `{}` has no fields", s.name),
+            ));
         }
         let mut fields: Vec<(String, Ty)> = Vec::new();
         for (name, ty, loc) in &s.fields {
             if fields.iter().any(|(n, _)| n == name) {
-                return Err(CompileError::new(*loc, format!("field `{name}` is declared twice")));
+                return Err(CompileError::new(
+                    *loc,
+                    format!("field `{name}` is declared twice"),
+                ));
             }
             let ty = resolve_raw(&struct_ids, &program.structs, ty, *loc)?;
             if !(ty.is_scalar() || matches!(ty, Ty::Vec(_))) {
@@ -60,7 +72,10 @@ pub fn check(program: &Program) -> Result<TProgram, CompileError> {
                 if structs[*e].split {
                     return Err(CompileError::new(
                         *loc,
-                        format!("field `{name}`: a vec cannot hold `{}`, which has vec fields", structs[*e].name),
+                        format!(
+                            "field `{name}`: a vec cannot hold `{}`, which has vec fields",
+                            structs[*e].name
+                        ),
                     ));
                 }
             }
@@ -74,7 +89,10 @@ pub fn check(program: &Program) -> Result<TProgram, CompileError> {
     };
     for (i, f) in program.fns.iter().enumerate() {
         if checker.fn_ids.insert(f.name.clone(), i).is_some() {
-            return Err(CompileError::new(f.loc, format!("function `{}` is declared twice", f.name)));
+            return Err(CompileError::new(
+                f.loc,
+                format!("function `{}` is declared twice", f.name),
+            ));
         }
         let mut params = Vec::new();
         for (_, ty, loc) in &f.params {
@@ -219,7 +237,10 @@ impl Checker {
         };
         for ((name, _, loc), ty) in f.params.iter().zip(params) {
             if scope.lookup(name).is_some() {
-                return Err(CompileError::new(*loc, format!("parameter `{name}` is declared twice")));
+                return Err(CompileError::new(
+                    *loc,
+                    format!("parameter `{name}` is declared twice"),
+                ));
             }
             scope.declare(name, *ty, *loc);
         }
@@ -227,7 +248,10 @@ impl Checker {
         if *ret != Ty::Void && !returns(&body) {
             return Err(CompileError::new(
                 f.end,
-                format!("function `{}` can reach its end without returning a value", f.name),
+                format!(
+                    "function `{}` can reach its end without returning a value",
+                    f.name
+                ),
             ));
         }
         Ok(TFn {
@@ -359,7 +383,10 @@ impl Checker {
 
     fn need_value(&self, e: &TExpr) -> Result<(), CompileError> {
         if e.ty == Ty::Void {
-            Err(CompileError::new(e.loc, "this expression produces no value"))
+            Err(CompileError::new(
+                e.loc,
+                "this expression produces no value",
+            ))
         } else {
             Ok(())
         }
@@ -472,7 +499,10 @@ impl Checker {
                     _ => Ty::I64,
                 };
                 if ty == Ty::I32 && i32::try_from(*v).is_err() {
-                    return Err(CompileError::new(loc, format!("literal `{v}` does not fit `i32`")));
+                    return Err(CompileError::new(
+                        loc,
+                        format!("literal `{v}` does not fit `i32`"),
+                    ));
                 }
                 (TExprKind::Const(*v), ty)
             }
@@ -486,8 +516,18 @@ impl Checker {
                 match op {
                     UnOp::Neg if arg.ty.is_int() => (TExprKind::Neg(Box::new(arg.clone())), arg.ty),
                     UnOp::Not if arg.ty == Ty::Bool => (TExprKind::Not(Box::new(arg)), Ty::Bool),
-                    UnOp::Neg => return Err(CompileError::new(loc, format!("cannot negate `{}`", self.ty_name(arg.ty)))),
-                    UnOp::Not => return Err(CompileError::new(loc, format!("`!` needs a bool, found `{}`", self.ty_name(arg.ty)))),
+                    UnOp::Neg => {
+                        return Err(CompileError::new(
+                            loc,
+                            format!("cannot negate `{}`", self.ty_name(arg.ty)),
+                        ))
+                    }
+                    UnOp::Not => {
+                        return Err(CompileError::new(
+                            loc,
+                            format!("`!` needs a bool, found `{}`", self.ty_name(arg.ty)),
+                        ))
+                    }
                 }
             }
             ExprKind::Binary(op, lhs, rhs) => self.binary(scope, *op, lhs, rhs, hint, loc)?,
@@ -502,8 +542,16 @@ impl Checker {
                     (from, to) => {
                         return Err(CompileError::new(
                             loc,
-                            format!("cannot convert `{}` to `{}`{}", self.ty_name(from), self.ty_name(to),
-                                if to == Ty::Bool { " (compare with 0 instead)" } else { "" }),
+                            format!(
+                                "cannot convert `{}` to `{}`{}",
+                                self.ty_name(from),
+                                self.ty_name(to),
+                                if to == Ty::Bool {
+                                    " (compare with 0 instead)"
+                                } else {
+                                    ""
+                                }
+                            ),
                         ))
                     }
                 };
@@ -517,7 +565,11 @@ impl Checker {
                 if params.len() != args.len() {
                     return Err(CompileError::new(
                         loc,
-                        format!("`{name}` takes {} arguments, {} given", params.len(), args.len()),
+                        format!(
+                            "`{name}` takes {} arguments, {} given",
+                            params.len(),
+                            args.len()
+                        ),
                     ));
                 }
                 let mut targs = Vec::new();
@@ -568,7 +620,10 @@ impl Checker {
                         return Err(self.not_struct(elem.ty(), loc));
                     };
                     let (f, ty) = self.field_index(s, field, loc)?;
-                    (TExprKind::Index(Box::new(vec), Box::new(index), Some(f)), ty)
+                    (
+                        TExprKind::Index(Box::new(vec), Box::new(index), Some(f)),
+                        ty,
+                    )
                 } else {
                     let base = self.expr(scope, base, None)?;
                     match (base.ty, &base.kind) {
@@ -577,7 +632,10 @@ impl Checker {
                             (TExprKind::SplitField(*v, f), ty)
                         }
                         (Ty::Split(_), _) => {
-                            return Err(CompileError::new(loc, "fields of a struct with vec fields are read from a variable"))
+                            return Err(CompileError::new(
+                                loc,
+                                "fields of a struct with vec fields are read from a variable",
+                            ))
                         }
                         (Ty::Struct(s), _) => {
                             let (f, ty) = self.field_index(s, field, loc)?;
@@ -589,7 +647,10 @@ impl Checker {
             }
             ExprKind::Index(vec, index) => {
                 let (vec, index, elem) = self.index_parts(scope, vec, index)?;
-                (TExprKind::Index(Box::new(vec), Box::new(index), None), elem.ty())
+                (
+                    TExprKind::Index(Box::new(vec), Box::new(index), None),
+                    elem.ty(),
+                )
             }
             ExprKind::StructLit(name, fields) => {
                 let Some(&s) = self.struct_ids.get(name) else {
@@ -599,7 +660,10 @@ impl Checker {
                 for (fname, value, floc) in fields {
                     let (f, ty) = self.field_index(s, fname, *floc)?;
                     if values[f].is_some() {
-                        return Err(CompileError::new(*floc, format!("field `{fname}` is given twice")));
+                        return Err(CompileError::new(
+                            *floc,
+                            format!("field `{fname}` is given twice"),
+                        ));
                     }
                     let v = self.expr(scope, value, Some(ty))?;
                     self.expect_ty(&v, ty)?;
@@ -612,12 +676,19 @@ impl Checker {
                         None => {
                             return Err(CompileError::new(
                                 loc,
-                                format!("missing field `{}` of `{name}`", self.structs[s].fields[i].0),
+                                format!(
+                                    "missing field `{}` of `{name}`",
+                                    self.structs[s].fields[i].0
+                                ),
                             ))
                         }
                     }
                 }
-                let ty = if self.structs[s].split { Ty::Split(s) } else { Ty::Struct(s) };
+                let ty = if self.structs[s].split {
+                    Ty::Split(s)
+                } else {
+                    Ty::Struct(s)
+                };
                 (TExprKind::StructLit(s, out), ty)
             }
             ExprKind::NewVec(elem) => {
@@ -654,15 +725,16 @@ impl Checker {
         );
         let hint = if is_cmp { None } else { hint };
         // A literal takes its type from the other operand.
-        let (l, r) = if matches!(lhs.kind, ExprKind::Int(_)) && !matches!(rhs.kind, ExprKind::Int(_)) {
-            let r = self.expr(scope, rhs, hint)?;
-            let l = self.expr(scope, lhs, Some(r.ty))?;
-            (l, r)
-        } else {
-            let l = self.expr(scope, lhs, hint)?;
-            let r = self.expr(scope, rhs, Some(l.ty))?;
-            (l, r)
-        };
+        let (l, r) =
+            if matches!(lhs.kind, ExprKind::Int(_)) && !matches!(rhs.kind, ExprKind::Int(_)) {
+                let r = self.expr(scope, rhs, hint)?;
+                let l = self.expr(scope, lhs, Some(r.ty))?;
+                (l, r)
+            } else {
+                let l = self.expr(scope, lhs, hint)?;
+                let r = self.expr(scope, rhs, Some(l.ty))?;
+                (l, r)
+            };
         if l.ty != r.ty {
             return Err(CompileError::new(
                 loc,
@@ -709,8 +781,8 @@ impl Checker {
             BinOp::Shl => Arith::Shl,
             _ => Arith::AShr,
         };
-        let ok = ty.is_int()
-            || (ty == Ty::Bool && matches!(arith, Arith::And | Arith::Or | Arith::Xor));
+        let ok =
+            ty.is_int() || (ty == Ty::Bool && matches!(arith, Arith::And | Arith::Or | Arith::Xor));
         if !ok {
             return Err(bad());
         }

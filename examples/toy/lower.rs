@@ -12,7 +12,7 @@
 use crate::error::CompileError;
 use crate::typed::{Arith, Cmp, Conv, Elem, Place, TExpr, TExprKind, TFn, TProgram, TStmt, Ty};
 use poolopt::ir::{
-    BinaryOp, Block, CastOp, CmpOp, ElemType, FuncId, FunctionBuilder, Local, Loc, Module,
+    BinaryOp, Block, CastOp, CmpOp, ElemType, FuncId, FunctionBuilder, Loc, Local, Module,
     ModuleBuilder, Operand, ScalarType, StructId, Type, UnaryOp,
 };
 use std::collections::HashSet;
@@ -241,7 +241,11 @@ impl FnLower<'_, '_> {
             } => {
                 self.fb.set_loc(*loc);
                 let then_b = self.block("then");
-                let after = self.block(if else_body.is_empty() { "endif" } else { "else" });
+                let after = self.block(if else_body.is_empty() {
+                    "endif"
+                } else {
+                    "else"
+                });
                 self.cond_branch(cond, then_b, after);
                 self.fb.switch_to_block(then_b);
                 self.stmts(then_body);
@@ -445,10 +449,12 @@ impl FnLower<'_, '_> {
     fn eval(&mut self, e: &TExpr) -> Operand {
         match &e.kind {
             TExprKind::Const(c) => Operand::Const(*c),
-            TExprKind::Var(v) => self.locals[*v].first().map_or(Operand::Const(0), |&l| l.into()),
-            TExprKind::SplitField(v, f) => {
-                self.locals[*v].get(*f).map_or(Operand::Const(0), |&l| l.into())
-            }
+            TExprKind::Var(v) => self.locals[*v]
+                .first()
+                .map_or(Operand::Const(0), |&l| l.into()),
+            TExprKind::SplitField(v, f) => self.locals[*v]
+                .get(*f)
+                .map_or(Operand::Const(0), |&l| l.into()),
             TExprKind::Neg(a) | TExprKind::Not(a) => {
                 let x = self.eval(a);
                 let op = if matches!(e.kind, TExprKind::Neg(_)) {

@@ -97,10 +97,7 @@ impl Parser<'_> {
     fn ident(&mut self, what: &str) -> Result<(String, Loc), CompileError> {
         match self.peek().clone() {
             Tok::Ident(name) => Ok((name, self.bump().loc)),
-            other => Err(self.error_here(format!(
-                "expected {what}, found {}",
-                other.describe()
-            ))),
+            other => Err(self.error_here(format!("expected {what}, found {}", other.describe()))),
         }
     }
 
@@ -444,8 +441,7 @@ impl Parser<'_> {
                 self.bump();
                 if self.peek() == &Tok::LParen {
                     ExprKind::Call(name, self.args()?)
-                } else if struct_ok && self.peek() == &Tok::LBrace && self.looks_like_struct_lit()
-                {
+                } else if struct_ok && self.peek() == &Tok::LBrace && self.looks_like_struct_lit() {
                     ExprKind::StructLit(name, self.struct_fields()?)
                 } else {
                     ExprKind::Var(name)
