@@ -1,0 +1,151 @@
+//! Scaling of the O2 pipeline with function size: one generated function of 1k, 10k, 100k and
+//! 1M instructions in two shapes, built with the builder API like a front end would.
+//!
+//! - `straight`: vec-heavy straight-line code in one block, a fresh temporary for every value
+//!   (len, push, checked get at the old length, copies, a guarded-by-nothing checked pop).
+//! - `deep_cfg`: a chain of guarded pops (`if len(free) > 0 { pop } else { push }`), so the
+//!   dominator tree is as deep as the chain is long; a fixed set of locals is reused.
+//!
+//! The module is generated and verified once; each iteration optimizes a fresh clone (the
+//! clone is outside the measurement). Targets: 1M instructions ≤ 2 s, time(1M)/time(100k) ≤ 12.
+
+use criterion::{
+    criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, SamplingMode, Throughput,
+};
+use poolopt::ir::{BinaryOp, CmpOp, ElemType, Module, ModuleBuilder, ScalarType, Type};
+use poolopt::{OptLevel, PassManager};
+use std::time::Duration;
+
+const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
+
+/// Instructions per generated unit of `straight` (terminators excluded).
+const STRAIGHT_UNIT: usize = 11;
+/// Instructions per generated unit of `deep_cfg` (terminators included).
+const CFG_UNIT: usize = 11;
+
+/// A function `straight(v: vec<i64>) -> i64` of about `insts` instructions in one block.
+fn straight(insts: usize) -> Module {
+    let mut mb = ModuleBuilder::new();
+    let vec_i64 = Type::Vec(ElemType::Scalar(ScalarType::I64));
+    let f = mb.declare_function("straight", &[("v", vec_i64)], Some(Type::I64));
+    let mut fb = mb.define_function(f);
+    let v = fb.param(0).expect("one parameter");
+    let acc = fb.local("acc", Type::I64);
+    let entry = fb.create_block("entry");
+    fb.switch_to_block(entry);
+    fb.copy(acc, 0i64);
+    let mut next = 0usize;
+    let mut temp = |fb: &mut poolopt::ir::FunctionBuilder<'_>, ty: Type| {
+        next += 1;
+        fb.local(&format!("t{next}"), ty)
+    };
+    for k in 0..(insts / STRAIGHT_UNIT).max(1) {
+        let old_len = temp(&mut fb, Type::I64);
+        fb.vec_len(old_len, v);
+        fb.push(v, k as i64);
+        let got = temp(&mut fb, Type::I64);
+        fb.get(got, v, old_len, None);
+        let copied = temp(&mut fb, Type::I64);
+        fb.copy(copied, got);
+        let sum = temp(&mut fb, Type::I64);
+        fb.binary(sum, BinaryOp::Add, acc, copied);
+        fb.copy(acc, sum);
+        let len = temp(&mut fb, Type::I64);
+        fb.vec_len(len, v);
+        let nonempty = temp(&mut fb, Type::BOOL);
+        fb.compare(nonempty, CmpOp::Sgt, len, 0i64);
+        let popped = temp(&mut fb, Type::I64);
+        fb.pop(Some(popped), v);
+        let sum2 = temp(&mut fb, Type::I64);
+        fb.binary(sum2, BinaryOp::Add, acc, popped);
+        fb.copy(acc, sum2);
+    }
+    fb.ret(Some(acc.into()));
+    mb.finish()
+        .expect("the generator uses the builder correctly")
+}
+
+/// A function `deep_cfg(free: vec<i64>) -> i64`: a chain of about `insts / 11` guarded pops.
+fn deep_cfg(insts: usize) -> Module {
+    let mut mb = ModuleBuilder::new();
+    let vec_i64 = Type::Vec(ElemType::Scalar(ScalarType::I64));
+    let f = mb.declare_function("deep_cfg", &[("free", vec_i64)], Some(Type::I64));
+    let mut fb = mb.define_function(f);
+    let free = fb.param(0).expect("one parameter");
+    let acc = fb.local("acc", Type::I64);
+    let len = fb.local("len", Type::I64);
+    let nonempty = fb.local("nonempty", Type::BOOL);
+    let popped = fb.local("popped", Type::I64);
+    let sum = fb.local("sum", Type::I64);
+    let entry = fb.create_block("entry");
+    fb.switch_to_block(entry);
+    fb.copy(acc, 0i64);
+    let units = (insts / CFG_UNIT).max(1);
+    let mut head = fb.create_block("head0");
+    fb.br(head);
+    for k in 0..units {
+        let pop_b = fb.create_block(&format!("pop{k}"));
+        let push_b = fb.create_block(&format!("push{k}"));
+        let next = fb.create_block(&format!("head{}", k + 1));
+        fb.switch_to_block(head);
+        fb.binary(sum, BinaryOp::Add, acc, 1i64);
+        fb.copy(acc, sum);
+        fb.vec_len(len, free);
+        fb.compare(nonempty, CmpOp::Sgt, len, 0i64);
+        fb.brif(nonempty, pop_b, push_b);
+        fb.switch_to_block(pop_b);
+        fb.pop(Some(popped), free);
+        fb.binary(sum, BinaryOp::Add, acc, popped);
+        fb.copy(acc, sum);
+        fb.br(next);
+        fb.switch_to_block(push_b);
+        fb.push(free, k as i64);
+        fb.br(next);
+        head = next;
+    }
+    fb.switch_to_block(head);
+    fb.ret(Some(acc.into()));
+    mb.finish()
+        .expect("the generator uses the builder correctly")
+}
+
+/// Makes a module whose one function has about the given number of instructions.
+type Generator = fn(usize) -> Module;
+
+fn scaling(c: &mut Criterion) {
+    let shapes: [(&str, Generator); 2] = [("straight", straight), ("deep_cfg", deep_cfg)];
+    let manager = PassManager::for_level(OptLevel::O2).verify_each(false);
+    for (shape, generate) in shapes {
+        let mut group = c.benchmark_group(format!("pass_scaling/{shape}"));
+        group.sampling_mode(SamplingMode::Flat);
+        for insts in SIZES {
+            let module = generate(insts);
+            if let Err(errors) = poolopt::ir::verify(&module) {
+                panic!("generated {shape} module does not verify: {errors:?}");
+            }
+            if insts >= 100_000 {
+                group
+                    .sample_size(10)
+                    .warm_up_time(Duration::from_millis(100))
+                    .measurement_time(Duration::from_secs(1));
+            } else {
+                group
+                    .sample_size(20)
+                    .warm_up_time(Duration::from_millis(300))
+                    .measurement_time(Duration::from_secs(1));
+            }
+            group.throughput(Throughput::Elements(insts as u64));
+            group.bench_with_input(BenchmarkId::from_parameter(insts), &module, |b, module| {
+                b.iter_batched(
+                    || module.clone(),
+                    |mut m| manager.run(&mut m).expect("the O2 pipeline succeeds"),
+                    BatchSize::LargeInput,
+                )
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, scaling);
+criterion_main!(benches);

@@ -1,0 +1,281 @@
+//! The measurement protocol: every configuration (case × poolopt level × Cranelift level, and
+//! the native reference per case) is compiled from source once per sample and run once; warm-up
+//! rounds come first and are discarded; then the measured rounds cycle through all
+//! configurations in turn (A B C … A B C …), so slow drifts of the machine hit every
+//! configuration alike. Every run's result is checked against the expected one.
+
+use super::error::{BenchError, Round};
+use super::native;
+use super::workloads::Case;
+use indicatif::{ProgressBar, ProgressStyle};
+use poolopt::jit::RunStats;
+use poolopt::{parse_and_verify, ClOpt, OptLevel, PassManager, RunLimits, Session};
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// How a case is executed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// The IR program through the poolopt pipeline at `level` and Cranelift at `cl_opt`.
+    Jit { level: OptLevel, cl_opt: ClOpt },
+    /// The Rust reference implementation.
+    Native,
+}
+
+impl Variant {
+    /// CSV/label fields: level and Cranelift level (`native`, `-` for the reference).
+    pub fn level_name(self) -> &'static str {
+        match self {
+            Variant::Jit { level, .. } => level.name(),
+            Variant::Native => "native",
+        }
+    }
+
+    pub fn cl_name(self) -> &'static str {
+        match self {
+            Variant::Jit { cl_opt, .. } => cl_opt.name(),
+            Variant::Native => "-",
+        }
+    }
+}
+
+/// One column of the matrix for one case.
+#[derive(Copy, Clone, Debug)]
+pub struct Config {
+    /// Index into the case list.
+    pub case: usize,
+    pub variant: Variant,
+}
+
+/// A configuration with its case, for messages.
+pub struct ConfigLabel<'a>(pub &'a Case, pub Variant);
+
+impl fmt::Display for ConfigLabel<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.1 {
+            Variant::Jit { level, cl_opt } => {
+                write!(
+                    f,
+                    "{} at {} with Cranelift {}",
+                    self.0,
+                    level.name(),
+                    cl_opt
+                )
+            }
+            Variant::Native => write!(f, "{} native reference", self.0),
+        }
+    }
+}
+
+/// Wall times of one run of one configuration. The native reference has only `run`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Phases {
+    /// Parsing and verification of the program text.
+    pub parse: Duration,
+    /// The poolopt pass pipeline (verification between passes off).
+    pub passes: Duration,
+    /// Lowering and Cranelift compilation to machine code.
+    pub compile: Duration,
+    /// Executing the entry function.
+    pub run: Duration,
+}
+
+impl Phases {
+    /// What a JIT user pays: parse + verify + passes + compile + run.
+    pub fn total(&self) -> Duration {
+        self.parse + self.passes + self.compile + self.run
+    }
+}
+
+/// One measured (not warm-up) run.
+#[derive(Copy, Clone, Debug)]
+pub struct Sample {
+    pub config: usize,
+    /// 0-based index of the measured round.
+    pub index: usize,
+    pub phases: Phases,
+    pub result: i64,
+}
+
+/// Everything one benchmark run measured.
+pub struct Measurements {
+    pub cases: Vec<Case>,
+    pub configs: Vec<Config>,
+    pub samples: Vec<Sample>,
+    /// Run-time counters of each configuration's last run (`None` for the native reference).
+    pub stats: Vec<Option<RunStats>>,
+}
+
+impl Measurements {
+    /// Index of the configuration of `case` with `variant`.
+    pub fn config_index(&self, case: usize, variant: Variant) -> Option<usize> {
+        self.configs
+            .iter()
+            .position(|c| c.case == case && c.variant == variant)
+    }
+
+    /// The measured samples of configuration `config`, in round order.
+    pub fn samples_of(&self, config: usize) -> impl Iterator<Item = &Sample> {
+        self.samples.iter().filter(move |s| s.config == config)
+    }
+}
+
+/// What to measure and how often.
+pub struct Plan {
+    pub cases: Vec<Case>,
+    /// Levels compared against O0 (O0 is always measured as the baseline).
+    pub levels: Vec<OptLevel>,
+    pub cl_opts: Vec<ClOpt>,
+    pub warmups: usize,
+    pub reps: usize,
+}
+
+impl Plan {
+    /// The configurations in the order one round visits them: per case, O0 then the levels
+    /// under each Cranelift level, then the native reference.
+    pub fn configs(&self) -> Vec<Config> {
+        let mut configs = Vec::new();
+        for case in 0..self.cases.len() {
+            for &cl_opt in &self.cl_opts {
+                for level in std::iter::once(OptLevel::O0).chain(self.levels.iter().copied()) {
+                    configs.push(Config {
+                        case,
+                        variant: Variant::Jit { level, cl_opt },
+                    });
+                }
+            }
+            configs.push(Config {
+                case,
+                variant: Variant::Native,
+            });
+        }
+        configs
+    }
+}
+
+/// Result, counters and times of one run.
+struct Outcome {
+    phases: Phases,
+    result: i64,
+    stats: Option<RunStats>,
+}
+
+fn run_jit(
+    case: &Case,
+    level: OptLevel,
+    cl_opt: ClOpt,
+    round: Round,
+) -> Result<Outcome, BenchError> {
+    let label = || ConfigLabel(case, Variant::Jit { level, cl_opt }).to_string();
+    let pipeline = |source: poolopt::Error| BenchError::Pipeline {
+        config: label(),
+        source,
+    };
+    let program = case.elem.program();
+    let manager = PassManager::for_level(level).verify_each(false);
+
+    let start = Instant::now();
+    let module = parse_and_verify(&program.file_name(), program.source)
+        .map_err(|d| pipeline(poolopt::Error::Source(d)))?;
+    let parsed = Instant::now();
+    let session = Session::new(module).optimize(&manager).map_err(pipeline)?;
+    let optimized = Instant::now();
+    let compiled = session.compile(cl_opt).map_err(pipeline)?;
+    let compiled_at = Instant::now();
+    let (result, stats) = compiled.run_with_stats(
+        case.workload.name(),
+        &[case.n, case.rounds],
+        &RunLimits::default(),
+    );
+    let ran = Instant::now();
+    drop(compiled);
+
+    let result = result.map_err(|source| BenchError::Run {
+        config: label(),
+        round,
+        source,
+    })?;
+    Ok(Outcome {
+        phases: Phases {
+            parse: parsed - start,
+            passes: optimized - parsed,
+            compile: compiled_at - optimized,
+            run: ran - compiled_at,
+        },
+        result,
+        stats: Some(stats),
+    })
+}
+
+fn run_native(case: &Case, round: Round) -> Result<Outcome, BenchError> {
+    let start = Instant::now();
+    let result = native::run(case);
+    let run = start.elapsed();
+    let result = result.map_err(|trap| BenchError::NativeTrap {
+        config: ConfigLabel(case, Variant::Native).to_string(),
+        round,
+        message: trap.0.to_string(),
+    })?;
+    Ok(Outcome {
+        phases: Phases {
+            run,
+            ..Phases::default()
+        },
+        result,
+        stats: None,
+    })
+}
+
+/// Runs the plan: `warmups` discarded rounds, then `reps` measured rounds, each round one run
+/// of every configuration in turn. Fails at the first run whose result is not the expected one.
+pub fn measure(plan: &Plan, progress: &ProgressBar) -> Result<Measurements, BenchError> {
+    let configs = plan.configs();
+    let rounds = plan.warmups + plan.reps;
+    progress.set_length((rounds * configs.len()) as u64);
+    progress.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+            .expect("the progress template is valid")
+            .progress_chars("=> "),
+    );
+    let mut samples = Vec::with_capacity(plan.reps * configs.len());
+    let mut stats = vec![None; configs.len()];
+    for r in 0..rounds {
+        let round = if r < plan.warmups {
+            Round::Warmup(r)
+        } else {
+            Round::Sample(r - plan.warmups)
+        };
+        for (ci, config) in configs.iter().enumerate() {
+            let case = &plan.cases[config.case];
+            progress.set_message(format!("{round}: {}", ConfigLabel(case, config.variant)));
+            let outcome = match config.variant {
+                Variant::Jit { level, cl_opt } => run_jit(case, level, cl_opt, round)?,
+                Variant::Native => run_native(case, round)?,
+            };
+            if outcome.result != case.expected {
+                return Err(BenchError::WrongResult {
+                    config: ConfigLabel(case, config.variant).to_string(),
+                    round,
+                    expected: case.expected,
+                    actual: outcome.result,
+                });
+            }
+            stats[ci] = outcome.stats;
+            if let Round::Sample(index) = round {
+                samples.push(Sample {
+                    config: ci,
+                    index,
+                    phases: outcome.phases,
+                    result: outcome.result,
+                });
+            }
+            progress.inc(1);
+        }
+    }
+    Ok(Measurements {
+        cases: plan.cases.clone(),
+        configs,
+        samples,
+        stats,
+    })
+}
