@@ -132,7 +132,7 @@ pub enum UnOp {
     Not,
 }
 
-/// An expression; `loc` is where it starts (the operator, for binary expressions).
+/// An expression; `loc` is where it starts.
 #[derive(Clone, Debug)]
 pub struct Expr {
     pub kind: ExprKind,
@@ -146,7 +146,8 @@ pub enum ExprKind {
     Bool(bool),
     Var(String),
     Unary(UnOp, Box<Expr>),
-    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// The operands and the operator's own location (the expression's is its start).
+    Binary(BinOp, Box<Expr>, Box<Expr>, Loc),
     Cast(Box<Expr>, TypeExpr),
     Call(String, Vec<Expr>),
     /// `recv.method(args)`: the vec operations `push`, `pop`, `len`, `drop`.

@@ -530,7 +530,9 @@ impl Checker {
                     }
                 }
             }
-            ExprKind::Binary(op, lhs, rhs) => self.binary(scope, *op, lhs, rhs, hint, loc)?,
+            ExprKind::Binary(op, lhs, rhs, op_loc) => {
+                self.binary(scope, *op, lhs, rhs, hint, *op_loc)?
+            }
             ExprKind::Cast(arg, ty) => {
                 let to = self.resolve(ty, loc)?;
                 let arg = self.expr(scope, arg, None)?;

@@ -304,10 +304,11 @@ impl Parser<'_> {
             if prec < min_prec {
                 break;
             }
-            let loc = self.bump().loc;
+            let op_loc = self.bump().loc;
             let rhs = self.binary(prec + 1, struct_ok)?;
+            let loc = lhs.loc;
             lhs = Expr {
-                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs), op_loc),
                 loc,
             };
         }
@@ -349,7 +350,8 @@ impl Parser<'_> {
 
     fn cast_suffix(&mut self, mut expr: Expr) -> Result<Expr, CompileError> {
         while self.peek() == &Tok::As {
-            let loc = self.bump().loc;
+            self.bump();
+            let loc = expr.loc;
             let ty = self.type_expr()?;
             expr = Expr {
                 kind: ExprKind::Cast(Box::new(expr), ty),

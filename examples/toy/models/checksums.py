@@ -110,7 +110,7 @@ def gen_pool():
 
     for _ in range(400):
         x = lcg(x)
-        op = x % 4
+        op = (x >> 16) % 4
         if op < 2 or not handles:
             value = x % 1000
             if free:
@@ -121,7 +121,7 @@ def gen_pool():
                 slots.append([value, 0, True])
             handles.append(slots[idx][1] << 32 | idx)
         elif op == 2:
-            handle = handles[x % len(handles)]
+            handle = handles[(x >> 4) % len(handles)]
             if valid(handle):
                 idx = handle & 0xFFFFFFFF
                 slots[idx][2] = False
@@ -130,7 +130,7 @@ def gen_pool():
             else:
                 failed += 1
         else:
-            handle = handles[x % len(handles)]
+            handle = handles[(x >> 4) % len(handles)]
             if valid(handle):
                 total += slots[handle & 0xFFFFFFFF][0]
             else:
