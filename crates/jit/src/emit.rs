@@ -17,9 +17,24 @@ use cranelift_codegen::Context;
 use cranelift_frontend::FunctionBuilderContext;
 use poolopt_ir::Module;
 use std::fmt::Write as _;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// Lowers every function and hands each Cranelift function to `each`, in module order.
+/// Lowers every function and hands each Cranelift function to `each`, in module order. A panic
+/// inside Cranelift (a bug) is reported as an error rather than taking the host down.
 fn for_each_lowered(
+    module: &Module,
+    isa: &OwnedTargetIsa,
+    each: impl FnMut(&str, ir::Function) -> Result<(), JitError>,
+) -> Result<(), JitError> {
+    catch_unwind(AssertUnwindSafe(|| lower_all(module, isa, each))).unwrap_or_else(|_| {
+        Err(JitError::Codegen {
+            function: String::new(),
+            message: "internal error: code generation panicked".to_string(),
+        })
+    })
+}
+
+fn lower_all(
     module: &Module,
     isa: &OwnedTargetIsa,
     mut each: impl FnMut(&str, ir::Function) -> Result<(), JitError>,

@@ -5,7 +5,9 @@
 mod common;
 
 use common::{packed, packed_unchecked, run};
-use poolopt_ir::{BinaryOp, CastOp, CmpOp, ElemType, Module, ModuleBuilder, Operand, Type};
+use poolopt_ir::{
+    BinaryOp, CastOp, CmpOp, ElemType, Module, ModuleBuilder, Operand, ScalarType, Type,
+};
 
 /// The shape of the struct under test.
 #[derive(Copy, Clone)]
@@ -306,4 +308,139 @@ fn checked_access_out_of_range_traps_but_unchecked_code_has_no_checks() {
     let count = |s: &str| s.matches("icmp uge").count();
     assert!(count(&clif) >= 4, "{clif}");
     assert_eq!(count(&clif_u), 0, "{clif_u}");
+}
+
+/// `main(x) -> i64` over a struct with the given field types: make from `x + j`, push, a
+/// call that returns it, set a field in the vec, get it back, setfield, set, pop, and sum the
+/// fields (sign-extended) of what came back. Packed and unpacked must agree with the reference.
+fn odd_struct_module(field_tys: &[ScalarType]) -> Module {
+    let mut mb = ModuleBuilder::new();
+    let names: Vec<String> = (0..field_tys.len()).map(|j| format!("f{j}")).collect();
+    let fields: Vec<(&str, Type)> = names
+        .iter()
+        .zip(field_tys)
+        .map(|(n, t)| (n.as_str(), Type::Scalar(*t)))
+        .collect();
+    let sid = mb.add_struct("P", &fields);
+    let st = Type::Struct(sid);
+    let id = mb.declare_function("id", &[("s", st)], Some(st));
+    {
+        let mut fb = mb.define_function(id);
+        let s = fb.param(0).unwrap();
+        let e = fb.create_block("entry");
+        fb.switch_to_block(e);
+        fb.ret(Some(s.into()));
+    }
+    let main = mb.declare_function("main", &[("x", Type::I64)], Some(Type::I64));
+    let mut fb = mb.define_function(main);
+    let x = fb.param(0).unwrap();
+    let s = fb.local("s", st);
+    let t = fb.local("t", st);
+    let v = fb.local("v", Type::Vec(ElemType::Struct(sid)));
+    let h = fb.local("h", Type::I64);
+    let w = fb.local("w", Type::I64);
+    let e = fb.create_block("entry");
+    fb.switch_to_block(e);
+    let mut ops = Vec::new();
+    for (j, ty) in field_tys.iter().enumerate() {
+        let wide = fb.temp(Type::I64);
+        fb.binary(wide, BinaryOp::Add, x, j as i64);
+        if *ty == ScalarType::I64 {
+            ops.push(wide.into());
+        } else {
+            let n = fb.temp(Type::Scalar(*ty));
+            fb.cast(n, CastOp::Trunc, wide);
+            ops.push(n.into());
+        }
+    }
+    fb.make(s, sid, ops);
+    fb.vec_new(v, ElemType::Struct(sid));
+    fb.push(v, s);
+    fb.call(Some(t), id, vec![s.into()]);
+    fb.push(v, t);
+    let last = field_tys.len() as u32 - 1;
+    let lt = Type::Scalar(field_tys[last as usize]);
+    let f = fb.local("f", lt);
+    fb.get(f, v, 1i64, Some(last));
+    fb.unary(f, poolopt_ir::UnaryOp::Not, f);
+    fb.set(v, 0i64, Some(last), f);
+    fb.get(t, v, 0i64, None);
+    let g = fb.local("g", Type::Scalar(field_tys[0]));
+    fb.get_field(g, t, 0);
+    let op = if field_tys[0] == ScalarType::Bool {
+        poolopt_ir::UnaryOp::Not
+    } else {
+        poolopt_ir::UnaryOp::Neg
+    };
+    fb.unary(g, op, g);
+    fb.set_field(t, 0, g);
+    fb.set(v, 1i64, None, t);
+    fb.pop(Some(s), v);
+    fb.copy(h, 0i64);
+    for (j, ty) in field_tys.iter().enumerate() {
+        let fj = fb.temp(Type::Scalar(*ty));
+        fb.get_field(fj, s, j as u32);
+        match ty {
+            ScalarType::I64 => fb.copy(w, fj),
+            ScalarType::Bool => fb.cast(w, CastOp::Zext, fj),
+            _ => fb.cast(w, CastOp::Sext, fj),
+        };
+        fb.binary(h, BinaryOp::Mul, h, 31i64);
+        fb.binary(h, BinaryOp::Add, h, w);
+    }
+    fb.ret(Some(h.into()));
+    let m = mb.finish().unwrap();
+    poolopt_ir::verify(&m).unwrap();
+    m
+}
+
+fn odd_reference(field_tys: &[ScalarType], x: i64) -> i64 {
+    let mut s: Vec<i64> = field_tys
+        .iter()
+        .enumerate()
+        .map(|(j, t)| t.wrap(x + j as i64))
+        .collect();
+    let last = s.len() - 1;
+    s[last] = field_tys[last].wrap(if field_tys[last] == ScalarType::Bool {
+        s[last] ^ 1
+    } else {
+        !s[last]
+    });
+    s[0] = field_tys[0].wrap(if field_tys[0] == ScalarType::Bool {
+        s[0] ^ 1
+    } else {
+        s[0].wrapping_neg()
+    });
+    s.iter()
+        .fold(0i64, |h, &f| h.wrapping_mul(31).wrapping_add(f))
+}
+
+#[test]
+fn odd_sized_structs_pack_and_unpack_the_same() {
+    use ScalarType::*;
+    let shapes: [&[ScalarType]; 6] = [
+        &[I8, I8, Bool],
+        &[I16, I16, I16],
+        &[I8, I32],
+        &[I16, I8],
+        &[I64],
+        &[Bool, I8, I16, I32],
+    ];
+    for tys in shapes {
+        let m = odd_struct_module(tys);
+        for x in [0i64, 5, -3, 127, -200, 40_000, -70_000] {
+            let want = Ok(odd_reference(tys, x));
+            assert_eq!(run(&m, "main", &[x]), want, "{tys:?} x = {x}");
+            assert_eq!(
+                run(&packed(&m), "main", &[x]),
+                want,
+                "packed {tys:?} x = {x}"
+            );
+            assert_eq!(
+                run(&packed_unchecked(&m), "main", &[x]),
+                want,
+                "packed+unchecked {tys:?} x = {x}"
+            );
+        }
+    }
 }

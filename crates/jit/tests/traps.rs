@@ -485,3 +485,75 @@ fn run_overhead_probe() {
     }
     println!("per run on the current thread: {:?}", t.elapsed() / 2000);
 }
+
+/// The pool `alloc` of the IR reference, from text.
+const ALLOC: &str = r#"
+struct S8 { a: i32, b: i32 }
+
+fn alloc(items: vec<S8>, free: vec<i64>, v: S8) -> i64 {
+    var n: i64
+    var c: bool
+    var i: i64
+    var t0: i64
+entry:
+    n = len free
+    c = sgt n, 0
+    brif c, reuse, append
+reuse:
+    t0 = pop free
+    i = copy t0
+    c = slt i, 0
+    brif c, bad, check_hi
+check_hi:
+    n = len items
+    c = sge i, n
+    brif c, bad, store
+store:
+    set items[i], v
+    ret i
+bad:
+    trap "index out of range"
+append:
+    i = len items
+    push items, v
+    ret i
+}
+
+fn main(k: i64, bogus: i64) -> i64 {
+    var items: vec<S8>
+    var free: vec<i64>
+    var s: S8
+    var i: i64
+    var h: i64
+    var a: i32
+entry:
+    items = new vec<S8>
+    free = new vec<i64>
+    s = make S8(-1, 2)
+    i = call alloc(items, free, s)
+    i = call alloc(items, free, s)
+    push free, bogus
+    setfield s.a, -9
+    i = call alloc(items, free, s)
+    s = get items[i]
+    a = getfield s.a
+    h = sext a
+    h = add h, i
+    ret h
+}
+"#;
+
+#[test]
+fn the_reference_alloc_from_text() {
+    let m = poolopt_ir::parse(ALLOC).unwrap();
+    poolopt_ir::verify(&m).unwrap();
+    // Reusing slot 0 stores {-9, 2} there: -9 + 0.
+    assert_eq!(run(&m, "main", &[0, 0]), Ok(-9));
+    assert_eq!(run(&m, "main", &[0, 1]), Ok(-8));
+    let t = expect_trap(run(&m, "main", &[0, 2]), TrapKind::Explicit);
+    assert_eq!(
+        (t.function.as_str(), t.message.as_str()),
+        ("alloc", "index out of range")
+    );
+    expect_trap(run(&m, "main", &[0, -1]), TrapKind::Explicit);
+}
