@@ -58,6 +58,10 @@ pub enum Fact {
         v: Local,
         k: i64,
     },
+    /// `i < i64::MAX`, so `i + 1` cannot overflow. Implied by `i < len(v)` for any v, but
+    /// unlike that fact it survives changes of vec lengths and calls: only a reassignment of
+    /// `i` kills it.
+    BelowMax(Local),
 }
 
 impl Fact {
@@ -76,6 +80,7 @@ impl Fact {
             Fact::NonNeg(i) => format!("{} >= 0", name(i)),
             Fact::LtLen { i, v } => format!("{} < len({})", name(i), name(v)),
             Fact::LenGt { v, k } => format!("len({}) > {}", name(v), k),
+            Fact::BelowMax(i) => format!("{} < i64::MAX", name(i)),
         }
     }
 }
@@ -92,6 +97,8 @@ pub struct FactSet {
     lt_len: BTreeSet<(Local, Local)>,
     /// v -> the largest k known with len(v) > k.
     len_gt: BTreeMap<Local, i64>,
+    /// i: i < i64::MAX.
+    below_max: BTreeSet<Local>,
 }
 
 impl FactSet {
@@ -108,6 +115,7 @@ impl FactSet {
             Fact::CmpIs { c, op, lhs, rhs } => self.cmps.get(&c) == Some(&(op, lhs, rhs)),
             Fact::NonNeg(i) => self.nonneg.contains(&i),
             Fact::LtLen { i, v } => self.lt_len.contains(&(i, v)),
+            Fact::BelowMax(i) => self.below_max.contains(&i),
             Fact::LenGt { v, k } => {
                 k < 0
                     || self.len_gt.get(&v).is_some_and(|&m| m >= k)
@@ -178,6 +186,7 @@ impl FactSet {
         out.extend(self.nonneg.iter().map(|&i| Fact::NonNeg(i)));
         out.extend(self.lt_len.iter().map(|&(i, v)| Fact::LtLen { i, v }));
         out.extend(self.len_gt.iter().map(|(&v, &k)| Fact::LenGt { v, k }));
+        out.extend(self.below_max.iter().map(|&i| Fact::BelowMax(i)));
         out
     }
 
@@ -203,6 +212,11 @@ impl FactSet {
             }
             Fact::LtLen { i, v } => {
                 self.lt_len.insert((i, v));
+                // i < len(v) <= i64::MAX.
+                self.below_max.insert(i);
+            }
+            Fact::BelowMax(i) => {
+                self.below_max.insert(i);
             }
             Fact::LenGt { v, k } => {
                 if k >= 0 {
@@ -222,6 +236,7 @@ impl FactSet {
         self.nonneg.remove(&l);
         self.lt_len.retain(|&(i, v)| i != l && v != l);
         self.len_gt.remove(&l);
+        self.below_max.remove(&l);
     }
 
     /// `self ∩ other` (a `LenGt` keeps the weaker bound). Returns whether `self` changed.
@@ -231,6 +246,7 @@ impl FactSet {
         self.cmps.retain(|c, x| other.cmps.get(c) == Some(x));
         self.nonneg.retain(|x| other.nonneg.contains(x));
         self.lt_len.retain(|x| other.lt_len.contains(x));
+        self.below_max.retain(|x| other.below_max.contains(x));
         self.len_gt.retain(|v, k| match other.len_gt.get(v) {
             Some(&k2) => {
                 *k = (*k).min(k2);
@@ -456,6 +472,7 @@ fn def_facts(func: &Function, kind: &InstKind, s: &FactSet) -> Vec<Fact> {
             Fact::NonNeg(i) => i == l,
             Fact::LtLen { i, v } => i == l || v == l,
             Fact::LenGt { v, .. } => v == l,
+            Fact::BelowMax(i) => i == l,
         }
     };
     match *kind {
@@ -492,6 +509,7 @@ fn def_facts(func: &Function, kind: &InstKind, s: &FactSet) -> Vec<Fact> {
                             v: sub(v),
                         },
                         Fact::LenGt { v, k } => Fact::LenGt { v: sub(v), k },
+                        Fact::BelowMax(i) => Fact::BelowMax(sub(i)),
                     });
                 }
             }
@@ -556,8 +574,8 @@ fn binary_facts(
             if k == 0 {
                 gen.push(Fact::NonNeg(dst));
                 gen.extend(lt.into_iter().map(|v| Fact::LtLen { i: dst, v }));
-            } else if k == 1 && !lt.is_empty() {
-                // j < len(v) <= i64::MAX, so j + 1 does not overflow.
+            } else if k == 1 && s.holds(&Fact::BelowMax(j)) {
+                // j < i64::MAX (it was below some vec length), so j + 1 does not overflow.
                 gen.push(Fact::NonNeg(dst));
             }
         }

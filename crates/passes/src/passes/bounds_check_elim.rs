@@ -4,6 +4,10 @@
 //! - `pop v` becomes `pop.unchecked v` when `len(v) > 0` holds just before it.
 //! - `get v[i]` / `set v[i], x` (element or field) become unchecked when `i >= 0` and
 //!   `i < len(v)` hold just before them; with a constant index `k`, when `len(v) > k` holds.
+//! - A front end's explicit range check — `brif c, F, S` where `F` only traps and `c` compares
+//!   an index with 0 or with a vec length (folded or not) — becomes `br S` when the facts decide
+//!   `c` (the trap edge can never be taken); otherwise it stays with a missed remark saying
+//!   where the index came from.
 //!
 //! Soundness: the fact analysis is a must-analysis — a fact holds at a point only if it holds on
 //! every path from the entry to that point, with every instruction that may change a value the
@@ -17,8 +21,8 @@ use crate::analysis::facts::{Fact, FactAnalysis, FactSet};
 use crate::analysis::Cfg;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
-    display_inst, display_terminator, Block, Check, Function, Inst, InstKind, Local, Module,
-    Operand,
+    display_inst, display_terminator, Block, Check, CmpOp, Function, Inst, InstKind, Local, Module,
+    Operand, Terminator,
 };
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -83,6 +87,7 @@ impl Pass for BoundsCheckElim {
         let cfg = cx.cfg(func).clone();
         let module = cx.module;
         let mut decisions: Vec<(Block, Decision)> = Vec::new();
+        let mut explicit: Vec<(Block, ExplicitDecision)> = Vec::new();
         let gains = RefCell::new(HashMap::new());
         let mut all_defs: HashMap<Local, Vec<Inst>> = HashMap::new();
         for &b in &func.layout {
@@ -125,6 +130,9 @@ impl Pass for BoundsCheckElim {
                     gained.record(f, inst);
                 }
             });
+            if let Some(d) = ctx.decide_explicit(&local_defs) {
+                explicit.push((block, d));
+            }
         }
         let mut changed = false;
         for (block, d) in decisions {
@@ -144,7 +152,81 @@ impl Pass for BoundsCheckElim {
                 cx.missed(func, block, loc, d.message);
             }
         }
+        for (block, d) in explicit {
+            let loc = func.blocks[block].term_loc;
+            if let Some(target) = d.always {
+                func.blocks[block].terminator = Some(Terminator::Br(target));
+                changed = true;
+                cx.stat("explicit_checks_removed", 1);
+                cx.applied(func, block, loc, d.message);
+            } else {
+                cx.stat("explicit_checks_kept", 1);
+                cx.missed(func, block, loc, d.message);
+            }
+        }
+        if changed {
+            remove_unreachable(func);
+        }
         changed
+    }
+}
+
+/// Drops blocks no longer reachable after a branch became unconditional (the verifier rejects
+/// unreachable blocks).
+fn remove_unreachable(func: &mut Function) {
+    let cfg = Cfg::compute(func);
+    func.layout.retain(|&b| cfg.is_reachable(b));
+}
+
+/// A decision about an explicit check: a conditional branch to a block that only traps.
+struct ExplicitDecision {
+    /// `Some(target)`: the facts decide the branch; it always goes to `target`.
+    always: Option<Block>,
+    message: String,
+}
+
+/// Whether `block` does nothing but trap (the failure side of a front end's explicit check).
+fn is_trap_block(func: &Function, block: Block) -> bool {
+    let data = &func.blocks[block];
+    data.insts.is_empty() && matches!(data.terminator, Some(Terminator::Trap(_)))
+}
+
+/// The value of `lhs op rhs` when the facts decide it, for the compares of a range check: an
+/// index against 0, and an index against a vec length.
+fn decide_compare(facts: &FactSet, op: CmpOp, lhs: Operand, rhs: Operand) -> Option<bool> {
+    let (op, i, other) = match (lhs, rhs) {
+        (Operand::Local(i), other) => (op, i, other),
+        (Operand::Const(_), Operand::Local(i)) => (op.swap(), i, lhs),
+        _ => return None,
+    };
+    let nonneg = facts.non_neg(i);
+    match other {
+        // i against 0 (or -1): decided by i >= 0.
+        Operand::Const(0) if nonneg => match op {
+            CmpOp::Slt => Some(false),
+            CmpOp::Sge => Some(true),
+            _ => None,
+        },
+        Operand::Const(-1) if nonneg => match op {
+            CmpOp::Sle => Some(false),
+            CmpOp::Sgt => Some(true),
+            _ => None,
+        },
+        // i against n == len(v): decided by i < len(v) (and i >= 0 for the unsigned forms).
+        Operand::Local(n) => {
+            let v = facts.len_of(n)?;
+            if !facts.lt_len(i, v) {
+                return None;
+            }
+            match op {
+                CmpOp::Sge => Some(false),
+                CmpOp::Slt => Some(true),
+                CmpOp::Uge if nonneg => Some(false),
+                CmpOp::Ult if nonneg => Some(true),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 
@@ -209,6 +291,79 @@ impl Ctx<'_> {
 
     fn inst_text(&self, inst: Inst) -> String {
         display_inst(self.module, self.func, inst)
+    }
+
+    /// Decides an explicit range check ending this block: `brif c, F, S` (or `brif c, S, F`)
+    /// where `F` only traps and `c` compares an index with 0 or with a vec length.
+    fn decide_explicit(
+        &self,
+        local_defs: &HashMap<Local, (usize, Inst)>,
+    ) -> Option<ExplicitDecision> {
+        let func = self.func;
+        let Some(Terminator::BrIf {
+            cond: Operand::Local(c),
+            then_block,
+            else_block,
+        }) = func.blocks[self.block].terminator.clone()
+        else {
+            return None;
+        };
+        // The trap edge is taken when `c == trap_when`.
+        let (trap_when, pass_to) = match (
+            is_trap_block(func, then_block),
+            is_trap_block(func, else_block),
+        ) {
+            (true, false) => (true, else_block),
+            (false, true) => (false, then_block),
+            _ => return None,
+        };
+        let facts = self.fa.block_out(self.block)?;
+        let (op, lhs, rhs) = facts.cmp_of(c)?;
+        let index = match (lhs, rhs) {
+            (Operand::Local(i), Operand::Const(0 | -1))
+            | (Operand::Const(0 | -1), Operand::Local(i)) => i,
+            (Operand::Local(i), Operand::Local(n)) if facts.len_of(n).is_some() => i,
+            (Operand::Local(n), Operand::Local(i)) if facts.len_of(n).is_some() => i,
+            _ => return None,
+        };
+        let text = display_terminator(func, func.blocks[self.block].terminator.as_ref()?);
+        let cmp = format!(
+            "{} {} {}",
+            poolopt_ir::display_operand(func, lhs),
+            op.name(),
+            poolopt_ir::display_operand(func, rhs)
+        );
+        match decide_compare(facts, op, lhs, rhs) {
+            Some(value) if value != trap_when => Some(ExplicitDecision {
+                always: Some(pass_to),
+                message: format!(
+                    "explicit check `{text}` removed: `{cmp}` is always {value} here ({})",
+                    self.known_about(facts, index)
+                ),
+            }),
+            _ => {
+                let why = self
+                    .index_origin(local_defs, index)
+                    .map(|o| format!("{o}; nothing bounds it"))
+                    .unwrap_or_else(|| format!("nothing decides `{cmp}` here"));
+                Some(ExplicitDecision {
+                    always: None,
+                    message: format!("explicit check `{text}` kept: {why}"),
+                })
+            }
+        }
+    }
+
+    /// What the facts say about index `i`, for remarks.
+    fn known_about(&self, facts: &FactSet, i: Local) -> String {
+        let mut known: Vec<String> = Vec::new();
+        if facts.non_neg(i) {
+            known.push(format!("{} >= 0", self.name(i)));
+        }
+        for v in facts.lt_len_vecs(i) {
+            known.push(format!("{} < len({})", self.name(i), self.name(v)));
+        }
+        known.join(", ")
     }
 
     fn decide(
