@@ -176,8 +176,16 @@ fn trap_programs_trap_the_same_everywhere() {
     assert_eq!(files.len(), 4);
     for (rel, source, expect) in files {
         let module = compile_ok(&rel, &source);
-        assert_eq!(run_everywhere(&module, "main", &[]), Err(expect.clone()), "{rel}");
-        for extra in [&["-O0"][..], &["-O2", "--interp"], &["-O1", "--cl-opt", "none"]] {
+        assert_eq!(
+            run_everywhere(&module, "main", &[]),
+            Err(expect.clone()),
+            "{rel}"
+        );
+        for extra in [
+            &["-O0"][..],
+            &["-O2", "--interp"],
+            &["-O1", "--cl-opt", "none"],
+        ] {
             let out = run_source(&options(&rel, extra), &source);
             assert_eq!(
                 out,
@@ -201,7 +209,11 @@ fn error_programs_report_located_errors() {
         assert_eq!(out.code, 2, "{rel}: {out:?}");
         assert_eq!(out.stdout, "", "{rel}");
         assert_eq!(out.stderr.lines().next(), Some(expect.as_str()), "{rel}");
-        let name = Path::new(&rel).file_stem().unwrap().to_string_lossy().to_string();
+        let name = Path::new(&rel)
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
         insta::assert_snapshot!(format!("error_{name}"), out.stderr);
     }
 }
@@ -236,7 +248,11 @@ fn alloc_ir_after_o2_with_remarks() {
     );
     insta::assert_snapshot!(
         "alloc_o2",
-        format!("{}\n; remarks\n{}\n", alloc_ir(&session), remarks.join("\n"))
+        format!(
+            "{}\n; remarks\n{}\n",
+            alloc_ir(&session),
+            remarks.join("\n")
+        )
     );
 }
 
@@ -350,18 +366,54 @@ fn struct_elements_are_read_and_written_by_field() {
 #[test]
 fn type_errors_are_located() {
     for (src, want) in [
-        ("fn main() -> i64 { return true; }", "1:27: expected `i64`, found `bool`"),
-        ("fn main() -> i64 { let v = new vec<i64>; v.push(true); return 0; }", "1:49: expected `i64`, found `bool`"),
-        ("fn main() -> i64 { return f(); }", "1:27: unknown function `f`"),
-        ("fn main() -> i64 { let x = 1; x.y = 2; return x; }", "1:33: `i64` has no fields"),
-        ("fn main() -> i64 { let v = new vec<i64>; return v.peek(); }", "1:51: vecs have no method `peek` (they have push, pop, len, drop)"),
-        ("fn main() -> i64 { let x: i32 = 3000000000; return 0; }", "1:33: literal `3000000000` does not fit `i32`"),
-        ("fn f() {} fn main() -> i64 { let x = f(); return 0; }", "1:38: this expression produces no value"),
-        ("fn main() -> i64 { 1 + 2; return 0; }", "1:20: only calls can be used as statements"),
-        ("fn main() -> i64 { return 99999999999999999999; }", "1:27: invalid integer literal `99999999999999999999`"),
-        ("fn main() -> i64 { return 9223372036854775808; }", "1:27: integer literal out of range for i64"),
-        ("struct S { a: S } fn main() -> i64 { return 0; }", "1:12: field `a` must be an i64, i32, bool or vec"),
-        ("fn main() -> i64 { return \"x\"; }", "1:27: expected an expression, found a string"),
+        (
+            "fn main() -> i64 { return true; }",
+            "1:27: expected `i64`, found `bool`",
+        ),
+        (
+            "fn main() -> i64 { let v = new vec<i64>; v.push(true); return 0; }",
+            "1:49: expected `i64`, found `bool`",
+        ),
+        (
+            "fn main() -> i64 { return f(); }",
+            "1:27: unknown function `f`",
+        ),
+        (
+            "fn main() -> i64 { let x = 1; x.y = 2; return x; }",
+            "1:33: `i64` has no fields",
+        ),
+        (
+            "fn main() -> i64 { let v = new vec<i64>; return v.peek(); }",
+            "1:51: vecs have no method `peek` (they have push, pop, len, drop)",
+        ),
+        (
+            "fn main() -> i64 { let x: i32 = 3000000000; return 0; }",
+            "1:33: literal `3000000000` does not fit `i32`",
+        ),
+        (
+            "fn f() {} fn main() -> i64 { let x = f(); return 0; }",
+            "1:38: this expression produces no value",
+        ),
+        (
+            "fn main() -> i64 { 1 + 2; return 0; }",
+            "1:20: only calls can be used as statements",
+        ),
+        (
+            "fn main() -> i64 { return 99999999999999999999; }",
+            "1:27: invalid integer literal `99999999999999999999`",
+        ),
+        (
+            "fn main() -> i64 { return 9223372036854775808; }",
+            "1:27: integer literal out of range for i64",
+        ),
+        (
+            "struct S { a: S } fn main() -> i64 { return 0; }",
+            "1:12: field `a` must be an i64, i32, bool or vec",
+        ),
+        (
+            "fn main() -> i64 { return \"x\"; }",
+            "1:27: expected an expression, found a string",
+        ),
     ] {
         assert_eq!(compile_error(src), want, "{src}");
     }
@@ -370,9 +422,16 @@ fn type_errors_are_located() {
 #[test]
 fn hostile_input_never_panics() {
     // Deep nesting is an error, not a stack overflow.
-    let deep = format!("fn main() -> i64 {{ return {}1{}; }}", "(".repeat(5000), ")".repeat(5000));
+    let deep = format!(
+        "fn main() -> i64 {{ return {}1{}; }}",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
     assert!(compile_error(&deep).contains("nesting deeper than"));
-    let deep_blocks = format!("fn main() -> i64 {{ {} return 0; }}", "if true { ".repeat(3000));
+    let deep_blocks = format!(
+        "fn main() -> i64 {{ {} return 0; }}",
+        "if true { ".repeat(3000)
+    );
     assert!(compile_error(&deep_blocks).contains("nesting deeper than"));
     // Every prefix of every shipped program compiles or reports an error.
     for name in ["slot_pool_8.toy", "bitmap_slab.toy", "gen_pool.toy"] {
@@ -381,7 +440,16 @@ fn hostile_input_never_panics() {
             let _ = compile(&source[..cut]);
         }
     }
-    for junk in ["", "fn", "fn main(", "struct {", "fn main() -> vec<vec<i64>> {}", "\"", "\u{0}", "fn f() { x = ; }"] {
+    for junk in [
+        "",
+        "fn",
+        "fn main(",
+        "struct {",
+        "fn main() -> vec<vec<i64>> {}",
+        "\"",
+        "\u{0}",
+        "fn f() { x = ; }",
+    ] {
         let _ = compile(junk);
     }
 }
@@ -396,29 +464,51 @@ fn the_command_follows_the_poolopt_run_contract() {
     let file = programs_dir().join("slot_pool_8.toy");
     let file = file.to_str().unwrap();
     let out = command(&[file, "--entry", "lifo", "--args", "10,5", "-O1"]);
-    assert_eq!((out.stdout.as_str(), out.code), ("2999155661484216252\n", 0));
+    assert_eq!(
+        (out.stdout.as_str(), out.code),
+        ("2999155661484216252\n", 0)
+    );
     let out = command(&[file, "--entry", "lifo", "--args", "10,5", "--interp", "-O0"]);
-    assert_eq!((out.stdout.as_str(), out.code), ("2999155661484216252\n", 0));
+    assert_eq!(
+        (out.stdout.as_str(), out.code),
+        ("2999155661484216252\n", 0)
+    );
     let out = command(&[file, "--emit", "ir", "-O0"]);
-    assert!(out.stdout.contains("fn alloc(p_items: vec<S8>, p_free: vec<i64>, v: S8) -> i64 {"));
+    assert!(out
+        .stdout
+        .contains("fn alloc(p_items: vec<S8>, p_free: vec<i64>, v: S8) -> i64 {"));
     let out = command(&[file, "--emit", "clif", "--entry", "x"]);
     assert!(out.stdout.contains("function"), "{out:?}");
     let out = command(&[file, "--emit", "asm"]);
     assert_eq!(out.code, 0, "{out:?}");
     let out = command(&[file, "--entry", "lifo", "--args", "10,5", "--remarks"]);
     // Remarks come on stderr; those about instructions carry toy source lines.
-    assert!(out.stderr.lines().all(|l| l.starts_with("remark: ")), "{}", out.stderr);
-    assert!(out.stderr.contains("remark: line 18: bounds-check-elim: applied: in alloc/then0"));
+    assert!(
+        out.stderr.lines().all(|l| l.starts_with("remark: ")),
+        "{}",
+        out.stderr
+    );
+    assert!(out
+        .stderr
+        .contains("remark: line 18: bounds-check-elim: applied: in alloc/then0"));
     assert_eq!(out.stdout, "2999155661484216252\n");
     // A missing entry, bad arguments and usage errors exit 2.
     assert_eq!(command(&[file]).code, 2);
     assert_eq!(command(&[file, "--entry", "lifo", "--args", "1"]).code, 2);
-    for bad in [&[][..], &[file, "--args", "x"], &[file, "-O3"], &[file, "--emit"], &[file, file]] {
+    for bad in [
+        &[][..],
+        &[file, "--args", "x"],
+        &[file, "-O3"],
+        &[file, "--emit"],
+        &[file, file],
+    ] {
         let out = command(bad);
         assert_eq!(out.code, 2, "{bad:?}");
         assert!(out.stderr.starts_with("error: "), "{bad:?}: {}", out.stderr);
     }
     let out = command(&["/nonexistent.toy"]);
     assert_eq!(out.code, 2);
-    assert!(out.stderr.starts_with("/nonexistent.toy: error: cannot read file"));
+    assert!(out
+        .stderr
+        .starts_with("/nonexistent.toy: error: cannot read file"));
 }
