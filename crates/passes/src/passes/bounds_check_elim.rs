@@ -328,9 +328,9 @@ impl Ctx<'_> {
         };
         let text = display_terminator(func, func.blocks[self.block].terminator.as_ref()?);
         let cmp = format!(
-            "{} {} {}",
-            poolopt_ir::display_operand(func, lhs),
+            "{} {}, {}",
             op.name(),
+            poolopt_ir::display_operand(func, lhs),
             poolopt_ir::display_operand(func, rhs)
         );
         match decide_compare(facts, op, lhs, rhs) {
