@@ -1,0 +1,206 @@
+//! The CLI contract of design.md, exercised on the built binary: outputs and exit codes of
+//! `run`, `opt`, `emit` and `check`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn poolopt(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_poolopt"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the poolopt binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const POOL8: &str = "examples/workloads/slot_pool_8.pir";
+
+#[test]
+fn run_prints_the_result_as_the_last_stdout_line() {
+    for level in ["-O0", "-O1", "-O2"] {
+        for cl in ["none", "speed"] {
+            let o = poolopt(&[
+                "run", POOL8, "--entry", "lifo", "--args", "10,5", level, "--cl-opt", cl,
+            ]);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+            assert_eq!(stdout(&o).lines().last(), Some("2999155661484216252"));
+        }
+    }
+    let o = poolopt(&[
+        "run",
+        POOL8,
+        "--entry",
+        "scattered",
+        "--args",
+        "10,3",
+        "--interp",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o).lines().last(), Some("-9018781896735347076"));
+}
+
+#[test]
+fn a_trap_prints_its_kind_and_exits_3() {
+    for (file, kind, function) in [
+        ("examples/traps/pop_empty.pir", "pop_empty", "main"),
+        ("examples/traps/index_oob.pir", "index_oob", "main"),
+        ("examples/traps/div_zero.pir", "div_zero", "divide"),
+        ("examples/traps/explicit.pir", "explicit", "check"),
+        (
+            "examples/traps/use_after_drop.pir",
+            "use_after_drop",
+            "main",
+        ),
+    ] {
+        for engine in [&[][..], &["--interp"][..]] {
+            let mut args = vec!["run", file];
+            args.extend_from_slice(engine);
+            let o = poolopt(&args);
+            assert_eq!(o.status.code(), Some(3), "{file}");
+            assert!(
+                stderr(&o).starts_with(&format!("trap: {kind}: ")),
+                "{file}: {}",
+                stderr(&o)
+            );
+            assert!(
+                stderr(&o).trim_end().ends_with(&format!(" in {function}")),
+                "{file}"
+            );
+        }
+    }
+    let o = poolopt(&[
+        "run",
+        "examples/traps/out_of_memory.pir",
+        "--max-memory",
+        "100000",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).starts_with("trap: out_of_memory: "),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn source_errors_are_located_and_exit_2() {
+    let o = poolopt(&["run", "tests/malformed/undefined_local.pir"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("tests/malformed/undefined_local.pir:4:13: error: undefined local `y`"),
+        "{err}"
+    );
+    assert!(err.contains("x = add y, 1"), "snippet missing: {err}");
+    let o = poolopt(&["check", "tests/malformed/type_mismatch_add.pir"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("tests/malformed/type_mismatch_add.pir:5:5: error: "));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(poolopt(&["run"]).status.code(), Some(2));
+    assert_eq!(poolopt(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(
+        poolopt(&["run", POOL8, "--cl-opt", "fast"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(poolopt(&["run", "no/such/file.pir"]).status.code(), Some(2));
+    assert_eq!(poolopt(&["run", POOL8, "-O7"]).status.code(), Some(2));
+    let o = poolopt(&["run", POOL8, "--entry", "nope"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = poolopt(&["opt", POOL8, "--passes", "bounds-check-elim,nonsense"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown pass `nonsense`"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("range-check-fold"),
+        "valid passes are listed"
+    );
+}
+
+#[test]
+fn check_and_emit() {
+    let o = poolopt(&["check", POOL8]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("ok"));
+    let o = poolopt(&["emit", POOL8, "-O0", "--emit", "ir"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("fn alloc(items: vec<S8>, free: vec<i64>, v: S8) -> i64 {"));
+    let o = poolopt(&["emit", POOL8, "--emit", "clif"]);
+    assert!(stdout(&o).contains("function u0:"));
+    let o = poolopt(&["emit", POOL8, "--emit", "asm", "--cl-opt", "none"]);
+    assert!(stdout(&o).contains("retq"));
+}
+
+#[test]
+fn opt_stats_show_every_pass_at_work() {
+    let o = poolopt(&["opt", POOL8, "-O2", "--stats", "--remarks"]);
+    assert_eq!(o.status.code(), Some(0));
+    let err = stderr(&o);
+    let counter = |pass: &str, name: &str| -> u64 {
+        err.lines()
+            .find_map(|l| l.strip_prefix(&format!("{pass} {name} ")))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0)
+    };
+    assert!(counter("bounds-check-elim", "checks_removed") > 0, "{err}");
+    assert!(counter("temp-elision", "temps_elided") > 0);
+    assert!(counter("scalarize", "locals_scalarized") > 0);
+    assert!(counter("range-check-fold", "compares_folded") > 0);
+    assert!(
+        err.contains("`i` was popped from `free`; nothing bounds it"),
+        "{err}"
+    );
+    // The optimized IR is on stdout and parses back.
+    assert!(stdout(&o).contains("pop.unchecked free"));
+
+    let o = poolopt(&[
+        "opt",
+        "examples/workloads/slot_pool_128.pir",
+        "-O2",
+        "--remarks",
+    ]);
+    let err = stderr(&o);
+    assert!(
+        err.contains("not scalarized: struct `S128` is 128 bytes"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("held as one i64"),
+        "nothing is scalarized at 128 bytes"
+    );
+}
+
+#[test]
+fn print_after_all_and_diff() {
+    let o = poolopt(&[
+        "opt",
+        POOL8,
+        "--passes",
+        "range-check-fold",
+        "--print-after-all",
+        "--diff",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let err = stderr(&o);
+    assert!(
+        err.contains("; IR after range-check-fold on alloc"),
+        "{err}"
+    );
+    assert!(err.contains("+    t5 = uge i, t4"), "{err}");
+}
