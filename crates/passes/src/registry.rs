@@ -4,7 +4,19 @@
 use crate::manager::PassError;
 use crate::pass::{OptLevel, Pass};
 
-/// Every pass, in the order of the O2 pipeline.
+/// Every pass, in the order of the O2 pipeline. Ordering constraints:
+///
+/// - `temp-elision` and `copy-prop` first: they turn `t = pop v; i = copy t` into `i = pop v`
+///   so the fact analysis sees the index defined by the pop itself, and they leave fewer locals
+///   for every later pass to track.
+/// - `range-check-fold` before `bounds-check-elim`: the folded `i >=u n` test gives the facts
+///   `0 <= i < len(v)` on one edge, and the explicit-check decision in `bounds-check-elim`
+///   reads the folded compare.
+/// - `dead-local-elim` after both: folding leaves the `i < 0` compare dead, and removed checks
+///   leave dead lengths and compares.
+/// - `simplify-cfg` after that: removed explicit checks and folded branches leave empty and
+///   single-predecessor blocks to merge.
+/// - `scalarize` last: it only changes how struct locals are held, which no other pass reads.
 pub fn all_passes() -> Vec<Box<dyn Pass>> {
     use crate::passes::*;
     vec![
@@ -34,7 +46,13 @@ pub fn pass_by_name(name: &str) -> Result<Box<dyn Pass>, PassError> {
         })
 }
 
-/// The fixed pipeline of a level.
+/// The fixed pipeline of a level: the passes of [`all_passes`] whose
+/// [`Pass::min_level`] is at most `level`, in that order.
+///
+/// - O0: nothing.
+/// - O1: `range-check-fold`, `bounds-check-elim`, `dead-local-elim`, `simplify-cfg` — the
+///   checks go, data representation and temporaries stay as the front end wrote them.
+/// - O2: every pass.
 pub fn pipeline(level: OptLevel) -> Vec<Box<dyn Pass>> {
     match level {
         OptLevel::O0 => Vec::new(),
