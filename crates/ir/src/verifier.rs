@@ -51,6 +51,10 @@ pub enum VerifyErrorKind {
     },
     #[error("duplicate function name `{name}`")]
     DuplicateFunction { name: String },
+    /// A name the text format cannot spell (so the module would not print back to parseable
+    /// text): not an identifier, or a reserved word.
+    #[error("{what} name `{name}` is not a valid identifier of the text format")]
+    InvalidName { what: &'static str, name: String },
     #[error("duplicate local name `{name}`")]
     DuplicateLocal { name: String },
     #[error("duplicate block name `{name}`")]
@@ -167,6 +171,16 @@ pub fn verify(module: &Module) -> Result<(), Vec<VerifyError>> {
     verify_structs(module, &mut errors);
     let mut func_names = HashSet::new();
     for func in module.funcs.values() {
+        if !is_spellable(&func.name, NameKind::Other) {
+            errors.push(VerifyError {
+                func: Some(func.name.clone()),
+                loc: func.loc,
+                kind: VerifyErrorKind::InvalidName {
+                    what: "function",
+                    name: func.name.clone(),
+                },
+            });
+        }
         if !func_names.insert(func.name.as_str()) {
             errors.push(VerifyError {
                 func: Some(func.name.clone()),
@@ -293,6 +307,12 @@ fn verify_structs(m: &Module, errors: &mut Vec<VerifyError>) {
                 kind,
             })
         };
+        if !is_spellable(&def.name, NameKind::Struct) {
+            push(VerifyErrorKind::InvalidName {
+                what: "struct",
+                name: def.name.clone(),
+            });
+        }
         if !names.insert(def.name.as_str()) {
             push(VerifyErrorKind::DuplicateStruct {
                 name: def.name.clone(),
@@ -305,6 +325,12 @@ fn verify_structs(m: &Module, errors: &mut Vec<VerifyError>) {
         }
         let mut fields = HashSet::new();
         for field in &def.fields {
+            if !is_spellable(&field.name, NameKind::Other) {
+                push(VerifyErrorKind::InvalidName {
+                    what: "field",
+                    name: field.name.clone(),
+                });
+            }
             if !fields.insert(field.name.as_str()) {
                 push(VerifyErrorKind::DuplicateField {
                     strukt: def.name.clone(),
@@ -413,6 +439,15 @@ impl FuncChecker<'_> {
     fn check_locals(&mut self) {
         let mut names = HashSet::new();
         for data in self.f.locals.values() {
+            if !is_spellable(&data.name, NameKind::Local) {
+                self.err(
+                    data.loc,
+                    VerifyErrorKind::InvalidName {
+                        what: "local",
+                        name: data.name.clone(),
+                    },
+                );
+            }
             if !names.insert(data.name.as_str()) {
                 self.err(
                     data.loc,
@@ -498,6 +533,15 @@ impl FuncChecker<'_> {
                     },
                 );
                 continue;
+            }
+            if !is_spellable(&data.name, NameKind::Other) {
+                self.err(
+                    data.loc,
+                    VerifyErrorKind::InvalidName {
+                        what: "block",
+                        name: data.name.clone(),
+                    },
+                );
             }
             if !names.insert(data.name.as_str()) {
                 self.err(
@@ -1070,5 +1114,27 @@ impl FuncChecker<'_> {
                 }
             }
         }
+    }
+}
+
+/// Which reserved words apply to a name.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum NameKind {
+    /// Struct names may not be type keywords.
+    Struct,
+    /// Local names may not be the literals `true`/`false`.
+    Local,
+    Other,
+}
+
+/// Whether the text format can spell `name` where a name of `kind` goes (the parser's rules).
+fn is_spellable(name: &str, kind: NameKind) -> bool {
+    if !crate::parser::is_valid_name(name) {
+        return false;
+    }
+    match kind {
+        NameKind::Struct => crate::ScalarType::from_name(name).is_none() && name != "vec",
+        NameKind::Local => name != "true" && name != "false",
+        NameKind::Other => true,
     }
 }

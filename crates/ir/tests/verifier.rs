@@ -1214,3 +1214,27 @@ fn dangling_entry_parameter_does_not_panic() {
         VerifyErrorKind::BadEntrySignature { .. }
     ));
 }
+
+#[test]
+fn names_the_text_format_cannot_spell_are_rejected() {
+    use poolopt_ir::{ModuleBuilder, Type, VerifyErrorKind};
+    let mut mb = ModuleBuilder::new();
+    mb.add_struct("i32", &[("a", Type::I32)]);
+    let f = mb.declare_function("my fn", &[], Some(Type::I64));
+    let mut fb = mb.define_function(f);
+    fb.local("s.a", Type::I64);
+    fb.local("true", Type::I64);
+    let b = fb.create_block("entry");
+    fb.switch_to_block(b);
+    fb.ret(Some(0i64.into()));
+    let module = mb.finish().unwrap();
+    let errors = poolopt_ir::verify(&module).unwrap_err();
+    let invalid: Vec<&str> = errors
+        .iter()
+        .filter_map(|e| match &e.kind {
+            VerifyErrorKind::InvalidName { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(invalid, ["i32", "my fn", "s.a", "true"]);
+}
