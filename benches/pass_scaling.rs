@@ -8,13 +8,18 @@
 //!
 //! The module is generated and verified once; each iteration optimizes a fresh clone (the
 //! clone is outside the measurement). Targets: 1M instructions ≤ 2 s, time(1M)/time(100k) ≤ 12.
+//!
+//! Before a size is measured, one untimed-by-criterion probe run predicts its cost from the
+//! growth between the two previous sizes; a size predicted (or probed) over the budget
+//! (`POOLOPT_SCALING_BUDGET` seconds per run, default 20) is skipped with its probe figures on
+//! stderr, so a super-linear pipeline shows up as a report instead of an hours-long bench.
 
 use criterion::{
     criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
 use poolopt::ir::{BinaryOp, CmpOp, ElemType, Module, ModuleBuilder, ScalarType, Type};
 use poolopt::{OptLevel, PassManager};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
 
@@ -112,16 +117,51 @@ fn deep_cfg(insts: usize) -> Module {
 /// Makes a module whose one function has about the given number of instructions.
 type Generator = fn(usize) -> Module;
 
+/// Seconds one pipeline run may take before larger sizes are skipped.
+fn budget() -> f64 {
+    std::env::var("POOLOPT_SCALING_BUDGET")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20.0)
+}
+
+/// One run of `manager` on a clone of `module`, in seconds.
+fn probe(manager: &PassManager, module: &Module) -> f64 {
+    let mut m = module.clone();
+    let start = Instant::now();
+    manager.run(&mut m).expect("the O2 pipeline succeeds");
+    start.elapsed().as_secs_f64()
+}
+
 fn scaling(c: &mut Criterion) {
     let shapes: [(&str, Generator); 2] = [("straight", straight), ("deep_cfg", deep_cfg)];
     let manager = PassManager::for_level(OptLevel::O2).verify_each(false);
     for (shape, generate) in shapes {
         let mut group = c.benchmark_group(format!("pass_scaling/{shape}"));
         group.sampling_mode(SamplingMode::Flat);
+        let mut probes: Vec<f64> = Vec::new();
         for insts in SIZES {
+            if let [.., a, b] = probes[..] {
+                let predicted = b * (b / a).max(10.0);
+                if predicted > budget() {
+                    eprintln!(
+                        "pass_scaling/{shape}/{insts}: skipped; previous sizes took {a:.4} s and \
+                         {b:.4} s per run, predicting {predicted:.0} s (budget {} s)",
+                        budget()
+                    );
+                    break;
+                }
+            }
             let module = generate(insts);
             if let Err(errors) = poolopt::ir::verify(&module) {
                 panic!("generated {shape} module does not verify: {errors:?}");
+            }
+            let probed = probe(&manager, &module);
+            eprintln!("pass_scaling/{shape}/{insts}: probe run {probed:.4} s");
+            probes.push(probed);
+            if probed > budget() {
+                eprintln!("pass_scaling/{shape}/{insts}: skipped; over the budget");
+                break;
             }
             if insts >= 100_000 {
                 group
