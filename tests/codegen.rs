@@ -36,7 +36,11 @@ fn alloc_and_release_clif_and_asm() {
         let session = optimize(&module, level);
         let clif = session.emit_clif(ClOpt::Speed).unwrap();
         let asm = session.emit_asm(ClOpt::Speed).unwrap();
-        assert_eq!(asm, session.emit_asm(ClOpt::Speed).unwrap(), "asm is deterministic");
+        assert_eq!(
+            asm,
+            session.emit_asm(ClOpt::Speed).unwrap(),
+            "asm is deterministic"
+        );
         for func in ["alloc", "release"] {
             let lvl = level.name();
             insta::assert_snapshot!(format!("clif_{func}_{lvl}"), function_section(&clif, func));
@@ -48,13 +52,26 @@ fn alloc_and_release_clif_and_asm() {
 #[test]
 fn o2_removes_the_guarded_pop_check_and_folds_the_index_check() {
     let module = load("examples/workloads/slot_pool_8.pir");
-    let o0 = function_section(&optimize(&module, OptLevel::O0).emit_clif(ClOpt::Speed).unwrap(), "alloc");
-    let o2 = function_section(&optimize(&module, OptLevel::O2).emit_clif(ClOpt::Speed).unwrap(), "alloc");
+    let o0 = function_section(
+        &optimize(&module, OptLevel::O0)
+            .emit_clif(ClOpt::Speed)
+            .unwrap(),
+        "alloc",
+    );
+    let o2 = function_section(
+        &optimize(&module, OptLevel::O2)
+            .emit_clif(ClOpt::Speed)
+            .unwrap(),
+        "alloc",
+    );
     let count = |text: &str, what: &str| text.matches(what).count();
     // O0: two signed compares for the index check, plus the checks of pop and set.
     assert!(count(&o0, "icmp slt") + count(&o0, "icmp sge") >= 2, "{o0}");
     // O2: the index check is one unsigned compare and the pop/set checks are gone.
     assert_eq!(count(&o2, "icmp slt"), 0, "{o2}");
     assert!(count(&o2, "icmp uge") >= 1, "{o2}");
-    assert!(count(&o2, "icmp") < count(&o0, "icmp"), "O2 should compare less than O0");
+    assert!(
+        count(&o2, "icmp") < count(&o0, "icmp"),
+        "O2 should compare less than O0"
+    );
 }

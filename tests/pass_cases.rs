@@ -42,7 +42,10 @@ fn parse_case(name: &str, src: &str) -> Case {
         .map(list)
         .unwrap_or_default()
         .iter()
-        .map(|a| a.parse().unwrap_or_else(|e| panic!("{name}: bad arg {a}: {e}")))
+        .map(|a| {
+            a.parse()
+                .unwrap_or_else(|e| panic!("{name}: bad arg {a}: {e}"))
+        })
         .collect();
     let expect = header(src, "expect:").unwrap_or_else(|| panic!("{name}: no `; expect:`"));
     let expect = match expect.strip_prefix("trap ") {

@@ -4,7 +4,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(name = "poolopt", version, about = "Optimization passes for pool-style array code, JIT-compiled through Cranelift")]
+#[command(
+    name = "poolopt",
+    version,
+    about = "Optimization passes for pool-style array code, JIT-compiled through Cranelift"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -45,7 +49,12 @@ pub struct RunArgs {
     #[arg(long, default_value = "main")]
     pub entry: String,
     /// Arguments of the entry function (comma-separated integers).
-    #[arg(long, value_delimiter = ',', allow_negative_numbers = true, value_name = "A,B,...")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        allow_negative_numbers = true,
+        value_name = "A,B,..."
+    )]
     pub args: Vec<i64>,
     #[command(flatten)]
     pub opt: OptOptions,

@@ -9,9 +9,7 @@
 
 use crate::entities::{Block, FuncId, Inst, Local, StructId};
 use crate::function::Function;
-use crate::inst::{
-    BinaryOp, CastOp, Check, CmpOp, InstKind, Loc, Operand, Terminator, UnaryOp,
-};
+use crate::inst::{BinaryOp, CastOp, Check, CmpOp, InstKind, Loc, Operand, Terminator, UnaryOp};
 use crate::module::Module;
 use crate::types::{ElemType, FieldDef, StructDef, Type};
 use thiserror::Error;

@@ -4,8 +4,8 @@
 //! a simple front end emits, temporaries included. Operands are locals or integer constants; the
 //! type of a constant is the type its position demands.
 
-use crate::entities::{Block, FuncId, Local};
 use crate::entities::StructId;
+use crate::entities::{Block, FuncId, Local};
 use crate::types::ElemType;
 use std::fmt;
 
@@ -355,11 +355,7 @@ pub enum InstKind {
         fields: Vec<Operand>,
     },
     /// `dst = getfield s.f`: read field `field` of struct local `src`.
-    GetField {
-        dst: Local,
-        src: Local,
-        field: u32,
-    },
+    GetField { dst: Local, src: Local, field: u32 },
     /// `setfield s.f, x`: write field `field` of struct local `dst`.
     SetField {
         dst: Local,

@@ -4,8 +4,8 @@ pub mod bench;
 
 use crate::cli::{CheckArgs, Cli, Command, EmitArgs, EmitKind, OptArgs, OptOptions, RunArgs};
 use poolopt::{
-    parse_and_verify, InterpError, JitOptions, OptLevel, PassManager, RunError, RunLimits,
-    Session, Trap,
+    parse_and_verify, InterpError, JitOptions, OptLevel, PassManager, RunError, RunLimits, Session,
+    Trap,
 };
 use std::process::ExitCode;
 
@@ -61,7 +61,9 @@ fn load(path: &std::path::Path) -> Result<Session, Failure> {
 
 fn pass_manager(opt: &OptOptions) -> Result<PassManager, Failure> {
     let manager = match &opt.passes {
-        Some(names) => PassManager::from_names(names).map_err(|e| Failure::usage(format!("error: {e}")))?,
+        Some(names) => {
+            PassManager::from_names(names).map_err(|e| Failure::usage(format!("error: {e}")))?
+        }
         None => {
             let level: OptLevel = opt
                 .level
