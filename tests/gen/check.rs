@@ -1,0 +1,165 @@
+//! The differential check: one verified module, run by the interpreter (the oracle) and by the
+//! JIT under every configuration, must give the same outcome everywhere.
+
+use poolopt::ir::print_module;
+use poolopt::{
+    ClOpt, InterpError, JitOptions, OptLevel, PassManager, RunError, RunLimits, Session, Trap,
+    TrapKind, VerifiedModule,
+};
+use std::collections::HashSet;
+
+/// The outcome of a run, comparable across engines: a value, or a trap (kind, message and the
+/// function it happened in).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Value(i64),
+    Trap(TrapKind, String, String),
+}
+
+impl Outcome {
+    fn trap(t: &Trap) -> Outcome {
+        Outcome::Trap(t.kind, t.message.clone(), t.function.clone())
+    }
+
+    /// `value 42` or `trap index_oob` (the header line of a saved regression case).
+    pub fn summary(&self) -> String {
+        match self {
+            Outcome::Value(v) => format!("value {v}"),
+            Outcome::Trap(k, _, _) => format!("trap {}", k.name()),
+        }
+    }
+}
+
+/// A pass configuration: a level's pipeline or an explicit list of passes.
+#[derive(Clone, Debug)]
+pub enum Config {
+    Level(OptLevel),
+    Passes(Vec<&'static str>),
+}
+
+impl Config {
+    pub fn label(&self) -> String {
+        match self {
+            Config::Level(l) => l.name().to_string(),
+            Config::Passes(p) => p.join(","),
+        }
+    }
+
+    fn manager(&self) -> PassManager {
+        match self {
+            Config::Level(l) => PassManager::for_level(*l),
+            Config::Passes(p) => PassManager::from_names(p).expect("known pass names"),
+        }
+        .verify_each(true)
+    }
+}
+
+/// Every configuration: O0, O1, O2, each pass alone, each ordered pair of passes.
+pub fn configs() -> Vec<Config> {
+    let names = poolopt::passes::pass_names();
+    let mut out = vec![
+        Config::Level(OptLevel::O0),
+        Config::Level(OptLevel::O1),
+        Config::Level(OptLevel::O2),
+    ];
+    for a in &names {
+        out.push(Config::Passes(vec![a]));
+    }
+    for a in &names {
+        for b in &names {
+            out.push(Config::Passes(vec![a, b]));
+        }
+    }
+    out
+}
+
+pub const CL_OPTS: [ClOpt; 2] = [ClOpt::None, ClOpt::Speed];
+
+/// `POOLOPT_DIFF_FULL=1`: run the pass pairs under both Cranelift levels too.
+fn full() -> bool {
+    std::env::var_os("POOLOPT_DIFF_FULL").is_some_and(|v| v != "0")
+}
+
+/// Runs `entry(args)` in the interpreter.
+pub fn interp(
+    module: &VerifiedModule,
+    entry: &str,
+    args: &[i64],
+    limits: &RunLimits,
+) -> Result<Outcome, String> {
+    match poolopt::interp::run(module.module(), entry, args, limits) {
+        Ok(v) => Ok(Outcome::Value(v)),
+        Err(InterpError::Trap(t)) => Ok(Outcome::trap(&t)),
+        Err(e) => Err(format!("interpreter: {e}")),
+    }
+}
+
+/// Statistics of one check.
+#[derive(Default, Clone, Copy, Debug)]
+pub struct Stats {
+    /// Distinct optimized modules (by printed IR) among the configurations.
+    pub distinct_modules: usize,
+    /// JIT compilations and runs.
+    pub jit_runs: usize,
+}
+
+/// Checks `module` everywhere; returns the oracle's outcome, or a description of the first
+/// disagreement (or of a generator bug: an `out_of_fuel` reference outcome).
+pub fn check(
+    module: &VerifiedModule,
+    entry: &str,
+    args: &[i64],
+    limits: &RunLimits,
+) -> Result<(Outcome, Stats), String> {
+    let reference = interp(module, entry, args, limits)?;
+    if let Outcome::Trap(TrapKind::OutOfFuel, ..) = reference {
+        return Err("generator bug: the reference run ran out of fuel".to_string());
+    }
+    let mut stats = Stats::default();
+    let mut seen = HashSet::new();
+    for (n, config) in configs().into_iter().enumerate() {
+        let label = config.label();
+        // Levels and single passes run under both Cranelift levels; pairs under one of them,
+        // alternating (pairs that differ only in Cranelift's level cost time and rarely find
+        // anything the levels and the single passes do not).
+        let cl_opts: &[ClOpt] = match &config {
+            Config::Passes(p) if p.len() == 2 && !full() => &CL_OPTS[n % 2..n % 2 + 1],
+            _ => &CL_OPTS,
+        };
+        let session = Session::new(module.clone())
+            .optimize(&config.manager())
+            .map_err(|e| format!("[{label}] pass pipeline failed: {e}"))?;
+        let text = print_module(session.module().module());
+        if !seen.insert(text) {
+            continue;
+        }
+        stats.distinct_modules += 1;
+        let got = interp(session.module(), entry, args, limits)
+            .map_err(|e| format!("[{label}] optimized module in the {e}"))?;
+        if got != reference {
+            return Err(format!(
+                "[{label}] interpreter on the optimized module: {got:?}, expected {reference:?}"
+            ));
+        }
+        for &cl_opt in cl_opts {
+            let compiled = session
+                .compile_with(&JitOptions {
+                    cl_opt,
+                    fuel: limits.fuel.is_some(),
+                })
+                .map_err(|e| format!("[{label} cl={cl_opt}] compile failed: {e}"))?;
+            stats.jit_runs += 1;
+            let got = match compiled.run(entry, args, limits) {
+                Ok(v) => Outcome::Value(v),
+                Err(RunError::Trap(t)) => Outcome::trap(&t),
+                Err(e) => return Err(format!("[{label} cl={cl_opt}] run failed: {e}")),
+            };
+            if got != reference {
+                return Err(format!(
+                    "[{label} cl={cl_opt}] JIT: {got:?}, expected {reference:?}"
+                ));
+            }
+        }
+    }
+    Ok((reference, stats))
+}
