@@ -5,7 +5,7 @@
 use crate::pass::{OptLevel, Pass, PassContext};
 use crate::registry;
 use crate::remark::{Remark, Stats};
-use poolopt_ir::{print_function, verify, Function, Module, VerifyError};
+use poolopt_ir::{print_function, verify, EntityRef, Function, Module, PrimaryMap, VerifyError};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
@@ -174,13 +174,24 @@ impl PassManager {
     }
 }
 
-/// A copy of `func` with its signature and locals but no body, left in the module while the
+/// A copy of `func` with its signature (and the locals up to the last parameter) but no body, left in the module while the
 /// real function is being transformed.
 fn signature_only(func: &Function) -> Function {
     let mut stub = Function::new(func.name.clone());
     stub.params = func.params.clone();
     stub.ret = func.ret;
-    stub.locals = func.locals.clone();
+    // Only the parameters' locals are needed to read the signature; copying every local of a
+    // large function for every pass would cost more than some passes.
+    let needed = func.params.iter().map(|p| p.index() + 1).max().unwrap_or(0);
+    stub.locals =
+        func.locals
+            .values()
+            .take(needed)
+            .cloned()
+            .fold(PrimaryMap::new(), |mut map, data| {
+                map.push(data);
+                map
+            });
     stub.loc = func.loc;
     stub
 }

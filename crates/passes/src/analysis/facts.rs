@@ -30,10 +30,12 @@
 //! is dropped rather than counted down.
 
 use super::cfg::Cfg;
+use super::liveness::{Liveness, LocalSet};
 use poolopt_ir::{
     BinaryOp, Block, CmpOp, Function, Inst, InstKind, Local, Operand, SecondaryMap, Terminator,
     Type, UnaryOp,
 };
+use rustc_hash::FxHashMap as HashMap;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One fact, for queries and messages.
@@ -86,7 +88,14 @@ impl Fact {
 }
 
 /// The facts holding at one program point.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
+///
+/// Besides the facts themselves it keeps two indexes so that every update costs time in
+/// proportion to the facts it touches, not to the size of the set: `mentions` lists, for each
+/// local, the facts that mention it (entries may be stale: a fact removed through another local
+/// stays listed until the list is next visited), and `vecs` the vec locals that have ever had a
+/// length fact. An optional change log records what each update added and removed, so a client
+/// can replay a block without cloning the set at every instruction ([`FactCursor`]).
+#[derive(Clone, Debug, Default)]
 pub struct FactSet {
     /// (n, v): n == len(v).
     len_is: BTreeSet<(Local, Local)>,
@@ -99,6 +108,37 @@ pub struct FactSet {
     len_gt: BTreeMap<Local, i64>,
     /// i: i < i64::MAX.
     below_max: BTreeSet<Local>,
+    /// Facts that may mention each local (possibly stale).
+    mentions: HashMap<Local, Vec<Fact>>,
+    /// Vec locals that may have length facts.
+    vecs: BTreeSet<Local>,
+    /// When `Some`, every fact added (`true`) or removed (`false`) is appended.
+    log: Option<Vec<(Fact, bool)>>,
+}
+
+impl PartialEq for FactSet {
+    fn eq(&self, other: &FactSet) -> bool {
+        self.len_is == other.len_is
+            && self.cmps == other.cmps
+            && self.nonneg == other.nonneg
+            && self.lt_len == other.lt_len
+            && self.len_gt == other.len_gt
+            && self.below_max == other.below_max
+    }
+}
+
+impl Eq for FactSet {}
+
+/// The locals a fact mentions (at most three).
+fn mentioned(f: &Fact) -> impl Iterator<Item = Local> {
+    let (a, b, c) = match *f {
+        Fact::LenIs { n, v } => (Some(n), Some(v), None),
+        Fact::CmpIs { c, lhs, rhs, .. } => (Some(c), lhs.as_local(), rhs.as_local()),
+        Fact::NonNeg(i) | Fact::BelowMax(i) => (Some(i), None, None),
+        Fact::LtLen { i, v } => (Some(i), Some(v), None),
+        Fact::LenGt { v, .. } => (Some(v), None, None),
+    };
+    a.into_iter().chain(b).chain(c)
 }
 
 impl FactSet {
@@ -121,11 +161,23 @@ impl FactSet {
                     || self.len_gt.get(&v).is_some_and(|&m| m >= k)
                     // 0 <= i < len(v) gives len(v) > 0.
                     || (k == 0
-                        && self
-                            .lt_len
-                            .iter()
-                            .any(|&(i, w)| w == v && self.nonneg.contains(&i)))
+                        && self.mentions.get(&v).is_some_and(|fs| {
+                            fs.iter().any(|f| {
+                                matches!(*f, Fact::LtLen { i, v: w } if w == v
+                                    && self.lt_len.contains(&(i, v))
+                                    && self.nonneg.contains(&i))
+                            })
+                        }))
             }
+        }
+    }
+
+    /// Whether exactly this fact is recorded (unlike [`FactSet::holds`], a `LenGt` must have
+    /// exactly this bound).
+    fn contains_exact(&self, fact: &Fact) -> bool {
+        match *fact {
+            Fact::LenGt { v, k } => self.len_gt.get(&v) == Some(&k),
+            ref f => self.holds(f),
         }
     }
 
@@ -169,12 +221,12 @@ impl FactSet {
             .map(|&(_, v)| v)
     }
 
-    /// The vecs `w` with `len(w) > k` known for some `k >= 0`, with their bound.
+    /// Every `(v, k)` with `len(v) > k` recorded.
     pub fn len_gt_vecs(&self) -> impl Iterator<Item = (Local, i64)> + '_ {
         self.len_gt.iter().map(|(&v, &k)| (v, k))
     }
 
-    /// Every fact, in a fixed order.
+    /// Every fact of the set (each `LenGt` with its strongest bound).
     pub fn facts(&self) -> Vec<Fact> {
         let mut out = Vec::new();
         out.extend(self.len_is.iter().map(|&(n, v)| Fact::LenIs { n, v }));
@@ -190,6 +242,17 @@ impl FactSet {
         out
     }
 
+    /// The facts that mention `l` (each once).
+    pub fn facts_mentioning(&self, l: Local) -> Vec<Fact> {
+        let mut out: Vec<Fact> = Vec::new();
+        for f in self.mentions.get(&l).into_iter().flatten() {
+            if self.contains_exact(f) && !out.contains(f) {
+                out.push(*f);
+            }
+        }
+        out
+    }
+
     /// Facts of `self` that do not hold in `later` (what happened in between killed them).
     pub fn removed_in(&self, later: &FactSet) -> Vec<Fact> {
         self.facts()
@@ -198,50 +261,117 @@ impl FactSet {
             .collect()
     }
 
+    fn note(&mut self, fact: Fact, added: bool) {
+        if let Some(log) = self.log.as_mut() {
+            log.push((fact, added));
+        }
+    }
+
+    fn index(&mut self, fact: Fact) {
+        for l in mentioned(&fact) {
+            self.mentions.entry(l).or_default().push(fact);
+        }
+        if let Fact::LenIs { v, .. } | Fact::LtLen { v, .. } | Fact::LenGt { v, .. } = fact {
+            self.vecs.insert(v);
+        }
+    }
+
     /// Adds a fact (a `LenGt` keeps the stronger bound; `LenGt` with `k < 0` is not recorded).
     pub fn insert(&mut self, fact: Fact) {
-        match fact {
-            Fact::LenIs { n, v } => {
-                self.len_is.insert((n, v));
-            }
+        let new = match fact {
+            Fact::LenIs { n, v } => self.len_is.insert((n, v)),
             Fact::CmpIs { c, op, lhs, rhs } => {
-                self.cmps.insert(c, (op, lhs, rhs));
-            }
-            Fact::NonNeg(i) => {
-                self.nonneg.insert(i);
-            }
-            Fact::LtLen { i, v } => {
-                self.lt_len.insert((i, v));
-                // i < len(v) <= i64::MAX.
-                self.below_max.insert(i);
-            }
-            Fact::BelowMax(i) => {
-                self.below_max.insert(i);
-            }
-            Fact::LenGt { v, k } => {
-                if k >= 0 {
-                    let e = self.len_gt.entry(v).or_insert(k);
-                    *e = (*e).max(k);
+                if let Some(old) = self.cmps.insert(c, (op, lhs, rhs)) {
+                    if old != (op, lhs, rhs) {
+                        let (op, lhs, rhs) = old;
+                        self.note(Fact::CmpIs { c, op, lhs, rhs }, false);
+                        true
+                    } else {
+                        false
+                    }
+                } else {
+                    true
                 }
             }
+            Fact::NonNeg(i) => self.nonneg.insert(i),
+            Fact::LtLen { i, v } => {
+                // i < len(v) <= i64::MAX.
+                self.insert(Fact::BelowMax(i));
+                self.lt_len.insert((i, v))
+            }
+            Fact::BelowMax(i) => self.below_max.insert(i),
+            Fact::LenGt { v, k } => {
+                if k < 0 {
+                    return;
+                }
+                match self.len_gt.get(&v).copied() {
+                    Some(old) if old >= k => false,
+                    old => {
+                        if let Some(old) = old {
+                            self.note(Fact::LenGt { v, k: old }, false);
+                        }
+                        self.len_gt.insert(v, k);
+                        true
+                    }
+                }
+            }
+        };
+        if new {
+            self.note(fact, true);
+            self.index(fact);
+        }
+    }
+
+    /// Removes exactly `fact` (a `LenGt` only when recorded with this bound).
+    fn remove(&mut self, fact: &Fact) {
+        let removed = match *fact {
+            Fact::LenIs { n, v } => self.len_is.remove(&(n, v)),
+            Fact::CmpIs { c, op, lhs, rhs } => {
+                if self.cmps.get(&c) == Some(&(op, lhs, rhs)) {
+                    self.cmps.remove(&c);
+                    true
+                } else {
+                    false
+                }
+            }
+            Fact::NonNeg(i) => self.nonneg.remove(&i),
+            Fact::LtLen { i, v } => self.lt_len.remove(&(i, v)),
+            Fact::BelowMax(i) => self.below_max.remove(&i),
+            Fact::LenGt { v, k } => {
+                if self.len_gt.get(&v) == Some(&k) {
+                    self.len_gt.remove(&v);
+                    true
+                } else {
+                    false
+                }
+            }
+        };
+        if removed {
+            self.note(*fact, false);
         }
     }
 
     /// Removes every fact that mentions `l`.
     pub fn kill_local(&mut self, l: Local) {
-        self.len_is.retain(|&(n, v)| n != l && v != l);
-        let lo = Operand::Local(l);
-        self.cmps
-            .retain(|&c, &mut (_, a, b)| c != l && a != lo && b != lo);
-        self.nonneg.remove(&l);
-        self.lt_len.retain(|&(i, v)| i != l && v != l);
-        self.len_gt.remove(&l);
-        self.below_max.remove(&l);
+        if let Some(list) = self.mentions.remove(&l) {
+            for f in &list {
+                self.remove(f);
+            }
+        }
     }
 
     /// `self ∩ other` (a `LenGt` keeps the weaker bound). Returns whether `self` changed.
     pub fn meet_with(&mut self, other: &FactSet) -> bool {
-        let before = self.clone();
+        let size = |s: &FactSet| {
+            s.len_is.len()
+                + s.cmps.len()
+                + s.nonneg.len()
+                + s.lt_len.len()
+                + s.len_gt.len()
+                + s.below_max.len()
+        };
+        let before = size(self);
+        let mut lowered = false;
         self.len_is.retain(|x| other.len_is.contains(x));
         self.cmps.retain(|c, x| other.cmps.get(c) == Some(x));
         self.nonneg.retain(|x| other.nonneg.contains(x));
@@ -249,20 +379,134 @@ impl FactSet {
         self.below_max.retain(|x| other.below_max.contains(x));
         self.len_gt.retain(|v, k| match other.len_gt.get(v) {
             Some(&k2) => {
+                lowered |= k2 < *k;
                 *k = (*k).min(k2);
                 true
             }
             None => false,
         });
-        *self != before
+        lowered || size(self) != before
     }
 
-    fn kill_lengths(&mut self, mut affected: impl FnMut(Local) -> bool, len_is_only: bool) {
-        self.len_is.retain(|&(_, v)| !affected(v));
-        if !len_is_only {
-            self.lt_len.retain(|&(_, v)| !affected(v));
-            self.len_gt.retain(|&v, _| !affected(v));
+    /// Keeps only the facts whose locals `keep` accepts (the manager of block-entry states uses
+    /// it to drop facts about dead locals). Dropping facts is always sound.
+    pub fn retain_locals(&mut self, keep: impl Fn(&Fact) -> bool) {
+        for f in self.facts() {
+            if !keep(&f) {
+                self.remove(&f);
+            }
         }
+        self.mentions.retain(|_, list| {
+            list.retain(|f| keep(f));
+            !list.is_empty()
+        });
+    }
+
+    /// Kills length facts of every vec `v` with `affected(v)`: only `LenIs` (the length grew)
+    /// or, with `all`, every length fact. With `pop`, `LenGt` is weakened by one instead.
+    fn kill_lengths(&mut self, affected: impl Fn(Local) -> bool, mode: LengthChange) {
+        let vecs: Vec<Local> = self.vecs.iter().copied().filter(|&v| affected(v)).collect();
+        for v in vecs {
+            // A pop lowers the length by one: `len(v) > k` becomes `len(v) > k - 1`.
+            let weakened = match mode {
+                LengthChange::Shrank => self.len_gt_bound(v).filter(|&k| k >= 1),
+                _ => None,
+            };
+            let list = self.mentions.remove(&v).unwrap_or_default();
+            let mut keep = Vec::new();
+            for f in list {
+                if !self.contains_exact(&f) {
+                    continue; // stale
+                }
+                let kill = match f {
+                    Fact::LenIs { v: w, .. } if w == v => true,
+                    Fact::LtLen { v: w, .. } if w == v => mode != LengthChange::Grew,
+                    Fact::LenGt { v: w, .. } if w == v => mode != LengthChange::Grew,
+                    _ => false,
+                };
+                if kill {
+                    self.remove(&f);
+                } else {
+                    keep.push(f);
+                }
+            }
+            if !keep.is_empty() {
+                self.mentions.insert(v, keep);
+            }
+            if let Some(k) = weakened {
+                self.insert(Fact::LenGt { v, k: k - 1 });
+            }
+        }
+    }
+}
+
+/// Whether `fact` can still matter where `live` are the live locals: the locals it is about
+/// must be live (a `CmpIs` only needs its bool: its operands are not read again). `LenGt`
+/// facts are kept regardless: there is at most one per vec local, and remarks use them to say
+/// which vec a guard was about.
+fn fact_is_live(fact: &Fact, live: &LocalSet) -> bool {
+    match *fact {
+        Fact::LenIs { n, v } | Fact::LtLen { i: n, v } => live.contains(n) && live.contains(v),
+        Fact::CmpIs { c, .. } => live.contains(c),
+        Fact::NonNeg(i) | Fact::BelowMax(i) => live.contains(i),
+        Fact::LenGt { .. } => true,
+    }
+}
+
+/// How an instruction changed the length of the vecs it may touch.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum LengthChange {
+    Grew,
+    Shrank,
+    Unknown,
+}
+
+/// Replays a block instruction by instruction without cloning the fact set each time: at each
+/// step the client reads the facts before the instruction, then [`FactCursor::step`] applies it
+/// and returns what it killed and established.
+pub struct FactCursor<'f> {
+    func: &'f Function,
+    insts: &'f [Inst],
+    pos: usize,
+    state: FactSet,
+}
+
+impl<'f> FactCursor<'f> {
+    /// The next instruction (with its index) or `None` at the end of the block.
+    pub fn peek(&self) -> Option<(usize, Inst)> {
+        self.insts.get(self.pos).map(|&i| (self.pos, i))
+    }
+
+    /// The facts before the next instruction (after the last one at the end).
+    pub fn facts(&self) -> &FactSet {
+        &self.state
+    }
+
+    /// Applies the next instruction; returns the facts it killed and the facts it established
+    /// (net: a fact removed and re-established by the same instruction is in neither list).
+    pub fn step(&mut self) -> (Vec<Fact>, Vec<Fact>) {
+        let Some(&inst) = self.insts.get(self.pos) else {
+            return (Vec::new(), Vec::new());
+        };
+        self.pos += 1;
+        self.state.log = Some(Vec::new());
+        transfer(self.func, inst, &mut self.state);
+        let log = self.state.log.take().unwrap_or_default();
+        let mut killed: Vec<Fact> = Vec::new();
+        let mut gained: Vec<Fact> = Vec::new();
+        for (f, added) in log {
+            let (this, other) = if added {
+                (&mut gained, &mut killed)
+            } else {
+                (&mut killed, &mut gained)
+            };
+            if let Some(p) = other.iter().position(|g| *g == f) {
+                other.swap_remove(p);
+            } else if !this.contains(&f) {
+                this.push(f);
+            }
+        }
+        (killed, gained)
     }
 }
 
@@ -286,6 +530,7 @@ impl FactAnalysis {
         let Some(entry) = func.entry() else {
             return fa;
         };
+        let live = Liveness::compute(func, cfg);
         let mut sweeps = 0;
         let mut changed = true;
         while changed {
@@ -317,6 +562,11 @@ impl FactAnalysis {
                     }
                 }
                 let Some(mut new_in) = state else { continue };
+                // Facts about locals that are dead here can never be used again (a dead local is
+                // written before it is read): dropping them keeps every set as small as the
+                // live state, so long functions cost linear time.
+                let live_in = live.live_in(b);
+                new_in.retain_locals(|f| fact_is_live(f, live_in));
                 if let Some(old) = fa.block_in[b].as_ref() {
                     if *old == new_in {
                         continue;
@@ -357,22 +607,27 @@ impl FactAnalysis {
             .map(|out| edge_facts(func, from, to, out))
     }
 
-    /// Replays `block`: calls `f(index, inst, before, after)` for each instruction with the
-    /// facts just before and just after it. Does nothing for an unreachable block.
-    pub fn replay(
-        &self,
-        func: &Function,
-        block: Block,
-        mut f: impl FnMut(usize, Inst, &FactSet, &FactSet),
-    ) {
-        let Some(start) = self.block_in(block) else {
+    /// A cursor over `block` starting from its entry facts (`None` when unreachable).
+    pub fn cursor<'f>(&self, func: &'f Function, block: Block) -> Option<FactCursor<'f>> {
+        let start = self.block_in(block)?.clone();
+        Some(FactCursor {
+            func,
+            insts: &func.blocks[block].insts,
+            pos: 0,
+            state: start,
+        })
+    }
+
+    /// Replays `block`: calls `f(index, inst, before)` for each instruction with the facts
+    /// just before it. Does nothing for an unreachable block. (Use [`FactAnalysis::cursor`] to
+    /// also see what each instruction killed and established.)
+    pub fn replay(&self, func: &Function, block: Block, mut f: impl FnMut(usize, Inst, &FactSet)) {
+        let Some(mut cursor) = self.cursor(func, block) else {
             return;
         };
-        let mut state = start.clone();
-        for (idx, &inst) in func.blocks[block].insts.iter().enumerate() {
-            let before = state.clone();
-            transfer(func, inst, &mut state);
-            f(idx, inst, &before, &state);
+        while let Some((idx, inst)) = cursor.peek() {
+            f(idx, inst, cursor.facts());
+            cursor.step();
         }
     }
 
@@ -432,20 +687,15 @@ pub fn transfer(func: &Function, inst: Inst, s: &mut FactSet) {
     // 3. Effects on vec lengths.
     match *kind {
         InstKind::VecPush { vec, .. } => {
-            s.kill_lengths(|v| may_alias(func, v, vec), true);
+            s.kill_lengths(|v| may_alias(func, v, vec), LengthChange::Grew);
         }
         InstKind::VecPop { vec, .. } => {
-            s.len_is.retain(|&(_, v)| !may_alias(func, v, vec));
-            s.lt_len.retain(|&(_, v)| !may_alias(func, v, vec));
-            s.len_gt.retain(|&v, k| {
-                if may_alias(func, v, vec) {
-                    *k -= 1;
-                }
-                *k >= 0
-            });
+            s.kill_lengths(|v| may_alias(func, v, vec), LengthChange::Shrank);
         }
-        InstKind::VecDrop { vec } => s.kill_lengths(|v| may_alias(func, v, vec), false),
-        InstKind::Call { .. } => s.kill_lengths(|_| true, false),
+        InstKind::VecDrop { vec } => {
+            s.kill_lengths(|v| may_alias(func, v, vec), LengthChange::Unknown)
+        }
+        InstKind::Call { .. } => s.kill_lengths(|_| true, LengthChange::Unknown),
         _ => {}
     }
     // 4. The destination's old facts die; its new ones are added.
@@ -488,7 +738,7 @@ fn def_facts(func: &Function, kind: &InstKind, s: &FactSet) -> Vec<Fact> {
                     Operand::Local(l) => Operand::Local(sub(l)),
                     c => c,
                 };
-                for f in s.facts() {
+                for f in s.facts_mentioning(j) {
                     if !mentions(&f, j) || mentions(&f, dst) {
                         continue;
                     }

@@ -24,8 +24,8 @@ use poolopt_ir::{
     display_inst, display_terminator, Block, Check, CmpOp, Function, Inst, InstKind, Local, Module,
     Operand, Terminator,
 };
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 /// The pass.
 pub struct BoundsCheckElim;
@@ -88,8 +88,8 @@ impl Pass for BoundsCheckElim {
         let module = cx.module;
         let mut decisions: Vec<(Block, Decision)> = Vec::new();
         let mut explicit: Vec<(Block, ExplicitDecision)> = Vec::new();
-        let gains = RefCell::new(HashMap::new());
-        let mut all_defs: HashMap<Local, Vec<Inst>> = HashMap::new();
+        let gains = RefCell::new(HashMap::default());
+        let mut all_defs: HashMap<Local, Vec<Inst>> = HashMap::default();
         for &b in &func.layout {
             for &inst in &func.blocks[b].insts {
                 if let Some(d) = func.inst(inst).def() {
@@ -114,22 +114,26 @@ impl Pass for BoundsCheckElim {
             let mut killed = Events::default();
             let mut gained = Events::default();
             // The latest definition of each local so far in this block, with its position.
-            let mut local_defs: HashMap<Local, (usize, Inst)> = HashMap::new();
-            fa.replay(func, block, |idx, inst, before, after| {
-                if let Some(need) = need_of(func.inst(inst)) {
-                    let d = ctx.decide(inst, &need, before, &killed, &gained, &local_defs);
-                    decisions.push((block, d));
+            let mut local_defs: HashMap<Local, (usize, Inst)> = HashMap::default();
+            if let Some(mut cursor) = fa.cursor(func, block) {
+                while let Some((idx, inst)) = cursor.peek() {
+                    if let Some(need) = need_of(func.inst(inst)) {
+                        let d =
+                            ctx.decide(inst, &need, cursor.facts(), &killed, &gained, &local_defs);
+                        decisions.push((block, d));
+                    }
+                    if let Some(d) = func.inst(inst).def() {
+                        local_defs.insert(d, (idx, inst));
+                    }
+                    let (lost, won) = cursor.step();
+                    for f in lost {
+                        killed.record(f, inst);
+                    }
+                    for f in won {
+                        gained.record(f, inst);
+                    }
                 }
-                if let Some(d) = func.inst(inst).def() {
-                    local_defs.insert(d, (idx, inst));
-                }
-                for f in before.removed_in(after) {
-                    killed.record(f, inst);
-                }
-                for f in after.removed_in(before) {
-                    gained.record(f, inst);
-                }
-            });
+            }
             if let Some(d) = ctx.decide_explicit(&local_defs) {
                 explicit.push((block, d));
             }
@@ -577,11 +581,14 @@ impl Ctx<'_> {
             let mut cache = self.gains.borrow_mut();
             let events = cache.entry(p).or_insert_with(|| {
                 let mut ev = Events::default();
-                self.fa.replay(self.func, p, |_, inst, before, after| {
-                    for f in after.removed_in(before) {
-                        ev.record(f, inst);
+                if let Some(mut cursor) = self.fa.cursor(self.func, p) {
+                    while let Some((_, inst)) = cursor.peek() {
+                        let (_, gained) = cursor.step();
+                        for f in gained {
+                            ev.record(f, inst);
+                        }
                     }
-                });
+                }
                 ev
             });
             if let Some(inst) = events.find(fact) {

@@ -16,7 +16,7 @@
 
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{display_operand, Function, InstKind, Loc, Local, Operand, Terminator, Type};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// The copy propagation pass.
 pub struct CopyProp;
@@ -105,9 +105,9 @@ impl Pass for CopyProp {
         let mut changed = false;
         let layout = func.layout.clone();
         for block in layout {
-            let mut active: HashMap<Local, Active> = HashMap::new();
+            let mut active: HashMap<Local, Active> = HashMap::default();
             // Reverse index: local x -> copies `d = copy x` currently active.
-            let mut readers: HashMap<Local, Vec<Local>> = HashMap::new();
+            let mut readers: HashMap<Local, Vec<Local>> = HashMap::default();
             let mut finished: Vec<(Local, Active)> = Vec::new();
             let insts = func.blocks[block].insts.clone();
             for inst in insts {

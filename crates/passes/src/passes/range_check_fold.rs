@@ -233,7 +233,7 @@ fn fold_bitwise(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     let mut rewrites: Vec<(Block, Inst, InstKind, String)> = Vec::new();
     let mut missed: Vec<(Block, Inst, String)> = Vec::new();
     for &block in &func.layout {
-        fa.replay(func, block, |_, inst, before, _| {
+        fa.replay(func, block, |_, inst, before| {
             let InstKind::Binary {
                 dst,
                 op: bop @ (BinaryOp::Or | BinaryOp::And),

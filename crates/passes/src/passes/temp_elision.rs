@@ -37,7 +37,7 @@ use poolopt_ir::{
     display_inst_kind, display_operand, display_terminator, Block, Function, InstKind, Local,
     Operand,
 };
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// The temporary elision pass.
 pub struct TempElision;
@@ -158,8 +158,8 @@ fn elide_in_block(
     let live_after_at = |j: usize, l: Local| live_after[j].iter().any(|&(x, live)| x == l && live);
 
     let mut st = BlockState {
-        last_mention: HashMap::new(),
-        last_def: HashMap::new(),
+        last_mention: HashMap::default(),
+        last_def: HashMap::default(),
         deleted: vec![false; n],
     };
     let mut changed = false;
