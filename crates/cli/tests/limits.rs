@@ -1,0 +1,129 @@
+//! The limit flags of `poolopt run`: `--fuel N`, `--max-memory BYTES` and `--max-depth N` end a
+//! runaway program with exit code 3 and `trap: <kind>: ...` on stderr, with the JIT at every
+//! level and with `--interp`; generous limits let the same program finish with exit code 0.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+const PROGRAM: &str = "
+fn spin(n: i64) -> i64 {
+    var i: i64
+    var c: bool
+entry:
+    i = copy 0
+    br head
+head:
+    c = eq i, n
+    brif c, done, body
+body:
+    i = add i, 1
+    br head
+done:
+    ret i
+}
+
+fn grow(n: i64) -> i64 {
+    var v: vec<i64>
+    var i: i64
+    var c: bool
+entry:
+    v = new vec<i64>
+    i = copy 0
+    br head
+head:
+    c = eq i, n
+    brif c, done, body
+body:
+    push v, i
+    i = add i, 1
+    br head
+done:
+    ret i
+}
+
+fn down(n: i64) -> i64 {
+    var c: bool
+    var m: i64
+    var r: i64
+entry:
+    c = eq n, 0
+    brif c, base, rec
+base:
+    ret 0
+rec:
+    m = sub n, 1
+    r = call down(m)
+    r = add r, 1
+    ret r
+}
+";
+
+fn program() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("poolopt-cli-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("limits.pir");
+    std::fs::write(&path, PROGRAM).unwrap();
+    path
+}
+
+fn run(entry: &str, arg: i64, extra: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_poolopt"))
+        .arg("run")
+        .arg(program())
+        .args(["--entry", entry, "--args", &arg.to_string()])
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const MODES: [&[&str]; 4] = [
+    &["-O0"],
+    &["-O2", "--cl-opt", "none"],
+    &["-O2"],
+    &["--interp"],
+];
+
+fn assert_trap(entry: &str, arg: i64, flags: &[&str], kind: &str) {
+    for mode in MODES {
+        let args: Vec<&str> = flags.iter().chain(mode.iter()).copied().collect();
+        let (code, _, stderr) = run(entry, arg, &args);
+        assert_eq!(code, Some(3), "{entry} {args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("trap: {kind}: ")),
+            "{entry} {args:?}: {stderr}"
+        );
+    }
+}
+
+fn assert_value(entry: &str, arg: i64, flags: &[&str]) {
+    for mode in MODES {
+        let args: Vec<&str> = flags.iter().chain(mode.iter()).copied().collect();
+        let (code, stdout, stderr) = run(entry, arg, &args);
+        assert_eq!(code, Some(0), "{entry} {args:?}: {stderr}");
+        assert_eq!(stdout.lines().last(), Some(arg.to_string().as_str()));
+    }
+}
+
+#[test]
+fn fuel_flag() {
+    assert_trap("spin", -1, &["--fuel", "10000"], "out_of_fuel");
+    assert_value("spin", 100, &["--fuel", "10000"]);
+}
+
+#[test]
+fn max_memory_flag() {
+    assert_trap("grow", -1, &["--max-memory", "100000"], "out_of_memory");
+    assert_value("grow", 1000, &["--max-memory", "100000"]);
+}
+
+#[test]
+fn max_depth_flag() {
+    assert_trap("down", -1, &["--max-depth", "100"], "stack_overflow");
+    assert_trap("down", -1, &["--max-depth", "100000"], "stack_overflow");
+    assert_value("down", 90, &["--max-depth", "100"]);
+}
