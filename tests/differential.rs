@@ -238,3 +238,39 @@ fn saved_regressions_agree_everywhere() {
     }
     eprintln!("{} saved regression cases agree everywhere", cases.len());
 }
+
+/// Writes a few generated programs as saved cases (`cargo test --test differential --
+/// --ignored save_sample_cases`): the first of the seeded programs that ends in a value, and
+/// the first that ends in each of `index_oob` and `pop_empty`, among those where O2 removes
+/// some checks (so a check kept next to a removed one is on record).
+#[test]
+#[ignore = "writes files under tests/regressions"]
+fn save_sample_cases() {
+    let mut wanted = vec!["value", "index_oob", "pop_empty"];
+    for (k, bytes) in seeded_inputs(300).iter().enumerate() {
+        let (module, args) = program(bytes);
+        let outcome = interp(&module, "main", &args, &LIMITS).unwrap();
+        let key = match &outcome {
+            Outcome::Value(_) => "value",
+            Outcome::Trap(kind, ..) => kind.name(),
+        };
+        let o2 = Session::new(module.clone())
+            .optimize(&PassManager::for_level(OptLevel::O2))
+            .unwrap();
+        if !print_module(o2.module().module()).contains(".unchecked") {
+            continue;
+        }
+        if let Some(pos) = wanted.iter().position(|w| *w == key) {
+            wanted.remove(pos);
+            let why = format!(
+                "generated program (seeded input {k} of tests/differential.rs); O2 removes some checks"
+            );
+            let path = root().join(format!("tests/regressions/sample_{key}.pir"));
+            std::fs::write(
+                path,
+                regression_text(&module, &args, &outcome.summary(), &why),
+            )
+            .unwrap();
+        }
+    }
+}

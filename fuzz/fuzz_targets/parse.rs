@@ -12,7 +12,11 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(module) = parse(src) {
         let printed = print_module(&module);
         let again = parse(&printed).expect("printed IR parses back");
-        assert_eq!(print_module(&again), printed, "print/parse is not a fixed point");
+        assert_eq!(
+            print_module(&again),
+            printed,
+            "print/parse is not a fixed point"
+        );
         // The verifier never panics either.
         let _ = poolopt::ir::verify(&module);
     }

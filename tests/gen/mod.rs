@@ -77,7 +77,7 @@ impl<'a> Src<'a> {
     /// True with probability about 1/n, false on byte 0.
     fn one_in(&mut self, n: u8) -> bool {
         let b = self.byte();
-        b != 0 && b % n == 0
+        b != 0 && b.is_multiple_of(n)
     }
 }
 
