@@ -126,6 +126,7 @@ fn generator_produces_a_useful_mix() {
     let mut outcomes: BTreeMap<String, usize> = BTreeMap::new();
     let mut unchecked = 0;
     let mut with_kept_checks = 0;
+    let mut applied: BTreeMap<&str, usize> = BTreeMap::new();
     let inputs = seeded_inputs(300);
     for bytes in &inputs {
         let (module, args) = program(bytes);
@@ -143,6 +144,11 @@ fn generator_produces_a_useful_mix() {
         let o2 = Session::new(module)
             .optimize(&PassManager::for_level(OptLevel::O2))
             .unwrap();
+        for r in &o2.report().remarks {
+            if r.kind == poolopt::passes::RemarkKind::Applied {
+                *applied.entry(r.pass).or_default() += 1;
+            }
+        }
         let text = print_module(o2.module().module());
         if text.contains(".unchecked") {
             unchecked += 1;
@@ -152,9 +158,17 @@ fn generator_produces_a_useful_mix() {
         }
     }
     eprintln!(
-        "outcomes of {} programs: {outcomes:?}; O2 removed checks in {unchecked}, kept some in {with_kept_checks}",
+        "outcomes of {} programs: {outcomes:?}; O2 removed checks in {unchecked}, kept some in {with_kept_checks}; \
+         applied remarks per pass: {applied:?}",
         inputs.len()
     );
+    // Every pass of O2 has something to do in some program.
+    for pass in poolopt::passes::pass_names() {
+        assert!(
+            applied.get(pass).copied().unwrap_or(0) > 0,
+            "O2's `{pass}` never applied: {applied:?}"
+        );
+    }
     let values = outcomes.get("value").copied().unwrap_or(0);
     assert!(
         values >= inputs.len() / 5,
