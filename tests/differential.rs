@@ -9,7 +9,7 @@
 
 mod gen;
 
-use gen::check::{check, interp, Outcome};
+use gen::check::{check, check_configs, interp, Config as CheckConfig, Outcome};
 use gen::{generate, LIMITS};
 use poolopt::ir::print_module;
 use poolopt::{OptLevel, PassManager, Session, TrapKind, VerifiedModule};
@@ -287,4 +287,101 @@ fn save_sample_cases() {
             .unwrap();
         }
     }
+}
+
+/// Deliberately unsound passes, to show the check catches what it is meant to catch.
+mod unsound {
+    use poolopt::ir::{Check, Function, InstKind};
+    use poolopt::passes::{OptLevel, Pass, PassContext};
+    use poolopt::PassManager;
+
+    /// Turns every checked `pop` into `pop.unchecked`, guarded or not.
+    pub struct AllPopsUnchecked;
+
+    impl Pass for AllPopsUnchecked {
+        fn name(&self) -> &'static str {
+            "all-pops-unchecked"
+        }
+        fn min_level(&self) -> OptLevel {
+            OptLevel::O2
+        }
+        fn run(&self, func: &mut Function, _: &mut PassContext<'_>) -> bool {
+            let mut changed = false;
+            for &b in &func.layout {
+                for &i in &func.blocks[b].insts {
+                    if let InstKind::VecPop { check, .. } = &mut func.insts[i].kind {
+                        changed |= *check == Check::Checked;
+                        *check = Check::Unchecked;
+                    }
+                }
+            }
+            changed
+        }
+    }
+
+    /// Drops the first instruction of every block that writes a local (a miscompile that
+    /// leaves every check in place).
+    pub struct DropFirstWrite;
+
+    impl Pass for DropFirstWrite {
+        fn name(&self) -> &'static str {
+            "drop-first-write"
+        }
+        fn min_level(&self) -> OptLevel {
+            OptLevel::O2
+        }
+        fn run(&self, func: &mut Function, _: &mut PassContext<'_>) -> bool {
+            let mut changed = false;
+            for &b in &func.layout.clone() {
+                let insts = &mut func.blocks[b].insts;
+                let first = insts.iter().position(|&i| {
+                    matches!(
+                        func.insts[i].kind,
+                        InstKind::Binary { .. } | InstKind::Copy { .. }
+                    )
+                });
+                if let Some(k) = first {
+                    insts.remove(k);
+                    changed = true;
+                }
+            }
+            changed
+        }
+    }
+
+    pub fn pops() -> PassManager {
+        PassManager::new(vec![Box::new(AllPopsUnchecked)]).verify_each(true)
+    }
+
+    pub fn writes() -> PassManager {
+        PassManager::new(vec![Box::new(DropFirstWrite)]).verify_each(true)
+    }
+}
+
+/// The harness can fail: an unsound check removal is reported (as an unchecked-precondition
+/// violation in the interpreter) and so is a miscompile (a different value), on the same
+/// seeded programs the generator health check uses.
+#[test]
+fn the_check_catches_unsound_passes() {
+    let mut caught_unchecked = 0;
+    let mut caught_value = 0;
+    for bytes in seeded_inputs(60) {
+        let (module, args) = program(&bytes);
+        let configs = vec![
+            CheckConfig::Custom("all-pops-unchecked", unsound::pops),
+            CheckConfig::Custom("drop-first-write", unsound::writes),
+        ];
+        if let Err(why) = check_configs(&module, "main", &args, &LIMITS, configs) {
+            if why.contains("unchecked operation violated") {
+                caught_unchecked += 1;
+            } else if why.contains("expected") {
+                caught_value += 1;
+            }
+        }
+    }
+    assert!(
+        caught_unchecked > 0,
+        "an unsound check removal went unnoticed"
+    );
+    assert!(caught_value > 0, "a miscompile went unnoticed");
 }

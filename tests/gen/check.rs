@@ -35,6 +35,8 @@ impl Outcome {
 pub enum Config {
     Level(OptLevel),
     Passes(Vec<&'static str>),
+    /// A pass manager made by the test (the harness's self-test uses unsound passes).
+    Custom(&'static str, fn() -> PassManager),
 }
 
 impl Config {
@@ -42,6 +44,7 @@ impl Config {
         match self {
             Config::Level(l) => l.name().to_string(),
             Config::Passes(p) => p.join(","),
+            Config::Custom(label, _) => label.to_string(),
         }
     }
 
@@ -49,6 +52,7 @@ impl Config {
         match self {
             Config::Level(l) => PassManager::for_level(*l),
             Config::Passes(p) => PassManager::from_names(p).expect("known pass names"),
+            Config::Custom(_, make) => make(),
         }
         .verify_each(true)
     }
@@ -111,13 +115,24 @@ pub fn check(
     args: &[i64],
     limits: &RunLimits,
 ) -> Result<(Outcome, Stats), String> {
+    check_configs(module, entry, args, limits, configs())
+}
+
+/// [`check`] under the given configurations.
+pub fn check_configs(
+    module: &VerifiedModule,
+    entry: &str,
+    args: &[i64],
+    limits: &RunLimits,
+    configs: Vec<Config>,
+) -> Result<(Outcome, Stats), String> {
     let reference = interp(module, entry, args, limits)?;
     if let Outcome::Trap(TrapKind::OutOfFuel, ..) = reference {
         return Err("generator bug: the reference run ran out of fuel".to_string());
     }
     let mut stats = Stats::default();
     let mut seen = HashSet::new();
-    for (n, config) in configs().into_iter().enumerate() {
+    for (n, config) in configs.into_iter().enumerate() {
         let label = config.label();
         // Levels and single passes run under both Cranelift levels; pairs under one of them,
         // alternating (pairs that differ only in Cranelift's level cost time and rarely find
