@@ -351,6 +351,35 @@ impl FactSet {
         }
     }
 
+    /// Drops the facts *about* `l` (it is dead: nothing will read it before it is written
+    /// again). A `CmpIs` that only has `l` as an operand stays; `LenGt` facts stay (see
+    /// [`fact_is_live`]).
+    pub fn forget_local(&mut self, l: Local) {
+        let Some(list) = self.mentions.remove(&l) else {
+            return;
+        };
+        let mut keep = Vec::new();
+        for f in list {
+            if !self.contains_exact(&f) {
+                continue;
+            }
+            let about_l = match f {
+                Fact::LenIs { n, v } | Fact::LtLen { i: n, v } => n == l || v == l,
+                Fact::CmpIs { c, .. } => c == l,
+                Fact::NonNeg(i) | Fact::BelowMax(i) => i == l,
+                Fact::LenGt { .. } => false,
+            };
+            if about_l {
+                self.remove(&f);
+            } else {
+                keep.push(f);
+            }
+        }
+        if !keep.is_empty() {
+            self.mentions.insert(l, keep);
+        }
+    }
+
     /// Removes every fact that mentions `l`.
     pub fn kill_local(&mut self, l: Local) {
         if let Some(list) = self.mentions.remove(&l) {
@@ -469,6 +498,8 @@ pub struct FactCursor<'f> {
     insts: &'f [Inst],
     pos: usize,
     state: FactSet,
+    deaths: &'f [(usize, Local)],
+    next_death: usize,
 }
 
 impl<'f> FactCursor<'f> {
@@ -490,7 +521,14 @@ impl<'f> FactCursor<'f> {
         };
         self.pos += 1;
         self.state.log = Some(Vec::new());
-        transfer(self.func, inst, &mut self.state);
+        step_block(
+            self.func,
+            inst,
+            self.pos - 1,
+            self.deaths,
+            &mut self.next_death,
+            &mut self.state,
+        );
         let log = self.state.log.take().unwrap_or_default();
         let mut killed: Vec<Fact> = Vec::new();
         let mut gained: Vec<Fact> = Vec::new();
@@ -517,6 +555,96 @@ pub struct FactAnalysis {
     block_in: SecondaryMap<Block, Option<FactSet>>,
     /// Facts after the last instruction of each reachable block (before its terminator).
     block_out: SecondaryMap<Block, Option<FactSet>>,
+    /// For each block, `(index, local)`: after instruction `index`, `local` is dead, so the
+    /// facts about it can be forgotten (ascending by index).
+    deaths: SecondaryMap<Block, Vec<(usize, Local)>>,
+}
+
+/// Where the locals of `block` die: after which instruction each local is no longer live. A
+/// `brif c` at the end keeps the operands of `c`'s compare (defined in this block), and the vec
+/// whose length an operand holds, alive to the end: the branch's edge facts are derived from
+/// them.
+fn block_deaths(func: &Function, block: Block, live: &Liveness) -> Vec<(usize, Local)> {
+    let data = &func.blocks[block];
+    let mut alive = live.live_out(block).clone();
+    let mut term_uses: Vec<Local> = Vec::new();
+    if let Some(Operand::Local(c)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
+        term_uses.push(c);
+        let compare = data
+            .insts
+            .iter()
+            .rev()
+            .find(|&&i| func.inst(i).def() == Some(c));
+        if let Some(&i) = compare {
+            if let InstKind::Compare { lhs, rhs, .. } = *func.inst(i) {
+                for x in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
+                    term_uses.push(x);
+                    // `x == len(v)` is what turns the compare into a length fact: keep `v` too.
+                    let def = data
+                        .insts
+                        .iter()
+                        .rev()
+                        .find(|&&j| func.inst(j).def() == Some(x));
+                    if let Some(&j) = def {
+                        if let InstKind::VecLen { vec, .. } = *func.inst(j) {
+                            term_uses.push(vec);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for l in term_uses {
+        alive.insert(l);
+    }
+    let mut deaths = Vec::new();
+    for (index, &inst) in data.insts.iter().enumerate().rev() {
+        let kind = func.inst(inst);
+        let mut mentioned: Vec<Local> = Vec::new();
+        kind.for_each_use(|op| mentioned.extend(op.as_local()));
+        let def = kind.def();
+        mentioned.extend(def);
+        mentioned.sort_unstable();
+        mentioned.dedup();
+        for &l in &mentioned {
+            if !alive.contains(l) {
+                deaths.push((index, l));
+            }
+        }
+        if let Some(d) = def {
+            if !matches!(kind, InstKind::SetField { .. }) {
+                alive.remove(d);
+            }
+        }
+        kind.for_each_use(|op| {
+            if let Operand::Local(l) = op {
+                alive.insert(l);
+            }
+        });
+    }
+    deaths.reverse();
+    deaths
+}
+
+/// Applies instruction `index` of a block and forgets the locals that die after it.
+fn step_block(
+    func: &Function,
+    inst: Inst,
+    index: usize,
+    deaths: &[(usize, Local)],
+    next_death: &mut usize,
+    s: &mut FactSet,
+) {
+    transfer(func, inst, s);
+    while let Some(&(at, l)) = deaths.get(*next_death) {
+        if at > index {
+            break;
+        }
+        if at == index {
+            s.forget_local(l);
+        }
+        *next_death += 1;
+    }
 }
 
 /// Safety net on the number of sweeps; past it the analysis gives up and reports nothing known
@@ -531,6 +659,9 @@ impl FactAnalysis {
             return fa;
         };
         let live = Liveness::compute(func, cfg);
+        for &b in cfg.rpo() {
+            fa.deaths[b] = block_deaths(func, b, &live);
+        }
         let mut sweeps = 0;
         let mut changed = true;
         while changed {
@@ -580,8 +711,9 @@ impl FactAnalysis {
                     }
                 }
                 let mut s = new_in.clone();
-                for &inst in &func.blocks[b].insts {
-                    transfer(func, inst, &mut s);
+                let mut next_death = 0;
+                for (index, &inst) in func.blocks[b].insts.iter().enumerate() {
+                    step_block(func, inst, index, &fa.deaths[b], &mut next_death, &mut s);
                 }
                 fa.block_in[b] = Some(new_in);
                 fa.block_out[b] = Some(s);
@@ -608,13 +740,15 @@ impl FactAnalysis {
     }
 
     /// A cursor over `block` starting from its entry facts (`None` when unreachable).
-    pub fn cursor<'f>(&self, func: &'f Function, block: Block) -> Option<FactCursor<'f>> {
+    pub fn cursor<'f>(&'f self, func: &'f Function, block: Block) -> Option<FactCursor<'f>> {
         let start = self.block_in(block)?.clone();
         Some(FactCursor {
             func,
             insts: &func.blocks[block].insts,
             pos: 0,
             state: start,
+            deaths: &self.deaths[block],
+            next_death: 0,
         })
     }
 
