@@ -17,7 +17,9 @@ fn passes(c: &mut Criterion) {
     for program in &PROGRAMS {
         let module = load(program);
         for level in LEVELS {
-            let manager = PassManager::for_level(level).verify_each(false);
+            let manager = PassManager::for_level(level)
+                .verify_each(false)
+                .collect_remarks(false);
             group.bench_function(BenchmarkId::new(program.name, level.name()), |b| {
                 b.iter_batched(
                     || Session::new(module.clone()),
@@ -37,7 +39,9 @@ fn passes_and_cranelift(c: &mut Criterion) {
         let module = load(program);
         for cl_opt in [ClOpt::None, ClOpt::Speed] {
             for level in LEVELS {
-                let manager = PassManager::for_level(level).verify_each(false);
+                let manager = PassManager::for_level(level)
+                    .verify_each(false)
+                    .collect_remarks(false);
                 group.bench_function(
                     BenchmarkId::new(format!("{}/{cl_opt}", program.name), level.name()),
                     |b| {

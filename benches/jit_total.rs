@@ -17,7 +17,11 @@ fn jit_total(case: &Case, level: OptLevel, cl_opt: ClOpt) -> i64 {
     let module = parse_and_verify(case.program.name, black_box(case.program.source))
         .unwrap_or_else(|d| panic!("{d}"));
     let session = Session::new(module)
-        .optimize(&PassManager::for_level(level).verify_each(false))
+        .optimize(
+            &PassManager::for_level(level)
+                .verify_each(false)
+                .collect_remarks(false),
+        )
         .expect("the passes succeed");
     let compiled = session.compile(cl_opt).expect("the module compiles");
     let result = compiled

@@ -135,7 +135,9 @@ fn probe(manager: &PassManager, module: &Module) -> f64 {
 
 fn scaling(c: &mut Criterion) {
     let shapes: [(&str, Generator); 2] = [("straight", straight), ("deep_cfg", deep_cfg)];
-    let manager = PassManager::for_level(OptLevel::O2).verify_each(false);
+    let manager = PassManager::for_level(OptLevel::O2)
+        .verify_each(false)
+        .collect_remarks(false);
     for (shape, generate) in shapes {
         let mut group = c.benchmark_group(format!("pass_scaling/{shape}"));
         group.sampling_mode(SamplingMode::Flat);

@@ -55,6 +55,7 @@ pub struct PassManager {
     passes: Vec<Box<dyn Pass>>,
     verify_each: bool,
     record_dumps: bool,
+    remarks: bool,
 }
 
 impl PassManager {
@@ -78,6 +79,7 @@ impl PassManager {
             passes,
             verify_each: cfg!(debug_assertions),
             record_dumps: false,
+            remarks: true,
         }
     }
 
@@ -90,6 +92,13 @@ impl PassManager {
     /// Record the IR after each pass and a diff per pass in [`PassReport::dumps`].
     pub fn record_dumps(mut self, on: bool) -> PassManager {
         self.record_dumps = on;
+        self
+    }
+
+    /// Collect remarks (on by default). Turning them off saves the cost of explaining every
+    /// decision when nobody reads the explanations (a JIT that only wants the code).
+    pub fn collect_remarks(mut self, on: bool) -> PassManager {
+        self.remarks = on;
         self
     }
 
@@ -125,6 +134,7 @@ impl PassManager {
         let mut failure = None;
         {
             let mut cx = PassContext::new(module, &name, &mut remarks, &mut stats);
+            cx.set_remarks_enabled(self.remarks);
             for pass in &self.passes {
                 let before = self.record_dumps.then(|| print_function(cx.module, func));
                 cx.set_pass(pass.name());

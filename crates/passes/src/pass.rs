@@ -1,8 +1,10 @@
 //! The `Pass` trait (after rustc's `MirPass`) and the context a pass runs in.
 
+use crate::analysis::facts::FactAnalysis;
 use crate::analysis::{Cfg, DomTree, Liveness};
 use crate::remark::{Remark, RemarkKind, Stats};
 use poolopt_ir::{Block, Function, Loc, Module};
+use std::rc::Rc;
 
 /// Optimization level of the poolopt pipeline (the Cranelift level is a separate knob).
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
@@ -73,6 +75,8 @@ pub struct PassContext<'a> {
     cfg: Option<Cfg>,
     domtree: Option<DomTree>,
     liveness: Option<Liveness>,
+    facts: Option<Rc<FactAnalysis>>,
+    remarks_enabled: bool,
 }
 
 impl<'a> PassContext<'a> {
@@ -92,7 +96,14 @@ impl<'a> PassContext<'a> {
             cfg: None,
             domtree: None,
             liveness: None,
+            facts: None,
+            remarks_enabled: true,
         }
+    }
+
+    /// Turns remark collection on or off (on by default).
+    pub fn set_remarks_enabled(&mut self, on: bool) {
+        self.remarks_enabled = on;
     }
 
     /// Sets the pass that remarks and counters are attributed to.
@@ -106,6 +117,7 @@ impl<'a> PassContext<'a> {
         self.cfg = None;
         self.domtree = None;
         self.liveness = None;
+        self.facts = None;
     }
 
     /// The CFG of `func`, computed on first use.
@@ -129,6 +141,48 @@ impl<'a> PassContext<'a> {
             self.liveness = Some(live);
         }
         self.liveness.get_or_insert_with(Liveness::default)
+    }
+
+    /// Whether remarks are being collected. Building a remark's message can cost more than the
+    /// transformation it describes; passes skip that work when nobody asked for remarks.
+    pub fn remarks_enabled(&self) -> bool {
+        self.remarks_enabled
+    }
+
+    /// Like [`PassContext::applied`], building the message only when remarks are collected.
+    pub fn applied_with(
+        &mut self,
+        func: &Function,
+        block: Block,
+        loc: Loc,
+        message: impl FnOnce() -> String,
+    ) {
+        if self.remarks_enabled {
+            self.remark(RemarkKind::Applied, func, block, loc, message());
+        }
+    }
+
+    /// Like [`PassContext::missed`], building the message only when remarks are collected.
+    pub fn missed_with(
+        &mut self,
+        func: &Function,
+        block: Block,
+        loc: Loc,
+        message: impl FnOnce() -> String,
+    ) {
+        if self.remarks_enabled {
+            self.remark(RemarkKind::Missed, func, block, loc, message());
+        }
+    }
+
+    /// The fact analysis of `func`, computed on first use (shared: cloning the `Rc` is cheap).
+    pub fn facts(&mut self, func: &Function) -> Rc<FactAnalysis> {
+        if let Some(facts) = &self.facts {
+            return Rc::clone(facts);
+        }
+        let facts = Rc::new(FactAnalysis::compute(func, self.cfg(func)));
+        self.facts = Some(Rc::clone(&facts));
+        facts
     }
 
     /// Reports a change at `loc` in `block`.

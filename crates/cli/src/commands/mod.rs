@@ -59,7 +59,8 @@ fn load(path: &std::path::Path) -> Result<Session, Failure> {
     Ok(Session::new(module))
 }
 
-fn pass_manager(opt: &OptOptions) -> Result<PassManager, Failure> {
+/// The pass manager of `opt`; remarks are collected only when they will be printed.
+fn pass_manager(opt: &OptOptions, remarks: bool) -> Result<PassManager, Failure> {
     let manager = match &opt.passes {
         Some(names) => {
             PassManager::from_names(names).map_err(|e| Failure::usage(format!("error: {e}")))?
@@ -72,7 +73,9 @@ fn pass_manager(opt: &OptOptions) -> Result<PassManager, Failure> {
             PassManager::for_level(level)
         }
     };
-    Ok(manager.verify_each(opt.verify_each || cfg!(debug_assertions)))
+    Ok(manager
+        .verify_each(opt.verify_each || cfg!(debug_assertions))
+        .collect_remarks(remarks))
 }
 
 fn optimize(session: Session, manager: &PassManager) -> Result<Session, Failure> {
@@ -83,7 +86,7 @@ fn optimize(session: Session, manager: &PassManager) -> Result<Session, Failure>
 
 fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     let session = load(&args.file)?;
-    let session = optimize(session, &pass_manager(&args.opt)?)?;
+    let session = optimize(session, &pass_manager(&args.opt, false)?)?;
     let defaults = RunLimits::default();
     let limits = RunLimits {
         max_memory: args.max_memory.unwrap_or(defaults.max_memory),
@@ -118,7 +121,8 @@ fn run(args: RunArgs) -> Result<ExitCode, Failure> {
 
 fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
     let session = load(&args.file)?;
-    let manager = pass_manager(&args.opt)?.record_dumps(args.print_after_all || args.diff);
+    let manager =
+        pass_manager(&args.opt, args.remarks)?.record_dumps(args.print_after_all || args.diff);
     let session = optimize(session, &manager)?;
     let report = session.report();
     for dump in &report.dumps {
@@ -144,7 +148,7 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
 
 fn emit(args: EmitArgs) -> Result<ExitCode, Failure> {
     let session = load(&args.file)?;
-    let session = optimize(session, &pass_manager(&args.opt)?)?;
+    let session = optimize(session, &pass_manager(&args.opt, false)?)?;
     let text = match args.emit {
         EmitKind::Ir => poolopt::ir::print_module(session.module().module()),
         EmitKind::Clif => session

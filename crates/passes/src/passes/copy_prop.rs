@@ -153,16 +153,18 @@ impl Pass for CopyProp {
             finished.sort_by_key(|(_, a)| a.loc);
             for (d, a) in finished {
                 if a.uses > 0 {
-                    let msg = format!(
-                        "copy `{} = copy {}` propagated: {} later read{} of `{}` now read `{}`",
-                        func.locals[d].name,
-                        display_operand(func, a.src),
-                        a.uses,
-                        if a.uses == 1 { "" } else { "s" },
-                        func.locals[d].name,
-                        display_operand(func, a.src),
-                    );
-                    cx.applied(func, block, a.loc, msg);
+                    let msg = || {
+                        format!(
+                            "copy `{} = copy {}` propagated: {} later read{} of `{}` now read `{}`",
+                            func.locals[d].name,
+                            display_operand(func, a.src),
+                            a.uses,
+                            if a.uses == 1 { "" } else { "s" },
+                            func.locals[d].name,
+                            display_operand(func, a.src),
+                        )
+                    };
+                    cx.applied_with(func, block, a.loc, msg);
                 }
             }
         }

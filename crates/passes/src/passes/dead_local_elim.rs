@@ -97,13 +97,15 @@ fn sweep(func: &mut Function, cx: &mut PassContext<'_>, report: bool) -> bool {
                 if !live.contains(d) {
                     if kind.is_pure() {
                         if !report {
-                            let text = display_inst_kind(cx.module, func, kind);
-                            let msg = format!(
-                                "dead `{text}` removed: `{}` is never read afterwards",
-                                func.locals[d].name
-                            );
+                            let msg = || {
+                                format!(
+                                    "dead `{}` removed: `{}` is never read afterwards",
+                                    display_inst_kind(cx.module, func, kind),
+                                    func.locals[d].name
+                                )
+                            };
                             let loc = func.insts[inst].loc;
-                            cx.applied(func, block, loc, msg);
+                            cx.applied_with(func, block, loc, msg);
                             cx.stat("insts_removed", 1);
                         }
                         keep[pos] = false;
@@ -111,29 +113,37 @@ fn sweep(func: &mut Function, cx: &mut PassContext<'_>, report: bool) -> bool {
                         continue;
                     }
                     if matches!(kind, InstKind::VecPop { .. } | InstKind::Call { .. }) {
-                        let before = display_inst_kind(cx.module, func, kind);
+                        let before = if cx.remarks_enabled() {
+                            display_inst_kind(cx.module, func, kind)
+                        } else {
+                            String::new()
+                        };
                         let kind = &mut func.insts[inst].kind;
                         if let InstKind::VecPop { dst, .. } | InstKind::Call { dst, .. } = kind {
                             *dst = None;
                         }
-                        let after = display_inst_kind(cx.module, func, &func.insts[inst].kind);
-                        let msg = format!(
-                            "dead result of `{before}` dropped: `{after}` stays because {}",
-                            kept_reason(&func.insts[inst].kind)
-                        );
+                        let msg = || {
+                            format!(
+                                "dead result of `{before}` dropped: `{}` stays because {}",
+                                display_inst_kind(cx.module, func, &func.insts[inst].kind),
+                                kept_reason(&func.insts[inst].kind)
+                            )
+                        };
                         let loc = func.insts[inst].loc;
-                        cx.applied(func, block, loc, msg);
+                        cx.applied_with(func, block, loc, msg);
                         cx.stat("results_dropped", 1);
                         changed = true;
                     } else if report {
-                        let text = display_inst_kind(cx.module, func, kind);
-                        let msg = format!(
-                            "`{text}` kept although `{}` is never read: {}",
-                            func.locals[d].name,
-                            kept_reason(kind)
-                        );
+                        let msg = || {
+                            format!(
+                                "`{}` kept although `{}` is never read: {}",
+                                display_inst_kind(cx.module, func, kind),
+                                func.locals[d].name,
+                                kept_reason(kind)
+                            )
+                        };
                         let loc = func.insts[inst].loc;
-                        cx.missed(func, block, loc, msg);
+                        cx.missed_with(func, block, loc, msg);
                     }
                 }
             }
@@ -200,9 +210,9 @@ fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     let entry = func.entry();
     for &l in &dead {
         let data = &func.locals[l];
-        let msg = format!("unused local `{}` removed", data.name);
+        let msg = || format!("unused local `{}` removed", data.name);
         if let Some(entry) = entry {
-            cx.applied(func, entry, data.loc, msg);
+            cx.applied_with(func, entry, data.loc, msg);
         }
         cx.stat("locals_removed", 1);
     }

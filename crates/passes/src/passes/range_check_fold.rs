@@ -60,7 +60,14 @@ impl Pass for RangeCheckFold {
             cx.invalidate();
         }
         for _ in 0..MAX_FOLDS {
-            let fa = FactAnalysis::compute(func, cx.cfg(func));
+            if !func
+                .layout
+                .iter()
+                .any(|&a| short_circuit_candidate(func, a))
+            {
+                break;
+            }
+            let fa = cx.facts(func);
             let cfg = cx.cfg(func).clone();
             let mut missed: Vec<(Block, Inst, String)> = Vec::new();
             let mut fold = None;
@@ -229,7 +236,23 @@ fn same_int_type(func: &Function, i: Local, n: Operand) -> bool {
 
 /// The bitwise shape, everywhere in `func`. Returns whether anything changed.
 fn fold_bitwise(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-    let fa = FactAnalysis::compute(func, cx.cfg(func));
+    let has_candidate = func.layout.iter().any(|&b| {
+        func.blocks[b].insts.iter().any(|&i| {
+            matches!(
+                func.inst(i),
+                InstKind::Binary {
+                    op: BinaryOp::Or | BinaryOp::And,
+                    lhs: Operand::Local(_),
+                    rhs: Operand::Local(_),
+                    ..
+                }
+            )
+        })
+    });
+    if !has_candidate {
+        return false;
+    }
+    let fa = cx.facts(func);
     let mut rewrites: Vec<(Block, Inst, InstKind, String)> = Vec::new();
     let mut missed: Vec<(Block, Inst, String)> = Vec::new();
     for &block in &func.layout {
@@ -316,6 +339,39 @@ struct Fold {
 
 /// Looks for the short-circuit shape ending block `a`. `None`: no match; `Some(Err)`: the shape
 /// matches but cannot be folded (the instruction to report and why).
+/// A cheap syntactic filter: `a` ends in `brif c, ..` with `c` defined in `a` by a compare
+/// against a constant, and one successor ends in `brif` too. Only then is the fact analysis
+/// worth computing.
+fn short_circuit_candidate(func: &Function, a: Block) -> bool {
+    let Some(Terminator::BrIf {
+        cond: Operand::Local(c),
+        then_block,
+        else_block,
+    }) = func.terminator(a)
+    else {
+        return false;
+    };
+    let compare = func.blocks[a]
+        .insts
+        .iter()
+        .rev()
+        .find(|&&i| func.inst(i).def() == Some(*c));
+    let against_const = compare.is_some_and(|&i| {
+        matches!(
+            func.inst(i),
+            InstKind::Compare {
+                lhs: Operand::Const(_),
+                ..
+            } | InstKind::Compare {
+                rhs: Operand::Const(_),
+                ..
+            }
+        )
+    });
+    let ends_in_brif = |b: Block| matches!(func.terminator(b), Some(Terminator::BrIf { .. }));
+    against_const && (ends_in_brif(*then_block) || ends_in_brif(*else_block))
+}
+
 fn short_circuit(
     func: &Function,
     cx: &mut PassContext<'_>,

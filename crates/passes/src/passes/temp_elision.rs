@@ -189,20 +189,22 @@ fn elide_in_block(
                         st.last_mention.insert(d, i);
                         st.last_def.insert(d, i);
                         let rhs = rhs_text(func, cx, insts[i]);
-                        let msg = format!(
-                            "temporary `{}` elided: `{}` now writes `{}` directly",
-                            func.locals[t].name, rhs, func.locals[d].name
-                        );
+                        let msg = || {
+                            format!(
+                                "temporary `{}` elided: `{}` now writes `{}` directly",
+                                func.locals[t].name, rhs, func.locals[d].name
+                            )
+                        };
                         let loc = func.insts[insts[j]].loc;
-                        cx.applied(func, block, loc, msg);
+                        cx.applied_with(func, block, loc, msg);
                         cx.stat("temps_elided", 1);
                         changed = true;
                         continue;
                     }
                     Forward::Missed(reason) => {
                         let loc = func.insts[insts[j]].loc;
-                        let msg = format!("temporary `{}` kept: {reason}", func.locals[t].name);
-                        cx.missed(func, block, loc, msg);
+                        let msg = || format!("temporary `{}` kept: {reason}", func.locals[t].name);
+                        cx.missed_with(func, block, loc, msg);
                     }
                     Forward::NotApplicable => {}
                 }
@@ -237,10 +239,14 @@ fn elide_in_block(
             let reason = if live_after_at(j, t) && !redefined_by_j {
                 Some("it is used more than once".to_string())
             } else if let Some(xl) = x.as_local().filter(|xl| st.last_def.get(xl) > Some(&i)) {
-                Some(format!(
-                    "its source `{}` is redefined between the copy and the use",
-                    func.locals[xl].name
-                ))
+                Some(if cx.remarks_enabled() {
+                    format!(
+                        "its source `{}` is redefined between the copy and the use",
+                        func.locals[xl].name
+                    )
+                } else {
+                    String::new()
+                })
             } else {
                 None
             };
@@ -250,8 +256,8 @@ fn elide_in_block(
                 func.blocks[block].term_loc
             };
             if let Some(reason) = reason {
-                let msg = format!("temporary `{}` kept: {reason}", func.locals[t].name);
-                cx.missed(func, block, loc, msg);
+                let msg = || format!("temporary `{}` kept: {reason}", func.locals[t].name);
+                cx.missed_with(func, block, loc, msg);
                 continue;
             }
             // Rename every read of t at j; refuse if some position rejects a constant.
@@ -263,10 +269,12 @@ fn elide_in_block(
                 if ok {
                     func.insts[insts[j]].kind = kind;
                 }
-                (
-                    ok,
-                    display_inst_kind(cx.module, func, &func.insts[insts[j]].kind),
-                )
+                let text = if cx.remarks_enabled() {
+                    display_inst_kind(cx.module, func, &func.insts[insts[j]].kind)
+                } else {
+                    String::new()
+                };
+                (ok, text)
             } else {
                 let mut term = func.blocks[block].terminator.clone();
                 if let Some(term) = term.as_mut() {
@@ -282,26 +290,31 @@ fn elide_in_block(
                 let text = func.blocks[block]
                     .terminator
                     .as_ref()
+                    .filter(|_| cx.remarks_enabled())
                     .map(|term| display_terminator(func, term))
                     .unwrap_or_default();
                 (ok, text)
             };
             if !ok {
-                let msg = format!(
-                    "temporary `{}` kept: the constant {} cannot stand in for it in `{text}`",
-                    func.locals[t].name,
-                    display_operand(func, x)
-                );
-                cx.missed(func, block, loc, msg);
+                let msg = || {
+                    format!(
+                        "temporary `{}` kept: the constant {} cannot stand in for it in `{text}`",
+                        func.locals[t].name,
+                        display_operand(func, x)
+                    )
+                };
+                cx.missed_with(func, block, loc, msg);
                 continue;
             }
             st.deleted[i] = true;
-            let msg = format!(
-                "temporary `{}` elided: `{text}` now reads `{}` directly",
-                func.locals[t].name,
-                display_operand(func, x)
-            );
-            cx.applied(func, block, loc, msg);
+            let msg = || {
+                format!(
+                    "temporary `{}` elided: `{text}` now reads `{}` directly",
+                    func.locals[t].name,
+                    display_operand(func, x)
+                )
+            };
+            cx.applied_with(func, block, loc, msg);
             cx.stat("temps_elided", 1);
             changed = true;
         }
@@ -385,6 +398,9 @@ fn forward(
 
 /// The right-hand side of an instruction's text (`get items[i]` for `s = get items[i]`).
 fn rhs_text(func: &Function, cx: &PassContext<'_>, inst: poolopt_ir::Inst) -> String {
+    if !cx.remarks_enabled() {
+        return String::new();
+    }
     let text = display_inst_kind(cx.module, func, &func.insts[inst].kind);
     match text.split_once(" = ") {
         Some((_, rhs)) => rhs.to_string(),

@@ -172,7 +172,9 @@ fn run_jit(
         source,
     };
     let program = case.elem.program();
-    let manager = PassManager::for_level(level).verify_each(false);
+    let manager = PassManager::for_level(level)
+        .verify_each(false)
+        .collect_remarks(false);
 
     let start = Instant::now();
     let module = parse_and_verify(&program.file_name(), program.source)
