@@ -180,7 +180,11 @@ impl<'a> PassContext<'a> {
         if let Some(facts) = &self.facts {
             return Rc::clone(facts);
         }
-        let facts = Rc::new(FactAnalysis::compute(func, self.cfg(func)));
+        self.liveness(func);
+        let (Some(cfg), Some(live)) = (self.cfg.as_ref(), self.liveness.as_ref()) else {
+            return Rc::new(FactAnalysis::default());
+        };
+        let facts = Rc::new(FactAnalysis::compute_with(func, cfg, live));
         self.facts = Some(Rc::clone(&facts));
         facts
     }

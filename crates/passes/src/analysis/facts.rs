@@ -654,13 +654,18 @@ const MAX_SWEEPS: usize = 1000;
 impl FactAnalysis {
     /// Runs the analysis over `func`.
     pub fn compute(func: &Function, cfg: &Cfg) -> FactAnalysis {
+        let live = Liveness::compute(func, cfg);
+        FactAnalysis::compute_with(func, cfg, &live)
+    }
+
+    /// Runs the analysis over `func`, reusing a liveness result of the same function.
+    pub fn compute_with(func: &Function, cfg: &Cfg, live: &Liveness) -> FactAnalysis {
         let mut fa = FactAnalysis::default();
         let Some(entry) = func.entry() else {
             return fa;
         };
-        let live = Liveness::compute(func, cfg);
         for &b in cfg.rpo() {
-            fa.deaths[b] = block_deaths(func, b, &live);
+            fa.deaths[b] = block_deaths(func, b, live);
         }
         let mut sweeps = 0;
         let mut changed = true;

@@ -99,21 +99,27 @@ impl Liveness {
             live.live_out[b] = LocalSet::new(n);
         }
         let mut changed = true;
+        let mut inn = LocalSet::new(n);
         while changed {
             changed = false;
             for &b in cfg.rpo().iter().rev() {
-                let mut out = LocalSet::new(n);
+                // out = ∪ in(succ), updated in place.
+                let mut out = std::mem::take(&mut live.live_out[b]);
+                out.words.iter_mut().for_each(|w| *w = 0);
                 for &s in cfg.succs(b) {
                     out.union_with(&live.live_in[s]);
                 }
                 // in = gen | (out - kill)
-                let mut inn = out.clone();
-                for (w, k) in inn.words.iter_mut().zip(&kill[b].words) {
-                    *w &= !k;
+                for ((w, o), (k, g)) in inn
+                    .words
+                    .iter_mut()
+                    .zip(&out.words)
+                    .zip(kill[b].words.iter().zip(&gen[b].words))
+                {
+                    *w = (*o & !*k) | *g;
                 }
-                inn.union_with(&gen[b]);
                 if inn != live.live_in[b] {
-                    live.live_in[b] = inn;
+                    std::mem::swap(&mut live.live_in[b], &mut inn);
                     changed = true;
                 }
                 live.live_out[b] = out;
