@@ -417,13 +417,62 @@ impl FactSet {
         lowered || size(self) != before
     }
 
+    /// `self ∩ (other ∪ extra)`: the meet with a set given as `other` plus a few more facts
+    /// (an edge's facts), without building that set. Returns whether `self` changed.
+    pub fn meet_with_extra(&mut self, other: &FactSet, extra: &[Fact]) -> bool {
+        if extra.is_empty() {
+            return self.meet_with(other);
+        }
+        let mut plus = FactSet::default();
+        plus.len_gt = other.len_gt.clone();
+        for f in extra {
+            plus.insert(*f);
+        }
+        let holds = |f: &Fact| other.holds(f) || plus.contains_exact(f);
+        let size = |s: &FactSet| {
+            s.len_is.len()
+                + s.cmps.len()
+                + s.nonneg.len()
+                + s.lt_len.len()
+                + s.len_gt.len()
+                + s.below_max.len()
+        };
+        let before = size(self);
+        let mut lowered = false;
+        self.len_is.retain(|&(n, v)| holds(&Fact::LenIs { n, v }));
+        self.cmps
+            .retain(|&c, &mut (op, lhs, rhs)| holds(&Fact::CmpIs { c, op, lhs, rhs }));
+        self.nonneg.retain(|&i| holds(&Fact::NonNeg(i)));
+        self.lt_len.retain(|&(i, v)| holds(&Fact::LtLen { i, v }));
+        self.below_max.retain(|&i| holds(&Fact::BelowMax(i)));
+        self.len_gt.retain(|v, k| match plus.len_gt.get(v) {
+            Some(&k2) => {
+                lowered |= k2 < *k;
+                *k = (*k).min(k2);
+                true
+            }
+            None => false,
+        });
+        lowered || size(self) != before
+    }
+
     /// Keeps only the facts whose locals `keep` accepts (the manager of block-entry states uses
     /// it to drop facts about dead locals). Dropping facts is always sound.
     pub fn retain_locals(&mut self, keep: impl Fn(&Fact) -> bool) {
-        for f in self.facts() {
-            if !keep(&f) {
-                self.remove(&f);
+        if self.log.is_some() {
+            for f in self.facts() {
+                if !keep(&f) {
+                    self.remove(&f);
+                }
             }
+        } else {
+            self.len_is.retain(|&(n, v)| keep(&Fact::LenIs { n, v }));
+            self.cmps
+                .retain(|&c, &mut (op, lhs, rhs)| keep(&Fact::CmpIs { c, op, lhs, rhs }));
+            self.nonneg.retain(|&i| keep(&Fact::NonNeg(i)));
+            self.lt_len.retain(|&(i, v)| keep(&Fact::LtLen { i, v }));
+            self.len_gt.retain(|&v, &mut k| keep(&Fact::LenGt { v, k }));
+            self.below_max.retain(|&i| keep(&Fact::BelowMax(i)));
         }
         self.mentions.retain(|_, list| {
             list.retain(|f| keep(f));
@@ -689,11 +738,19 @@ impl FactAnalysis {
                     let Some(out) = fa.block_out[p].as_ref() else {
                         continue; // unreachable or not yet visited: top
                     };
-                    let edge = edge_facts(func, p, b, out);
+                    // The edge's facts are `out` plus what the branch condition says; only the
+                    // first edge needs a copy, later ones are met without building their set.
+                    let extra = edge_extra_facts(func, p, b, out);
                     match state.as_mut() {
-                        None => state = Some(edge),
+                        None => {
+                            let mut edge = out.clone();
+                            for f in extra {
+                                edge.insert(f);
+                            }
+                            state = Some(edge);
+                        }
                         Some(s) => {
-                            s.meet_with(&edge);
+                            s.meet_with_extra(out, &extra);
                         }
                     }
                 }
@@ -1012,6 +1069,16 @@ fn binary_facts(
 /// The facts on the edge `from → to`, given the facts `out` before `from`'s terminator.
 fn edge_facts(func: &Function, from: Block, to: Block, out: &FactSet) -> FactSet {
     let mut s = out.clone();
+    for f in edge_extra_facts(func, from, to, out) {
+        s.insert(f);
+    }
+    s
+}
+
+/// What the edge `from → to` adds to the facts `out` at the end of `from`: the facts that follow
+/// from the branch condition being true (or false) on that edge.
+fn edge_extra_facts(func: &Function, from: Block, to: Block, out: &FactSet) -> Vec<Fact> {
+    let mut extra = Vec::new();
     if let Some(Terminator::BrIf {
         cond: Operand::Local(c),
         then_block,
@@ -1021,16 +1088,12 @@ fn edge_facts(func: &Function, from: Block, to: Block, out: &FactSet) -> FactSet
         if then_block != else_block {
             if let Some((op, lhs, rhs)) = out.cmp_of(*c) {
                 let op = if to == *then_block { op } else { op.negate() };
-                for f in relation_facts(func, op, lhs, rhs, out) {
-                    s.insert(f);
-                }
-                for f in relation_facts(func, op.swap(), rhs, lhs, out) {
-                    s.insert(f);
-                }
+                extra.extend(relation_facts(func, op, lhs, rhs, out));
+                extra.extend(relation_facts(func, op.swap(), rhs, lhs, out));
             }
         }
     }
-    s
+    extra
 }
 
 /// Facts that follow from `x op rhs` being true, where `x` is the left operand; only the left

@@ -83,6 +83,16 @@ impl Pass for BoundsCheckElim {
     }
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
+        // Nothing to decide without a checked operation or an explicit check: skip the analysis.
+        let has_work = func.layout.iter().any(|&b| {
+            let data = &func.blocks[b];
+            data.insts.iter().any(|&i| need_of(func.inst(i)).is_some())
+                || matches!(data.terminator, Some(Terminator::BrIf { then_block, else_block, .. })
+                    if is_trap_block(func, then_block) || is_trap_block(func, else_block))
+        });
+        if !has_work {
+            return false;
+        }
         let fa = cx.facts(func);
         let cfg = cx.cfg(func).clone();
         let module = cx.module;

@@ -196,8 +196,15 @@ fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         let data = &func.blocks[block];
         for &inst in &data.insts {
             placed.push(inst);
-            let mut kind = func.insts[inst].kind.clone();
-            for_each_local_mut(&mut kind, |l| used[*l] = true);
+            let kind = &func.insts[inst].kind;
+            if let Some(d) = kind.def() {
+                used[d] = true;
+            }
+            kind.for_each_use(|op| {
+                if let Operand::Local(l) = op {
+                    used[l] = true;
+                }
+            });
         }
         if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
             used[l] = true;
