@@ -391,30 +391,10 @@ impl FactSet {
 
     /// `self ∩ other` (a `LenGt` keeps the weaker bound). Returns whether `self` changed.
     pub fn meet_with(&mut self, other: &FactSet) -> bool {
-        let size = |s: &FactSet| {
-            s.len_is.len()
-                + s.cmps.len()
-                + s.nonneg.len()
-                + s.lt_len.len()
-                + s.len_gt.len()
-                + s.below_max.len()
-        };
-        let before = size(self);
-        let mut lowered = false;
-        self.len_is.retain(|x| other.len_is.contains(x));
-        self.cmps.retain(|c, x| other.cmps.get(c) == Some(x));
-        self.nonneg.retain(|x| other.nonneg.contains(x));
-        self.lt_len.retain(|x| other.lt_len.contains(x));
-        self.below_max.retain(|x| other.below_max.contains(x));
-        self.len_gt.retain(|v, k| match other.len_gt.get(v) {
-            Some(&k2) => {
-                lowered |= k2 < *k;
-                *k = (*k).min(k2);
-                true
-            }
-            None => false,
-        });
-        lowered || size(self) != before
+        self.meet_by(
+            |f| other.contains_exact(f),
+            |v| other.len_gt.get(&v).copied(),
+        )
     }
 
     /// `self ∩ (other ∪ extra)`: the meet with a set given as `other` plus a few more facts
@@ -424,11 +404,28 @@ impl FactSet {
             return self.meet_with(other);
         }
         let mut plus = FactSet::default();
-        plus.len_gt = other.len_gt.clone();
         for f in extra {
             plus.insert(*f);
         }
-        let holds = |f: &Fact| other.holds(f) || plus.contains_exact(f);
+        self.meet_by(
+            |f| other.contains_exact(f) || plus.contains_exact(f),
+            |v| {
+                other
+                    .len_gt
+                    .get(&v)
+                    .copied()
+                    .max(plus.len_gt.get(&v).copied())
+            },
+        )
+    }
+
+    /// Keeps the facts `holds` accepts; each `LenGt(v, k)` becomes `LenGt(v, min(k, bound(v)))`
+    /// or goes when `bound(v)` is `None`. Returns whether anything changed.
+    fn meet_by(
+        &mut self,
+        holds: impl Fn(&Fact) -> bool,
+        bound: impl Fn(Local) -> Option<i64>,
+    ) -> bool {
         let size = |s: &FactSet| {
             s.len_is.len()
                 + s.cmps.len()
@@ -445,8 +442,8 @@ impl FactSet {
         self.nonneg.retain(|&i| holds(&Fact::NonNeg(i)));
         self.lt_len.retain(|&(i, v)| holds(&Fact::LtLen { i, v }));
         self.below_max.retain(|&i| holds(&Fact::BelowMax(i)));
-        self.len_gt.retain(|v, k| match plus.len_gt.get(v) {
-            Some(&k2) => {
+        self.len_gt.retain(|&v, k| match bound(v) {
+            Some(k2) => {
                 lowered |= k2 < *k;
                 *k = (*k).min(k2);
                 true
