@@ -2,53 +2,14 @@
 //! printed IR, remarks and stats, with the reference interpreter checking that results and
 //! traps are unchanged. Each positive case has near-misses beside it where the check must stay.
 
-use poolopt_ir::{parse, print_function, print_module, verify, Module, RunLimits};
+mod common;
+
+use common::{func, module, opt, remarks, Runs};
+use poolopt_ir::{Module, RunLimits};
 use poolopt_passes::{PassManager, PassReport, RemarkKind};
-
-fn module(src: &str) -> Module {
-    let m = parse(src).unwrap_or_else(|e| panic!("parse error: {e}\n{src}"));
-    verify(&m).unwrap_or_else(|e| panic!("verify error: {e:?}\n{src}"));
-    m
-}
-
-type Runs<'a> = &'a [(&'a str, &'a [i64])];
-
-/// Runs `passes` (verifying after each) over `src`; checks that every (entry, args) gives the
-/// same result or trap before and after; returns the optimized module and the report.
-fn opt(src: &str, passes: &[&str], runs: Runs<'_>) -> (Module, PassReport) {
-    let before = module(src);
-    let mut after = before.clone();
-    let report = PassManager::from_names(passes)
-        .unwrap()
-        .verify_each(true)
-        .run(&mut after)
-        .unwrap_or_else(|e| panic!("{e}\n{}", print_module(&after)));
-    verify(&after).unwrap();
-    let reparsed = module(&print_module(&after));
-    assert_eq!(print_module(&reparsed), print_module(&after));
-    let limits = RunLimits::default();
-    for (entry, args) in runs {
-        let a = poolopt_interp::run(&before, entry, args, &limits);
-        let b = poolopt_interp::run(&after, entry, args, &limits);
-        assert_eq!(a, b, "{entry}{args:?} changed\n{}", print_module(&after));
-    }
-    (after, report)
-}
 
 fn bce(src: &str, runs: Runs<'_>) -> (Module, PassReport) {
     opt(src, &["bounds-check-elim"], runs)
-}
-
-fn func(m: &Module, name: &str) -> String {
-    print_function(m, &m.funcs[m.func_by_name(name).unwrap()])
-}
-
-fn remarks(r: &PassReport, kind: RemarkKind) -> Vec<String> {
-    r.remarks
-        .iter()
-        .filter(|x| x.kind == kind)
-        .map(|x| x.message.clone())
-        .collect()
 }
 
 #[track_caller]
