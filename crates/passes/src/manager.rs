@@ -142,7 +142,11 @@ impl PassManager {
                 let changed = pass.run(func, &mut cx);
                 report.pass_time += start.elapsed();
                 if changed {
-                    cx.invalidate();
+                    if pass.preserves_cfg() {
+                        cx.invalidate_dataflow();
+                    } else {
+                        cx.invalidate();
+                    }
                 }
                 if self.verify_each {
                     // Verify the module with the transformed body in place.

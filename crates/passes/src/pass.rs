@@ -59,6 +59,12 @@ pub trait Pass {
         false
     }
 
+    /// Whether the pass leaves every block and terminator as it found them (it may change
+    /// instructions and locals). The manager then keeps the CFG and dominator tree across it.
+    fn preserves_cfg(&self) -> bool {
+        false
+    }
+
     /// Runs the pass on `func`; returns whether it changed anything.
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool;
 }
@@ -116,6 +122,13 @@ impl<'a> PassContext<'a> {
     pub fn invalidate(&mut self) {
         self.cfg = None;
         self.domtree = None;
+        self.liveness = None;
+        self.facts = None;
+    }
+
+    /// Drops the analyses that depend on instructions (liveness, facts) but keeps the CFG and
+    /// the dominator tree: for a pass that changed instructions but no branch.
+    pub fn invalidate_dataflow(&mut self) {
         self.liveness = None;
         self.facts = None;
     }

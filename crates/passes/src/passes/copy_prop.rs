@@ -97,6 +97,10 @@ impl Pass for CopyProp {
         "copy-prop"
     }
 
+    fn preserves_cfg(&self) -> bool {
+        true
+    }
+
     fn min_level(&self) -> OptLevel {
         OptLevel::O2
     }

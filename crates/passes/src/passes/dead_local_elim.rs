@@ -37,6 +37,10 @@ impl Pass for DeadLocalElim {
         "dead-local-elim"
     }
 
+    fn preserves_cfg(&self) -> bool {
+        true
+    }
+
     fn min_level(&self) -> OptLevel {
         OptLevel::O1
     }
@@ -50,9 +54,13 @@ impl Pass for DeadLocalElim {
                 break;
             }
             changed = true;
-            cx.invalidate();
+            // Only instructions went: the CFG stays valid, liveness does not.
+            cx.invalidate_dataflow();
         }
-        sweep(func, cx, true);
+        if cx.remarks_enabled() {
+            // A last sweep that changes nothing and reports what stays, and why.
+            sweep(func, cx, true);
+        }
         if remove_unused_locals(func, cx) {
             changed = true;
             cx.invalidate();

@@ -26,6 +26,10 @@ impl Pass for Scalarize {
         "scalarize"
     }
 
+    fn preserves_cfg(&self) -> bool {
+        true
+    }
+
     fn min_level(&self) -> OptLevel {
         OptLevel::O2
     }

@@ -47,6 +47,10 @@ impl Pass for TempElision {
         "temp-elision"
     }
 
+    fn preserves_cfg(&self) -> bool {
+        true
+    }
+
     fn min_level(&self) -> OptLevel {
         OptLevel::O2
     }
