@@ -58,12 +58,18 @@ rec:
 }
 ";
 
+/// The program file, written once per test process (tests run on parallel threads: rewriting
+/// it for every run let a `poolopt` process read it half-written).
 fn program() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("poolopt-cli-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("limits.pir");
-    std::fs::write(&path, PROGRAM).unwrap();
-    path
+    static PATH: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("poolopt-cli-limits-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("limits.pir");
+        std::fs::write(&path, PROGRAM).unwrap();
+        path
+    })
+    .clone()
 }
 
 fn run(entry: &str, arg: i64, extra: &[&str]) -> (Option<i32>, String, String) {
