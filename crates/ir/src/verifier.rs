@@ -195,6 +195,7 @@ pub fn verify(module: &Module) -> Result<(), Vec<VerifyError>> {
             f: func,
             errors: &mut errors,
             placed: HashSet::new(),
+            in_layout: func.layout.iter().copied().collect(),
         }
         .run();
     }
@@ -399,6 +400,8 @@ struct FuncChecker<'a> {
     errors: &'a mut Vec<VerifyError>,
     /// Instructions already seen in the layout.
     placed: HashSet<Inst>,
+    /// The blocks of the layout (a set: branch targets are checked against it).
+    in_layout: HashSet<Block>,
 }
 
 impl FuncChecker<'_> {
@@ -642,7 +645,7 @@ impl FuncChecker<'_> {
                     },
                 ),
                 Some(data) => {
-                    if !self.f.layout.contains(&succ) {
+                    if !self.in_layout.contains(&succ) {
                         self.err(
                             loc,
                             VerifyErrorKind::TargetNotInLayout {

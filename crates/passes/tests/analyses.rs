@@ -1,0 +1,73 @@
+//! The shared analyses on shapes that would break a recursive implementation: a 100,000-block
+//! chain of diamonds (CFG, dominator tree, liveness), run on a test thread's small stack.
+
+use poolopt_ir::{CmpOp, Function, ModuleBuilder, Type};
+use poolopt_passes::analysis::{Cfg, DomTree, Liveness};
+
+/// `f(x)`: a chain of `n` diamonds `head_k -> (left_k | right_k) -> head_{k+1}`.
+fn diamonds(n: usize) -> Function {
+    let mut mb = ModuleBuilder::new();
+    let f = mb.declare_function("f", &[("x", Type::I64)], Some(Type::I64));
+    let mut fb = mb.define_function(f);
+    let x = fb.param(0).unwrap();
+    let c = fb.local("c", Type::BOOL);
+    let mut head = fb.create_block("head0");
+    for k in 0..n {
+        let left = fb.create_block(&format!("left{k}"));
+        let right = fb.create_block(&format!("right{k}"));
+        let next = fb.create_block(&format!("head{}", k + 1));
+        fb.switch_to_block(head);
+        fb.compare(c, CmpOp::Slt, x, k as i64);
+        fb.brif(c, left, right);
+        fb.switch_to_block(left);
+        fb.br(next);
+        fb.switch_to_block(right);
+        fb.br(next);
+        head = next;
+    }
+    fb.switch_to_block(head);
+    fb.ret(Some(x.into()));
+    let module = mb.finish().unwrap();
+    poolopt_ir::verify(&module).unwrap();
+    module.funcs.values().next().unwrap().clone()
+}
+
+#[test]
+fn hundred_thousand_blocks_without_recursion() {
+    let n = 33_334; // 3 blocks per diamond: 100,003 blocks
+    let func = diamonds(n);
+    assert!(func.layout.len() > 100_000);
+    let cfg = Cfg::compute(&func);
+    assert_eq!(cfg.rpo().len(), func.layout.len());
+    assert_eq!(cfg.rpo()[0], func.layout[0]);
+    let dom = DomTree::compute(&cfg);
+    let head = |k: usize| func.block_by_name(&format!("head{k}")).unwrap();
+    let left = |k: usize| func.block_by_name(&format!("left{k}")).unwrap();
+    let right = |k: usize| func.block_by_name(&format!("right{k}")).unwrap();
+    // Every head dominates everything after it; a diamond's arms dominate nothing but themselves.
+    assert_eq!(dom.idom(head(n)), Some(head(n - 1)));
+    assert!(dom.dominates(head(0), head(n)));
+    assert!(dom.dominates(head(10), left(20)));
+    assert!(!dom.dominates(left(5), head(6)));
+    assert!(!dom.dominates(right(5), head(6)));
+    assert!(!dom.dominates(head(7), head(6)));
+    // `x` is live everywhere; `c` only between its compare and the branch.
+    let live = Liveness::compute(&func, &cfg);
+    let x = func.params[0];
+    let c = func.local_by_name("c").unwrap();
+    assert!(live.live_in(head(n)).contains(x));
+    assert!(live.live_in(left(n / 2)).contains(x));
+    assert!(!live.live_in(head(3)).contains(c));
+}
+
+#[test]
+fn unreachable_blocks_have_no_dominator() {
+    let mut func = diamonds(3);
+    let orphan = func.add_block("orphan");
+    func.blocks[orphan].terminator = Some(poolopt_ir::Terminator::Ret(Some(0i64.into())));
+    let cfg = Cfg::compute(&func);
+    assert!(!cfg.is_reachable(orphan));
+    let dom = DomTree::compute(&cfg);
+    assert_eq!(dom.idom(orphan), None);
+    assert!(!dom.dominates(func.layout[0], orphan));
+}
