@@ -118,6 +118,7 @@ impl PassManager {
             module.funcs[id] = func;
             result?;
         }
+        report.stats.sort_by_pass(&self.pass_names());
         Ok(report)
     }
 

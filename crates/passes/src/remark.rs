@@ -83,6 +83,13 @@ impl Stats {
         self.entries.iter().copied()
     }
 
+    /// Orders the counters by the position of their pass in `passes` (pipeline order), keeping
+    /// the first-bumped order within a pass.
+    pub fn sort_by_pass(&mut self, passes: &[&str]) {
+        let rank = |p: &str| passes.iter().position(|q| *q == p).unwrap_or(passes.len());
+        self.entries.sort_by_key(|(p, _, _)| rank(p));
+    }
+
     /// Merges another set of counters into this one.
     pub fn merge(&mut self, other: &Stats) {
         for (p, c, n) in other.iter() {
