@@ -32,7 +32,12 @@ fn is_trap(m: &Module, entry: &str, args: &[i64]) -> bool {
 // ---------------------------------------------------------------------------------------------
 // bounds-check-elim
 
-const ALLOC: &str = r#"
+/// The pool's `alloc` with the shared driver [`common::ALLOC_MAIN`].
+fn alloc() -> String {
+    format!("{ALLOC_FN}{}", common::ALLOC_MAIN)
+}
+
+const ALLOC_FN: &str = r#"
 struct S8 { a: i32, b: i32 }
 fn alloc(items: vec<S8>, free: vec<i64>, v: S8) -> i64 {
     var n: i64
@@ -62,26 +67,6 @@ append:
     push items, v
     ret i
 }
-fn main(k: i64) -> i64 {
-    var items: vec<S8>
-    var free: vec<i64>
-    var v: S8
-    var r: i64
-    var x: i32
-    var a: i64
-entry:
-    items = new vec<S8>
-    free = new vec<i64>
-    v = make S8(1, 2)
-    r = call alloc(items, free, v)
-    r = call alloc(items, free, v)
-    push free, k
-    r = call alloc(items, free, v)
-    x = get items[r].b
-    a = sext x
-    r = add r, a
-    ret r
-}
 "#;
 
 const ALLOC_RUNS: Runs<'static> = &[
@@ -93,7 +78,7 @@ const ALLOC_RUNS: Runs<'static> = &[
 
 #[test]
 fn guarded_pop_and_guarded_store() {
-    let (m, r) = bce(ALLOC, ALLOC_RUNS);
+    let (m, r) = bce(&alloc(), ALLOC_RUNS);
     let f = func(&m, "alloc");
     assert!(f.contains("    t0 = pop.unchecked free\n"), "{f}");
     assert!(f.contains("    set.unchecked items[i], v\n"), "{f}");
@@ -1085,7 +1070,7 @@ entry:
 #[test]
 fn full_pipelines_run() {
     for level in [poolopt_passes::OptLevel::O1, poolopt_passes::OptLevel::O2] {
-        for src in [ALLOC, LOOP, SHORT_CIRCUIT] {
+        for src in [alloc().as_str(), LOOP, SHORT_CIRCUIT] {
             let before = module(src);
             let mut after = before.clone();
             PassManager::for_level(level)

@@ -12,7 +12,12 @@ fn has(r: &PassReport, kind: RemarkKind, needle: &str) -> bool {
     remarks(r, kind).iter().any(|m| m.contains(needle))
 }
 
-const ALLOC: &str = r#"
+/// The pool's `alloc` with the shared driver [`common::ALLOC_MAIN`].
+fn alloc() -> String {
+    format!("{ALLOC_FN}{}", common::ALLOC_MAIN)
+}
+
+const ALLOC_FN: &str = r#"
 struct S8 { a: i32, b: i32 }
 fn alloc(items: vec<S8>, free: vec<i64>, v: S8) -> i64 {
     var n: i64
@@ -38,32 +43,12 @@ append:
     push items, t1
     ret i
 }
-fn main(k: i64) -> i64 {
-    var items: vec<S8>
-    var free: vec<i64>
-    var v: S8
-    var r: i64
-    var x: i32
-    var a: i64
-entry:
-    items = new vec<S8>
-    free = new vec<i64>
-    v = make S8(1, 2)
-    r = call alloc(items, free, v)
-    r = call alloc(items, free, v)
-    push free, k
-    r = call alloc(items, free, v)
-    x = get items[r].b
-    a = sext x
-    r = add r, a
-    ret r
-}
 "#;
 
 #[test]
 fn temp_elision_alloc() {
     let runs: &[(&str, &[i64])] = &[("main", &[0]), ("main", &[1]), ("main", &[5])];
-    let (m, r) = opt(ALLOC, &["temp-elision"], runs);
+    let (m, r) = opt(&alloc(), &["temp-elision"], runs);
     let f = func(&m, "alloc");
     assert!(f.contains("    i = pop free\n"), "{f}");
     assert!(f.contains("    s = get items[i]\n"), "{f}");
@@ -87,7 +72,7 @@ fn temp_elision_alloc() {
     ));
 
     // With the cleanup, the temporaries' declarations go too.
-    let (m, r) = opt(ALLOC, &["temp-elision", "dead-local-elim"], runs);
+    let (m, r) = opt(&alloc(), &["temp-elision", "dead-local-elim"], runs);
     let f = func(&m, "alloc");
     assert!(!f.contains("var t0") && !f.contains("var t1"), "{f}");
     assert_eq!(r.stats.get("dead-local-elim", "locals_removed"), 2);
@@ -570,7 +555,7 @@ fn passes_are_idempotent_enough() {
         "simplify-cfg",
         "scalarize",
     ];
-    let (m, _) = opt(ALLOC, &passes, &[("main", &[0])]);
+    let (m, _) = opt(&alloc(), &passes, &[("main", &[0])]);
     let mut again = m.clone();
     PassManager::from_names(&passes)
         .unwrap()

@@ -253,14 +253,6 @@ impl FactSet {
         out
     }
 
-    /// Facts of `self` that do not hold in `later` (what happened in between killed them).
-    pub fn removed_in(&self, later: &FactSet) -> Vec<Fact> {
-        self.facts()
-            .into_iter()
-            .filter(|f| !later.holds(f))
-            .collect()
-    }
-
     fn note(&mut self, fact: Fact, added: bool) {
         if let Some(log) = self.log.as_mut() {
             log.push((fact, added));
@@ -822,22 +814,6 @@ impl FactAnalysis {
             f(idx, inst, cursor.facts());
             cursor.step();
         }
-    }
-
-    /// The facts just before each instruction of `block` (one entry per instruction, then one
-    /// for the terminator). Empty for an unreachable block.
-    pub fn facts_before_each(&self, func: &Function, block: Block) -> Vec<FactSet> {
-        let mut out = Vec::new();
-        let Some(start) = self.block_in(block) else {
-            return out;
-        };
-        let mut state = start.clone();
-        for &inst in &func.blocks[block].insts {
-            out.push(state.clone());
-            transfer(func, inst, &mut state);
-        }
-        out.push(state);
-        out
     }
 }
 

@@ -450,9 +450,12 @@ fn short_circuit(
             ),
         )));
     }
-    let facts = fa.facts_before_each(func, b);
-    let at_cmp = facts.get(p)?;
-    if !non_negative(func, at_cmp, n) {
+    // The facts just before the compare at position `p` of `b`.
+    let mut cursor = fa.cursor(func, b)?;
+    for _ in 0..p {
+        cursor.step();
+    }
+    if !non_negative(func, cursor.facts(), n) {
         return Some(Err((
             cmp_inst,
             format!("{prefix}: `{}` may be negative", op_text(func, n)),

@@ -53,3 +53,27 @@ pub fn remarks(r: &PassReport, kind: RemarkKind) -> Vec<String> {
         .map(|x| x.message.clone())
         .collect()
 }
+
+/// A `main(k)` that drives an `alloc(items, free, v)` of the slot pool: two appends, a release
+/// of index `k` through the free list, a third alloc reading back the slot it got.
+pub const ALLOC_MAIN: &str = r#"fn main(k: i64) -> i64 {
+    var items: vec<S8>
+    var free: vec<i64>
+    var v: S8
+    var r: i64
+    var x: i32
+    var a: i64
+entry:
+    items = new vec<S8>
+    free = new vec<i64>
+    v = make S8(1, 2)
+    r = call alloc(items, free, v)
+    r = call alloc(items, free, v)
+    push free, k
+    r = call alloc(items, free, v)
+    x = get items[r].b
+    a = sext x
+    r = add r, a
+    ret r
+}
+"#;
