@@ -8,7 +8,7 @@
 //! unverified [`Module`]: run [`crate::verify`] on it (the facade crate does this for you).
 
 use crate::entities::{Block, FuncId, Inst, Local, StructId};
-use crate::function::Function;
+use crate::function::{Function, InlineHint};
 use crate::inst::{BinaryOp, CastOp, Check, CmpOp, InstKind, Loc, Operand, Terminator, UnaryOp};
 use crate::module::Module;
 use crate::types::{ElemType, FieldDef, StructDef, Type};
@@ -74,6 +74,11 @@ impl ModuleBuilder {
         }
         func.ret = ret;
         self.module.funcs.push(func)
+    }
+
+    /// Sets the inlining hint of a declared function (`inline` / `noinline` in the text format).
+    pub fn set_inline_hint(&mut self, id: FuncId, hint: InlineHint) {
+        self.module.funcs[id].inline = hint;
     }
 
     /// Starts (or continues) defining the body of a declared function.

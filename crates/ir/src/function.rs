@@ -45,6 +45,34 @@ pub struct Function {
     /// The blocks in print order; `layout[0]` is the entry block.
     pub layout: Vec<Block>,
     pub loc: Loc,
+    /// The front end's inlining hint for calls of this function (text: `fn inline f(...)`,
+    /// `fn noinline f(...)`).
+    pub inline: InlineHint,
+}
+
+/// What the front end says about inlining calls of a function. The inliner decides by its
+/// size/benefit heuristic under [`InlineHint::Default`]; the other two override it (a call on a
+/// cycle of the call graph is never inlined, whatever the hint).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub enum InlineHint {
+    /// No hint: the heuristic decides.
+    #[default]
+    Default,
+    /// `inline`: inline every non-recursive call, whatever its size.
+    Always,
+    /// `noinline`: keep every call out of line.
+    Never,
+}
+
+impl InlineHint {
+    /// The keyword in the text format (`None` for the default).
+    pub fn keyword(self) -> Option<&'static str> {
+        match self {
+            InlineHint::Default => None,
+            InlineHint::Always => Some("inline"),
+            InlineHint::Never => Some("noinline"),
+        }
+    }
 }
 
 impl Function {
@@ -59,6 +87,7 @@ impl Function {
             insts: PrimaryMap::new(),
             layout: Vec::new(),
             loc: Loc::UNKNOWN,
+            inline: InlineHint::Default,
         }
     }
 

@@ -49,7 +49,7 @@ pub mod verifier;
 
 pub use builder::{BuildError, FunctionBuilder, ModuleBuilder};
 pub use entities::{Block, FuncId, Inst, Local, StructId};
-pub use function::{BlockData, Function, LocalData};
+pub use function::{BlockData, Function, InlineHint, LocalData};
 pub use inst::{
     BinaryOp, CastOp, Check, CmpOp, InstData, InstKind, Loc, Operand, Terminator, UnaryOp,
 };
