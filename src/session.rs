@@ -93,6 +93,7 @@ impl Session {
         self.report.stats.merge(&report.stats);
         self.report.dumps.extend(report.dumps);
         self.report.pass_time += report.pass_time;
+        self.report.timings.merge(&report.timings);
         self.module = VerifiedModule(module);
         Ok(self)
     }

@@ -92,6 +92,9 @@ pub struct OptArgs {
     /// Print a unified diff of what every pass changed (stderr).
     #[arg(long)]
     pub diff: bool,
+    /// Print per pass and per analysis: wall time, runs, changes, recomputations (stderr).
+    #[arg(long)]
+    pub time_passes: bool,
 }
 
 #[derive(Args, Debug)]

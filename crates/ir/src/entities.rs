@@ -16,6 +16,11 @@ entity_impl!(StructId, "struct");
 pub struct FuncId(u32);
 entity_impl!(FuncId, "fn");
 
+impl FuncId {
+    /// The reserved value that stands for "no function" in a `PackedOption<FuncId>`.
+    pub(crate) const RESERVED: FuncId = FuncId(u32::MAX);
+}
+
 /// A basic block of a [`crate::Function`].
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Block(u32);

@@ -7,27 +7,55 @@
 use crate::entities::StructId;
 use crate::entities::{Block, FuncId, Local};
 use crate::types::ElemType;
+use cranelift_entity::packed_option::PackedOption;
 use std::fmt;
 
-/// A source location: 1-based line and column, or 0 when unknown.
+/// A source location: 1-based line and column, or 0 when unknown, and the function the code
+/// was written in when that is not the function holding it (code copied by the inliner).
 ///
 /// Text input records the `.pir` position of each instruction; a front end driving the builder
-/// records its own source lines, so remarks and errors point at the user's source.
+/// records its own source lines, so remarks and errors point at the user's source. A trap
+/// reports the function of its location ([`Loc::origin`]), so a trap in inlined code still names
+/// the function it was written in.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
 pub struct Loc {
     pub line: u32,
     pub col: u32,
+    /// Set by the inliner: the function this code was written in (`None`: the holder).
+    pub inlined_from: PackedOption<FuncId>,
 }
 
 impl Loc {
-    pub const UNKNOWN: Loc = Loc { line: 0, col: 0 };
+    pub const UNKNOWN: Loc = Loc::new(0, 0);
 
-    pub fn new(line: u32, col: u32) -> Loc {
-        Loc { line, col }
+    pub const fn new(line: u32, col: u32) -> Loc {
+        Loc {
+            line,
+            col,
+            inlined_from: PackedOption::new(FuncId::RESERVED),
+        }
     }
 
     pub fn is_known(self) -> bool {
         self.line != 0
+    }
+
+    /// The function the code at this location was written in, when it was inlined from
+    /// another function.
+    pub fn origin(self) -> Option<FuncId> {
+        self.inlined_from.expand()
+    }
+
+    /// The same location, marked as written in `func` unless it already names an origin
+    /// (inlining code that was itself inlined keeps the innermost function).
+    pub fn inlined_from(self, func: FuncId) -> Loc {
+        match self.origin() {
+            Some(_) => self,
+            None => Loc {
+                inlined_from: func.into(),
+                ..self
+            },
+        }
     }
 }
 

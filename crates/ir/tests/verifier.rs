@@ -8,8 +8,8 @@ use poolopt_ir::{
     StructId, Terminator, Type, UnaryOp, VerifyError, VerifyErrorKind,
 };
 
-const BAD: Loc = Loc { line: 7, col: 3 };
-const OK: Loc = Loc { line: 99, col: 1 };
+const BAD: Loc = Loc::new(7, 3);
+const OK: Loc = Loc::new(99, 1);
 
 fn vec_of(s: ScalarType) -> Type {
     Type::Vec(ElemType::Scalar(s))

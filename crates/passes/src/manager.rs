@@ -2,9 +2,11 @@
 //! analyses until a pass reports a change, and — outside the passes — verifies after each
 //! pass, records the IR after each pass and a unified diff of what it changed.
 
+use crate::analysis::CallGraph;
 use crate::pass::{OptLevel, Pass, PassContext};
 use crate::registry;
 use crate::remark::{Remark, Stats};
+use crate::timing::{Analysis, PassTimings};
 use poolopt_ir::{print_function, verify, EntityRef, Function, Module, PrimaryMap, VerifyError};
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -48,6 +50,8 @@ pub struct PassReport {
     pub dumps: Vec<PassDump>,
     /// Wall time spent inside passes (analyses included, verification and dumps excluded).
     pub pass_time: Duration,
+    /// Per pass and per analysis: runs, changes, wall time (`--time-passes`).
+    pub timings: PassTimings,
 }
 
 /// A pipeline of passes plus the manager's debugging switches.
@@ -110,13 +114,32 @@ impl PassManager {
     /// Runs the pipeline over every function of `module` (which must have been verified).
     pub fn run(&self, module: &mut Module) -> Result<PassReport, PassError> {
         let mut report = PassReport::default();
-        let ids: Vec<_> = module.funcs.keys().collect();
-        for id in ids {
+        // Bottom-up (callees first), so an interprocedural pass such as the inliner sees each
+        // callee already optimized.
+        // Each function's report is kept apart and merged in module order, so remarks, dumps
+        // and counters read in the order of the source whatever the processing order.
+        let start = Instant::now();
+        let call_graph = CallGraph::compute(module);
+        report.timings.record_analysis(Analysis::CallGraph, start);
+        let mut per_function: Vec<PassReport> = vec![PassReport::default(); module.funcs.len()];
+        for &id in call_graph.bottom_up() {
             let stub = signature_only(&module.funcs[id]);
             let mut func = std::mem::replace(&mut module.funcs[id], stub);
-            let result = self.run_function(module, &mut func, &mut report);
+            let result = self.run_function(
+                module,
+                &call_graph,
+                &mut func,
+                &mut per_function[id.index()],
+            );
             module.funcs[id] = func;
             result?;
+        }
+        for part in per_function {
+            report.remarks.extend(part.remarks);
+            report.stats.merge(&part.stats);
+            report.dumps.extend(part.dumps);
+            report.pass_time += part.pass_time;
+            report.timings.merge(&part.timings);
         }
         report.stats.sort_by_pass(&self.pass_names());
         Ok(report)
@@ -125,6 +148,7 @@ impl PassManager {
     fn run_function(
         &self,
         module: &Module,
+        call_graph: &CallGraph,
         func: &mut Function,
         report: &mut PassReport,
     ) -> Result<(), PassError> {
@@ -136,12 +160,15 @@ impl PassManager {
         {
             let mut cx = PassContext::new(module, &name, &mut remarks, &mut stats);
             cx.set_remarks_enabled(self.remarks);
+            cx.set_call_graph(call_graph);
             for pass in &self.passes {
                 let before = self.record_dumps.then(|| print_function(cx.module, func));
                 cx.set_pass(pass.name());
                 let start = Instant::now();
                 let changed = pass.run(func, &mut cx);
-                report.pass_time += start.elapsed();
+                let elapsed = start.elapsed();
+                report.pass_time += elapsed;
+                cx.record_pass(pass.name(), changed, elapsed);
                 if changed {
                     if pass.preserves_cfg() {
                         cx.invalidate_dataflow();
@@ -179,6 +206,7 @@ impl PassManager {
                     });
                 }
             }
+            report.timings.merge(&cx.take_timings());
         }
         report.remarks.extend(remarks);
         report.stats.merge(&stats);
@@ -195,6 +223,7 @@ fn signature_only(func: &Function) -> Function {
     let mut stub = Function::new(func.name.clone());
     stub.params = func.params.clone();
     stub.ret = func.ret;
+    stub.inline = func.inline;
     // Only the parameters' locals are needed to read the signature; copying every local of a
     // large function for every pass would cost more than some passes.
     let needed = func.params.iter().map(|p| p.index() + 1).max().unwrap_or(0);

@@ -1,10 +1,12 @@
 //! The `Pass` trait (after rustc's `MirPass`) and the context a pass runs in.
 
 use crate::analysis::facts::FactAnalysis;
-use crate::analysis::{Cfg, DomTree, Liveness};
+use crate::analysis::{CallGraph, Cfg, DomTree, Liveness};
 use crate::remark::{Remark, RemarkKind, Stats};
-use poolopt_ir::{Block, Function, Loc, Module};
+use crate::timing::{Analysis, PassTimings};
+use poolopt_ir::{Block, FuncId, Function, Loc, Module};
 use std::rc::Rc;
+use std::time::Instant;
 
 /// Optimization level of the poolopt pipeline (the Cranelift level is a separate knob).
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
@@ -83,6 +85,9 @@ pub struct PassContext<'a> {
     liveness: Option<Liveness>,
     facts: Option<Rc<FactAnalysis>>,
     remarks_enabled: bool,
+    call_graph: Option<&'a CallGraph>,
+    func_id: Option<FuncId>,
+    timings: PassTimings,
 }
 
 impl<'a> PassContext<'a> {
@@ -104,7 +109,26 @@ impl<'a> PassContext<'a> {
             liveness: None,
             facts: None,
             remarks_enabled: true,
+            call_graph: None,
+            func_id: module.func_by_name(function),
+            timings: PassTimings::default(),
         }
+    }
+
+    /// Gives interprocedural passes the module's call graph (the manager computes it once per
+    /// run). Without one, [`PassContext::call_graph`] is `None` and such passes do nothing.
+    pub fn set_call_graph(&mut self, call_graph: &'a CallGraph) {
+        self.call_graph = Some(call_graph);
+    }
+
+    /// The module's call graph, when the manager provided one.
+    pub fn call_graph(&self) -> Option<&'a CallGraph> {
+        self.call_graph
+    }
+
+    /// The id of the function being transformed.
+    pub fn func_id(&self) -> Option<FuncId> {
+        self.func_id
     }
 
     /// Turns remark collection on or off (on by default).
@@ -135,13 +159,29 @@ impl<'a> PassContext<'a> {
 
     /// The CFG of `func`, computed on first use.
     pub fn cfg(&mut self, func: &Function) -> &Cfg {
-        self.cfg.get_or_insert_with(|| Cfg::compute(func))
+        if self.cfg.is_none() {
+            let cfg = self.fresh_cfg(func);
+            self.cfg = Some(cfg);
+        }
+        self.cfg.get_or_insert_with(Cfg::default)
+    }
+
+    /// A CFG of `func` as it is now, not cached: for a pass that needs the CFG again after
+    /// changing it itself. Counted like every analysis.
+    pub fn fresh_cfg(&mut self, func: &Function) -> Cfg {
+        let start = Instant::now();
+        let cfg = Cfg::compute(func);
+        self.timings.record_analysis(Analysis::Cfg, start);
+        cfg
     }
 
     /// The dominator tree of `func`, computed on first use.
     pub fn domtree(&mut self, func: &Function) -> &DomTree {
         if self.domtree.is_none() {
-            let tree = DomTree::compute(self.cfg(func));
+            self.cfg(func);
+            let start = Instant::now();
+            let tree = DomTree::compute(self.cfg.as_ref().unwrap_or(&Cfg::default()));
+            self.timings.record_analysis(Analysis::DomTree, start);
             self.domtree = Some(tree);
         }
         self.domtree.get_or_insert_with(DomTree::default)
@@ -150,10 +190,32 @@ impl<'a> PassContext<'a> {
     /// Liveness of the locals of `func`, computed on first use.
     pub fn liveness(&mut self, func: &Function) -> &Liveness {
         if self.liveness.is_none() {
-            let live = Liveness::compute(func, self.cfg(func));
+            self.cfg(func);
+            let start = Instant::now();
+            let live = Liveness::compute(func, self.cfg.as_ref().unwrap_or(&Cfg::default()));
+            self.timings.record_analysis(Analysis::Liveness, start);
             self.liveness = Some(live);
         }
         self.liveness.get_or_insert_with(Liveness::default)
+    }
+
+    /// Liveness of another function (the inliner's callee), not cached; counted.
+    pub fn liveness_of(&mut self, func: &Function) -> Liveness {
+        let cfg = self.fresh_cfg(func);
+        let start = Instant::now();
+        let live = Liveness::compute(func, &cfg);
+        self.timings.record_analysis(Analysis::Liveness, start);
+        live
+    }
+
+    /// Records one run of a pass (the manager calls this).
+    pub fn record_pass(&mut self, pass: &'static str, changed: bool, time: std::time::Duration) {
+        self.timings.record_pass(pass, changed, time);
+    }
+
+    /// The timings gathered so far, leaving an empty record behind.
+    pub fn take_timings(&mut self) -> PassTimings {
+        std::mem::take(&mut self.timings)
     }
 
     /// Whether remarks are being collected. Building a remark's message can cost more than the
@@ -197,7 +259,9 @@ impl<'a> PassContext<'a> {
         let (Some(cfg), Some(live)) = (self.cfg.as_ref(), self.liveness.as_ref()) else {
             return Rc::new(FactAnalysis::default());
         };
+        let start = Instant::now();
         let facts = Rc::new(FactAnalysis::compute_with(func, cfg, live));
+        self.timings.record_analysis(Analysis::Facts, start);
         self.facts = Some(Rc::clone(&facts));
         facts
     }

@@ -6,6 +6,9 @@ use crate::pass::{OptLevel, Pass};
 
 /// Every pass, in the order of the O2 pipeline. Ordering constraints:
 ///
+/// - `inline` first: the other passes then see a callee's pops next to the caller's length
+///   tests. The manager runs the pipeline bottom-up over the call graph, so the inlined body
+///   is the callee's optimized one.
 /// - `temp-elision` and `copy-prop` first: they turn `t = pop v; i = copy t` into `i = pop v`
 ///   so the fact analysis sees the index defined by the pop itself, and they leave fewer locals
 ///   for every later pass to track.
@@ -20,6 +23,7 @@ use crate::pass::{OptLevel, Pass};
 pub fn all_passes() -> Vec<Box<dyn Pass>> {
     use crate::passes::*;
     vec![
+        Box::new(inline::Inline),
         Box::new(temp_elision::TempElision),
         Box::new(copy_prop::CopyProp),
         Box::new(range_check_fold::RangeCheckFold),

@@ -142,6 +142,9 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
     if args.stats {
         eprint!("{}", report.stats);
     }
+    if args.time_passes {
+        eprint!("{}", report.timings);
+    }
     print!("{}", poolopt::ir::print_module(session.module().module()));
     Ok(ExitCode::SUCCESS)
 }

@@ -63,6 +63,48 @@ impl Cfg {
     pub fn is_reachable(&self, block: Block) -> bool {
         self.rpo_index[block].is_some()
     }
+
+    /// Which reachable blocks lie in a loop: the bodies of the natural loops of every
+    /// retreating edge `t -> h` (`h` no later than `t` in reverse post-order), found by walking
+    /// predecessors back from `t` to `h`. Exact for reducible CFGs; for irreducible ones it may
+    /// miss blocks, which is fine for its users (heuristics, never soundness).
+    pub fn blocks_in_loops(&self) -> SecondaryMap<Block, bool> {
+        let mut in_loop: SecondaryMap<Block, bool> = SecondaryMap::new();
+        let mut work = Vec::new();
+        for &tail in &self.rpo {
+            let Some(t) = self.rpo_index[tail] else {
+                continue;
+            };
+            for &head in &self.succs[tail] {
+                let Some(h) = self.rpo_index[head] else {
+                    continue;
+                };
+                if h > t {
+                    continue;
+                }
+                in_loop[head] = true;
+                if head == tail {
+                    continue;
+                }
+                let mut seen: SecondaryMap<Block, bool> = SecondaryMap::new();
+                seen[head] = true;
+                seen[tail] = true;
+                in_loop[tail] = true;
+                work.push(tail);
+                while let Some(b) = work.pop() {
+                    for &p in &self.preds[b] {
+                        let within = self.rpo_index[p].is_some_and(|i| i >= h);
+                        if within && !seen[p] {
+                            seen[p] = true;
+                            in_loop[p] = true;
+                            work.push(p);
+                        }
+                    }
+                }
+            }
+        }
+        in_loop
+    }
 }
 
 fn reverse_post_order(func: &Function, succs: &SecondaryMap<Block, Vec<Block>>) -> Vec<Block> {

@@ -184,7 +184,7 @@ impl Pass for BoundsCheckElim {
             }
         }
         if changed {
-            remove_unreachable(func);
+            remove_unreachable(func, cx);
         }
         changed
     }
@@ -192,8 +192,8 @@ impl Pass for BoundsCheckElim {
 
 /// Drops blocks no longer reachable after a branch became unconditional (the verifier rejects
 /// unreachable blocks).
-fn remove_unreachable(func: &mut Function) {
-    let cfg = Cfg::compute(func);
+fn remove_unreachable(func: &mut Function, cx: &mut PassContext<'_>) {
+    let cfg = cx.fresh_cfg(func);
     func.layout.retain(|&b| cfg.is_reachable(b));
 }
 

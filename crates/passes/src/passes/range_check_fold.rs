@@ -99,7 +99,7 @@ impl Pass for RangeCheckFold {
         if changed {
             // Blocks only the folded branches reached are now unreachable; the verifier rejects
             // those, so remove them (only ones this pass made unreachable).
-            let cfg = Cfg::compute(func);
+            let cfg = cx.fresh_cfg(func);
             func.layout
                 .retain(|&b| cfg.is_reachable(b) || !reachable_before[b]);
             cx.invalidate();

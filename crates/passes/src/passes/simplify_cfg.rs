@@ -21,7 +21,6 @@
 //! predecessor P, which always continues into B, executes exactly the same instructions in the
 //! same order, and nothing else could enter B.
 
-use crate::analysis::Cfg;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{display_terminator, Block, Function, Operand, SecondaryMap, Terminator};
 
@@ -166,7 +165,7 @@ fn thread_jumps(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
 }
 
 fn remove_unreachable(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-    let cfg = Cfg::compute(func);
+    let cfg = cx.fresh_cfg(func);
     let dead: Vec<Block> = func
         .layout
         .iter()
@@ -192,7 +191,7 @@ fn merge_blocks(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     let Some(entry) = func.entry() else {
         return false;
     };
-    let cfg = Cfg::compute(func);
+    let cfg = cx.fresh_cfg(func);
     // Number of distinct predecessor blocks, kept up to date across merges.
     let mut npreds: SecondaryMap<Block, usize> = SecondaryMap::new();
     for &b in &func.layout {

@@ -1,0 +1,428 @@
+//! `inline`: replaces calls of small or hot non-recursive functions by a copy of the callee's
+//! body, so the other passes see the caller's length tests and the callee's pops in one
+//! function and no call overhead remains.
+//!
+//! The pass manager runs the pipeline bottom-up over the call graph, so the body copied here is
+//! the callee's *optimized* body (its own calls already inlined where the heuristic allowed).
+//!
+//! A call `dst = call f(a1, ..., an)` in block `B` becomes:
+//!
+//! ```text
+//! B:        ...instructions before the call...
+//!           f_p1 = copy a1  ...  f_pn = copy an       ; parameters, by value
+//!           f_x = copy 0 / copy <zero>               ; callee locals read before written
+//!           br f_entry
+//! f_...:    the callee's blocks, locals renamed, `ret v` -> `dst = copy v; br B_cont`
+//! B_cont:   ...instructions after the call..., B's terminator
+//! ```
+//!
+//! Soundness: a call evaluates its arguments, binds them to fresh zero-initialised locals of
+//! the callee, runs the body and assigns the returned value to `dst`. The copy does the same
+//! with renamed locals no other code mentions: parameters are copied by value (struct bytes,
+//! vec handles — so aliasing is exactly as through the call), every callee local that may be
+//! read before it is written (live at the callee's entry) is reset to the zero value of its
+//! type on every execution of the copy (a never-assigned local of the same type provides the
+//! zero struct or null vec handle), and each `ret` assigns `dst` and continues after the call.
+//! Checks inside the callee are copied unchanged (a check the callee had already removed was
+//! proved from facts inside the callee, which hold in any calling context). Traps keep their
+//! meaning: every copied instruction's location records the function it was written in
+//! ([`Loc::inlined_from`]), which the interpreter and the JIT report. Only the call depth and
+//! the fuel spent on block entries change, as documented for optimization levels: a call of a
+//! function that is on no cycle of the call graph is never counted towards the depth limit,
+//! and calls on a cycle (recursion) are never inlined.
+//!
+//! Heuristic (sizes count instructions and terminators of the callee's optimized body):
+//! - `noinline` callees and callees on a call-graph cycle are never inlined;
+//! - `inline` callees always are, up to the hard size cap of the caller;
+//! - callees of at most [`SMALL`] instructions always are (a call costs about as much);
+//! - callees of at most [`MEDIUM`] instructions are when the call sits in a loop or is the only
+//!   call site of the callee in the module, within the caller's growth budget: the caller may
+//!   grow to `max(GROWTH × original, original + MIN_BUDGET)` instructions;
+//! - no caller grows beyond [`HARD_CAP`] instructions.
+
+use crate::pass::{OptLevel, Pass, PassContext};
+use poolopt_ir::{
+    Block, BlockData, EntityRef, FuncId, Function, InlineHint, Inst, InstKind, Loc, Local,
+    LocalData, Operand, SecondaryMap, Terminator, Type,
+};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Callees up to this size are always inlined.
+pub const SMALL: usize = 16;
+/// Callees up to this size are inlined when called in a loop or from one site only.
+pub const MEDIUM: usize = 160;
+/// A caller may grow to this many times its original size ...
+pub const GROWTH: usize = 4;
+/// ... or by this many instructions, whichever is larger.
+pub const MIN_BUDGET: usize = 400;
+/// No caller grows beyond this many instructions through inlining.
+pub const HARD_CAP: usize = 20_000;
+
+/// The inliner.
+pub struct Inline;
+
+impl Pass for Inline {
+    fn name(&self) -> &'static str {
+        "inline"
+    }
+
+    fn min_level(&self) -> OptLevel {
+        OptLevel::O2
+    }
+
+    fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
+        let Some(call_graph) = cx.call_graph() else {
+            return false;
+        };
+        if call_graph_has_no_calls(func) {
+            return false;
+        }
+        let module = cx.module;
+        let in_loop = cx.cfg(func).blocks_in_loops();
+        let original = func.inst_count();
+        let budget = (GROWTH * original).max(original + MIN_BUDGET).min(HARD_CAP);
+        let mut size = original;
+        let mut names = Names::of(func);
+        let mut zero_locals: FxHashMap<Type, Local> = FxHashMap::default();
+        let mut summaries: FxHashMap<FuncId, Vec<Local>> = FxHashMap::default();
+        let mut inlined = 0u64;
+        let mut kept = 0u64;
+
+        // Walk the original blocks; a split pushes its continuation block to the work list.
+        let mut work: Vec<(Block, bool)> =
+            func.layout.iter().rev().map(|&b| (b, in_loop[b])).collect();
+        while let Some((block, looped)) = work.pop() {
+            let mut index = 0;
+            while index < func.blocks[block].insts.len() {
+                let inst = func.blocks[block].insts[index];
+                let InstKind::Call {
+                    func: callee_id, ..
+                } = func.insts[inst].kind
+                else {
+                    index += 1;
+                    continue;
+                };
+                let loc = func.insts[inst].loc;
+                let Some(callee) = module.funcs.get(callee_id) else {
+                    index += 1;
+                    continue;
+                };
+                let callee_size = callee.inst_count();
+                let decision = decide(
+                    callee,
+                    call_graph.is_recursive(callee_id),
+                    call_graph.call_sites(callee_id),
+                    callee_size,
+                    looped,
+                    size,
+                    budget,
+                );
+                match decision {
+                    Err(reason) => {
+                        kept += 1;
+                        cx.missed_with(func, block, loc, || {
+                            format!("call of `{}` kept: {reason}", callee.name)
+                        });
+                        index += 1;
+                    }
+                    Ok(why) => {
+                        let live_in = summaries
+                            .entry(callee_id)
+                            .or_insert_with(|| read_before_written(callee, cx));
+                        let cont = inline_call(
+                            func,
+                            block,
+                            index,
+                            callee_id,
+                            callee,
+                            live_in,
+                            &mut names,
+                            &mut zero_locals,
+                        );
+                        size += callee_size + 1;
+                        inlined += 1;
+                        cx.applied_with(func, block, loc, || {
+                            format!(
+                                "call of `{}` inlined ({callee_size} instructions; {why})",
+                                callee.name
+                            )
+                        });
+                        work.push((cont, looped));
+                        break;
+                    }
+                }
+            }
+        }
+        cx.stat("calls_inlined", inlined);
+        cx.stat("calls_kept", kept);
+        inlined > 0
+    }
+}
+
+fn call_graph_has_no_calls(func: &Function) -> bool {
+    !func
+        .insts
+        .values()
+        .any(|d| matches!(d.kind, InstKind::Call { .. }))
+}
+
+/// Whether to inline one call: `Ok(why)` or `Err(why not)`.
+fn decide(
+    callee: &Function,
+    recursive: bool,
+    call_sites: u32,
+    callee_size: usize,
+    in_loop: bool,
+    caller_size: usize,
+    budget: usize,
+) -> Result<&'static str, String> {
+    if callee.layout.is_empty() {
+        return Err("the callee has no body".into());
+    }
+    if recursive {
+        return Err("it is recursive (on a cycle of the call graph)".into());
+    }
+    if callee.inline == InlineHint::Never {
+        return Err("the callee is marked `noinline`".into());
+    }
+    let grown = caller_size + callee_size;
+    if grown > HARD_CAP {
+        return Err(format!("the caller would exceed {HARD_CAP} instructions"));
+    }
+    if callee.inline == InlineHint::Always {
+        return Ok("marked `inline`");
+    }
+    if callee_size <= SMALL {
+        return Ok("small");
+    }
+    if callee_size > MEDIUM {
+        return Err(format!(
+            "too large ({callee_size} instructions; the limit is {MEDIUM})"
+        ));
+    }
+    if !in_loop && call_sites > 1 {
+        return Err(format!(
+            "{callee_size} instructions, more than {SMALL}, called from {call_sites} sites and not in a loop"
+        ));
+    }
+    if grown > budget {
+        return Err(format!(
+            "the caller's growth budget is spent ({caller_size} of {budget} instructions)"
+        ));
+    }
+    Ok(if in_loop {
+        "called in a loop"
+    } else {
+        "its only call site"
+    })
+}
+
+/// The callee's locals other than parameters that may be read before they are written: those
+/// live on entry. Each inlined copy resets them to zero, as a fresh frame would.
+fn read_before_written(callee: &Function, cx: &mut PassContext<'_>) -> Vec<Local> {
+    let Some(entry) = callee.entry() else {
+        return Vec::new();
+    };
+    let live = cx.liveness_of(callee);
+    let live_in = live.live_in(entry);
+    callee
+        .locals
+        .keys()
+        .filter(|l| !callee.params.contains(l) && live_in.contains(*l))
+        .collect()
+}
+
+/// Unique local and block names of the caller.
+struct Names {
+    locals: FxHashSet<String>,
+    blocks: FxHashSet<String>,
+}
+
+impl Names {
+    fn of(func: &Function) -> Names {
+        Names {
+            locals: func.locals.values().map(|l| l.name.clone()).collect(),
+            blocks: func.blocks.values().map(|b| b.name.clone()).collect(),
+        }
+    }
+
+    fn fresh(set: &mut FxHashSet<String>, base: String) -> String {
+        let name = if set.contains(&base) {
+            (2..)
+                .map(|i| format!("{base}_{i}"))
+                .find(|n| !set.contains(n))
+                .unwrap_or(base)
+        } else {
+            base
+        };
+        set.insert(name.clone());
+        name
+    }
+
+    fn local(&mut self, base: String) -> String {
+        Self::fresh(&mut self.locals, base)
+    }
+
+    fn block(&mut self, base: String) -> String {
+        Self::fresh(&mut self.blocks, base)
+    }
+}
+
+/// Replaces the call at `index` of `block` by a copy of `callee`; returns the continuation
+/// block that holds the instructions after the call.
+#[allow(clippy::too_many_arguments)]
+fn inline_call(
+    func: &mut Function,
+    block: Block,
+    index: usize,
+    callee_id: FuncId,
+    callee: &Function,
+    read_before_written: &[Local],
+    names: &mut Names,
+    zero_locals: &mut FxHashMap<Type, Local>,
+) -> Block {
+    let call = func.blocks[block].insts[index];
+    let call_loc = func.insts[call].loc;
+    let InstKind::Call { dst, ref args, .. } = func.insts[call].kind else {
+        unreachable!("inline_call is only called on a call instruction");
+    };
+    let args = args.clone();
+
+    // Fresh locals for every callee local.
+    let mut local_map: SecondaryMap<Local, Local> = SecondaryMap::with_default(Local::new(0));
+    for (l, data) in callee.locals.iter() {
+        let name = names.local(format!("{}_{}", callee.name, data.name));
+        let new = func.locals.push(LocalData {
+            name,
+            ty: data.ty,
+            packed: false,
+            loc: data.loc.inlined_from(callee_id),
+        });
+        local_map[l] = new;
+    }
+    let map_local = |l: Local| local_map[l];
+
+    // Fresh blocks, and the continuation.
+    let mut block_map: SecondaryMap<Block, Block> = SecondaryMap::with_default(block);
+    let mut new_blocks = Vec::with_capacity(callee.layout.len() + 1);
+    for &cb in &callee.layout {
+        let name = names.block(format!("{}_{}", callee.name, callee.blocks[cb].name));
+        let nb = func.blocks.push(BlockData {
+            name,
+            insts: Vec::new(),
+            terminator: None,
+            term_loc: Loc::UNKNOWN,
+            loc: callee.blocks[cb].loc.inlined_from(callee_id),
+        });
+        block_map[cb] = nb;
+        new_blocks.push(nb);
+    }
+    let cont_name = names.block(format!("{}_after_{}", func.blocks[block].name, callee.name));
+    let tail: Vec<Inst> = func.blocks[block].insts.split_off(index + 1);
+    func.blocks[block].insts.pop(); // the call itself
+    let terminator = func.blocks[block].terminator.take();
+    let term_loc = func.blocks[block].term_loc;
+    let cont = func.blocks.push(BlockData {
+        name: cont_name,
+        insts: tail,
+        terminator,
+        term_loc,
+        loc: call_loc,
+    });
+    new_blocks.push(cont);
+
+    // Bind the parameters, reset the locals a fresh frame would have zeroed, enter the copy.
+    let mut prologue = Vec::with_capacity(args.len() + read_before_written.len());
+    for (&p, &arg) in callee.params.iter().zip(&args) {
+        prologue.push(InstKind::Copy {
+            dst: map_local(p),
+            src: arg,
+        });
+    }
+    for &l in read_before_written {
+        let dst = map_local(l);
+        let src = match callee.locals[l].ty {
+            Type::Scalar(_) => Operand::Const(0),
+            ty => Operand::Local(*zero_locals.entry(ty).or_insert_with(|| {
+                let name = names.local("inline_zero".to_string());
+                func.locals.push(LocalData {
+                    name,
+                    ty,
+                    packed: false,
+                    loc: Loc::UNKNOWN,
+                })
+            })),
+        };
+        prologue.push(InstKind::Copy { dst, src });
+    }
+    for kind in prologue {
+        let inst = func.make_inst(kind, call_loc);
+        func.blocks[block].insts.push(inst);
+    }
+    let callee_entry = callee.layout[0];
+    func.blocks[block].terminator = Some(Terminator::Br(block_map[callee_entry]));
+    func.blocks[block].term_loc = call_loc;
+
+    // Copy the body.
+    for &cb in &callee.layout {
+        let nb = block_map[cb];
+        let data = &callee.blocks[cb];
+        for &ci in &data.insts {
+            let mut kind = callee.insts[ci].kind.clone();
+            if let Some(d) = kind.def_mut() {
+                *d = map_local(*d);
+            }
+            kind.for_each_use_mut(|op| {
+                if let Operand::Local(l) = op {
+                    *l = map_local(*l);
+                }
+            });
+            let inst = func.make_inst(kind, callee.insts[ci].loc.inlined_from(callee_id));
+            func.blocks[nb].insts.push(inst);
+        }
+        let term_loc = data.term_loc.inlined_from(callee_id);
+        let map_op = |op: Operand| match op {
+            Operand::Local(l) => Operand::Local(map_local(l)),
+            c => c,
+        };
+        let term = match data.terminator.as_ref() {
+            Some(Terminator::Br(t)) => Terminator::Br(block_map[*t]),
+            Some(Terminator::BrIf {
+                cond,
+                then_block,
+                else_block,
+            }) => Terminator::BrIf {
+                cond: map_op(*cond),
+                then_block: block_map[*then_block],
+                else_block: block_map[*else_block],
+            },
+            Some(Terminator::Ret(value)) => {
+                if let (Some(dst), Some(v)) = (dst, *value) {
+                    let inst = func.make_inst(
+                        InstKind::Copy {
+                            dst,
+                            src: map_op(v),
+                        },
+                        term_loc,
+                    );
+                    func.blocks[nb].insts.push(inst);
+                }
+                Terminator::Br(cont)
+            }
+            Some(Terminator::Trap(message)) => Terminator::Trap(message.clone()),
+            // Verified callees always have terminators; an unterminated block cannot occur.
+            None => Terminator::Trap("unterminated block".into()),
+        };
+        func.blocks[nb].terminator = Some(term);
+        func.blocks[nb].term_loc = term_loc;
+    }
+
+    // Lay the copy out right after the call's block.
+    let pos = func
+        .layout
+        .iter()
+        .position(|&b| b == block)
+        .map_or(func.layout.len(), |p| p + 1);
+    func.layout.splice(pos..pos, new_blocks);
+    cont
+}

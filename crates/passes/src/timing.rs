@@ -1,0 +1,164 @@
+//! Where the pipeline's time goes: per pass (runs, changes, wall time) and per analysis (how
+//! many times it was computed, wall time). `poolopt opt --time-passes` prints these, after
+//! LLVM's `-time-passes`; the counts show whether analyses are recomputed needlessly.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// The analyses the pass context computes and caches.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Analysis {
+    Cfg,
+    DomTree,
+    Liveness,
+    Facts,
+    CallGraph,
+}
+
+impl Analysis {
+    pub const ALL: [Analysis; 5] = [
+        Analysis::CallGraph,
+        Analysis::Cfg,
+        Analysis::DomTree,
+        Analysis::Liveness,
+        Analysis::Facts,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Analysis::Cfg => "cfg",
+            Analysis::DomTree => "dominators",
+            Analysis::Liveness => "liveness",
+            Analysis::Facts => "facts",
+            Analysis::CallGraph => "call-graph",
+        }
+    }
+}
+
+/// How often one pass or analysis ran and how long it took in all.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct Timing {
+    /// Runs of a pass (one per function), or computations of an analysis.
+    pub runs: u64,
+    /// Runs that changed the function (passes only).
+    pub changed: u64,
+    pub time: Duration,
+}
+
+impl Timing {
+    fn add(&mut self, other: &Timing) {
+        self.runs += other.runs;
+        self.changed += other.changed;
+        self.time += other.time;
+    }
+}
+
+/// Timings of a pipeline run: passes in pipeline order, then analyses.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct PassTimings {
+    pub passes: Vec<(&'static str, Timing)>,
+    pub analyses: Vec<(Analysis, Timing)>,
+}
+
+impl PassTimings {
+    /// Records one run of `pass`.
+    pub fn record_pass(&mut self, pass: &'static str, changed: bool, time: Duration) {
+        let t = Timing {
+            runs: 1,
+            changed: u64::from(changed),
+            time,
+        };
+        match self.passes.iter_mut().find(|(p, _)| *p == pass) {
+            Some((_, acc)) => acc.add(&t),
+            None => self.passes.push((pass, t)),
+        }
+    }
+
+    /// Records one computation of `analysis` that started at `start`.
+    pub fn record_analysis(&mut self, analysis: Analysis, start: Instant) {
+        let t = Timing {
+            runs: 1,
+            changed: 0,
+            time: start.elapsed(),
+        };
+        self.add_analysis(analysis, &t);
+    }
+
+    fn add_analysis(&mut self, analysis: Analysis, t: &Timing) {
+        match self.analyses.iter_mut().find(|(a, _)| *a == analysis) {
+            Some((_, acc)) => acc.add(t),
+            None => self.analyses.push((analysis, *t)),
+        }
+    }
+
+    /// Adds another run's timings (same pipeline).
+    pub fn merge(&mut self, other: &PassTimings) {
+        for (pass, t) in &other.passes {
+            match self.passes.iter_mut().find(|(p, _)| p == pass) {
+                Some((_, acc)) => acc.add(t),
+                None => self.passes.push((pass, *t)),
+            }
+        }
+        for (a, t) in &other.analyses {
+            self.add_analysis(*a, t);
+        }
+    }
+
+    /// How many times `analysis` was computed.
+    pub fn computed(&self, analysis: Analysis) -> u64 {
+        self.analyses
+            .iter()
+            .find(|(a, _)| *a == analysis)
+            .map_or(0, |(_, t)| t.runs)
+    }
+
+    /// Total time of the passes (their analyses included).
+    pub fn pass_total(&self) -> Duration {
+        self.passes.iter().map(|(_, t)| t.time).sum()
+    }
+}
+
+impl fmt::Display for PassTimings {
+    /// A table like LLVM's `-time-passes`: one row per pass and per analysis.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let total = self.pass_total().as_secs_f64().max(f64::MIN_POSITIVE);
+        writeln!(f, "===== pass execution timing report =====")?;
+        writeln!(
+            f,
+            "{:>12} {:>7} {:>6} {:>8}  name",
+            "wall (ms)", "%", "runs", "changed"
+        )?;
+        for (pass, t) in &self.passes {
+            let s = t.time.as_secs_f64();
+            writeln!(
+                f,
+                "{:>12.3} {:>6.1}% {:>6} {:>8}  {pass}",
+                s * 1e3,
+                100.0 * s / total,
+                t.runs,
+                t.changed
+            )?;
+        }
+        writeln!(f, "{:>12.3} {:>6.1}%  total", total * 1e3, 100.0)?;
+        writeln!(
+            f,
+            "===== analyses (computed, inside the passes' time) ====="
+        )?;
+        writeln!(f, "{:>12} {:>8}  name", "wall (ms)", "computed")?;
+        for a in Analysis::ALL {
+            let t = self
+                .analyses
+                .iter()
+                .find(|(x, _)| *x == a)
+                .map_or(Timing::default(), |(_, t)| *t);
+            writeln!(
+                f,
+                "{:>12.3} {:>8}  {}",
+                t.time.as_secs_f64() * 1e3,
+                t.runs,
+                a.name()
+            )?;
+        }
+        Ok(())
+    }
+}
