@@ -2,51 +2,93 @@
 //! reachable from the entry. Computed iteratively (no recursion), so a function of any size
 //! is fine.
 
-use poolopt_ir::{Block, Function, SecondaryMap};
+use poolopt_ir::{Block, EntityRef, Function, SecondaryMap};
 
 /// Successor and predecessor lists of every block in the layout, and the reverse post-order of
-/// the reachable ones.
+/// the reachable ones. Stored flat (one array per relation, indexed by block number), so
+/// computing it allocates a handful of vectors whatever the number of blocks.
 #[derive(Clone, Debug, Default)]
 pub struct Cfg {
-    succs: SecondaryMap<Block, Vec<Block>>,
-    preds: SecondaryMap<Block, Vec<Block>>,
+    /// Up to two distinct successors per block, `succ_len` of them valid.
+    succ: Vec<[Block; 2]>,
+    succ_len: Vec<u8>,
+    /// Predecessors of block `b`: `pred[pred_start[b]..pred_start[b + 1]]`.
+    pred_start: Vec<u32>,
+    pred: Vec<Block>,
     rpo: Vec<Block>,
-    rpo_index: SecondaryMap<Block, Option<u32>>,
+    /// Position in `rpo`, or `u32::MAX` when unreachable.
+    rpo_index: Vec<u32>,
 }
+
+const UNREACHABLE: u32 = u32::MAX;
 
 impl Cfg {
     /// Computes the CFG of `func`. Successors of a `brif` with equal targets are listed once.
     pub fn compute(func: &Function) -> Cfg {
-        let mut cfg = Cfg::default();
+        let n = func.blocks.len();
+        let mut cfg = Cfg {
+            succ: vec![[Block::new(0); 2]; n],
+            succ_len: vec![0; n],
+            pred_start: vec![0; n + 1],
+            pred: Vec::new(),
+            rpo: Vec::with_capacity(func.layout.len()),
+            rpo_index: vec![UNREACHABLE; n],
+        };
+        let mut npreds = vec![0u32; n + 1];
         for &block in &func.layout {
-            let mut succs: Vec<Block> = Vec::with_capacity(2);
+            let b = block.index();
             if let Some(term) = func.blocks[block].terminator.as_ref() {
                 for s in term.successors() {
-                    if !succs.contains(&s) {
-                        succs.push(s);
+                    let len = cfg.succ_len[b] as usize;
+                    if cfg.succ[b][..len].contains(&s) || s.index() >= n {
+                        continue;
                     }
+                    cfg.succ[b][len] = s;
+                    cfg.succ_len[b] += 1;
+                    npreds[s.index()] += 1;
                 }
             }
-            for &s in &succs {
-                cfg.preds[s].push(block);
-            }
-            cfg.succs[block] = succs;
         }
-        cfg.rpo = reverse_post_order(func, &cfg.succs);
+        // Prefix sums, then fill in layout order (so each list is in layout order).
+        let mut acc = 0u32;
+        for b in 0..n {
+            cfg.pred_start[b] = acc;
+            acc += npreds[b];
+        }
+        cfg.pred_start[n] = acc;
+        cfg.pred = vec![Block::new(0); acc as usize];
+        let mut fill: Vec<u32> = cfg.pred_start[..n].to_vec();
+        for &block in &func.layout {
+            let b = block.index();
+            for k in 0..cfg.succ_len[b] as usize {
+                let s = cfg.succ[b][k].index();
+                cfg.pred[fill[s] as usize] = block;
+                fill[s] += 1;
+            }
+        }
+        cfg.reverse_post_order(func);
         for (i, &b) in cfg.rpo.iter().enumerate() {
-            cfg.rpo_index[b] = Some(i as u32);
+            cfg.rpo_index[b.index()] = i as u32;
         }
         cfg
     }
 
     /// The distinct successors of `block`.
     pub fn succs(&self, block: Block) -> &[Block] {
-        &self.succs[block]
+        let b = block.index();
+        match self.succ.get(b) {
+            Some(s) => &s[..self.succ_len[b] as usize],
+            None => &[],
+        }
     }
 
     /// The distinct predecessors of `block` (reachable or not).
     pub fn preds(&self, block: Block) -> &[Block] {
-        &self.preds[block]
+        let b = block.index();
+        match (self.pred_start.get(b), self.pred_start.get(b + 1)) {
+            (Some(&lo), Some(&hi)) => &self.pred[lo as usize..hi as usize],
+            _ => &[],
+        }
     }
 
     /// Blocks reachable from the entry, in reverse post-order.
@@ -56,12 +98,15 @@ impl Cfg {
 
     /// Position of `block` in the reverse post-order, or `None` when unreachable.
     pub fn rpo_index(&self, block: Block) -> Option<u32> {
-        self.rpo_index[block]
+        self.rpo_index
+            .get(block.index())
+            .copied()
+            .filter(|&i| i != UNREACHABLE)
     }
 
     /// Whether `block` is reachable from the entry.
     pub fn is_reachable(&self, block: Block) -> bool {
-        self.rpo_index[block].is_some()
+        self.rpo_index(block).is_some()
     }
 
     /// Which reachable blocks lie in a loop: the bodies of the natural loops of every
@@ -72,11 +117,11 @@ impl Cfg {
         let mut in_loop: SecondaryMap<Block, bool> = SecondaryMap::new();
         let mut work = Vec::new();
         for &tail in &self.rpo {
-            let Some(t) = self.rpo_index[tail] else {
+            let Some(t) = self.rpo_index(tail) else {
                 continue;
             };
-            for &head in &self.succs[tail] {
-                let Some(h) = self.rpo_index[head] else {
+            for &head in self.succs(tail) {
+                let Some(h) = self.rpo_index(head) else {
                     continue;
                 };
                 if h > t {
@@ -92,8 +137,8 @@ impl Cfg {
                 in_loop[tail] = true;
                 work.push(tail);
                 while let Some(b) = work.pop() {
-                    for &p in &self.preds[b] {
-                        let within = self.rpo_index[p].is_some_and(|i| i >= h);
+                    for &p in self.preds(b) {
+                        let within = self.rpo_index(p).is_some_and(|i| i >= h);
                         if within && !seen[p] {
                             seen[p] = true;
                             in_loop[p] = true;
@@ -105,30 +150,31 @@ impl Cfg {
         }
         in_loop
     }
-}
 
-fn reverse_post_order(func: &Function, succs: &SecondaryMap<Block, Vec<Block>>) -> Vec<Block> {
-    let Some(entry) = func.entry() else {
-        return Vec::new();
-    };
-    let mut visited: SecondaryMap<Block, bool> = SecondaryMap::new();
-    let mut post = Vec::new();
-    // Explicit stack of (block, next successor index).
-    let mut stack: Vec<(Block, usize)> = vec![(entry, 0)];
-    visited[entry] = true;
-    while let Some(top) = stack.last_mut() {
-        let (block, next) = *top;
-        if let Some(&succ) = succs[block].get(next) {
-            top.1 += 1;
-            if !visited[succ] {
-                visited[succ] = true;
-                stack.push((succ, 0));
+    fn reverse_post_order(&mut self, func: &Function) {
+        let Some(entry) = func.entry() else {
+            return;
+        };
+        let mut visited = vec![false; self.succ.len()];
+        let Some(v) = visited.get_mut(entry.index()) else {
+            return;
+        };
+        *v = true;
+        // Explicit stack of (block, next successor index).
+        let mut stack: Vec<(Block, usize)> = vec![(entry, 0)];
+        while let Some(top) = stack.last_mut() {
+            let (block, next) = *top;
+            if let Some(&succ) = self.succs(block).get(next) {
+                top.1 += 1;
+                if !visited[succ.index()] {
+                    visited[succ.index()] = true;
+                    stack.push((succ, 0));
+                }
+            } else {
+                self.rpo.push(block);
+                stack.pop();
             }
-        } else {
-            post.push(block);
-            stack.pop();
         }
+        self.rpo.reverse();
     }
-    post.reverse();
-    post
 }

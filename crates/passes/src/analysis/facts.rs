@@ -30,7 +30,7 @@
 //! is dropped rather than counted down.
 
 use super::cfg::Cfg;
-use super::liveness::{Liveness, LocalSet};
+use super::liveness::{LiveSet, Liveness};
 use poolopt_ir::{
     BinaryOp, Block, CmpOp, Function, Inst, InstKind, Local, Operand, SecondaryMap, Terminator,
     Type, UnaryOp,
@@ -511,7 +511,7 @@ impl FactSet {
 /// must be live (a `CmpIs` only needs its bool: its operands are not read again). `LenGt`
 /// facts are kept regardless: there is at most one per vec local, and remarks use them to say
 /// which vec a guard was about.
-fn fact_is_live(fact: &Fact, live: &LocalSet) -> bool {
+fn fact_is_live(fact: &Fact, live: LiveSet<'_>) -> bool {
     match *fact {
         Fact::LenIs { n, v } | Fact::LtLen { i: n, v } => live.contains(n) && live.contains(v),
         Fact::CmpIs { c, .. } => live.contains(c),
@@ -604,7 +604,7 @@ pub struct FactAnalysis {
 /// them.
 fn block_deaths(func: &Function, block: Block, live: &Liveness) -> Vec<(usize, Local)> {
     let data = &func.blocks[block];
-    let mut alive = live.live_out(block).clone();
+    let mut alive = live.live_out(block).to_set();
     let mut term_uses: Vec<Local> = Vec::new();
     if let Some(Operand::Local(c)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
         term_uses.push(c);

@@ -5,7 +5,7 @@
 //! stays live across partial writes.
 
 use super::cfg::Cfg;
-use poolopt_ir::{Block, EntityRef, Function, InstKind, Local, Operand, SecondaryMap};
+use poolopt_ir::{Block, EntityRef, Function, InstKind, Local, Operand};
 
 /// A fixed-size set of locals.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -53,89 +53,133 @@ impl LocalSet {
     }
 }
 
-/// Live-in and live-out sets of every reachable block.
+/// A read-only view of one block's set inside [`Liveness`]'s flat storage.
+#[derive(Copy, Clone, Debug)]
+pub struct LiveSet<'a> {
+    words: &'a [u64],
+}
+
+impl LiveSet<'_> {
+    pub fn contains(self, l: Local) -> bool {
+        let i = l.index();
+        self.words
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    /// An owned copy.
+    pub fn to_set(self) -> LocalSet {
+        LocalSet {
+            words: self.words.to_vec(),
+        }
+    }
+
+    /// Overwrites `set` with this set (no allocation when `set` has the right size).
+    pub fn copy_into(self, set: &mut LocalSet) {
+        set.words.clear();
+        set.words.extend_from_slice(self.words);
+    }
+}
+
+/// Live-in and live-out sets of every block, stored flat: `words` 64-bit words per block, one
+/// array for live-in and one for live-out (blocks not reachable have empty sets).
 #[derive(Clone, Debug, Default)]
 pub struct Liveness {
-    live_in: SecondaryMap<Block, LocalSet>,
-    live_out: SecondaryMap<Block, LocalSet>,
+    words: usize,
+    live_in: Vec<u64>,
+    live_out: Vec<u64>,
 }
 
 impl Liveness {
     /// Computes liveness for `func`.
     pub fn compute(func: &Function, cfg: &Cfg) -> Liveness {
-        let n = func.locals.len();
-        let mut live = Liveness::default();
+        let w = func.locals.len().div_ceil(64).max(1);
+        let nb = func.blocks.len();
+        let mut gen = vec![0u64; nb * w];
+        let mut kill = vec![0u64; nb * w];
+        let set = |v: &mut [u64], b: usize, l: Local| {
+            let i = l.index();
+            v[b * w + i / 64] |= 1 << (i % 64);
+        };
+        let has = |v: &[u64], b: usize, l: Local| {
+            let i = l.index();
+            v[b * w + i / 64] & (1 << (i % 64)) != 0
+        };
         // gen (upward-exposed uses) and kill (defs) per block.
-        let mut gen: SecondaryMap<Block, LocalSet> = SecondaryMap::new();
-        let mut kill: SecondaryMap<Block, LocalSet> = SecondaryMap::new();
-        for &b in cfg.rpo() {
-            let mut g = LocalSet::new(n);
-            let mut k = LocalSet::new(n);
-            for &inst in &func.blocks[b].insts {
+        for &blk in cfg.rpo() {
+            let b = blk.index();
+            for &inst in &func.blocks[blk].insts {
                 let kind = &func.insts[inst].kind;
                 kind.for_each_use(|op| {
                     if let Operand::Local(l) = op {
-                        if !k.contains(l) {
-                            g.insert(l);
+                        if l.index() < func.locals.len() && !has(&kill, b, l) {
+                            set(&mut gen, b, l);
                         }
                     }
                 });
                 if let Some(d) = kind.def() {
-                    k.insert(d);
+                    if d.index() < func.locals.len() {
+                        set(&mut kill, b, d);
+                    }
                 }
             }
-            if let Some(Operand::Local(l)) = func.blocks[b]
+            if let Some(Operand::Local(l)) = func.blocks[blk]
                 .terminator
                 .as_ref()
                 .and_then(|t| t.used_operand())
             {
-                if !k.contains(l) {
-                    g.insert(l);
+                if l.index() < func.locals.len() && !has(&kill, b, l) {
+                    set(&mut gen, b, l);
                 }
             }
-            gen[b] = g;
-            kill[b] = k;
-            live.live_in[b] = LocalSet::new(n);
-            live.live_out[b] = LocalSet::new(n);
         }
+        let mut live = Liveness {
+            words: w,
+            live_in: vec![0u64; nb * w],
+            live_out: vec![0u64; nb * w],
+        };
         let mut changed = true;
-        let mut inn = LocalSet::new(n);
         while changed {
             changed = false;
-            for &b in cfg.rpo().iter().rev() {
-                // out = ∪ in(succ), updated in place.
-                let mut out = std::mem::take(&mut live.live_out[b]);
-                out.words.iter_mut().for_each(|w| *w = 0);
-                for &s in cfg.succs(b) {
-                    out.union_with(&live.live_in[s]);
+            for &blk in cfg.rpo().iter().rev() {
+                let b = blk.index();
+                // out = ∪ in(succ)
+                for k in 0..w {
+                    let mut o = 0u64;
+                    for &s in cfg.succs(blk) {
+                        o |= live.live_in[s.index() * w + k];
+                    }
+                    live.live_out[b * w + k] = o;
                 }
                 // in = gen | (out - kill)
-                for ((w, o), (k, g)) in inn
-                    .words
-                    .iter_mut()
-                    .zip(&out.words)
-                    .zip(kill[b].words.iter().zip(&gen[b].words))
-                {
-                    *w = (*o & !*k) | *g;
+                for k in 0..w {
+                    let i = b * w + k;
+                    let new = (live.live_out[i] & !kill[i]) | gen[i];
+                    if new != live.live_in[i] {
+                        live.live_in[i] = new;
+                        changed = true;
+                    }
                 }
-                if inn != live.live_in[b] {
-                    std::mem::swap(&mut live.live_in[b], &mut inn);
-                    changed = true;
-                }
-                live.live_out[b] = out;
             }
         }
         live
     }
 
+    fn view<'a>(&self, v: &'a [u64], block: Block) -> LiveSet<'a> {
+        let lo = block.index() * self.words;
+        LiveSet {
+            words: v.get(lo..lo + self.words).unwrap_or(&[]),
+        }
+    }
+
     /// Locals live on entry to `block`.
-    pub fn live_in(&self, block: Block) -> &LocalSet {
-        &self.live_in[block]
+    pub fn live_in(&self, block: Block) -> LiveSet<'_> {
+        self.view(&self.live_in, block)
     }
 
     /// Locals live on exit from `block`.
-    pub fn live_out(&self, block: Block) -> &LocalSet {
-        &self.live_out[block]
+    pub fn live_out(&self, block: Block) -> LiveSet<'_> {
+        self.view(&self.live_out, block)
     }
 
     /// Whether `local` is live immediately after instruction `index` of `block`
@@ -156,6 +200,6 @@ impl Liveness {
         if data.terminator.as_ref().and_then(|t| t.used_operand()) == Some(Operand::Local(local)) {
             return true;
         }
-        self.live_out[block].contains(local)
+        self.live_out(block).contains(local)
     }
 }

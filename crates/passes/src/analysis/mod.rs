@@ -11,4 +11,4 @@ pub use callgraph::CallGraph;
 pub use cfg::Cfg;
 pub use dominators::DomTree;
 pub use facts::{Fact, FactAnalysis, FactSet};
-pub use liveness::{Liveness, LocalSet};
+pub use liveness::{LiveSet, Liveness, LocalSet};

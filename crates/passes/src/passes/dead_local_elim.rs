@@ -86,7 +86,7 @@ fn sweep(func: &mut Function, cx: &mut PassContext<'_>, report: bool) -> bool {
     let blocks: Vec<Block> = cx.cfg(func).rpo().to_vec();
     let live_out: Vec<LocalSet> = {
         let live: &Liveness = cx.liveness(func);
-        blocks.iter().map(|&b| live.live_out(b).clone()).collect()
+        blocks.iter().map(|&b| live.live_out(b).to_set()).collect()
     };
     let mut changed = false;
     for (block, mut live) in blocks.into_iter().zip(live_out) {

@@ -461,7 +461,7 @@ fn short_circuit(
             format!("{prefix}: `{}` may be negative", op_text(func, n)),
         )));
     }
-    let live = cx.liveness(func).live_in(f).clone();
+    let live = cx.liveness(func).live_in(f).to_set();
     for &d in insts {
         if let Some(l) = func.inst(d).def() {
             if live.contains(l) {

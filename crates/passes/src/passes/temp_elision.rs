@@ -59,7 +59,7 @@ impl Pass for TempElision {
         let blocks: Vec<Block> = cx.cfg(func).rpo().to_vec();
         let live_out: Vec<_> = {
             let live = cx.liveness(func);
-            blocks.iter().map(|&b| live.live_out(b).clone()).collect()
+            blocks.iter().map(|&b| live.live_out(b).to_set()).collect()
         };
         let mut changed = false;
         for (block, out) in blocks.into_iter().zip(live_out) {
