@@ -189,6 +189,16 @@ pub(crate) enum CTerm {
 pub(crate) struct CBlock {
     pub insts: Box<[CInst]>,
     pub term: CTerm,
+    /// Per instruction, then for the terminator: the function the code was written in when
+    /// the inliner copied it here ([`poolopt_ir::Loc::origin`]), or [`NO_ORIGIN`].
+    pub origins: Box<[u32]>,
+}
+
+/// No origin: the code was written in the function that holds it.
+pub(crate) const NO_ORIGIN: u32 = u32::MAX;
+
+fn origin_of(loc: poolopt_ir::Loc) -> u32 {
+    loc.origin().map_or(NO_ORIGIN, |f| f.index() as u32)
 }
 
 /// A resolved function. Block 0 is the entry block.
@@ -487,12 +497,14 @@ impl Translator<'_> {
         for &b in &f.layout {
             let data = &f.blocks[b];
             let mut insts = Vec::with_capacity(data.insts.len());
+            let mut origins = Vec::with_capacity(data.insts.len() + 1);
             for &inst in &data.insts {
-                let kind = &f
+                let inst_data = &f
                     .insts
                     .get(inst)
-                    .ok_or_else(|| format!("unknown instruction {inst}"))?
-                    .kind;
+                    .ok_or_else(|| format!("unknown instruction {inst}"))?;
+                origins.push(origin_of(inst_data.loc));
+                let kind = &inst_data.kind;
                 insts.push(
                     self.inst(kind)
                         .map_err(|e| format!("block `{}`: {e}", data.name))?,
@@ -505,9 +517,11 @@ impl Translator<'_> {
             let term = self
                 .term(term, &map)
                 .map_err(|e| format!("block `{}`: {e}", data.name))?;
+            origins.push(origin_of(data.term_loc));
             blocks.push(CBlock {
                 insts: insts.into_boxed_slice(),
                 term,
+                origins: origins.into_boxed_slice(),
             });
         }
         Ok(CFunc {

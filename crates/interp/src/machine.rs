@@ -37,6 +37,9 @@ pub(crate) struct Machine<'p> {
     heap: Heap,
     fuel: Option<u64>,
     max_depth: u32,
+    /// Index of the instruction being executed within the current step's slice of its block
+    /// (the slice length for the terminator): locates a fault.
+    cur: u32,
     pub(crate) stats: RunStats,
 }
 
@@ -58,6 +61,7 @@ impl<'p> Machine<'p> {
             heap: Heap::new(limits.max_memory),
             fuel: limits.fuel,
             max_depth: limits.max_depth,
+            cur: 0,
             stats: RunStats::default(),
         }
     }
@@ -138,7 +142,7 @@ impl<'p> Machine<'p> {
                 Ok(Flow::Next) => {}
                 Ok(Flow::Done(v)) => return Ok(v),
                 Err(StepError::Fault(f)) => {
-                    let func = self.frames.last().map_or(frame.func, |f| f.func);
+                    let func = self.fault_origin(frame);
                     return Err(f.into_error(self.name(func)));
                 }
                 Err(StepError::Error(e)) => return Err(e),
@@ -211,6 +215,25 @@ impl<'p> Machine<'p> {
     }
 
     /// Executes the rest of the top frame's current block, up to a call or its terminator.
+    /// The function a fault is reported in: the one the faulting instruction was written in
+    /// (inlined code names its callee), else the function of the frame.
+    fn fault_origin(&self, started: Frame) -> u32 {
+        let Some(&frame) = self.frames.last() else {
+            return started.func;
+        };
+        let index = frame.pc as usize + self.cur as usize;
+        match self.prog.funcs.get(frame.func as usize) {
+            Some(Ok(body)) => body
+                .blocks
+                .get(frame.block as usize)
+                .and_then(|b| b.origins.get(index))
+                .copied()
+                .filter(|&o| o != crate::compile::NO_ORIGIN)
+                .unwrap_or(frame.func),
+            _ => frame.func,
+        }
+    }
+
     fn step(&mut self, frame: Frame) -> Result<Flow, StepError> {
         let prog = self.prog;
         let body = match prog.funcs.get(frame.func as usize) {
@@ -226,6 +249,7 @@ impl<'p> Machine<'p> {
         let insts = block.insts.get(frame.pc as usize..).unwrap_or(&[]);
         for (i, inst) in insts.iter().enumerate() {
             self.stats.steps += 1;
+            self.cur = i as u32;
             match inst {
                 CInst::Copy { dst, src, ty } => {
                     let v = self.read(vb, *src)?;
@@ -410,6 +434,7 @@ impl<'p> Machine<'p> {
             }
         }
         self.stats.steps += 1;
+        self.cur = insts.len() as u32;
         match &block.term {
             CTerm::Br(b) => self.goto(*b)?,
             CTerm::BrIf {

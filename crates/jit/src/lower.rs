@@ -158,6 +158,7 @@ pub fn lower_function(
         env,
         ir,
         fidx: fid.index() as u32,
+        site: fid.index() as u32,
         b,
         ctx: None,
         retarea: None,
@@ -260,6 +261,9 @@ struct FnLower<'e, 'f, 'm> {
     env: &'e LowerEnv<'e>,
     ir: &'e Function,
     fidx: u32,
+    /// The function that trap sites report: the one the current instruction was written in
+    /// (its location's origin after inlining), else `fidx`.
+    site: u32,
     b: FunctionBuilder<'f>,
     ctx: Option<Value>,
     retarea: Option<Value>,
@@ -275,6 +279,11 @@ struct FnLower<'e, 'f, 'm> {
 type R<T> = Result<T, JitError>;
 
 impl FnLower<'_, '_, '_> {
+    /// The function index trap sites at `loc` report.
+    fn origin(&self, loc: poolopt_ir::Loc) -> u32 {
+        loc.origin().map_or(self.fidx, |f| f.index() as u32)
+    }
+
     fn malformed(&self, message: impl Into<String>) -> JitError {
         JitError::Malformed {
             function: self.ir.name.clone(),
@@ -540,7 +549,7 @@ impl FnLower<'_, '_, '_> {
         let ctx = self.ctx()?;
         let bail = self.bail()?;
         let kind_v = self.i64c(i64::from(kind.code()));
-        let f = self.i64c(i64::from(self.fidx));
+        let f = self.i64c(i64::from(self.site));
         let a = match a {
             Some(v) => v,
             None => self.i64c(0),
@@ -830,17 +839,19 @@ impl FnLower<'_, '_, '_> {
             }
             let data = &ir.blocks[blk];
             for &inst in &data.insts {
-                let kind = &ir
+                let inst_data = &ir
                     .insts
                     .get(inst)
-                    .ok_or_else(|| self.malformed(format!("undeclared instruction {inst}")))?
-                    .kind;
-                self.inst(kind)?;
+                    .ok_or_else(|| self.malformed(format!("undeclared instruction {inst}")))?;
+                self.site = self.origin(inst_data.loc);
+                self.inst(&inst_data.kind)?;
             }
             let term = data.terminator.as_ref().ok_or_else(|| {
                 self.malformed(format!("block `{}` has no terminator", data.name))
             })?;
+            self.site = self.origin(data.term_loc);
             self.terminator(term)?;
+            self.site = self.fidx;
         }
         Ok(())
     }
@@ -1000,7 +1011,7 @@ impl FnLower<'_, '_, '_> {
                 let size = self.elem_size(*elem)?;
                 let ctx = self.ctx()?;
                 let s = self.i64c(i64::from(size));
-                let f = self.i64c(i64::from(self.fidx));
+                let f = self.i64c(i64::from(self.site));
                 let rt = self.rt_ref(RtFunc::New);
                 let call = self.b.ins().call(rt, &[ctx, s, f]);
                 let h = self.b.inst_results(call)[0];
@@ -1072,7 +1083,7 @@ impl FnLower<'_, '_, '_> {
             InstKind::VecDrop { vec } => {
                 let (h, _) = self.vec_local(*vec)?;
                 let ctx = self.ctx()?;
-                let f = self.i64c(i64::from(self.fidx));
+                let f = self.i64c(i64::from(self.site));
                 let rt = self.rt_ref(RtFunc::Drop);
                 let call = self.b.ins().call(rt, &[ctx, h, f]);
                 let status = self.b.inst_results(call)[0];
@@ -1370,7 +1381,7 @@ impl FnLower<'_, '_, '_> {
         self.b.ins().brif(full, grow, &[], store_blk, &[]);
         self.b.switch_to_block(grow);
         let ctx = self.ctx()?;
-        let f = self.i64c(i64::from(self.fidx));
+        let f = self.i64c(i64::from(self.site));
         let rt = self.rt_ref(RtFunc::Grow);
         let call = self.b.ins().call(rt, &[ctx, h, f]);
         let status = self.b.inst_results(call)[0];
