@@ -32,11 +32,9 @@
 use super::cfg::Cfg;
 use super::liveness::{LiveSet, Liveness};
 use poolopt_ir::{
-    BinaryOp, Block, CmpOp, Function, Inst, InstKind, Local, Operand, SecondaryMap, Terminator,
-    Type, UnaryOp,
+    BinaryOp, Block, CmpOp, EntityRef, Function, Inst, InstKind, Local, Operand, SecondaryMap,
+    Terminator, Type, UnaryOp,
 };
-use rustc_hash::FxHashMap as HashMap;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// One fact, for queries and messages.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -89,56 +87,71 @@ impl Fact {
 
 /// The facts holding at one program point.
 ///
-/// Besides the facts themselves it keeps two indexes so that every update costs time in
-/// proportion to the facts it touches, not to the size of the set: `mentions` lists, for each
-/// local, the facts that mention it (entries may be stale: a fact removed through another local
-/// stays listed until the list is next visited), and `vecs` the vec locals that have ever had a
-/// length fact. An optional change log records what each update added and removed, so a client
-/// can replay a block without cloning the set at every instruction ([`FactCursor`]).
-#[derive(Clone, Debug, Default)]
+/// Stored as one flat vector sorted by a per-fact key ([`key`]): `(kind, local, local)`, with
+/// at most one fact per key (a `CmpIs` per bool, a `LenGt` per vec — the strongest bound).
+/// Lookups are binary searches, a meet is one merge of two sorted vectors, a clone is one
+/// allocation; sets stay small because facts about dead locals are dropped, so the linear
+/// scans of kills are cheap. An optional change log records what each update added and
+/// removed, so a client can replay a block without cloning the set at every instruction
+/// ([`FactCursor`]).
+#[derive(Debug, Default)]
 pub struct FactSet {
-    /// (n, v): n == len(v).
-    len_is: BTreeSet<(Local, Local)>,
-    /// c -> (op, lhs, rhs).
-    cmps: BTreeMap<Local, (CmpOp, Operand, Operand)>,
-    nonneg: BTreeSet<Local>,
-    /// (i, v): i < len(v).
-    lt_len: BTreeSet<(Local, Local)>,
-    /// v -> the largest k known with len(v) > k.
-    len_gt: BTreeMap<Local, i64>,
-    /// i: i < i64::MAX.
-    below_max: BTreeSet<Local>,
-    /// Facts that may mention each local (possibly stale).
-    mentions: HashMap<Local, Vec<Fact>>,
-    /// Vec locals that may have length facts.
-    vecs: BTreeSet<Local>,
+    facts: Vec<Fact>,
     /// When `Some`, every fact added (`true`) or removed (`false`) is appended.
     log: Option<Vec<(Fact, bool)>>,
 }
 
+impl Clone for FactSet {
+    fn clone(&self) -> FactSet {
+        FactSet {
+            facts: self.facts.clone(),
+            log: None,
+        }
+    }
+}
+
 impl PartialEq for FactSet {
     fn eq(&self, other: &FactSet) -> bool {
-        self.len_is == other.len_is
-            && self.cmps == other.cmps
-            && self.nonneg == other.nonneg
-            && self.lt_len == other.lt_len
-            && self.len_gt == other.len_gt
-            && self.below_max == other.below_max
+        self.facts == other.facts
     }
 }
 
 impl Eq for FactSet {}
 
-/// The locals a fact mentions (at most three).
-fn mentioned(f: &Fact) -> impl Iterator<Item = Local> {
-    let (a, b, c) = match *f {
-        Fact::LenIs { n, v } => (Some(n), Some(v), None),
-        Fact::CmpIs { c, lhs, rhs, .. } => (Some(c), lhs.as_local(), rhs.as_local()),
-        Fact::NonNeg(i) | Fact::BelowMax(i) => (Some(i), None, None),
-        Fact::LtLen { i, v } => (Some(i), Some(v), None),
-        Fact::LenGt { v, .. } => (Some(v), None, None),
-    };
-    a.into_iter().chain(b).chain(c)
+/// The sort key of a fact: kind, then the locals that identify it. Facts with equal keys are
+/// alternatives (another compare for the same bool, another bound for the same vec).
+fn key(f: &Fact) -> (u8, u32, u32) {
+    let ix = |l: Local| l.index() as u32;
+    match *f {
+        Fact::LenIs { n, v } => (0, ix(n), ix(v)),
+        Fact::CmpIs { c, .. } => (1, ix(c), 0),
+        Fact::NonNeg(i) => (2, ix(i), 0),
+        Fact::LtLen { i, v } => (3, ix(i), ix(v)),
+        Fact::LenGt { v, .. } => (4, ix(v), 0),
+        Fact::BelowMax(i) => (5, ix(i), 0),
+    }
+}
+
+/// Whether fact `f` mentions local `l` at all (operands of a compare included).
+fn mentions(f: &Fact, l: Local) -> bool {
+    let lo = Operand::Local(l);
+    match *f {
+        Fact::LenIs { n, v } | Fact::LtLen { i: n, v } => n == l || v == l,
+        Fact::CmpIs { c, lhs, rhs, .. } => c == l || lhs == lo || rhs == lo,
+        Fact::NonNeg(i) | Fact::BelowMax(i) => i == l,
+        Fact::LenGt { v, .. } => v == l,
+    }
+}
+
+/// Whether fact `f` is *about* `l` (a `CmpIs` that only has `l` as an operand is not; a
+/// `LenGt` never is: see [`fact_is_live`]).
+fn about(f: &Fact, l: Local) -> bool {
+    match *f {
+        Fact::LenIs { n, v } | Fact::LtLen { i: n, v } => n == l || v == l,
+        Fact::CmpIs { c, .. } => c == l,
+        Fact::NonNeg(i) | Fact::BelowMax(i) => i == l,
+        Fact::LenGt { .. } => false,
+    }
 }
 
 impl FactSet {
@@ -147,46 +160,51 @@ impl FactSet {
         FactSet::default()
     }
 
+    fn find(&self, k: (u8, u32, u32)) -> Result<usize, usize> {
+        self.facts.binary_search_by(|f| key(f).cmp(&k))
+    }
+
+    fn get(&self, k: (u8, u32, u32)) -> Option<&Fact> {
+        self.find(k).ok().map(|i| &self.facts[i])
+    }
+
+    /// The facts with keys in `lo..=hi`.
+    fn range(&self, lo: (u8, u32, u32), hi: (u8, u32, u32)) -> &[Fact] {
+        let start = self.facts.partition_point(|f| key(f) < lo);
+        let end = self.facts.partition_point(|f| key(f) <= hi);
+        &self.facts[start..end.max(start)]
+    }
+
     /// Whether `fact` holds (a weaker `LenGt` than the one recorded holds too; `len(v) > k`
     /// for `k < 0` always holds).
     pub fn holds(&self, fact: &Fact) -> bool {
         match *fact {
-            Fact::LenIs { n, v } => self.len_is.contains(&(n, v)),
-            Fact::CmpIs { c, op, lhs, rhs } => self.cmps.get(&c) == Some(&(op, lhs, rhs)),
-            Fact::NonNeg(i) => self.nonneg.contains(&i),
-            Fact::LtLen { i, v } => self.lt_len.contains(&(i, v)),
-            Fact::BelowMax(i) => self.below_max.contains(&i),
             Fact::LenGt { v, k } => {
                 k < 0
-                    || self.len_gt.get(&v).is_some_and(|&m| m >= k)
+                    || self.len_gt_bound(v).is_some_and(|m| m >= k)
                     // 0 <= i < len(v) gives len(v) > 0.
                     || (k == 0
-                        && self.mentions.get(&v).is_some_and(|fs| {
-                            fs.iter().any(|f| {
-                                matches!(*f, Fact::LtLen { i, v: w } if w == v
-                                    && self.lt_len.contains(&(i, v))
-                                    && self.nonneg.contains(&i))
-                            })
-                        }))
+                        && self
+                            .range((3, 0, 0), (3, u32::MAX, u32::MAX))
+                            .iter()
+                            .any(|f| matches!(*f, Fact::LtLen { i, v: w } if w == v && self.non_neg(i))))
             }
+            ref f => self.contains_exact(f),
         }
     }
 
     /// Whether exactly this fact is recorded (unlike [`FactSet::holds`], a `LenGt` must have
     /// exactly this bound).
     fn contains_exact(&self, fact: &Fact) -> bool {
-        match *fact {
-            Fact::LenGt { v, k } => self.len_gt.get(&v) == Some(&k),
-            ref f => self.holds(f),
-        }
+        self.get(key(fact)) == Some(fact)
     }
 
     pub fn non_neg(&self, i: Local) -> bool {
-        self.nonneg.contains(&i)
+        self.get((2, i.index() as u32, 0)).is_some()
     }
 
     pub fn lt_len(&self, i: Local, v: Local) -> bool {
-        self.lt_len.contains(&(i, v))
+        self.get((3, i.index() as u32, v.index() as u32)).is_some()
     }
 
     /// Whether `len(v) > k` is known.
@@ -196,61 +214,64 @@ impl FactSet {
 
     /// The largest `k` with `len(v) > k` known.
     pub fn len_gt_bound(&self, v: Local) -> Option<i64> {
-        self.len_gt.get(&v).copied()
+        match self.get((4, v.index() as u32, 0)) {
+            Some(&Fact::LenGt { k, .. }) => Some(k),
+            _ => None,
+        }
     }
 
     /// A vec `v` with `n == len(v)`, if any.
     pub fn len_of(&self, n: Local) -> Option<Local> {
-        self.len_is
-            .range((n, Local::from_u32(0))..)
-            .next()
-            .filter(|&&(m, _)| m == n)
-            .map(|&(_, v)| v)
+        let n32 = n.index() as u32;
+        self.range((0, n32, 0), (0, n32, u32::MAX))
+            .first()
+            .and_then(|f| match *f {
+                Fact::LenIs { v, .. } => Some(v),
+                _ => None,
+            })
     }
 
     /// The compare `c` is known to hold, if any.
     pub fn cmp_of(&self, c: Local) -> Option<(CmpOp, Operand, Operand)> {
-        self.cmps.get(&c).copied()
+        match self.get((1, c.index() as u32, 0)) {
+            Some(&Fact::CmpIs { op, lhs, rhs, .. }) => Some((op, lhs, rhs)),
+            _ => None,
+        }
     }
 
     /// The vecs `w` with `i < len(w)` known.
     pub fn lt_len_vecs(&self, i: Local) -> impl Iterator<Item = Local> + '_ {
-        self.lt_len
-            .range((i, Local::from_u32(0))..)
-            .take_while(move |&&(j, _)| j == i)
-            .map(|&(_, v)| v)
+        let i32_ = i.index() as u32;
+        self.range((3, i32_, 0), (3, i32_, u32::MAX))
+            .iter()
+            .filter_map(|f| match *f {
+                Fact::LtLen { v, .. } => Some(v),
+                _ => None,
+            })
     }
 
     /// Every `(v, k)` with `len(v) > k` recorded.
     pub fn len_gt_vecs(&self) -> impl Iterator<Item = (Local, i64)> + '_ {
-        self.len_gt.iter().map(|(&v, &k)| (v, k))
+        self.range((4, 0, 0), (4, u32::MAX, u32::MAX))
+            .iter()
+            .filter_map(|f| match *f {
+                Fact::LenGt { v, k } => Some((v, k)),
+                _ => None,
+            })
     }
 
     /// Every fact of the set (each `LenGt` with its strongest bound).
     pub fn facts(&self) -> Vec<Fact> {
-        let mut out = Vec::new();
-        out.extend(self.len_is.iter().map(|&(n, v)| Fact::LenIs { n, v }));
-        out.extend(
-            self.cmps
-                .iter()
-                .map(|(&c, &(op, lhs, rhs))| Fact::CmpIs { c, op, lhs, rhs }),
-        );
-        out.extend(self.nonneg.iter().map(|&i| Fact::NonNeg(i)));
-        out.extend(self.lt_len.iter().map(|&(i, v)| Fact::LtLen { i, v }));
-        out.extend(self.len_gt.iter().map(|(&v, &k)| Fact::LenGt { v, k }));
-        out.extend(self.below_max.iter().map(|&i| Fact::BelowMax(i)));
-        out
+        self.facts.clone()
     }
 
     /// The facts that mention `l` (each once).
     pub fn facts_mentioning(&self, l: Local) -> Vec<Fact> {
-        let mut out: Vec<Fact> = Vec::new();
-        for f in self.mentions.get(&l).into_iter().flatten() {
-            if self.contains_exact(f) && !out.contains(f) {
-                out.push(*f);
-            }
-        }
-        out
+        self.facts
+            .iter()
+            .filter(|f| mentions(f, l))
+            .copied()
+            .collect()
     }
 
     fn note(&mut self, fact: Fact, added: bool) {
@@ -259,87 +280,51 @@ impl FactSet {
         }
     }
 
-    fn index(&mut self, fact: Fact) {
-        for l in mentioned(&fact) {
-            self.mentions.entry(l).or_default().push(fact);
-        }
-        if let Fact::LenIs { v, .. } | Fact::LtLen { v, .. } | Fact::LenGt { v, .. } = fact {
-            self.vecs.insert(v);
-        }
-    }
-
-    /// Adds a fact (a `LenGt` keeps the stronger bound; `LenGt` with `k < 0` is not recorded).
+    /// Adds a fact (a `LenGt` keeps the stronger bound; `LenGt` with `k < 0` is not recorded;
+    /// a `CmpIs` replaces the bool's old compare).
     pub fn insert(&mut self, fact: Fact) {
-        let new = match fact {
-            Fact::LenIs { n, v } => self.len_is.insert((n, v)),
-            Fact::CmpIs { c, op, lhs, rhs } => {
-                if let Some(old) = self.cmps.insert(c, (op, lhs, rhs)) {
-                    if old != (op, lhs, rhs) {
-                        let (op, lhs, rhs) = old;
-                        self.note(Fact::CmpIs { c, op, lhs, rhs }, false);
-                        true
-                    } else {
-                        false
-                    }
-                } else {
-                    true
+        match fact {
+            Fact::LenGt { k, .. } if k < 0 => return,
+            // i < len(v) <= i64::MAX.
+            Fact::LtLen { i, .. } => self.insert(Fact::BelowMax(i)),
+            _ => {}
+        }
+        match self.find(key(&fact)) {
+            Ok(at) => {
+                let old = self.facts[at];
+                let replace = match (old, fact) {
+                    (Fact::LenGt { k: old_k, .. }, Fact::LenGt { k, .. }) => k > old_k,
+                    _ => old != fact,
+                };
+                if replace {
+                    self.facts[at] = fact;
+                    self.note(old, false);
+                    self.note(fact, true);
                 }
             }
-            Fact::NonNeg(i) => self.nonneg.insert(i),
-            Fact::LtLen { i, v } => {
-                // i < len(v) <= i64::MAX.
-                self.insert(Fact::BelowMax(i));
-                self.lt_len.insert((i, v))
+            Err(at) => {
+                self.facts.insert(at, fact);
+                self.note(fact, true);
             }
-            Fact::BelowMax(i) => self.below_max.insert(i),
-            Fact::LenGt { v, k } => {
-                if k < 0 {
-                    return;
-                }
-                match self.len_gt.get(&v).copied() {
-                    Some(old) if old >= k => false,
-                    old => {
-                        if let Some(old) = old {
-                            self.note(Fact::LenGt { v, k: old }, false);
-                        }
-                        self.len_gt.insert(v, k);
-                        true
-                    }
-                }
-            }
-        };
-        if new {
-            self.note(fact, true);
-            self.index(fact);
         }
     }
 
-    /// Removes exactly `fact` (a `LenGt` only when recorded with this bound).
-    fn remove(&mut self, fact: &Fact) {
-        let removed = match *fact {
-            Fact::LenIs { n, v } => self.len_is.remove(&(n, v)),
-            Fact::CmpIs { c, op, lhs, rhs } => {
-                if self.cmps.get(&c) == Some(&(op, lhs, rhs)) {
-                    self.cmps.remove(&c);
-                    true
-                } else {
-                    false
+    /// Removes the facts `kill` selects, logging each.
+    fn remove_where(&mut self, kill: impl Fn(&Fact) -> bool) {
+        if self.log.is_some() {
+            let mut removed = Vec::new();
+            self.facts.retain(|f| {
+                let k = kill(f);
+                if k {
+                    removed.push(*f);
                 }
+                !k
+            });
+            for f in removed {
+                self.note(f, false);
             }
-            Fact::NonNeg(i) => self.nonneg.remove(&i),
-            Fact::LtLen { i, v } => self.lt_len.remove(&(i, v)),
-            Fact::BelowMax(i) => self.below_max.remove(&i),
-            Fact::LenGt { v, k } => {
-                if self.len_gt.get(&v) == Some(&k) {
-                    self.len_gt.remove(&v);
-                    true
-                } else {
-                    false
-                }
-            }
-        };
-        if removed {
-            self.note(*fact, false);
+        } else {
+            self.facts.retain(|f| !kill(f));
         }
     }
 
@@ -347,46 +332,17 @@ impl FactSet {
     /// again). A `CmpIs` that only has `l` as an operand stays; `LenGt` facts stay (see
     /// [`fact_is_live`]).
     pub fn forget_local(&mut self, l: Local) {
-        let Some(list) = self.mentions.remove(&l) else {
-            return;
-        };
-        let mut keep = Vec::new();
-        for f in list {
-            if !self.contains_exact(&f) {
-                continue;
-            }
-            let about_l = match f {
-                Fact::LenIs { n, v } | Fact::LtLen { i: n, v } => n == l || v == l,
-                Fact::CmpIs { c, .. } => c == l,
-                Fact::NonNeg(i) | Fact::BelowMax(i) => i == l,
-                Fact::LenGt { .. } => false,
-            };
-            if about_l {
-                self.remove(&f);
-            } else {
-                keep.push(f);
-            }
-        }
-        if !keep.is_empty() {
-            self.mentions.insert(l, keep);
-        }
+        self.remove_where(|f| about(f, l));
     }
 
     /// Removes every fact that mentions `l`.
     pub fn kill_local(&mut self, l: Local) {
-        if let Some(list) = self.mentions.remove(&l) {
-            for f in &list {
-                self.remove(f);
-            }
-        }
+        self.remove_where(|f| mentions(f, l));
     }
 
     /// `self ∩ other` (a `LenGt` keeps the weaker bound). Returns whether `self` changed.
     pub fn meet_with(&mut self, other: &FactSet) -> bool {
-        self.meet_by(
-            |f| other.contains_exact(f),
-            |v| other.len_gt.get(&v).copied(),
-        )
+        self.meet_sorted(&other.facts, &[])
     }
 
     /// `self ∩ (other ∪ extra)`: the meet with a set given as `other` plus a few more facts
@@ -399,110 +355,90 @@ impl FactSet {
         for f in extra {
             plus.insert(*f);
         }
-        self.meet_by(
-            |f| other.contains_exact(f) || plus.contains_exact(f),
-            |v| {
-                other
-                    .len_gt
-                    .get(&v)
-                    .copied()
-                    .max(plus.len_gt.get(&v).copied())
-            },
-        )
+        self.meet_sorted(&other.facts, &plus.facts)
     }
 
-    /// Keeps the facts `holds` accepts; each `LenGt(v, k)` becomes `LenGt(v, min(k, bound(v)))`
-    /// or goes when `bound(v)` is `None`. Returns whether anything changed.
-    fn meet_by(
-        &mut self,
-        holds: impl Fn(&Fact) -> bool,
-        bound: impl Fn(Local) -> Option<i64>,
-    ) -> bool {
-        let size = |s: &FactSet| {
-            s.len_is.len()
-                + s.cmps.len()
-                + s.nonneg.len()
-                + s.lt_len.len()
-                + s.len_gt.len()
-                + s.below_max.len()
-        };
-        let before = size(self);
-        let mut lowered = false;
-        self.len_is.retain(|&(n, v)| holds(&Fact::LenIs { n, v }));
-        self.cmps
-            .retain(|&c, &mut (op, lhs, rhs)| holds(&Fact::CmpIs { c, op, lhs, rhs }));
-        self.nonneg.retain(|&i| holds(&Fact::NonNeg(i)));
-        self.lt_len.retain(|&(i, v)| holds(&Fact::LtLen { i, v }));
-        self.below_max.retain(|&i| holds(&Fact::BelowMax(i)));
-        self.len_gt.retain(|&v, k| match bound(v) {
-            Some(k2) => {
-                lowered |= k2 < *k;
-                *k = (*k).min(k2);
-                true
+    /// Keeps each fact of `self` that `a` or `b` (sorted, unique keys) has; a `LenGt` keeps
+    /// the weaker of its bound and the larger bound of `a` and `b`.
+    fn meet_sorted(&mut self, a: &[Fact], b: &[Fact]) -> bool {
+        let (mut ia, mut ib) = (0, 0);
+        let mut changed = false;
+        let mut out = 0;
+        for idx in 0..self.facts.len() {
+            let f = self.facts[idx];
+            let k = key(&f);
+            while ia < a.len() && key(&a[ia]) < k {
+                ia += 1;
             }
-            None => false,
-        });
-        lowered || size(self) != before
-    }
-
-    /// Keeps only the facts whose locals `keep` accepts (the manager of block-entry states uses
-    /// it to drop facts about dead locals). Dropping facts is always sound.
-    pub fn retain_locals(&mut self, keep: impl Fn(&Fact) -> bool) {
-        if self.log.is_some() {
-            for f in self.facts() {
-                if !keep(&f) {
-                    self.remove(&f);
+            while ib < b.len() && key(&b[ib]) < k {
+                ib += 1;
+            }
+            let in_a = a.get(ia).filter(|g| key(g) == k);
+            let in_b = b.get(ib).filter(|g| key(g) == k);
+            let kept = match f {
+                Fact::LenGt { v, k: mine } => {
+                    let bound = |g: Option<&Fact>| match g {
+                        Some(&Fact::LenGt { k, .. }) => Some(k),
+                        _ => None,
+                    };
+                    bound(in_a).max(bound(in_b)).map(|theirs| {
+                        if theirs < mine {
+                            changed = true;
+                        }
+                        Fact::LenGt {
+                            v,
+                            k: mine.min(theirs),
+                        }
+                    })
                 }
+                _ => (in_a == Some(&f) || in_b == Some(&f)).then_some(f),
+            };
+            match kept {
+                Some(g) => {
+                    self.facts[out] = g;
+                    out += 1;
+                }
+                None => changed = true,
             }
-        } else {
-            self.len_is.retain(|&(n, v)| keep(&Fact::LenIs { n, v }));
-            self.cmps
-                .retain(|&c, &mut (op, lhs, rhs)| keep(&Fact::CmpIs { c, op, lhs, rhs }));
-            self.nonneg.retain(|&i| keep(&Fact::NonNeg(i)));
-            self.lt_len.retain(|&(i, v)| keep(&Fact::LtLen { i, v }));
-            self.len_gt.retain(|&v, &mut k| keep(&Fact::LenGt { v, k }));
-            self.below_max.retain(|&i| keep(&Fact::BelowMax(i)));
         }
-        self.mentions.retain(|_, list| {
-            list.retain(|f| keep(f));
-            !list.is_empty()
+        self.facts.truncate(out);
+        changed
+    }
+
+    /// Keeps only the facts `keep` accepts (the manager of block-entry states uses it to drop
+    /// facts about dead locals). Dropping facts is always sound.
+    pub fn retain_locals(&mut self, keep: impl Fn(&Fact) -> bool) {
+        self.remove_where(|f| !keep(f));
+    }
+
+    /// Widening at a loop header: a `LenGt` bound lower than the one `old` recorded for the
+    /// same vec is dropped rather than counted down.
+    fn widen(&mut self, old: &FactSet) {
+        self.facts.retain(|f| match *f {
+            Fact::LenGt { v, k } => old.len_gt_bound(v).is_none_or(|ko| ko <= k),
+            _ => true,
         });
     }
 
     /// Kills length facts of every vec `v` with `affected(v)`: only `LenIs` (the length grew)
     /// or, with `all`, every length fact. With `pop`, `LenGt` is weakened by one instead.
     fn kill_lengths(&mut self, affected: impl Fn(Local) -> bool, mode: LengthChange) {
-        let vecs: Vec<Local> = self.vecs.iter().copied().filter(|&v| affected(v)).collect();
-        for v in vecs {
+        let mut weakened: Vec<Fact> = Vec::new();
+        if mode == LengthChange::Shrank {
             // A pop lowers the length by one: `len(v) > k` becomes `len(v) > k - 1`.
-            let weakened = match mode {
-                LengthChange::Shrank => self.len_gt_bound(v).filter(|&k| k >= 1),
-                _ => None,
-            };
-            let list = self.mentions.remove(&v).unwrap_or_default();
-            let mut keep = Vec::new();
-            for f in list {
-                if !self.contains_exact(&f) {
-                    continue; // stale
-                }
-                let kill = match f {
-                    Fact::LenIs { v: w, .. } if w == v => true,
-                    Fact::LtLen { v: w, .. } if w == v => mode != LengthChange::Grew,
-                    Fact::LenGt { v: w, .. } if w == v => mode != LengthChange::Grew,
-                    _ => false,
-                };
-                if kill {
-                    self.remove(&f);
-                } else {
-                    keep.push(f);
-                }
+            weakened.extend(self.len_gt_vecs().filter_map(|(v, k)| {
+                (affected(v) && k >= 1).then_some(Fact::LenGt { v, k: k - 1 })
+            }));
+        }
+        self.remove_where(|f| match *f {
+            Fact::LenIs { v, .. } => affected(v),
+            Fact::LtLen { v, .. } | Fact::LenGt { v, .. } => {
+                mode != LengthChange::Grew && affected(v)
             }
-            if !keep.is_empty() {
-                self.mentions.insert(v, keep);
-            }
-            if let Some(k) = weakened {
-                self.insert(Fact::LenGt { v, k: k - 1 });
-            }
+            _ => false,
+        });
+        for f in weakened {
+            self.insert(f);
         }
     }
 }
@@ -754,9 +690,7 @@ impl FactAnalysis {
                         continue;
                     }
                     // Widening: a bound that went down is dropped, not counted down.
-                    new_in
-                        .len_gt
-                        .retain(|v, k| old.len_gt.get(v).is_none_or(|&ko| ko <= *k));
+                    new_in.widen(old);
                     if *old == new_in {
                         continue;
                     }
