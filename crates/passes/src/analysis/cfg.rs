@@ -51,9 +51,9 @@ impl Cfg {
         }
         // Prefix sums, then fill in layout order (so each list is in layout order).
         let mut acc = 0u32;
-        for b in 0..n {
-            cfg.pred_start[b] = acc;
-            acc += npreds[b];
+        for (start, &count) in cfg.pred_start.iter_mut().zip(&npreds) {
+            *start = acc;
+            acc += count;
         }
         cfg.pred_start[n] = acc;
         cfg.pred = vec![Block::new(0); acc as usize];
