@@ -208,7 +208,10 @@ pub fn verify(module: &Module) -> Result<(), Vec<VerifyError>> {
 
 /// Checks that function `name` exists and can be the entry of a run: integer parameters (any
 /// width; not bool, struct or vec) and an `i64` result. Does not verify the module itself.
-#[allow(clippy::result_large_err, reason = "called once per run; the error is built only on failure")]
+#[allow(
+    clippy::result_large_err,
+    reason = "called once per run; the error is built only on failure"
+)]
 pub fn verify_entry(module: &Module, name: &str) -> Result<FuncId, VerifyError> {
     let Some(id) = module.func_by_name(name) else {
         return Err(VerifyError {

@@ -266,12 +266,14 @@ impl<'a> PassContext<'a> {
         facts
     }
 
-    /// Reports a change at `loc` in `block`.
+    /// Reports a change at `loc` in `block` (nothing when remarks are not collected; prefer
+    /// [`PassContext::applied_with`], which does not even build the message then).
     pub fn applied(&mut self, func: &Function, block: Block, loc: Loc, message: impl Into<String>) {
         self.remark(RemarkKind::Applied, func, block, loc, message.into());
     }
 
-    /// Reports code the pass looked at and left, saying why.
+    /// Reports code the pass looked at and left, saying why (nothing when remarks are not
+    /// collected; prefer [`PassContext::missed_with`]).
     pub fn missed(&mut self, func: &Function, block: Block, loc: Loc, message: impl Into<String>) {
         self.remark(RemarkKind::Missed, func, block, loc, message.into());
     }
@@ -284,6 +286,9 @@ impl<'a> PassContext<'a> {
         loc: Loc,
         message: String,
     ) {
+        if !self.remarks_enabled {
+            return;
+        }
         let block = func
             .blocks
             .get(block)

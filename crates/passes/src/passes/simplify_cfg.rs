@@ -80,18 +80,25 @@ fn fold_branches(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         } else {
             continue;
         };
-        let before = display_terminator(
-            func,
-            &Terminator::BrIf {
-                cond,
-                then_block,
-                else_block,
-            },
-        );
+        let before = cx.remarks_enabled().then(|| {
+            display_terminator(
+                func,
+                &Terminator::BrIf {
+                    cond,
+                    then_block,
+                    else_block,
+                },
+            )
+        });
         func.blocks[block].terminator = Some(Terminator::Br(target));
-        let msg = format!("`{before}` became `br {}`: {why}", func.blocks[target].name);
         let loc = func.blocks[block].term_loc;
-        cx.applied(func, block, loc, msg);
+        cx.applied_with(func, block, loc, || {
+            format!(
+                "`{}` became `br {}`: {why}",
+                before.unwrap_or_default(),
+                func.blocks[target].name
+            )
+        });
         cx.stat("branches_simplified", 1);
         changed = true;
     }
@@ -143,7 +150,9 @@ fn thread_jumps(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         let Some(mut term) = func.blocks[block].terminator.clone() else {
             continue;
         };
-        let before = display_terminator(func, &term);
+        let before = cx
+            .remarks_enabled()
+            .then(|| display_terminator(func, &term));
         let mut n = 0;
         for succ in term.successors_mut() {
             if let Some(d) = dest[*succ] {
@@ -152,11 +161,18 @@ fn thread_jumps(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
             }
         }
         if n > 0 {
-            let after = display_terminator(func, &term);
+            let after = cx
+                .remarks_enabled()
+                .then(|| display_terminator(func, &term));
             func.blocks[block].terminator = Some(term);
-            let msg = format!("`{before}` threaded to `{after}` past empty blocks");
             let loc = func.blocks[block].term_loc;
-            cx.applied(func, block, loc, msg);
+            cx.applied_with(func, block, loc, || {
+                format!(
+                    "`{}` threaded to `{}` past empty blocks",
+                    before.unwrap_or_default(),
+                    after.unwrap_or_default()
+                )
+            });
             cx.stat("branches_simplified", n);
             changed = true;
         }
@@ -177,9 +193,10 @@ fn remove_unreachable(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         return false;
     }
     for &b in &dead {
-        let msg = format!("unreachable block `{}` removed", func.blocks[b].name);
         let loc = func.blocks[b].loc;
-        cx.applied(func, b, loc, msg);
+        cx.applied_with(func, b, loc, || {
+            format!("unreachable block `{}` removed", func.blocks[b].name)
+        });
         cx.stat("blocks_removed", 1);
     }
     // The entry is reachable by definition, so it stays first.
@@ -216,12 +233,13 @@ fn merge_blocks(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
             data.insts.extend(moved);
             data.terminator = term;
             data.term_loc = term_loc;
-            let msg = format!(
-                "block `{}` merged into its only predecessor `{}`",
-                func.blocks[b].name, func.blocks[p].name
-            );
             let loc = func.blocks[b].loc;
-            cx.applied(func, p, loc, msg);
+            cx.applied_with(func, p, loc, || {
+                format!(
+                    "block `{}` merged into its only predecessor `{}`",
+                    func.blocks[b].name, func.blocks[p].name
+                )
+            });
             cx.stat("blocks_merged", 1);
             removed[b] = true;
             changed = true;
