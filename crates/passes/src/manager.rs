@@ -2,7 +2,7 @@
 //! analyses until a pass reports a change, and — outside the passes — verifies after each
 //! pass, records the IR after each pass and a unified diff of what it changed.
 
-use crate::analysis::CallGraph;
+use crate::analysis::{CallEffects, CallGraph};
 use crate::pass::{OptLevel, Pass, PassContext};
 use crate::registry;
 use crate::remark::{Remark, Stats};
@@ -120,6 +120,7 @@ impl PassManager {
         // and counters read in the order of the source whatever the processing order.
         let start = Instant::now();
         let call_graph = CallGraph::compute(module);
+        let call_effects = CallEffects::compute(module, &call_graph);
         report.timings.record_analysis(Analysis::CallGraph, start);
         let mut per_function: Vec<PassReport> = vec![PassReport::default(); module.funcs.len()];
         for &id in call_graph.bottom_up() {
@@ -127,7 +128,7 @@ impl PassManager {
             let mut func = std::mem::replace(&mut module.funcs[id], stub);
             let result = self.run_function(
                 module,
-                &call_graph,
+                (&call_graph, &call_effects),
                 &mut func,
                 &mut per_function[id.index()],
             );
@@ -148,7 +149,7 @@ impl PassManager {
     fn run_function(
         &self,
         module: &Module,
-        call_graph: &CallGraph,
+        (call_graph, call_effects): (&CallGraph, &CallEffects),
         func: &mut Function,
         report: &mut PassReport,
     ) -> Result<(), PassError> {
@@ -161,6 +162,7 @@ impl PassManager {
             let mut cx = PassContext::new(module, &name, &mut remarks, &mut stats);
             cx.set_remarks_enabled(self.remarks);
             cx.set_call_graph(call_graph);
+            cx.set_call_effects(call_effects);
             for pass in &self.passes {
                 let before = self.record_dumps.then(|| print_function(cx.module, func));
                 cx.set_pass(pass.name());

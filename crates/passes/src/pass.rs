@@ -1,7 +1,7 @@
 //! The `Pass` trait (after rustc's `MirPass`) and the context a pass runs in.
 
 use crate::analysis::facts::FactAnalysis;
-use crate::analysis::{CallGraph, Cfg, DomTree, Liveness};
+use crate::analysis::{CallEffects, CallGraph, Cfg, DomTree, Liveness};
 use crate::remark::{Remark, RemarkKind, Stats};
 use crate::timing::{Analysis, PassTimings};
 use poolopt_ir::{Block, FuncId, Function, Loc, Module};
@@ -86,6 +86,7 @@ pub struct PassContext<'a> {
     facts: Option<Rc<FactAnalysis>>,
     remarks_enabled: bool,
     call_graph: Option<&'a CallGraph>,
+    call_effects: Option<&'a CallEffects>,
     func_id: Option<FuncId>,
     timings: PassTimings,
 }
@@ -110,6 +111,7 @@ impl<'a> PassContext<'a> {
             facts: None,
             remarks_enabled: true,
             call_graph: None,
+            call_effects: None,
             func_id: module.func_by_name(function),
             timings: PassTimings::default(),
         }
@@ -119,6 +121,12 @@ impl<'a> PassContext<'a> {
     /// run). Without one, [`PassContext::call_graph`] is `None` and such passes do nothing.
     pub fn set_call_graph(&mut self, call_graph: &'a CallGraph) {
         self.call_graph = Some(call_graph);
+    }
+
+    /// Gives the fact analysis the module's call effects, so a call kills only the length facts
+    /// its callee may change (the manager computes them once per run).
+    pub fn set_call_effects(&mut self, effects: &'a CallEffects) {
+        self.call_effects = Some(effects);
     }
 
     /// The module's call graph, when the manager provided one.
@@ -260,7 +268,12 @@ impl<'a> PassContext<'a> {
             return Rc::new(FactAnalysis::default());
         };
         let start = Instant::now();
-        let facts = Rc::new(FactAnalysis::compute_with(func, cfg, live));
+        let facts = Rc::new(FactAnalysis::compute_with_effects(
+            func,
+            cfg,
+            live,
+            self.call_effects,
+        ));
         self.timings.record_analysis(Analysis::Facts, start);
         self.facts = Some(Rc::clone(&facts));
         facts

@@ -30,6 +30,7 @@
 //! is dropped rather than counted down.
 
 use super::cfg::Cfg;
+use super::effects::CallEffects;
 use super::liveness::{LiveSet, Liveness};
 use poolopt_ir::{
     BinaryOp, Block, CmpOp, EntityRef, Function, Inst, InstKind, Local, Operand, SecondaryMap,
@@ -469,6 +470,7 @@ enum LengthChange {
 /// and returns what it killed and established.
 pub struct FactCursor<'f> {
     func: &'f Function,
+    calls: &'f CallKills,
     insts: &'f [Inst],
     pos: usize,
     state: FactSet,
@@ -497,6 +499,7 @@ impl<'f> FactCursor<'f> {
         self.state.log = Some(Vec::new());
         step_block(
             self.func,
+            self.calls,
             inst,
             self.pos - 1,
             self.deaths,
@@ -532,6 +535,53 @@ pub struct FactAnalysis {
     /// For each block, `(index, local)`: after instruction `index`, `local` is dead, so the
     /// facts about it can be forgotten (ascending by index).
     deaths: SecondaryMap<Block, Vec<(usize, Local)>>,
+    /// What the calls of this function may do to vec lengths.
+    calls: CallKills,
+}
+
+/// For each function this one calls, the vec types whose length the call may change (`None`:
+/// unknown, every vec). Without a summary every call kills every length fact.
+#[derive(Clone, Debug, Default)]
+pub struct CallKills {
+    by_callee: Vec<(poolopt_ir::FuncId, Option<Vec<Type>>)>,
+}
+
+impl CallKills {
+    /// The kills of `func`'s calls under `effects`.
+    pub fn of(func: &Function, effects: Option<&CallEffects>) -> CallKills {
+        let mut by_callee = Vec::new();
+        let Some(effects) = effects else {
+            return CallKills { by_callee };
+        };
+        let mut vec_types: Vec<Type> = Vec::new();
+        for ty in func.locals.values().map(|l| l.ty) {
+            if matches!(ty, Type::Vec(_)) && !vec_types.contains(&ty) {
+                vec_types.push(ty);
+            }
+        }
+        for data in func.insts.values() {
+            if let InstKind::Call { func: callee, .. } = data.kind {
+                if by_callee.iter().any(|(c, _)| *c == callee) {
+                    continue;
+                }
+                let changed: Vec<Type> = vec_types
+                    .iter()
+                    .copied()
+                    .filter(|&ty| effects.may_change(callee, ty))
+                    .collect();
+                by_callee.push((callee, Some(changed)));
+            }
+        }
+        CallKills { by_callee }
+    }
+
+    /// Whether a call of `callee` may change the length of a vec of type `ty`.
+    fn may_change(&self, callee: poolopt_ir::FuncId, ty: Type) -> bool {
+        match self.by_callee.iter().find(|(c, _)| *c == callee) {
+            Some((_, Some(types))) => types.contains(&ty),
+            _ => true,
+        }
+    }
 }
 
 /// Where the locals of `block` die: after which instruction each local is no longer live. A
@@ -603,13 +653,14 @@ fn block_deaths(func: &Function, block: Block, live: &Liveness) -> Vec<(usize, L
 /// Applies instruction `index` of a block and forgets the locals that die after it.
 fn step_block(
     func: &Function,
+    calls: &CallKills,
     inst: Inst,
     index: usize,
     deaths: &[(usize, Local)],
     next_death: &mut usize,
     s: &mut FactSet,
 ) {
-    transfer(func, inst, s);
+    transfer_with(func, calls, inst, s);
     while let Some(&(at, l)) = deaths.get(*next_death) {
         if at > index {
             break;
@@ -632,9 +683,24 @@ impl FactAnalysis {
         FactAnalysis::compute_with(func, cfg, &live)
     }
 
-    /// Runs the analysis over `func`, reusing a liveness result of the same function.
+    /// Runs the analysis over `func`, reusing a liveness result of the same function. Every
+    /// call kills every length fact.
     pub fn compute_with(func: &Function, cfg: &Cfg, live: &Liveness) -> FactAnalysis {
-        let mut fa = FactAnalysis::default();
+        FactAnalysis::compute_with_effects(func, cfg, live, None)
+    }
+
+    /// Like [`FactAnalysis::compute_with`], with the module's call effects: a call kills only
+    /// the length facts of vecs whose type its callee may change.
+    pub fn compute_with_effects(
+        func: &Function,
+        cfg: &Cfg,
+        live: &Liveness,
+        effects: Option<&CallEffects>,
+    ) -> FactAnalysis {
+        let mut fa = FactAnalysis {
+            calls: CallKills::of(func, effects),
+            ..FactAnalysis::default()
+        };
         let Some(entry) = func.entry() else {
             return fa;
         };
@@ -698,7 +764,15 @@ impl FactAnalysis {
                 let mut s = new_in.clone();
                 let mut next_death = 0;
                 for (index, &inst) in func.blocks[b].insts.iter().enumerate() {
-                    step_block(func, inst, index, &fa.deaths[b], &mut next_death, &mut s);
+                    step_block(
+                        func,
+                        &fa.calls,
+                        inst,
+                        index,
+                        &fa.deaths[b],
+                        &mut next_death,
+                        &mut s,
+                    );
                 }
                 fa.block_in[b] = Some(new_in);
                 fa.block_out[b] = Some(s);
@@ -729,6 +803,7 @@ impl FactAnalysis {
         let start = self.block_in(block)?.clone();
         Some(FactCursor {
             func,
+            calls: &self.calls,
             insts: &func.blocks[block].insts,
             pos: 0,
             state: start,
@@ -764,8 +839,13 @@ pub fn may_alias(func: &Function, v: Local, w: Local) -> bool {
     v == w || (is_vec(func, v) && func.local_ty(v) == func.local_ty(w))
 }
 
-/// Applies one instruction to `s`.
+/// Applies one instruction to `s` (every call kills every length fact).
 pub fn transfer(func: &Function, inst: Inst, s: &mut FactSet) {
+    transfer_with(func, &CallKills::default(), inst, s);
+}
+
+/// Applies one instruction to `s`; a call kills the length facts its callee may change.
+fn transfer_with(func: &Function, calls: &CallKills, inst: Inst, s: &mut FactSet) {
     let kind = func.inst(inst);
     // 1. What a successful checked access proves about its operands (they are read before the
     //    instruction's own destination is written).
@@ -798,7 +878,10 @@ pub fn transfer(func: &Function, inst: Inst, s: &mut FactSet) {
         InstKind::VecDrop { vec } => {
             s.kill_lengths(|v| may_alias(func, v, vec), LengthChange::Unknown)
         }
-        InstKind::Call { .. } => s.kill_lengths(|_| true, LengthChange::Unknown),
+        InstKind::Call { func: callee, .. } => s.kill_lengths(
+            |v| calls.may_change(callee, func.local_ty(v)),
+            LengthChange::Unknown,
+        ),
         _ => {}
     }
     // 4. The destination's old facts die; its new ones are added.

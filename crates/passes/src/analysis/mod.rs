@@ -4,11 +4,13 @@
 pub mod callgraph;
 pub mod cfg;
 pub mod dominators;
+pub mod effects;
 pub mod facts;
 pub mod liveness;
 
 pub use callgraph::CallGraph;
 pub use cfg::Cfg;
 pub use dominators::DomTree;
+pub use effects::CallEffects;
 pub use facts::{Fact, FactAnalysis, FactSet};
 pub use liveness::{LiveSet, Liveness, LocalSet};
