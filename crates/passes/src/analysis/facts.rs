@@ -20,7 +20,8 @@
 //! every vec that may alias `w` (same vec type) but keeps `LtLen`/`LenGt` (lengths only grow);
 //! `pop w` kills `LenIs`/`LtLen` of every may-alias vec and weakens `LenGt(v, k)` to
 //! `LenGt(v, k - 1)`; `drop w` kills every length fact of every may-alias vec; a `call` kills
-//! every length fact of every vec (scalar facts survive: callees cannot see locals).
+//! the length facts of every vec whose type the callee may change ([`CallEffects`]; every vec
+//! without a summary) — scalar facts survive: callees cannot see locals.
 //!
 //! Soundness rests on three points: (1) every generated fact follows from the semantics of the
 //! instruction or branch edge that generates it, evaluated on the pre-state, and mentions the
