@@ -89,7 +89,7 @@ impl Fact {
 
 /// The facts holding at one program point.
 ///
-/// Stored as one flat vector sorted by a per-fact key ([`key`]): `(kind, local, local)`, with
+/// Stored as one flat vector sorted by a per-fact key (`key`): `(kind, local, local)`, with
 /// at most one fact per key (a `CmpIs` per bool, a `LenGt` per vec — the strongest bound).
 /// Lookups are binary searches, a meet is one merge of two sorted vectors, a clone is one
 /// allocation; sets stay small because facts about dead locals are dropped, so the linear
@@ -868,6 +868,26 @@ fn transfer_with(func: &Function, calls: &CallKills, inst: Inst, s: &mut FactSet
     }
     // 2. Facts about the destination, derived from the pre-state.
     let gen = def_facts(func, kind, s);
+    // What a push of `vec` proves from the pre-state: a length known to be `> k` is now
+    // `> k + 1`, and a local holding the old length is now a valid index.
+    let pushed = match *kind {
+        InstKind::VecPush { vec, .. } => {
+            let bound = s
+                .len_gt_bound(vec)
+                .and_then(|k| k.checked_add(1))
+                .unwrap_or(0);
+            let old_len: Vec<Local> = s
+                .facts
+                .iter()
+                .filter_map(|f| match *f {
+                    Fact::LenIs { n, v } if v == vec => Some(n),
+                    _ => None,
+                })
+                .collect();
+            Some((vec, bound, old_len))
+        }
+        _ => None,
+    };
     // 3. Effects on vec lengths.
     match *kind {
         InstKind::VecPush { vec, .. } => {
@@ -892,8 +912,13 @@ fn transfer_with(func: &Function, calls: &CallKills, inst: Inst, s: &mut FactSet
     for f in gen {
         s.insert(f);
     }
-    if let InstKind::VecPush { vec, .. } = *kind {
-        s.insert(Fact::LenGt { v: vec, k: 0 });
+    if let Some((vec, bound, old_len)) = pushed {
+        s.insert(Fact::LenGt { v: vec, k: bound });
+        for n in old_len {
+            // n == old len(vec) >= 0 and len(vec) is now n + 1.
+            s.insert(Fact::NonNeg(n));
+            s.insert(Fact::LtLen { i: n, v: vec });
+        }
     }
 }
 
@@ -1052,9 +1077,34 @@ fn binary_facts(
         (BinaryOp::URem, _, Operand::Const(k)) if k > 0 => {
             gen.push(Fact::NonNeg(dst));
         }
+        // Signed division of a non-negative dividend: it did not trap, so the divisor is not
+        // 0, and a divisor known >= 0 is then > 0; the quotient is >= 0 (no MIN / -1 case).
+        (BinaryOp::SDiv, x, y) if non_neg_operand(func, s, x) && non_neg_operand(func, s, y) => {
+            gen.push(Fact::NonNeg(dst));
+        }
+        // Signed remainder: the result has the dividend's sign and is smaller in magnitude
+        // than the divisor, so with `x >= 0` it lies in `[0, n)`.
+        (BinaryOp::SRem, x, y) if non_neg_operand(func, s, x) => {
+            gen.push(Fact::NonNeg(dst));
+            if let Operand::Local(n) = y {
+                if is_i64(func, n) {
+                    if let Some(v) = s.len_of(n) {
+                        gen.push(Fact::LtLen { i: dst, v });
+                    }
+                }
+            }
+        }
         _ => {}
     }
     gen
+}
+
+/// Whether an operand is known `>= 0`: a non-negative constant or an `i64` local with `NonNeg`.
+fn non_neg_operand(func: &Function, s: &FactSet, op: Operand) -> bool {
+    match op {
+        Operand::Const(c) => c >= 0,
+        Operand::Local(l) => is_i64(func, l) && s.non_neg(l),
+    }
 }
 
 /// The facts on the edge `from → to`, given the facts `out` before `from`'s terminator.
