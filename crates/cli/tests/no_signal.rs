@@ -127,3 +127,221 @@ fn mutated_programs_exit_0_2_or_3() {
             > 0
     );
 }
+
+/// One case of tests/untrusted/: a program and its header (`; entry:`, `; args:`, `; flags:`,
+/// `; expect:` and optionally `; expect-interp:`).
+struct UntrustedCase {
+    path: PathBuf,
+    src: String,
+}
+
+impl UntrustedCase {
+    fn header(&self, key: &str) -> Option<&str> {
+        self.src
+            .lines()
+            .take_while(|l| l.starts_with(';'))
+            .find_map(|l| {
+                l.strip_prefix(';')?
+                    .trim()
+                    .strip_prefix(key)?
+                    .strip_prefix(':')
+            })
+            .map(str::trim)
+    }
+
+    /// The `run` command line, without the level options.
+    fn run_args(&self) -> Vec<String> {
+        let mut args = vec![
+            "run".to_string(),
+            self.path.display().to_string(),
+            "--entry".to_string(),
+            self.header("entry").unwrap_or("main").to_string(),
+        ];
+        if let Some(a) = self.header("args").filter(|a| !a.is_empty()) {
+            args.push(format!("--args={a}"));
+        }
+        if let Some(flags) = self.header("flags") {
+            args.extend(flags.split_whitespace().map(str::to_string));
+        }
+        args
+    }
+}
+
+fn untrusted_cases() -> Vec<UntrustedCase> {
+    let dir = root().join("tests/untrusted");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pir"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 10, "tests/untrusted/ has only {paths:?}");
+    paths
+        .into_iter()
+        .map(|path| UntrustedCase {
+            src: std::fs::read_to_string(&path).unwrap(),
+            path,
+        })
+        .collect()
+}
+
+/// Asserts that a finished `poolopt` process matches `expect` (`value N`, `trap KIND` or
+/// `error MESSAGE`) and was not killed by a signal.
+fn assert_outcome(out: &std::process::Output, expect: &str, what: &str) {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let code = out.status.code();
+    assert!(
+        code.is_some(),
+        "{what}: killed by {:?}\nstderr: {stderr}",
+        out.status
+    );
+    let (kind, detail) = expect.split_once(' ').unwrap_or((expect, ""));
+    match kind {
+        "value" => {
+            assert_eq!(code, Some(0), "{what}: stderr: {stderr}");
+            assert_eq!(stdout.lines().last(), Some(detail), "{what}");
+        }
+        "trap" => {
+            assert_eq!(code, Some(3), "{what}: stdout: {stdout} stderr: {stderr}");
+            assert!(
+                stderr.starts_with(&format!("trap: {detail}: ")),
+                "{what}: {stderr}"
+            );
+        }
+        "error" => {
+            assert_eq!(code, Some(2), "{what}: stdout: {stdout} stderr: {stderr}");
+            assert!(stderr.contains(detail), "{what}: {stderr}");
+        }
+        other => panic!("{what}: unknown expectation `{other}`"),
+    }
+}
+
+/// Every program of tests/untrusted/ (the audit of the ways input reaches memory: unchecked
+/// operations, never-assigned and dropped vecs, huge and negative indices, wide elements under
+/// the largest memory limit, narrow parameters given wide arguments, huge call-depth limits)
+/// gives its expected value, trap or error in the JIT at every level and Cranelift level and in
+/// the interpreter, and never dies of a signal.
+#[test]
+fn untrusted_programs_give_their_outcome_at_every_level() {
+    for case in untrusted_cases() {
+        let name = case.path.file_name().unwrap().to_string_lossy().to_string();
+        let expect = case
+            .header("expect")
+            .unwrap_or_else(|| panic!("{name}: no `; expect:` header"));
+        for level in ["-O0", "-O1", "-O2"] {
+            for cl in ["none", "speed"] {
+                let out = Command::new(bin())
+                    .args(case.run_args())
+                    .args([level, "--cl-opt", cl])
+                    .output()
+                    .expect("run poolopt");
+                assert_outcome(&out, expect, &format!("{name} {level} --cl-opt {cl}"));
+            }
+        }
+        let out = Command::new(bin())
+            .args(case.run_args())
+            .arg("--interp")
+            .output()
+            .expect("run poolopt");
+        let expect_interp = case.header("expect-interp").unwrap_or(expect);
+        assert_outcome(&out, expect_interp, &format!("{name} --interp"));
+    }
+}
+
+/// Writes `src` to a fresh file of this test process and returns its path.
+fn temp_program(name: &str, src: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("poolopt-untrusted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, src).unwrap();
+    path
+}
+
+/// The witness: `check` and `run` refuse it at the unchecked instruction's line (exit
+/// 2, `FILE:LINE:COL: error:`); with `--trust-unchecked` `check` accepts it and the interpreter
+/// reports the violation as an error (the JIT is not run: the flag is the user's promise).
+#[test]
+fn unchecked_witness_is_refused_unless_trusted() {
+    let path = root().join("tests/untrusted/unchecked_get_set_witness.pir");
+    let file = path.display().to_string();
+    let out = Command::new(bin())
+        .arg("check")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!(
+            "{file}:12:5: error: `get.unchecked` is not allowed"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "{file}:13:5: error: `set.unchecked` is not allowed"
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--trust-unchecked"), "{stderr}");
+
+    let out = Command::new(bin())
+        .args(["check", "--trust-unchecked"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+
+    let out = Command::new(bin())
+        .args([
+            "run",
+            "--trust-unchecked",
+            "--interp",
+            "--args",
+            "100000000",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unchecked"));
+}
+
+/// `poolopt opt` output (which holds the passes' unchecked operations) is refused as input
+/// without `--trust-unchecked` and gives the original result with it, at every level.
+#[test]
+fn optimized_ir_round_trips_with_trust_unchecked() {
+    let workload = root().join("examples/workloads/slot_pool_8.pir");
+    let out = Command::new(bin())
+        .args(["opt", "-O2"])
+        .arg(&workload)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let optimized = String::from_utf8(out.stdout).unwrap();
+    assert!(optimized.contains(".unchecked"), "{optimized}");
+    let path = temp_program("slot_pool_8_o2.pir", &optimized);
+
+    let run = |file: &Path, extra: &[&str]| {
+        Command::new(bin())
+            .arg("run")
+            .arg(file)
+            .args(["--entry", "lifo", "--args", "10,5"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let reference = run(&workload, &["-O0"]);
+    assert_eq!(reference.status.code(), Some(0));
+    let refused = run(&path, &[]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains(".unchecked` is not allowed"));
+    for level in ["-O0", "-O1", "-O2"] {
+        let trusted = run(&path, &["--trust-unchecked", level]);
+        assert_eq!(trusted.status.code(), Some(0), "{trusted:?}");
+        assert_eq!(trusted.stdout, reference.stdout, "{level}");
+    }
+    let _ = std::fs::remove_file(&path);
+}
