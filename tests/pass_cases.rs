@@ -5,7 +5,8 @@
 //!   their counters, so a reviewer sees exactly what each pass changed and why;
 //! - checks soundness: the expected outcome (a value or a trap kind, derived by hand from the
 //!   IR semantics) holds in the interpreter and in the JIT at O0, O1, O2 under both Cranelift
-//!   levels, and after exactly the case's passes.
+//!   levels, and after exactly the case's passes;
+//! - checks that every pipeline gives the same IR with and without remark collection.
 //!
 //! Near-miss cases are programs where a transformation would be wrong; they must trap (or
 //! compute) exactly as at O0.
@@ -79,6 +80,15 @@ fn pass_cases() {
         let session = Session::new(module.clone())
             .optimize(&manager)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
+        // The same passes without remarks (the `run` path) give the same IR.
+        let quiet = optimize_both_ways(&module, || {
+            PassManager::from_names(&case.passes).expect("the passes parsed above")
+        });
+        assert_eq!(
+            poolopt::ir::print_module(quiet.module().module()),
+            poolopt::ir::print_module(session.module().module()),
+            "{name}: remarks change the code"
+        );
         let after = poolopt::ir::print_module(session.module().module());
         let report = session.report();
         let mut snap = format!("passes: {}\n\n", case.passes.join(", "));

@@ -90,11 +90,29 @@ pub fn interp_outcome(
     }
 }
 
-/// Optimizes with `level`'s pipeline (verifying after every pass).
+/// Optimizes with `level`'s pipeline (verifying after every pass), without remarks (as `poolopt
+/// run` and embedders do); asserts that collecting remarks gives the same IR.
 pub fn optimize(module: &VerifiedModule, level: OptLevel) -> Session {
-    Session::new(module.clone())
-        .optimize(&PassManager::for_level(level).verify_each(true))
-        .unwrap_or_else(|e| panic!("{e}"))
+    optimize_both_ways(module, || PassManager::for_level(level))
+}
+
+/// Runs the pipeline `manager()` makes (verifying after every pass) with remarks collected and
+/// without; asserts that both give the same IR and returns the session without remarks.
+pub fn optimize_both_ways(module: &VerifiedModule, manager: impl Fn() -> PassManager) -> Session {
+    let run = |remarks: bool| {
+        Session::new(module.clone())
+            .optimize(&manager().verify_each(true).collect_remarks(remarks))
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let quiet = run(false);
+    let loud = run(true);
+    let text = |s: &Session| poolopt::ir::print_module(s.module().module());
+    assert_eq!(
+        text(&quiet),
+        text(&loud),
+        "the passes give other IR when remarks are collected"
+    );
+    quiet
 }
 
 pub fn jit_outcome(

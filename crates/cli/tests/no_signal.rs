@@ -218,13 +218,55 @@ fn assert_outcome(out: &std::process::Output, expect: &str, what: &str) {
     }
 }
 
+/// Runs `cmd` to completion, killing it (and failing) after `limit`: a hang is a failure too.
+fn output_within(mut cmd: Command, limit: std::time::Duration, what: &str) -> std::process::Output {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start poolopt");
+    let mut out_pipe = child.stdout.take().unwrap();
+    let mut err_pipe = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for poolopt") {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {limit:?} (a hang), killed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    std::process::Output {
+        status,
+        stdout: out_reader.join().unwrap(),
+        stderr: err_reader.join().unwrap(),
+    }
+}
+
 /// Every program of tests/untrusted/ (the audit of the ways input reaches memory: unchecked
 /// operations, never-assigned and dropped vecs, huge and negative indices, wide elements under
-/// the largest memory limit, narrow parameters given wide arguments, huge call-depth limits)
-/// gives its expected value, trap or error in the JIT at every level and Cranelift level and in
-/// the interpreter, and never dies of a signal.
+/// the largest memory limit, narrow parameters given wide arguments, huge call-depth limits,
+/// callees that trap before returning a vec, a struct or a loop bound) gives its expected value,
+/// trap or error in the JIT (without fuel) at every level and Cranelift level and in the
+/// interpreter, and never dies of a signal or hangs.
 #[test]
 fn untrusted_programs_give_their_outcome_at_every_level() {
+    let limit = std::time::Duration::from_secs(60);
     for case in untrusted_cases() {
         let name = case.path.file_name().unwrap().to_string_lossy().to_string();
         let expect = case
@@ -232,19 +274,16 @@ fn untrusted_programs_give_their_outcome_at_every_level() {
             .unwrap_or_else(|| panic!("{name}: no `; expect:` header"));
         for level in ["-O0", "-O1", "-O2"] {
             for cl in ["none", "speed"] {
-                let out = Command::new(bin())
-                    .args(case.run_args())
-                    .args([level, "--cl-opt", cl])
-                    .output()
-                    .expect("run poolopt");
-                assert_outcome(&out, expect, &format!("{name} {level} --cl-opt {cl}"));
+                let what = format!("{name} {level} --cl-opt {cl}");
+                let mut cmd = Command::new(bin());
+                cmd.args(case.run_args()).args([level, "--cl-opt", cl]);
+                let out = output_within(cmd, limit, &what);
+                assert_outcome(&out, expect, &what);
             }
         }
-        let out = Command::new(bin())
-            .args(case.run_args())
-            .arg("--interp")
-            .output()
-            .expect("run poolopt");
+        let mut cmd = Command::new(bin());
+        cmd.args(case.run_args()).arg("--interp");
+        let out = output_within(cmd, limit, &format!("{name} --interp"));
         let expect_interp = case.header("expect-interp").unwrap_or(expect);
         assert_outcome(&out, expect_interp, &format!("{name} --interp"));
     }
