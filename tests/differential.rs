@@ -13,6 +13,7 @@
 mod gen;
 
 use gen::check::{check, check_configs, interp, Config as CheckConfig, Outcome};
+use gen::coverage::Coverage;
 use gen::{generate, LIMITS};
 use poolopt::ir::print_module;
 use poolopt::{OptLevel, PassManager, Session, TrapKind, VerifiedModule};
@@ -103,10 +104,15 @@ fn random_programs_agree_everywhere() {
     let start = std::time::Instant::now();
     let total_jit = std::cell::Cell::new(0usize);
     let total_distinct = std::cell::Cell::new(0usize);
+    let coverage = std::cell::RefCell::new(Coverage::default());
     let result = runner.run(&proptest::collection::vec(any::<u8>(), 0..700), |bytes| {
         let (module, args) = program(&bytes);
         match check(&module, "main", &args, &LIMITS) {
             Ok((_, stats)) => {
+                let o2 = Session::new(module)
+                    .optimize(&PassManager::for_level(OptLevel::O2))
+                    .map_err(|e| TestCaseError::fail(format!("O2: {e}")))?;
+                coverage.borrow_mut().record(o2.report());
                 total_jit.set(total_jit.get() + stats.jit_runs);
                 total_distinct.set(total_distinct.get() + stats.distinct_modules);
                 Ok(())
@@ -139,6 +145,8 @@ fn random_programs_agree_everywhere() {
         total_jit.get(),
         start.elapsed()
     );
+    // Shrinking re-runs programs, so a count may exceed the number of programs.
+    eprintln!("rule coverage:\n{}", coverage.borrow());
 }
 
 /// A fixed stream of byte strings (xorshift), so the health check below is deterministic.
@@ -167,6 +175,7 @@ fn generator_produces_a_useful_mix() {
     let mut unchecked = 0;
     let mut with_kept_checks = 0;
     let mut applied: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut coverage = Coverage::default();
     let inputs = seeded_inputs(200);
     for bytes in &inputs {
         let (module, args) = program(bytes);
@@ -184,6 +193,7 @@ fn generator_produces_a_useful_mix() {
         let o2 = Session::new(module)
             .optimize(&PassManager::for_level(OptLevel::O2))
             .unwrap();
+        coverage.record(o2.report());
         for r in &o2.report().remarks {
             if r.kind == poolopt::passes::RemarkKind::Applied {
                 *applied.entry(r.pass).or_default() += 1;
@@ -201,6 +211,13 @@ fn generator_produces_a_useful_mix() {
         "outcomes of {} programs: {outcomes:?}; O2 removed checks in {unchecked}, kept some in {with_kept_checks}; \
          applied remarks per pass: {applied:?}",
         inputs.len()
+    );
+    eprintln!("rule coverage of the seeded programs:\n{coverage}");
+    // Every rule is reached by some program.
+    assert_eq!(
+        coverage.unreached(),
+        Vec::<String>::new(),
+        "rules no generated program reaches:\n{coverage}"
     );
     // Every pass of O2 has something to do in some program.
     for pass in poolopt::passes::pass_names() {
