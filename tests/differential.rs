@@ -17,6 +17,7 @@ use gen::coverage::Coverage;
 use gen::{generate, LIMITS};
 use poolopt::ir::print_module;
 use poolopt::{OptLevel, PassManager, Session, TrapKind, VerifiedModule};
+use poolopt_test_support::{header, pir_files};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::collections::BTreeMap;
@@ -251,29 +252,10 @@ struct Saved {
     expect: String,
 }
 
-fn header<'a>(src: &'a str, key: &str) -> Option<&'a str> {
-    src.lines()
-        .take_while(|l| l.starts_with(';'))
-        .find_map(|l| {
-            l.strip_prefix(';')?
-                .trim()
-                .strip_prefix(key)?
-                .strip_prefix(':')
-        })
-        .map(str::trim)
-}
-
 /// The saved cases of tests/regressions/, plus the file `POOLOPT_DIFF_REPLAY` names (a failure
 /// file to replay), which must exist.
 fn saved_cases() -> Vec<Saved> {
-    let dir = root().join("tests/regressions");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    paths.retain(|p| p.extension().is_some_and(|e| e == "pir"));
-    paths.sort();
+    let mut paths = pir_files(&root().join("tests/regressions"));
     if let Some(replay) = std::env::var_os("POOLOPT_DIFF_REPLAY") {
         let replay = PathBuf::from(replay);
         assert!(

@@ -5,6 +5,7 @@
 //!
 //! `POOLOPT_CLI_MUTANTS=N` sets the number of mutated files (default 240).
 
+use poolopt_test_support::{header, pir_files, Expect};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -12,7 +13,7 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn pir_files() -> Vec<PathBuf> {
+fn all_pir_files() -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![root().join("examples"), root().join("tests")];
     while let Some(dir) = stack.pop() {
@@ -83,7 +84,7 @@ fn mutated_programs_exit_0_2_or_3() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(240);
-    let files = pir_files();
+    let files = all_pir_files();
     assert!(!files.is_empty());
     let dir = std::env::temp_dir().join(format!("poolopt-no-signal-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -137,16 +138,7 @@ struct UntrustedCase {
 
 impl UntrustedCase {
     fn header(&self, key: &str) -> Option<&str> {
-        self.src
-            .lines()
-            .take_while(|l| l.starts_with(';'))
-            .find_map(|l| {
-                l.strip_prefix(';')?
-                    .trim()
-                    .strip_prefix(key)?
-                    .strip_prefix(':')
-            })
-            .map(str::trim)
+        header(&self.src, key)
     }
 
     /// The `run` command line, without the level options.
@@ -168,14 +160,7 @@ impl UntrustedCase {
 }
 
 fn untrusted_cases() -> Vec<UntrustedCase> {
-    let dir = root().join("tests/untrusted");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pir"))
-        .collect();
-    paths.sort();
+    let paths = pir_files(&root().join("tests/untrusted"));
     assert!(paths.len() >= 10, "tests/untrusted/ has only {paths:?}");
     paths
         .into_iter()
@@ -197,24 +182,26 @@ fn assert_outcome(out: &std::process::Output, expect: &str, what: &str) {
         "{what}: killed by {:?}\nstderr: {stderr}",
         out.status
     );
-    let (kind, detail) = expect.split_once(' ').unwrap_or((expect, ""));
-    match kind {
-        "value" => {
+    match Expect::parse(expect).unwrap_or_else(|e| panic!("{what}: {e}")) {
+        Expect::Value(v) => {
             assert_eq!(code, Some(0), "{what}: stderr: {stderr}");
-            assert_eq!(stdout.lines().last(), Some(detail), "{what}");
+            assert_eq!(
+                stdout.lines().last(),
+                Some(v.to_string().as_str()),
+                "{what}"
+            );
         }
-        "trap" => {
+        Expect::Trap(kind) => {
             assert_eq!(code, Some(3), "{what}: stdout: {stdout} stderr: {stderr}");
             assert!(
-                stderr.starts_with(&format!("trap: {detail}: ")),
+                stderr.starts_with(&format!("trap: {kind}: ")),
                 "{what}: {stderr}"
             );
         }
-        "error" => {
+        Expect::Error(message) => {
             assert_eq!(code, Some(2), "{what}: stdout: {stdout} stderr: {stderr}");
-            assert!(stderr.contains(detail), "{what}: {stderr}");
+            assert!(stderr.contains(&message), "{what}: {stderr}");
         }
-        other => panic!("{what}: unknown expectation `{other}`"),
     }
 }
 
