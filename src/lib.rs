@@ -21,7 +21,7 @@ mod diagnostic;
 mod session;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
-pub use session::{parse_and_verify, Error, Session, VerifiedModule};
+pub use session::{parse_and_verify, parse_and_verify_with, Error, Session, VerifiedModule};
 
 pub use poolopt_interp as interp;
 pub use poolopt_ir as ir;
@@ -29,6 +29,6 @@ pub use poolopt_jit as jit;
 pub use poolopt_passes as passes;
 
 pub use poolopt_interp::InterpError;
-pub use poolopt_ir::{Module, RunLimits, Trap, TrapKind};
+pub use poolopt_ir::{Module, RunLimits, Trap, TrapKind, VerifyOptions};
 pub use poolopt_jit::{ClOpt, CompiledModule, JitOptions, RunError};
 pub use poolopt_passes::{OptLevel, PassManager, PassReport, Remark, Stats};

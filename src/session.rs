@@ -3,7 +3,7 @@
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use poolopt_interp::InterpError;
-use poolopt_ir::{Module, RunLimits};
+use poolopt_ir::{Module, RunLimits, VerifyOptions};
 use poolopt_jit::{ClOpt, CompiledModule, JitError, JitOptions};
 use poolopt_passes::{OptLevel, PassError, PassManager, PassReport};
 use thiserror::Error;
@@ -27,9 +27,20 @@ pub enum Error {
 pub struct VerifiedModule(Module);
 
 impl VerifiedModule {
-    /// Verifies `module`.
+    /// Verifies `module` as untrusted input: unchecked vec operations are refused.
     pub fn new(module: Module) -> Result<VerifiedModule, Vec<poolopt_ir::VerifyError>> {
-        poolopt_ir::verify(&module)?;
+        VerifiedModule::with_options(module, &VerifyOptions::default())
+    }
+
+    /// Verifies `module` with explicit options. `VerifyOptions { trust_unchecked: true }` is
+    /// the embedder's promise, like Rust's `unsafe`, that every unchecked operation in it
+    /// cannot fail (for example IR printed by `poolopt opt`): a broken promise reads and writes
+    /// out of bounds in the JIT.
+    pub fn with_options(
+        module: Module,
+        options: &VerifyOptions,
+    ) -> Result<VerifiedModule, Vec<poolopt_ir::VerifyError>> {
+        poolopt_ir::verify_with(&module, options)?;
         Ok(VerifiedModule(module))
     }
 
@@ -44,8 +55,18 @@ impl VerifiedModule {
     }
 }
 
-/// Parses and verifies text IR; errors are rendered against `source` as `FILE:LINE:COL`.
+/// Parses and verifies untrusted text IR (unchecked operations are refused); errors are
+/// rendered against `source` as `FILE:LINE:COL`.
 pub fn parse_and_verify(file: &str, source: &str) -> Result<VerifiedModule, Diagnostics> {
+    parse_and_verify_with(file, source, &VerifyOptions::default())
+}
+
+/// [`parse_and_verify`] with explicit verifier options (see [`VerifiedModule::with_options`]).
+pub fn parse_and_verify_with(
+    file: &str,
+    source: &str,
+    options: &VerifyOptions,
+) -> Result<VerifiedModule, Diagnostics> {
     let module = poolopt_ir::parse(source).map_err(|e| {
         Diagnostics(vec![Diagnostic::with_span(
             file,
@@ -55,7 +76,7 @@ pub fn parse_and_verify(file: &str, source: &str) -> Result<VerifiedModule, Diag
             e.to_string(),
         )])
     })?;
-    VerifiedModule::new(module).map_err(|errors| {
+    VerifiedModule::with_options(module, options).map_err(|errors| {
         let mut diags: Vec<Diagnostic> = errors
             .iter()
             .map(|e| Diagnostic::new(file, source, e.loc, e.to_string()))

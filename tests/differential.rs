@@ -4,15 +4,20 @@
 //! no optimized module may violate an unchecked operation's precondition in the interpreter.
 //!
 //! `POOLOPT_DIFF_CASES=N` sets the number of random programs (default 64). A failure shrinks to
-//! a minimal program, which is written to `target/differential-failure.pir` in the format of the
-//! saved cases under `tests/regressions/` (copy it there, with a descriptive name).
+//! a minimal program, which is written to `differential-failure.pir` in Cargo's temporary
+//! directory for integration tests (`CARGO_TARGET_TMPDIR`, under the target directory) in the
+//! format of the saved cases under `tests/regressions/`; the panic message names the file and
+//! the command that replays it (`POOLOPT_DIFF_REPLAY=FILE`). Copy it to `tests/regressions/`
+//! with a descriptive name to keep it.
 
 mod gen;
 
 use gen::check::{check, check_configs, interp, Config as CheckConfig, Outcome};
+use gen::coverage::Coverage;
 use gen::{generate, LIMITS};
 use poolopt::ir::print_module;
 use poolopt::{OptLevel, PassManager, Session, TrapKind, VerifiedModule};
+use poolopt_test_support::{header, pir_files};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::collections::BTreeMap;
@@ -53,6 +58,31 @@ fn regression_text(module: &VerifiedModule, args: &[i64], expect: &str, why: &st
     )
 }
 
+/// Where a failing program is written: Cargo's per-target temporary directory (it exists
+/// wherever `CARGO_TARGET_DIR` points).
+fn failure_file() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("differential-failure.pir")
+}
+
+/// The command that replays a failure file.
+fn replay_command(path: &std::path::Path) -> String {
+    format!(
+        "POOLOPT_DIFF_REPLAY={} cargo test -p poolopt --test differential \
+         saved_regressions_agree_everywhere -- --nocapture",
+        path.display()
+    )
+}
+
+/// Writes a failing program as a saved case to `path` (creating its directory); the error says
+/// what could not be written.
+fn write_failure(path: &std::path::Path, text: &str) -> Result<(), String> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 #[test]
 fn random_programs_agree_everywhere() {
     let n = cases();
@@ -70,14 +100,20 @@ fn random_programs_agree_everywhere() {
         rng_seed,
         ..Config::default()
     });
-    let failure_file = root().join("target/differential-failure.pir");
+    let failure_file = failure_file();
+    let write_error = std::cell::RefCell::new(None::<String>);
     let start = std::time::Instant::now();
     let total_jit = std::cell::Cell::new(0usize);
     let total_distinct = std::cell::Cell::new(0usize);
+    let coverage = std::cell::RefCell::new(Coverage::default());
     let result = runner.run(&proptest::collection::vec(any::<u8>(), 0..700), |bytes| {
         let (module, args) = program(&bytes);
         match check(&module, "main", &args, &LIMITS) {
             Ok((_, stats)) => {
+                let o2 = Session::new(module)
+                    .optimize(&PassManager::for_level(OptLevel::O2))
+                    .map_err(|e| TestCaseError::fail(format!("O2: {e}")))?;
+                coverage.borrow_mut().record(o2.report());
                 total_jit.set(total_jit.get() + stats.jit_runs);
                 total_distinct.set(total_distinct.get() + stats.distinct_modules);
                 Ok(())
@@ -86,19 +122,22 @@ fn random_programs_agree_everywhere() {
                 let expect = interp(&module, "main", &args, &LIMITS)
                     .map(|o| o.summary())
                     .unwrap_or_else(|e| e);
-                let _ = std::fs::write(
-                    &failure_file,
-                    regression_text(&module, &args, &expect, &why),
-                );
+                let text = regression_text(&module, &args, &expect, &why);
+                *write_error.borrow_mut() = write_failure(&failure_file, &text).err();
                 Err(TestCaseError::fail(why))
             }
         }
     });
     if let Err(e) = result {
-        panic!(
-            "{e}\nthe minimal failing program is in {}",
-            failure_file.display()
-        );
+        match write_error.into_inner() {
+            Some(error) => panic!("{e}\nTHE FAILING PROGRAM WAS NOT SAVED: {error}"),
+            None => panic!(
+                "{e}\nthe minimal failing program is in {}\nreplay it with: {}\n\
+                 keep it by copying it to tests/regressions/<what-it-shows>.pir",
+                failure_file.display(),
+                replay_command(&failure_file)
+            ),
+        }
     }
     eprintln!(
         "differential: {n} programs clean ({} distinct optimized modules, \
@@ -107,6 +146,8 @@ fn random_programs_agree_everywhere() {
         total_jit.get(),
         start.elapsed()
     );
+    // Shrinking re-runs programs, so a count may exceed the number of programs.
+    eprintln!("rule coverage:\n{}", coverage.borrow());
 }
 
 /// A fixed stream of byte strings (xorshift), so the health check below is deterministic.
@@ -135,6 +176,7 @@ fn generator_produces_a_useful_mix() {
     let mut unchecked = 0;
     let mut with_kept_checks = 0;
     let mut applied: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut coverage = Coverage::default();
     let inputs = seeded_inputs(200);
     for bytes in &inputs {
         let (module, args) = program(bytes);
@@ -152,6 +194,7 @@ fn generator_produces_a_useful_mix() {
         let o2 = Session::new(module)
             .optimize(&PassManager::for_level(OptLevel::O2))
             .unwrap();
+        coverage.record(o2.report());
         for r in &o2.report().remarks {
             if r.kind == poolopt::passes::RemarkKind::Applied {
                 *applied.entry(r.pass).or_default() += 1;
@@ -169,6 +212,13 @@ fn generator_produces_a_useful_mix() {
         "outcomes of {} programs: {outcomes:?}; O2 removed checks in {unchecked}, kept some in {with_kept_checks}; \
          applied remarks per pass: {applied:?}",
         inputs.len()
+    );
+    eprintln!("rule coverage of the seeded programs:\n{coverage}");
+    // Every rule is reached by some program.
+    assert_eq!(
+        coverage.unreached(),
+        Vec::<String>::new(),
+        "rules no generated program reaches:\n{coverage}"
     );
     // Every pass of O2 has something to do in some program.
     for pass in poolopt::passes::pass_names() {
@@ -202,30 +252,25 @@ struct Saved {
     expect: String,
 }
 
-fn header<'a>(src: &'a str, key: &str) -> Option<&'a str> {
-    src.lines()
-        .take_while(|l| l.starts_with(';'))
-        .find_map(|l| {
-            l.strip_prefix(';')?
-                .trim()
-                .strip_prefix(key)?
-                .strip_prefix(':')
-        })
-        .map(str::trim)
-}
-
+/// The saved cases of tests/regressions/, plus the file `POOLOPT_DIFF_REPLAY` names (a failure
+/// file to replay), which must exist.
 fn saved_cases() -> Vec<Saved> {
-    let dir = root().join("tests/regressions");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|d| d.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    paths.retain(|p| p.extension().is_some_and(|e| e == "pir"));
-    paths.sort();
+    let mut paths = pir_files(&root().join("tests/regressions"));
+    if let Some(replay) = std::env::var_os("POOLOPT_DIFF_REPLAY") {
+        let replay = PathBuf::from(replay);
+        assert!(
+            replay.is_file(),
+            "POOLOPT_DIFF_REPLAY: no file {}",
+            replay.display()
+        );
+        paths.insert(0, replay);
+    }
     paths
         .iter()
         .map(|path| {
             let name = path.file_name().unwrap().to_string_lossy().to_string();
-            let src = std::fs::read_to_string(path).unwrap();
+            let src =
+                std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let module = poolopt::parse_and_verify(&name, &src).unwrap_or_else(|d| panic!("{d}"));
             let entry = header(&src, "entry").unwrap_or("main").to_string();
             let args = header(&src, "args")
@@ -259,6 +304,28 @@ fn saved_regressions_agree_everywhere() {
         assert_eq!(outcome.summary(), case.expect, "{}", case.name);
     }
     eprintln!("{} saved regression cases agree everywhere", cases.len());
+}
+
+/// The failure file is written where the panic message says, its directory created if
+/// missing, in the format the replay reads back; an unwritable path is an error, not silence.
+#[test]
+fn failure_file_is_written_and_replayable() {
+    let path = failure_file();
+    let _ = std::fs::remove_file(&path);
+    let (module, args) = program(&seeded_inputs(1)[0]);
+    let expect = interp(&module, "main", &args, &LIMITS).unwrap().summary();
+    let text = regression_text(&module, &args, &expect, "self-test of the failure file");
+    write_failure(&path, &text).unwrap();
+    let back = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(back, text);
+    assert_eq!(header(&back, "expect"), Some(expect.as_str()));
+    poolopt::parse_and_verify("differential-failure.pir", &back).unwrap_or_else(|d| panic!("{d}"));
+    assert!(replay_command(&path).contains(&path.display().to_string()));
+    // A path under a regular file cannot be created: the error says so.
+    let blocked = path.join("below-a-file.pir");
+    let err = write_failure(&blocked, &text).unwrap_err();
+    assert!(err.contains("cannot create"), "{err}");
+    std::fs::remove_file(&path).unwrap();
 }
 
 /// Writes a few generated programs as saved cases (`cargo test --test differential --

@@ -5,7 +5,8 @@
 //!   their counters, so a reviewer sees exactly what each pass changed and why;
 //! - checks soundness: the expected outcome (a value or a trap kind, derived by hand from the
 //!   IR semantics) holds in the interpreter and in the JIT at O0, O1, O2 under both Cranelift
-//!   levels, and after exactly the case's passes.
+//!   levels, and after exactly the case's passes;
+//! - checks that every pipeline gives the same IR with and without remark collection.
 //!
 //! Near-miss cases are programs where a transformation would be wrong; they must trap (or
 //! compute) exactly as at O0.
@@ -14,19 +15,13 @@ mod common;
 
 use common::*;
 use poolopt::{PassManager, RunLimits, Session};
+use poolopt_test_support::{header, Expect};
 
 struct Case {
     passes: Vec<String>,
     entry: String,
     args: Vec<i64>,
     expect: Outcome,
-}
-
-fn header(src: &str, key: &str) -> Option<String> {
-    src.lines()
-        .filter_map(|l| l.strip_prefix(';'))
-        .map(str::trim)
-        .find_map(|l| l.strip_prefix(key).map(|v| v.trim().to_string()))
 }
 
 fn parse_case(name: &str, src: &str) -> Case {
@@ -36,10 +31,14 @@ fn parse_case(name: &str, src: &str) -> Case {
             .filter(|x| !x.is_empty())
             .collect()
     };
-    let passes = list(header(src, "passes:").unwrap_or_else(|| panic!("{name}: no `; passes:`")));
-    let entry = header(src, "entry:").unwrap_or_else(|| "main".to_string());
-    let args = header(src, "args:")
-        .map(list)
+    let passes = list(
+        header(src, "passes")
+            .map(str::to_string)
+            .unwrap_or_else(|| panic!("{name}: no `; passes:`")),
+    );
+    let entry = header(src, "entry").unwrap_or("main").to_string();
+    let args = header(src, "args")
+        .map(|a| list(a.to_string()))
         .unwrap_or_default()
         .iter()
         .map(|a| {
@@ -47,10 +46,11 @@ fn parse_case(name: &str, src: &str) -> Case {
                 .unwrap_or_else(|e| panic!("{name}: bad arg {a}: {e}"))
         })
         .collect();
-    let expect = header(src, "expect:").unwrap_or_else(|| panic!("{name}: no `; expect:`"));
-    let expect = match expect.strip_prefix("trap ") {
-        Some(kind) => Outcome::Trap(kind.trim().to_string()),
-        None => Outcome::Value(expect.parse().unwrap_or_else(|e| panic!("{name}: {e}"))),
+    let expect = header(src, "expect").unwrap_or_else(|| panic!("{name}: no `; expect:`"));
+    let expect = match Expect::parse(expect).unwrap_or_else(|e| panic!("{name}: {e}")) {
+        Expect::Value(v) => Outcome::Value(v),
+        Expect::Trap(kind) => Outcome::Trap(kind),
+        Expect::Error(e) => panic!("{name}: a pass case cannot expect an error ({e})"),
     };
     Case {
         passes,
@@ -79,6 +79,15 @@ fn pass_cases() {
         let session = Session::new(module.clone())
             .optimize(&manager)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
+        // The same passes without remarks (the `run` path) give the same IR.
+        let quiet = optimize_both_ways(&module, || {
+            PassManager::from_names(&case.passes).expect("the passes parsed above")
+        });
+        assert_eq!(
+            poolopt::ir::print_module(quiet.module().module()),
+            poolopt::ir::print_module(session.module().module()),
+            "{name}: remarks change the code"
+        );
         let after = poolopt::ir::print_module(session.module().module());
         let report = session.report();
         let mut snap = format!("passes: {}\n\n", case.passes.join(", "));

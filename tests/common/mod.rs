@@ -1,16 +1,16 @@
-//! Helpers shared by the integration tests: loading programs, the expected workload results,
-//! and running a program everywhere (interpreter, JIT at every level and Cranelift level).
+//! Helpers of the integration tests that know this repository's layout: loading its programs and
+//! the expected workload results. Running a program everywhere (interpreter, JIT at every level
+//! and Cranelift level) comes from `poolopt-test-support`.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
-use poolopt::{
-    parse_and_verify, ClOpt, InterpError, OptLevel, PassManager, RunError, RunLimits, Session,
-    Trap, VerifiedModule,
-};
+use poolopt::{parse_and_verify, VerifiedModule};
 use std::path::{Path, PathBuf};
 
-pub const LEVELS: [OptLevel; 3] = [OptLevel::O0, OptLevel::O1, OptLevel::O2];
-pub const CL_OPTS: [ClOpt; 2] = [ClOpt::None, ClOpt::Speed];
+pub use poolopt_test_support::{
+    interp_outcome, jit_outcome, load_str, optimize, optimize_both_ways, run_everywhere, Outcome,
+    CL_OPTS, LEVELS,
+};
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -22,11 +22,6 @@ pub fn load(rel: &str) -> VerifiedModule {
     let path = root().join(rel);
     let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{rel}: {e}"));
     parse_and_verify(rel, &src).unwrap_or_else(|d| panic!("{d}"))
-}
-
-/// Parses and verifies program text.
-pub fn load_str(name: &str, src: &str) -> VerifiedModule {
-    parse_and_verify(name, src).unwrap_or_else(|d| panic!("{d}"))
 }
 
 /// One line of examples/workloads/expected.txt.
@@ -62,84 +57,6 @@ pub fn expected_results() -> Vec<Expected> {
             }
         })
         .collect()
-}
-
-/// The outcome of one run, comparable across engines: a value or a trap kind.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Value(i64),
-    Trap(String),
-}
-
-impl Outcome {
-    fn from_trap(t: &Trap) -> Outcome {
-        Outcome::Trap(t.kind.name().to_string())
-    }
-}
-
-pub fn interp_outcome(
-    module: &VerifiedModule,
-    entry: &str,
-    args: &[i64],
-    limits: &RunLimits,
-) -> Outcome {
-    match poolopt::interp::run(module.module(), entry, args, limits) {
-        Ok(v) => Outcome::Value(v),
-        Err(InterpError::Trap(t)) => Outcome::from_trap(&t),
-        Err(e) => panic!("interpreter failed: {e}"),
-    }
-}
-
-/// Optimizes with `level`'s pipeline (verifying after every pass).
-pub fn optimize(module: &VerifiedModule, level: OptLevel) -> Session {
-    Session::new(module.clone())
-        .optimize(&PassManager::for_level(level).verify_each(true))
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-pub fn jit_outcome(
-    session: &Session,
-    cl: ClOpt,
-    entry: &str,
-    args: &[i64],
-    limits: &RunLimits,
-) -> Outcome {
-    let compiled = session
-        .compile(cl)
-        .unwrap_or_else(|e| panic!("compile: {e}"));
-    match compiled.run(entry, args, limits) {
-        Ok(v) => Outcome::Value(v),
-        Err(RunError::Trap(t)) => Outcome::from_trap(&t),
-        Err(e) => panic!("run failed: {e}"),
-    }
-}
-
-/// Runs `entry` in the interpreter (unoptimized and after each level) and in the JIT at every
-/// level and Cranelift level; asserts every outcome equals the unoptimized interpreter's and
-/// returns it.
-pub fn run_everywhere(
-    module: &VerifiedModule,
-    entry: &str,
-    args: &[i64],
-    limits: &RunLimits,
-) -> Outcome {
-    let reference = interp_outcome(module, entry, args, limits);
-    for level in LEVELS {
-        let session = optimize(module, level);
-        let optimized = interp_outcome(session.module(), entry, args, limits);
-        assert_eq!(
-            optimized, reference,
-            "interpreter after {level:?} differs for {entry}{args:?}"
-        );
-        for cl in CL_OPTS {
-            let got = jit_outcome(&session, cl, entry, args, limits);
-            assert_eq!(
-                got, reference,
-                "JIT {level:?} cl={cl} differs for {entry}{args:?}"
-            );
-        }
-    }
-    reference
 }
 
 /// Every `.pir` file under the given repository folders.

@@ -145,6 +145,15 @@ pub fn check_configs(
             .optimize(&config.manager())
             .map_err(|e| format!("[{label}] pass pipeline failed: {e}"))?;
         let text = print_module(session.module().module());
+        // The same pipeline without remarks (the `run` path) must make the same decisions.
+        let quiet = Session::new(module.clone())
+            .optimize(&config.manager().collect_remarks(false))
+            .map_err(|e| format!("[{label}] pass pipeline without remarks failed: {e}"))?;
+        if print_module(quiet.module().module()) != text {
+            return Err(format!(
+                "[{label}] the passes give other IR without remarks than with them"
+            ));
+        }
         if !seen.insert(text) {
             continue;
         }

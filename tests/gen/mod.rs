@@ -25,6 +25,7 @@
 #![allow(dead_code)]
 
 pub mod check;
+pub mod coverage;
 
 use poolopt::ir::{
     BinaryOp, Block, CastOp, CmpOp, ElemType, FuncId, FunctionBuilder, Local, ModuleBuilder,
@@ -594,7 +595,8 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
             }
             26 => self.observe_len(),
             27..=29 => self.alloc_pattern(),
-            _ => self.access(),
+            30 => self.access(),
+            _ => self.rule_shape(),
         }
     }
 
@@ -1237,5 +1239,200 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
         self.fb.switch_to_block(trap);
         self.fb.trap("boom");
         self.fb.switch_to_block(cont);
+    }
+}
+
+/// Shapes that reach the pass rules the other statements miss (issue 14): constant indices
+/// after pushes, index, bound and vec locals reassigned between a compare and its branch or
+/// after a length is known, every spelling of the zero and bound tests, and constant bounds
+/// (negative, zero, positive, narrow).
+impl FnGen<'_, '_, '_> {
+    fn rule_shape(&mut self) {
+        match self.src.pick(4) {
+            0 => self.constant_index_after_pushes(),
+            1 => self.reassigned_before_branch(),
+            2 => self.spelled_range_check(),
+            _ => self.vec_reassigned_after_len(),
+        }
+    }
+
+    fn elem_of(&self, v: V) -> ElemType {
+        match self.elem_struct(v) {
+            None => ElemType::Scalar(ScalarType::I64),
+            Some(id) => ElemType::Struct(id),
+        }
+    }
+
+    /// `push v` k times, then an access at a constant index around k (-1 and k included: near
+    /// misses), sometimes with a push, pop or call between.
+    fn constant_index_after_pushes(&mut self) {
+        let v = VECS[self.src.pick(6)];
+        let pushes = 1 + self.src.pick(3);
+        for _ in 0..pushes {
+            self.push_value(v, false);
+        }
+        let k = [-1, 0, 1, pushes as i64 - 1, pushes as i64][self.src.pick(5)];
+        let idx = Operand::Const(k);
+        self.between(v, idx);
+        self.do_access(v, idx);
+    }
+
+    /// `c = <test of i against len v>`, then `i` (or the bound, or `v`) reassigned before
+    /// `brif c`: the compare says nothing about the new value, so the check must stay.
+    fn reassigned_before_branch(&mut self) {
+        let v = VECS[self.src.pick(6)];
+        let (ix, n, c0, vl) = (self.l.ix, self.l.n, self.l.c[0], self.vec(v));
+        let x = self.local_of(ScalarType::I64);
+        self.fb.copy(ix, x);
+        self.fb.vec_len(n, vl);
+        let ok = self.block("inb");
+        let join = self.block("join");
+        self.fb.compare(c0, CmpOp::Ult, ix, n);
+        match self.src.pick(4) {
+            0 => {
+                let k = self.small();
+                self.fb.copy(ix, k);
+            }
+            1 => {
+                self.fb.binary(ix, BinaryOp::Add, ix, 1i64);
+            }
+            2 => {
+                let twin = self.vec(v.twin());
+                self.fb.copy(vl, twin);
+            }
+            _ => {
+                let elem = self.elem_of(v);
+                self.fb.vec_new(vl, elem);
+            }
+        }
+        self.fb.brif(c0, ok, join);
+        self.fb.switch_to_block(ok);
+        self.do_access(v, Operand::Local(ix));
+        self.fb.br(join);
+        self.fb.switch_to_block(join);
+    }
+
+    /// `n = len v; c = n > 0` (so `len v > 0` is known), then `v` reassigned (a copy of its
+    /// twin, or a new vec) or dropped, then a pop or a constant-index access of `v`.
+    fn vec_reassigned_after_len(&mut self) {
+        let v = VECS[self.src.pick(6)];
+        let (n, c0, vl) = (self.l.n, self.l.c[0], self.vec(v));
+        let ok = self.block("have");
+        let join = self.block("join");
+        self.fb.vec_len(n, vl);
+        self.fb.compare(c0, CmpOp::Sgt, n, 0i64);
+        self.fb.brif(c0, ok, join);
+        self.fb.switch_to_block(ok);
+        match self.src.pick(4) {
+            0 => {
+                let twin = self.vec(v.twin());
+                self.fb.copy(vl, twin);
+            }
+            1 => {
+                let elem = self.elem_of(v);
+                self.fb.vec_new(vl, elem);
+            }
+            2 => {
+                self.fb.drop_vec(vl);
+            }
+            _ => {}
+        }
+        if self.src.pick(2) == 0 {
+            self.pop_into(v);
+        } else {
+            self.do_access(v, Operand::Const(0));
+        }
+        self.fb.br(join);
+        self.fb.switch_to_block(join);
+    }
+
+    /// The short-circuit range check `lower(i) || upper(i, n)` branching to one trap block, with
+    /// the lower test in every spelling (and the near misses `i > 0`, `i <= 0`), the bound test
+    /// `>=`, `>` (near miss), `<=`/`<` with the bound first, and the bound a length, a constant
+    /// local (negative, zero or positive, i64 or narrow), a constant operand, or a local
+    /// reassigned in the upper block.
+    fn spelled_range_check(&mut self) {
+        let v = VECS[self.src.pick(6)];
+        let [c0, c1, _] = self.l.c;
+        let narrow = self.src.one_in(4);
+        // Narrow: index and bound both i32 (the fold needs one type).
+        let (i, n, nty) = if narrow {
+            (self.l.y[0], self.l.y[1], ScalarType::I32)
+        } else {
+            (self.l.ix, self.l.n, ScalarType::I64)
+        };
+        let x = self.local_of(ScalarType::I64);
+        if narrow {
+            self.fb.cast(i, CastOp::Trunc, x);
+        } else {
+            self.fb.copy(i, x);
+        }
+        let trap = self.block("oob");
+        let upper = self.block("upper");
+        let ok = self.block("ok");
+        // The lower test: (op, lhs, rhs, true-means-negative).
+        let zero = |k: i64| Operand::Const(k);
+        let il = Operand::Local(i);
+        let (op, lhs, rhs, neg) = match self.src.pick(10) {
+            0 => (CmpOp::Slt, il, zero(0), true),
+            1 => (CmpOp::Sle, il, zero(-1), true),
+            2 => (CmpOp::Sge, il, zero(0), false),
+            3 => (CmpOp::Sgt, il, zero(-1), false),
+            4 => (CmpOp::Sgt, zero(0), il, true),
+            5 => (CmpOp::Sle, zero(0), il, false),
+            6 => (CmpOp::Sge, zero(-1), il, true),
+            7 => (CmpOp::Slt, zero(-1), il, false),
+            // Near misses: `i > 0` is not `i >= 0`; `i <= 0` is not `i < 0`.
+            8 => (CmpOp::Sgt, il, zero(0), false),
+            _ => (CmpOp::Sle, il, zero(0), true),
+        };
+        self.fb.compare(c0, op, lhs, rhs);
+        if neg {
+            self.fb.brif(c0, trap, upper);
+        } else {
+            self.fb.brif(c0, upper, trap);
+        }
+        self.fb.switch_to_block(upper);
+        // The bound.
+        let bound: Operand = match self.src.pick(6) {
+            0 | 1 if !narrow => {
+                let vl = self.vec(v);
+                self.fb.vec_len(n, vl);
+                Operand::Local(n)
+            }
+            2 => Operand::Const([-5i64, -1, 0, 1, 3][self.src.pick(5)]),
+            5 => {
+                // The index reassigned in the upper block: no fold.
+                let k = self.small();
+                self.fb.copy(n, 2i64);
+                self.fb.copy(i, wrap(nty, k));
+                Operand::Local(n)
+            }
+            _ => {
+                let k = [-5i64, -1, 0, 1, 3][self.src.pick(5)];
+                self.fb.copy(n, k);
+                Operand::Local(n)
+            }
+        };
+        let il = Operand::Local(i);
+        let (op, lhs, rhs) = match self.src.pick(6) {
+            0 | 1 => (CmpOp::Sge, il, bound),
+            2 => (CmpOp::Sle, bound, il),
+            3 => (CmpOp::Sgt, il, bound),
+            4 => (CmpOp::Slt, bound, il),
+            _ => (CmpOp::Uge, il, bound),
+        };
+        self.fb.compare(c1, op, lhs, rhs);
+        self.fb.brif(c1, trap, ok);
+        self.fb.switch_to_block(trap);
+        self.fb.trap("index out of range");
+        self.fb.switch_to_block(ok);
+        if narrow {
+            let ix = self.l.ix;
+            self.fb.cast(ix, CastOp::Sext, i);
+            self.do_access(v, Operand::Local(ix));
+        } else {
+            self.do_access(v, il);
+        }
     }
 }

@@ -1,6 +1,6 @@
 ; passes: range-check-fold, bounds-check-elim, simplify-cfg
 ; entry: main
-; expect: 6
+; expect: value 6
 ; The front end's own `i < 0 || i >= len` check inside a `while i < len(v)` loop is implied by
 ; the loop test: folded, then decided and removed, and the element read loses its check too.
 fn sum(v: vec<i64>) -> i64 {

@@ -1,6 +1,6 @@
 ; passes: bounds-check-elim
 ; entry: main
-; expect: 12
+; expect: value 12
 ; The pop is guarded by a length test on the same vec: its emptiness check goes.
 fn take(v: vec<i64>) -> i64 {
     var n: i64

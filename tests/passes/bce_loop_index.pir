@@ -1,6 +1,6 @@
 ; passes: bounds-check-elim
 ; entry: main
-; expect: 60
+; expect: value 60
 ; `while k < len(v) { s += v[k]; k += 1 }` from k = 0: the element read's check goes
 ; (k >= 0 by induction, k < len(v) from the loop test).
 fn sum(v: vec<i64>) -> i64 {

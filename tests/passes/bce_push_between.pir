@@ -1,6 +1,6 @@
 ; passes: bounds-check-elim
 ; entry: main
-; expect: 9
+; expect: value 9
 ; A push between the guard and the pop only makes the vec longer: the check still goes.
 fn push_then_pop(v: vec<i64>) -> i64 {
     var n: i64

@@ -1,7 +1,7 @@
 ; passes: copy-prop, dead-local-elim, simplify-cfg
 ; entry: main
 ; args: 4
-; expect: 9
+; expect: value 9
 ; Copies propagate, dead pure computations and unused locals go, an empty block is threaded and
 ; a single-predecessor block merges; a dead division stays (it may trap).
 fn main(x: i64) -> i64 {

@@ -1,7 +1,7 @@
 ; passes: range-check-fold
 ; entry: main
 ; args: 3, 10
-; expect: 1
+; expect: value 1
 ; The bitwise form `(i >= 0) & (i < n)` with a non-negative constant bound folds to `i <u n`;
 ; the short-circuit `&&` form on i32 with a vec-length-free constant bound folds too.
 fn in_range(i: i64, n: i64) -> i64 {

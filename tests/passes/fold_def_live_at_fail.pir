@@ -1,7 +1,7 @@
 ; passes: range-check-fold
 ; entry: main
 ; args: -1
-; expect: 100
+; expect: value 100
 ; Near miss: the second test's block assigns `n`, which the failure block reads: hoisting that
 ; assignment onto the `i < 0` path would change what the failure path returns. Not folded.
 fn main(i: i64) -> i64 {

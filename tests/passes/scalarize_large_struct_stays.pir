@@ -1,6 +1,6 @@
 ; passes: scalarize
 ; entry: main
-; expect: 45
+; expect: value 45
 ; Structs that do not fit one integer (12 bytes) stay in memory, with a remark saying why.
 struct T12 { a: i32, b: i32, c: i32 }
 

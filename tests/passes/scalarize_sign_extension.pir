@@ -1,6 +1,6 @@
 ; passes: scalarize
 ; entry: main
-; expect: -70019
+; expect: value -70019
 ; Small structs held as one integer: field reads must sign-extend (negative i32 and i8 fields,
 ; an i16 at offset 2 after padding) and field writes must not disturb their neighbours.
 struct S8 { a: i32, b: i32 }

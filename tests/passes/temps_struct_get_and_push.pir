@@ -1,6 +1,6 @@
 ; passes: temp-elision
 ; entry: main
-; expect: 1337
+; expect: value 1337
 ; A front end's temporaries for an element read, a push and a pop: the values flow straight to
 ; their destinations, so the 128-byte element is copied once, not twice.
 struct Big { f0: i64, f1: i64, f2: i64, f3: i64, f4: i64, f5: i64, f6: i64, f7: i64, f8: i64, f9: i64, f10: i64, f11: i64, f12: i64, f13: i64, f14: i64, f15: i64 }

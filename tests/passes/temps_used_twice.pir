@@ -1,6 +1,6 @@
 ; passes: temp-elision
 ; entry: main
-; expect: 15
+; expect: value 15
 ; Near miss: the temporary `t` is read twice (two copies) and must stay; `w` copies `u`, and
 ; `u` is written before `w` is read, so `w` must stay too. Only `b`, a copy of `t` read once
 ; while `t` is unchanged, may be replaced by `t`.

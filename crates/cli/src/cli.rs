@@ -40,6 +40,11 @@ pub struct OptOptions {
     /// Verify the IR after every pass.
     #[arg(long)]
     pub verify_each: bool,
+    /// Accept unchecked operations (`pop.unchecked`, `get.unchecked`, `set.unchecked`) in
+    /// the input. Like Rust's `unsafe`: you vouch that none of them can fail (for example IR
+    /// printed by `poolopt opt`); a wrong index then reads or writes out of bounds.
+    #[arg(long)]
+    pub trust_unchecked: bool,
 }
 
 #[derive(Args, Debug)]
@@ -113,6 +118,9 @@ pub struct EmitArgs {
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     pub file: PathBuf,
+    /// Accept unchecked operations in the input (see `run --help`).
+    #[arg(long)]
+    pub trust_unchecked: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

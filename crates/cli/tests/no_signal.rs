@@ -5,6 +5,7 @@
 //!
 //! `POOLOPT_CLI_MUTANTS=N` sets the number of mutated files (default 240).
 
+use poolopt_test_support::{header, pir_files, Expect};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -12,7 +13,7 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn pir_files() -> Vec<PathBuf> {
+fn all_pir_files() -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![root().join("examples"), root().join("tests")];
     while let Some(dir) = stack.pop() {
@@ -83,7 +84,7 @@ fn mutated_programs_exit_0_2_or_3() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(240);
-    let files = pir_files();
+    let files = all_pir_files();
     assert!(!files.is_empty());
     let dir = std::env::temp_dir().join(format!("poolopt-no-signal-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -126,4 +127,247 @@ fn mutated_programs_exit_0_2_or_3() {
         codes.get(&("run", 0)).copied().unwrap_or(0) + codes.get(&("run", 3)).copied().unwrap_or(0)
             > 0
     );
+}
+
+/// One case of tests/untrusted/: a program and its header (`; entry:`, `; args:`, `; flags:`,
+/// `; expect:` and optionally `; expect-interp:`).
+struct UntrustedCase {
+    path: PathBuf,
+    src: String,
+}
+
+impl UntrustedCase {
+    fn header(&self, key: &str) -> Option<&str> {
+        header(&self.src, key)
+    }
+
+    /// The `run` command line, without the level options.
+    fn run_args(&self) -> Vec<String> {
+        let mut args = vec![
+            "run".to_string(),
+            self.path.display().to_string(),
+            "--entry".to_string(),
+            self.header("entry").unwrap_or("main").to_string(),
+        ];
+        if let Some(a) = self.header("args").filter(|a| !a.is_empty()) {
+            args.push(format!("--args={a}"));
+        }
+        if let Some(flags) = self.header("flags") {
+            args.extend(flags.split_whitespace().map(str::to_string));
+        }
+        args
+    }
+}
+
+fn untrusted_cases() -> Vec<UntrustedCase> {
+    let paths = pir_files(&root().join("tests/untrusted"));
+    assert!(paths.len() >= 10, "tests/untrusted/ has only {paths:?}");
+    paths
+        .into_iter()
+        .map(|path| UntrustedCase {
+            src: std::fs::read_to_string(&path).unwrap(),
+            path,
+        })
+        .collect()
+}
+
+/// Asserts that a finished `poolopt` process matches `expect` (`value N`, `trap KIND` or
+/// `error MESSAGE`) and was not killed by a signal.
+fn assert_outcome(out: &std::process::Output, expect: &str, what: &str) {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let code = out.status.code();
+    assert!(
+        code.is_some(),
+        "{what}: killed by {:?}\nstderr: {stderr}",
+        out.status
+    );
+    match Expect::parse(expect).unwrap_or_else(|e| panic!("{what}: {e}")) {
+        Expect::Value(v) => {
+            assert_eq!(code, Some(0), "{what}: stderr: {stderr}");
+            assert_eq!(
+                stdout.lines().last(),
+                Some(v.to_string().as_str()),
+                "{what}"
+            );
+        }
+        Expect::Trap(kind) => {
+            assert_eq!(code, Some(3), "{what}: stdout: {stdout} stderr: {stderr}");
+            assert!(
+                stderr.starts_with(&format!("trap: {kind}: ")),
+                "{what}: {stderr}"
+            );
+        }
+        Expect::Error(message) => {
+            assert_eq!(code, Some(2), "{what}: stdout: {stdout} stderr: {stderr}");
+            assert!(stderr.contains(&message), "{what}: {stderr}");
+        }
+    }
+}
+
+/// Runs `cmd` to completion, killing it (and failing) after `limit`: a hang is a failure too.
+fn output_within(mut cmd: Command, limit: std::time::Duration, what: &str) -> std::process::Output {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start poolopt");
+    let mut out_pipe = child.stdout.take().unwrap();
+    let mut err_pipe = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for poolopt") {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {limit:?} (a hang), killed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    std::process::Output {
+        status,
+        stdout: out_reader.join().unwrap(),
+        stderr: err_reader.join().unwrap(),
+    }
+}
+
+/// Every program of tests/untrusted/ (the audit of the ways input reaches memory: unchecked
+/// operations, never-assigned and dropped vecs, huge and negative indices, wide elements under
+/// the largest memory limit, narrow parameters given wide arguments, huge call-depth limits,
+/// callees that trap before returning a vec, a struct or a loop bound) gives its expected value,
+/// trap or error in the JIT (without fuel) at every level and Cranelift level and in the
+/// interpreter, and never dies of a signal or hangs.
+#[test]
+fn untrusted_programs_give_their_outcome_at_every_level() {
+    let limit = std::time::Duration::from_secs(60);
+    for case in untrusted_cases() {
+        let name = case.path.file_name().unwrap().to_string_lossy().to_string();
+        let expect = case
+            .header("expect")
+            .unwrap_or_else(|| panic!("{name}: no `; expect:` header"));
+        for level in ["-O0", "-O1", "-O2"] {
+            for cl in ["none", "speed"] {
+                let what = format!("{name} {level} --cl-opt {cl}");
+                let mut cmd = Command::new(bin());
+                cmd.args(case.run_args()).args([level, "--cl-opt", cl]);
+                let out = output_within(cmd, limit, &what);
+                assert_outcome(&out, expect, &what);
+            }
+        }
+        let mut cmd = Command::new(bin());
+        cmd.args(case.run_args()).arg("--interp");
+        let out = output_within(cmd, limit, &format!("{name} --interp"));
+        let expect_interp = case.header("expect-interp").unwrap_or(expect);
+        assert_outcome(&out, expect_interp, &format!("{name} --interp"));
+    }
+}
+
+/// Writes `src` to a fresh file of this test process and returns its path.
+fn temp_program(name: &str, src: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("poolopt-untrusted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, src).unwrap();
+    path
+}
+
+/// The witness: `check` and `run` refuse it at the unchecked instruction's line (exit
+/// 2, `FILE:LINE:COL: error:`); with `--trust-unchecked` `check` accepts it and the interpreter
+/// reports the violation as an error (the JIT is not run: the flag is the user's promise).
+#[test]
+fn unchecked_witness_is_refused_unless_trusted() {
+    let path = root().join("tests/untrusted/unchecked_get_set_witness.pir");
+    let file = path.display().to_string();
+    let out = Command::new(bin())
+        .arg("check")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!(
+            "{file}:12:5: error: `get.unchecked` is not allowed"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "{file}:13:5: error: `set.unchecked` is not allowed"
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--trust-unchecked"), "{stderr}");
+
+    let out = Command::new(bin())
+        .args(["check", "--trust-unchecked"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+
+    let out = Command::new(bin())
+        .args([
+            "run",
+            "--trust-unchecked",
+            "--interp",
+            "--args",
+            "100000000",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unchecked"));
+}
+
+/// `poolopt opt` output (which holds the passes' unchecked operations) is refused as input
+/// without `--trust-unchecked` and gives the original result with it, at every level.
+#[test]
+fn optimized_ir_round_trips_with_trust_unchecked() {
+    let workload = root().join("examples/workloads/slot_pool_8.pir");
+    let out = Command::new(bin())
+        .args(["opt", "-O2"])
+        .arg(&workload)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let optimized = String::from_utf8(out.stdout).unwrap();
+    assert!(optimized.contains(".unchecked"), "{optimized}");
+    let path = temp_program("slot_pool_8_o2.pir", &optimized);
+
+    let run = |file: &Path, extra: &[&str]| {
+        Command::new(bin())
+            .arg("run")
+            .arg(file)
+            .args(["--entry", "lifo", "--args", "10,5"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let reference = run(&workload, &["-O0"]);
+    assert_eq!(reference.status.code(), Some(0));
+    let refused = run(&path, &[]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains(".unchecked` is not allowed"));
+    for level in ["-O0", "-O1", "-O2"] {
+        let trusted = run(&path, &["--trust-unchecked", level]);
+        assert_eq!(trusted.status.code(), Some(0), "{trusted:?}");
+        assert_eq!(trusted.stdout, reference.stdout, "{level}");
+    }
+    let _ = std::fs::remove_file(&path);
 }

@@ -60,7 +60,9 @@ pub use printer::{
     print_module, quote,
 };
 pub use types::{ElemType, FieldDef, ScalarType, StructDef, StructLayout, Type};
-pub use verifier::{verify, verify_entry, VerifyError, VerifyErrorKind};
+pub use verifier::{
+    verify, verify_entry, verify_with, VerifyError, VerifyErrorKind, VerifyOptions,
+};
 
 /// Re-exported so users can keep side tables keyed by IR entities.
 pub use cranelift_entity::{EntityRef, PrimaryMap, SecondaryMap};

@@ -23,6 +23,12 @@
 //!   operands must be locals. A position with no type to give a constant (a cast's operand, a
 //!   compare of two constants) rejects constants.
 //!
+//! - **Unchecked operations** (`pop.unchecked`, `get.unchecked`, `set.unchecked`) are refused
+//!   unless [`VerifyOptions::trust_unchecked`] is set: they skip the check that keeps a vec
+//!   access in bounds, so untrusted input could read and write memory it does not own. Only
+//!   the passes (which prove the check redundant) and a front end that vouches for them may
+//!   produce them; see [`verify_with`].
+//!
 //! [`verify_entry`] checks, in addition, that a function can be the entry of a run: it exists,
 //! its parameters are integers and it returns `i64`.
 
@@ -141,6 +147,10 @@ pub enum VerifyErrorKind {
     RetValueInVoid,
     #[error("local `{local}` is marked packed but {reason}")]
     BadPacked { local: String, reason: String },
+    /// An unchecked vec operation in a module verified without
+    /// [`VerifyOptions::trust_unchecked`].
+    #[error("`{op}.unchecked` is not allowed in untrusted IR: it skips the check that keeps the access inside the vec, so it can read or write memory the vec does not own; use `{op}` (the passes remove the check where it cannot fail), or opt in with `--trust-unchecked` / `VerifyOptions::trust_unchecked` if the front end guarantees it")]
+    UncheckedNotTrusted { op: &'static str },
     #[error("no entry function `{name}`")]
     NoEntry { name: String },
     #[error("bad entry signature: `{func}` {reason}")]
@@ -165,8 +175,83 @@ impl VerifyError {
     }
 }
 
-/// Verifies a module, returning every error found.
+/// What the verifier accepts beyond well-formed, well-typed IR.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct VerifyOptions {
+    /// Accept unchecked vec operations (`pop.unchecked`, `get.unchecked`, `set.unchecked`).
+    ///
+    /// Like Rust's `unsafe`, this moves a proof obligation to the caller: an unchecked
+    /// operation whose precondition fails reads or writes out of bounds in the JIT (undefined
+    /// behaviour; the interpreter reports an `UncheckedViolation`). Set it only for IR that
+    /// this library's passes produced, or that a front end generates with the bounds proven.
+    /// Never set it for IR from an untrusted source. Off by default.
+    pub trust_unchecked: bool,
+}
+
+impl VerifyOptions {
+    /// The options for IR whose unchecked operations are vouched for (the passes' output).
+    pub const TRUSTED: VerifyOptions = VerifyOptions {
+        trust_unchecked: true,
+    };
+}
+
+/// Verifies a module from an untrusted source, returning every error found: unchecked
+/// operations are refused (see [`verify_with`] to accept them).
 pub fn verify(module: &Module) -> Result<(), Vec<VerifyError>> {
+    verify_with(module, &VerifyOptions::default())
+}
+
+/// Verifies a module with `options`, returning every error found.
+pub fn verify_with(module: &Module, options: &VerifyOptions) -> Result<(), Vec<VerifyError>> {
+    let mut errors = match verify_well_formed(module) {
+        Ok(()) => Vec::new(),
+        Err(errors) => errors,
+    };
+    if !options.trust_unchecked {
+        refuse_unchecked(module, &mut errors);
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// The unchecked rule: every unchecked vec operation of `module` is an error at its own
+/// location (the function's when the instruction has none). Dangling ids are skipped: the
+/// well-formedness rules report them.
+fn refuse_unchecked(module: &Module, errors: &mut Vec<VerifyError>) {
+    for func in module.funcs.values() {
+        for &block in &func.layout {
+            let Some(data) = func.blocks.get(block) else {
+                continue;
+            };
+            for &inst in &data.insts {
+                let Some(inst_data) = func.insts.get(inst) else {
+                    continue;
+                };
+                let op = match inst_data.kind {
+                    InstKind::VecPop { check, .. } if !check.is_checked() => "pop",
+                    InstKind::VecGet { check, .. } if !check.is_checked() => "get",
+                    InstKind::VecSet { check, .. } if !check.is_checked() => "set",
+                    _ => continue,
+                };
+                errors.push(VerifyError {
+                    func: Some(func.name.clone()),
+                    loc: if inst_data.loc.is_known() {
+                        inst_data.loc
+                    } else {
+                        func.loc
+                    },
+                    kind: VerifyErrorKind::UncheckedNotTrusted { op },
+                });
+            }
+        }
+    }
+}
+
+/// Checks that a module is well formed and well typed (every rule but the unchecked one).
+fn verify_well_formed(module: &Module) -> Result<(), Vec<VerifyError>> {
     let mut errors = Vec::new();
     verify_structs(module, &mut errors);
     let mut func_names = HashSet::new();

@@ -3,9 +3,9 @@
 //! dangling entity ids that must not make the verifier panic.
 
 use poolopt_ir::{
-    verify, verify_entry, BinaryOp, Block, CastOp, CmpOp, ElemType, EntityRef, FuncId,
-    FunctionBuilder, Inst, InstKind, Loc, Local, Module, ModuleBuilder, Operand, ScalarType,
-    StructId, Terminator, Type, UnaryOp, VerifyError, VerifyErrorKind,
+    verify, verify_entry, verify_with, BinaryOp, Block, CastOp, Check, CmpOp, ElemType, EntityRef,
+    FuncId, FunctionBuilder, Inst, InstKind, Loc, Local, Module, ModuleBuilder, Operand,
+    ScalarType, StructId, Terminator, Type, UnaryOp, VerifyError, VerifyErrorKind, VerifyOptions,
 };
 
 const BAD: Loc = Loc::new(7, 3);
@@ -1237,4 +1237,92 @@ fn names_the_text_format_cannot_spell_are_rejected() {
         })
         .collect();
     assert_eq!(invalid, ["i32", "my fn", "s.a", "true"]);
+}
+
+/// Builds `main` with one unchecked operation of each kind (pop, get, set), each at its own
+/// location, on a vec of one element.
+fn unchecked_forms() -> Module {
+    main_with(|fb| {
+        let v = fb.local("v", vec_of(ScalarType::I64));
+        let x = fb.local("x", Type::I64);
+        fb.ins(InstKind::VecNew {
+            dst: v,
+            elem: ElemType::Scalar(ScalarType::I64),
+        });
+        fb.push(v, 1i64);
+        fb.set_loc(Loc { line: 10, col: 5 });
+        fb.ins(InstKind::VecGet {
+            dst: x,
+            vec: v,
+            index: Operand::Const(0),
+            field: None,
+            check: Check::Unchecked,
+        });
+        fb.set_loc(Loc { line: 11, col: 5 });
+        fb.ins(InstKind::VecSet {
+            vec: v,
+            index: Operand::Const(0),
+            field: None,
+            value: Operand::Local(x),
+            check: Check::Unchecked,
+        });
+        fb.set_loc(Loc { line: 12, col: 5 });
+        fb.ins(InstKind::VecPop {
+            dst: Some(x),
+            vec: v,
+            check: Check::Unchecked,
+        });
+    })
+}
+
+/// Untrusted IR (the default) may hold no unchecked operation: each one is an error at its own
+/// location that names the form, the checked alternative and the opt-in.
+#[test]
+fn unchecked_operations_are_refused_in_untrusted_ir() {
+    let m = unchecked_forms();
+    let errs = verify(&m).unwrap_err();
+    let found: Vec<(Loc, String)> = errs.iter().map(|e| (e.loc, e.message())).collect();
+    assert_eq!(found.len(), 3, "{found:#?}");
+    for ((loc, message), (line, op)) in found.iter().zip([(10, "get"), (11, "set"), (12, "pop")]) {
+        assert_eq!(*loc, Loc { line, col: 5 });
+        assert!(
+            message.starts_with(&format!("`{op}.unchecked` is not allowed in untrusted IR")),
+            "{message}"
+        );
+        assert!(message.contains(&format!("use `{op}`")), "{message}");
+        assert!(message.contains("--trust-unchecked"), "{message}");
+    }
+    assert!(errs.iter().all(
+        |e| matches!(e.kind, VerifyErrorKind::UncheckedNotTrusted { .. })
+            && e.func.as_deref() == Some("main")
+    ));
+}
+
+/// With `trust_unchecked` the same module verifies; the option is off by default and does not
+/// relax any other rule.
+#[test]
+fn trusted_ir_may_hold_unchecked_operations() {
+    let m = unchecked_forms();
+    assert_eq!(verify_with(&m, &VerifyOptions::TRUSTED), Ok(()));
+    assert!(!VerifyOptions::default().trust_unchecked);
+    assert_eq!(
+        verify_with(&m, &VerifyOptions::default())
+            .unwrap_err()
+            .len(),
+        3
+    );
+    // Other errors are still reported under the opt-in.
+    let bad = main_with(|fb| {
+        let v = fb.local("v", vec_of(ScalarType::I64));
+        let b = fb.local("b", Type::BOOL);
+        fb.ins(InstKind::VecPop {
+            dst: Some(b),
+            vec: v,
+            check: Check::Unchecked,
+        });
+    });
+    let errs = verify_with(&bad, &VerifyOptions::TRUSTED).unwrap_err();
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert!(matches!(errs[0].kind, VerifyErrorKind::TypeMismatch { .. }));
+    assert_eq!(verify(&bad).unwrap_err().len(), 2);
 }

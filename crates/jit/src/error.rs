@@ -41,6 +41,10 @@ pub enum RunError {
     /// A fuel limit was given but the module was compiled without fuel.
     #[error("a fuel limit was given but the module was compiled without fuel (JitOptions::fuel)")]
     FuelNotCompiled,
+    /// The call-depth limit needs more machine stack than a run thread gets: JIT frames up to
+    /// that depth could overflow the stack (an abort) before the limit traps.
+    #[error("the call-depth limit {max_depth} is too large for this module: at most {supported} fits the largest run stack")]
+    DepthLimitTooLarge { max_depth: u32, supported: u32 },
     /// The thread that runs JIT code could not be started.
     #[error("cannot start the run thread: {0}")]
     Thread(String),

@@ -312,6 +312,13 @@ impl CompiledModule {
         if limits.fuel.is_some() && !self.fuel {
             return Err(RunError::FuelNotCompiled);
         }
+        let supported = self.max_supported_depth();
+        if limits.max_depth > supported {
+            return Err(RunError::DepthLimitTooLarge {
+                max_depth: limits.max_depth,
+                supported,
+            });
+        }
         let wrapped: Vec<i64> = args
             .iter()
             .zip(&e.params)
@@ -359,6 +366,13 @@ impl CompiledModule {
         });
         let value = outcome?;
         self.outcome(ctx, value)
+    }
+
+    /// The largest call-depth limit whose frames fit the largest run stack, so the limit
+    /// always traps before the machine stack overflows.
+    fn max_supported_depth(&self) -> u32 {
+        let frames = (MAX_STACK - STACK_RESERVE) / self.max_frame.max(1);
+        u32::try_from(frames.saturating_sub(2)).unwrap_or(u32::MAX)
     }
 
     fn stack_size(&self, max_depth: u32) -> usize {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{func, module, opt, remarks, Runs};
+use common::{func, module, opt, remarks, run_both_ways, Runs};
 use poolopt_ir::{Module, RunLimits};
 use poolopt_passes::{PassManager, PassReport, RemarkKind};
 
@@ -1076,10 +1076,7 @@ fn full_pipelines_run() {
         for src in [alloc().as_str(), LOOP, SHORT_CIRCUIT] {
             let before = module(src);
             let mut after = before.clone();
-            PassManager::for_level(level)
-                .verify_each(true)
-                .run(&mut after)
-                .unwrap_or_else(|e| panic!("{e}"));
+            run_both_ways(&mut after, || PassManager::for_level(level));
             let limits = RunLimits::default();
             for k in [-2, -1, 0, 1, 2, 5] {
                 assert_eq!(

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{func, module, opt, remarks};
+use common::{func, module, opt, remarks, run_both_ways};
 use poolopt_ir::{print_module, RunLimits};
 use poolopt_passes::{PassManager, PassReport, RemarkKind};
 
@@ -557,11 +557,7 @@ fn passes_are_idempotent_enough() {
     ];
     let (m, _) = opt(&alloc(), &passes, &[("main", &[0])]);
     let mut again = m.clone();
-    PassManager::from_names(&passes)
-        .unwrap()
-        .verify_each(true)
-        .run(&mut again)
-        .unwrap();
+    run_both_ways(&mut again, || PassManager::from_names(&passes).unwrap());
     assert_eq!(print_module(&again), print_module(&m));
 }
 

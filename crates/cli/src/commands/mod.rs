@@ -4,8 +4,8 @@ pub mod bench;
 
 use crate::cli::{CheckArgs, Cli, Command, EmitArgs, EmitKind, OptArgs, OptOptions, RunArgs};
 use poolopt::{
-    parse_and_verify, InterpError, JitOptions, OptLevel, PassManager, RunError, RunLimits, Session,
-    Trap,
+    parse_and_verify_with, InterpError, JitOptions, OptLevel, PassManager, RunError, RunLimits,
+    Session, Trap, VerifyOptions,
 };
 use std::process::ExitCode;
 
@@ -49,13 +49,16 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, Failure> {
 }
 
 /// Reads and verifies a file; errors are `FILE:LINE:COL: error: ...` with a snippet (exit 2).
-fn load(path: &std::path::Path) -> Result<Session, Failure> {
+/// Unchecked operations are refused unless `trust_unchecked` (`--trust-unchecked`).
+fn load(path: &std::path::Path, trust_unchecked: bool) -> Result<Session, Failure> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path)
         .map_err(|e| Failure::usage(format!("{name}: error: cannot read file: {e}")))?;
     let source = String::from_utf8(bytes)
         .map_err(|e| Failure::usage(format!("{name}: error: file is not UTF-8: {e}")))?;
-    let module = parse_and_verify(&name, &source).map_err(|d| Failure::usage(d.to_string()))?;
+    let options = VerifyOptions { trust_unchecked };
+    let module = parse_and_verify_with(&name, &source, &options)
+        .map_err(|d| Failure::usage(d.to_string()))?;
     Ok(Session::new(module))
 }
 
@@ -85,7 +88,7 @@ fn optimize(session: Session, manager: &PassManager) -> Result<Session, Failure>
 }
 
 fn run(args: RunArgs) -> Result<ExitCode, Failure> {
-    let session = load(&args.file)?;
+    let session = load(&args.file, args.opt.trust_unchecked)?;
     let session = optimize(session, &pass_manager(&args.opt, false)?)?;
     let defaults = RunLimits::default();
     let limits = RunLimits {
@@ -120,7 +123,7 @@ fn run(args: RunArgs) -> Result<ExitCode, Failure> {
 }
 
 fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
-    let session = load(&args.file)?;
+    let session = load(&args.file, args.opt.trust_unchecked)?;
     let manager =
         pass_manager(&args.opt, args.remarks)?.record_dumps(args.print_after_all || args.diff);
     let session = optimize(session, &manager)?;
@@ -150,7 +153,7 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
 }
 
 fn emit(args: EmitArgs) -> Result<ExitCode, Failure> {
-    let session = load(&args.file)?;
+    let session = load(&args.file, args.opt.trust_unchecked)?;
     let session = optimize(session, &pass_manager(&args.opt, false)?)?;
     let text = match args.emit {
         EmitKind::Ir => poolopt::ir::print_module(session.module().module()),
@@ -166,7 +169,7 @@ fn emit(args: EmitArgs) -> Result<ExitCode, Failure> {
 }
 
 fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
-    let session = load(&args.file)?;
+    let session = load(&args.file, args.trust_unchecked)?;
     let funcs = session.module().module().funcs.len();
     println!("{}: ok ({funcs} functions)", args.file.display());
     Ok(ExitCode::SUCCESS)

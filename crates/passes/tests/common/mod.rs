@@ -1,20 +1,55 @@
 //! Helpers shared by the pass tests: parse and verify a program, run passes through the
 //! manager (verifying after each) with the interpreter checking that results and traps do not
-//! change, and read the printed functions and remarks.
+//! change and the IR after each pass not depending on whether remarks are collected, and read
+//! the printed functions and remarks.
 
 #![allow(dead_code)]
 
-use poolopt_ir::{parse, print_function, print_module, verify, Module, RunLimits};
+use poolopt_ir::{
+    parse, print_function, print_module, verify_with, Module, RunLimits, VerifyOptions,
+};
 use poolopt_passes::{PassManager, PassReport, RemarkKind};
 
 /// (entry, args) pairs to run before and after the passes.
 pub type Runs<'a> = &'a [(&'a str, &'a [i64])];
 
-/// Parses and verifies `src`.
+/// Parses and verifies `src`; unchecked operations are trusted (the tests feed the passes'
+/// own output back in).
 pub fn module(src: &str) -> Module {
     let m = parse(src).unwrap_or_else(|e| panic!("parse error: {e}\n{src}"));
-    verify(&m).unwrap_or_else(|e| panic!("verify error: {e:?}\n{src}"));
+    verify_with(&m, &VerifyOptions::TRUSTED)
+        .unwrap_or_else(|e| panic!("verify error: {e:?}\n{src}"));
     m
+}
+
+/// Runs the pipeline `manager()` makes over `module` with remarks collected and again without,
+/// recording the IR after each pass; asserts that both runs leave the same IR after every pass
+/// (the decisions must not depend on whether they are explained). Returns the run with remarks.
+pub fn run_both_ways(module: &mut Module, manager: impl Fn() -> PassManager) -> PassReport {
+    let mut quiet = module.clone();
+    let quiet_report = manager()
+        .verify_each(true)
+        .record_dumps(true)
+        .collect_remarks(false)
+        .run(&mut quiet)
+        .unwrap_or_else(|e| panic!("{e}\n{}", print_module(&quiet)));
+    let report = manager()
+        .verify_each(true)
+        .record_dumps(true)
+        .collect_remarks(true)
+        .run(module)
+        .unwrap_or_else(|e| panic!("{e}\n{}", print_module(module)));
+    assert_eq!(report.dumps.len(), quiet_report.dumps.len());
+    for (loud, quiet) in report.dumps.iter().zip(&quiet_report.dumps) {
+        assert_eq!((loud.pass, &loud.function), (quiet.pass, &quiet.function));
+        assert_eq!(
+            loud.after, quiet.after,
+            "{} on {} gives other IR when remarks are not collected",
+            loud.pass, loud.function
+        );
+    }
+    assert_eq!(print_module(module), print_module(&quiet));
+    report
 }
 
 /// Runs `passes` (verifying after each) over `src`; checks that the result prints back to
@@ -23,12 +58,8 @@ pub fn module(src: &str) -> Module {
 pub fn opt(src: &str, passes: &[&str], runs: Runs<'_>) -> (Module, PassReport) {
     let before = module(src);
     let mut after = before.clone();
-    let report = PassManager::from_names(passes)
-        .unwrap()
-        .verify_each(true)
-        .run(&mut after)
-        .unwrap_or_else(|e| panic!("{e}\n{}", print_module(&after)));
-    verify(&after).unwrap();
+    let report = run_both_ways(&mut after, || PassManager::from_names(passes).unwrap());
+    verify_with(&after, &VerifyOptions::TRUSTED).unwrap();
     let reparsed = module(&print_module(&after));
     assert_eq!(print_module(&reparsed), print_module(&after));
     let limits = RunLimits::default();

@@ -1,0 +1,204 @@
+//! Which pass decisions generated programs reach: every counter of `--stats` and every kind of
+//! bounds-check-elim and range-check-fold decision (told apart by the reason its remark gives)
+//! is a *rule*; [`Coverage`] counts, per rule, how many programs exercised it at O2, so a rule
+//! that no generated program reaches shows up as a 0 in the table.
+
+use poolopt::passes::{PassReport, RemarkKind};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A decision of a pass, recognized in its remarks: (pass, kind, a piece of the message).
+const REMARK_RULES: &[(&str, &str, RemarkKind, &str)] = &[
+    (
+        "bce: pop removed (len > 0 known)",
+        "bounds-check-elim",
+        RemarkKind::Applied,
+        "pop check removed",
+    ),
+    (
+        "bce: pop kept (only another vec's length known)",
+        "bounds-check-elim",
+        RemarkKind::Missed,
+        "pop check kept: only len(",
+    ),
+    (
+        "bce: pop kept (nothing proves len > 0)",
+        "bounds-check-elim",
+        RemarkKind::Missed,
+        "pop check kept: nothing proves",
+    ),
+    (
+        "bce: constant index removed (len > k known)",
+        "bounds-check-elim",
+        RemarkKind::Applied,
+        "index check removed: len(",
+    ),
+    (
+        "bce: constant index kept (negative)",
+        "bounds-check-elim",
+        RemarkKind::Missed,
+        "is negative; the access always traps",
+    ),
+    (
+        "bce: constant index kept (len > k unknown)",
+        "bounds-check-elim",
+        RemarkKind::Missed,
+        "index check kept: nothing proves len(",
+    ),
+    (
+        "bce: index removed (0 <= i < len known)",
+        "bounds-check-elim",
+        RemarkKind::Applied,
+        "index check removed: 0 <=",
+    ),
+    (
+        "bce: index kept (unbounded origin)",
+        "bounds-check-elim",
+        RemarkKind::Missed,
+        "nothing bounds it",
+    ),
+    (
+        "bce: index kept (bound is another vec)",
+        "bounds-check-elim",
+        RemarkKind::Missed,
+        "is not known to be",
+    ),
+    (
+        "bce: index kept (may be negative)",
+        "bounds-check-elim",
+        RemarkKind::Missed,
+        "may be negative (only",
+    ),
+    (
+        "bce: kept, index reassigned after the test",
+        "bounds-check-elim",
+        RemarkKind::Missed,
+        "reassigns the index after the test",
+    ),
+    (
+        "bce: kept, length may have changed",
+        "bounds-check-elim",
+        RemarkKind::Missed,
+        "may change the length",
+    ),
+    (
+        "bce: kept, fact invalidated",
+        "bounds-check-elim",
+        RemarkKind::Missed,
+        "invalidates it",
+    ),
+    (
+        "bce: explicit check removed",
+        "bounds-check-elim",
+        RemarkKind::Applied,
+        "explicit check",
+    ),
+    (
+        "bce: explicit check kept",
+        "bounds-check-elim",
+        RemarkKind::Missed,
+        "explicit check",
+    ),
+    (
+        "rcf: folded (signed >= / > bound)",
+        "range-check-fold",
+        RemarkKind::Applied,
+        " folded to ",
+    ),
+    (
+        "rcf: not folded (bound may be negative)",
+        "range-check-fold",
+        RemarkKind::Missed,
+        "may be negative",
+    ),
+    (
+        "rcf: not folded (index reassigned)",
+        "range-check-fold",
+        RemarkKind::Missed,
+        "is reassigned in",
+    ),
+];
+
+/// The counters the passes report (`poolopt opt --stats`).
+const STAT_RULES: &[(&str, &str)] = &[
+    ("bounds-check-elim", "checks_removed"),
+    ("bounds-check-elim", "checks_kept"),
+    ("bounds-check-elim", "explicit_checks_removed"),
+    ("bounds-check-elim", "explicit_checks_kept"),
+    ("range-check-fold", "compares_folded"),
+    ("temp-elision", "temps_elided"),
+    ("copy-prop", "copies_propagated"),
+    ("dead-local-elim", "insts_removed"),
+    ("dead-local-elim", "results_dropped"),
+    ("dead-local-elim", "locals_removed"),
+    ("simplify-cfg", "branches_simplified"),
+    ("simplify-cfg", "blocks_removed"),
+    ("simplify-cfg", "blocks_merged"),
+    ("scalarize", "locals_scalarized"),
+];
+
+/// Programs per rule.
+#[derive(Default, Clone, Debug)]
+pub struct Coverage {
+    programs: usize,
+    counts: BTreeMap<String, usize>,
+}
+
+impl Coverage {
+    /// Counts the rules one program's pass report shows (each rule at most once per program).
+    pub fn record(&mut self, report: &PassReport) {
+        self.programs += 1;
+        for (name, pass, kind, needle) in REMARK_RULES {
+            let hit = report
+                .remarks
+                .iter()
+                .any(|r| r.pass == *pass && r.kind == *kind && r.message.contains(needle));
+            if hit {
+                *self.counts.entry(name.to_string()).or_default() += 1;
+            }
+        }
+        for (pass, counter) in STAT_RULES {
+            if report.stats.get(pass, counter) > 0 {
+                *self
+                    .counts
+                    .entry(format!("stat: {pass} {counter}"))
+                    .or_default() += 1;
+            }
+        }
+    }
+
+    /// Every rule with its count, in table order (rules never reached included, at 0).
+    pub fn rows(&self) -> Vec<(String, usize)> {
+        let names = REMARK_RULES
+            .iter()
+            .map(|r| r.0.to_string())
+            .chain(STAT_RULES.iter().map(|(p, c)| format!("stat: {p} {c}")));
+        names
+            .map(|n| {
+                let count = self.counts.get(&n).copied().unwrap_or(0);
+                (n, count)
+            })
+            .collect()
+    }
+
+    /// The rules no program reached.
+    pub fn unreached(&self) -> Vec<String> {
+        self.rows()
+            .into_iter()
+            .filter(|(_, c)| *c == 0)
+            .map(|(n, _)| n)
+            .collect()
+    }
+}
+
+impl fmt::Display for Coverage {
+    /// A markdown table: rule, programs that reached it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "| rule (O2, {} programs) | programs |", self.programs)?;
+        writeln!(f, "|---|--:|")?;
+        for (name, count) in self.rows() {
+            writeln!(f, "| {name} | {count} |")?;
+        }
+        Ok(())
+    }
+}
