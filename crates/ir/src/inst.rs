@@ -268,6 +268,13 @@ pub enum UnaryOp {
     Neg,
     /// Bitwise not; logical not on `bool`.
     Not,
+    /// Count of trailing zero bits (integers only); `ctz 0` is the bit width.
+    Ctz,
+    /// Count of leading zero bits at the operand's width (integers only); `clz 0` is the bit
+    /// width.
+    Clz,
+    /// Count of one bits at the operand's width (integers only).
+    Popcnt,
 }
 
 impl UnaryOp {
@@ -275,6 +282,9 @@ impl UnaryOp {
         match self {
             UnaryOp::Neg => "neg",
             UnaryOp::Not => "not",
+            UnaryOp::Ctz => "ctz",
+            UnaryOp::Clz => "clz",
+            UnaryOp::Popcnt => "popcnt",
         }
     }
 
@@ -282,6 +292,9 @@ impl UnaryOp {
         match name {
             "neg" => Some(UnaryOp::Neg),
             "not" => Some(UnaryOp::Not),
+            "ctz" => Some(UnaryOp::Ctz),
+            "clz" => Some(UnaryOp::Clz),
+            "popcnt" => Some(UnaryOp::Popcnt),
             _ => None,
         }
     }
@@ -322,7 +335,7 @@ impl CastOp {
 pub enum InstKind {
     /// `dst = copy src` (scalars, structs and vec handles; struct copy copies every byte).
     Copy { dst: Local, src: Operand },
-    /// `dst = neg a` / `dst = not a`.
+    /// `dst = neg a` / `not a` / `ctz a` / `clz a` / `popcnt a`.
     Unary {
         dst: Local,
         op: UnaryOp,
