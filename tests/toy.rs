@@ -17,6 +17,8 @@ mod error;
 mod lexer;
 #[path = "../examples/toy/lower.rs"]
 mod lower;
+#[path = "../examples/toy/names.rs"]
+mod names;
 #[path = "../examples/toy/parser.rs"]
 mod parser;
 #[path = "../examples/toy/typed.rs"]
@@ -404,11 +406,11 @@ fn type_errors_are_located() {
         ),
         (
             "fn main() -> i64 { return 9223372036854775808; }",
-            "1:27: integer literal out of range for i64",
+            "1:27: literal `9223372036854775808` does not fit `i64`",
         ),
         (
             "struct S { a: S } fn main() -> i64 { return 0; }",
-            "1:12: field `a` must be an i64, i32, bool or vec",
+            "1:12: field `a` must be an i64, i32, u64, u32, bool or vec",
         ),
         (
             "fn main() -> i64 { return \"x\"; }",
@@ -482,15 +484,25 @@ fn the_command_follows_the_poolopt_run_contract() {
     let out = command(&[file, "--emit", "asm"]);
     assert_eq!(out.code, 0, "{out:?}");
     let out = command(&[file, "--entry", "lifo", "--args", "10,5", "--remarks"]);
-    // Remarks come on stderr; those about instructions carry toy source lines.
+    // Remarks come on stderr, each `FILE:LINE: remark: ...` in toy terms, followed by the
+    // toy source line it is about.
+    let remark_head = format!("{file}:");
     assert!(
-        out.stderr.lines().all(|l| l.starts_with("remark: ")),
+        out.stderr
+            .lines()
+            .all(|l| l.starts_with(&remark_head) || l.starts_with("    ")),
         "{}",
         out.stderr
     );
-    assert!(out
-        .stderr
-        .contains("remark: line 18: bounds-check-elim: applied: in alloc/then0"));
+    assert!(
+        out.stderr.contains(&format!(
+            "{file}:18: remark: bounds-check-elim: applied: in alloc: pop check removed: \
+             p.free.len() > 0 holds on every path here (p.free.len() > 0 from \
+             `if p.free.len() > 0` (line 17))\n    18 |         let i = p.free.pop();\n"
+        )),
+        "{}",
+        out.stderr
+    );
     assert_eq!(out.stdout, "2999155661484216252\n");
     // A missing entry, bad arguments and usage errors exit 2.
     assert_eq!(command(&[file]).code, 2);
@@ -500,6 +512,9 @@ fn the_command_follows_the_poolopt_run_contract() {
         &[file, "--args", "x"],
         &[file, "-O3"],
         &[file, "--emit"],
+        &[file, "--emit", "obj"],
+        &[file, "--cl-opt", "fast"],
+        &[file, "--frobnicate"],
         &[file, file],
     ] {
         let out = command(bad);
