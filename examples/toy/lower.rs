@@ -112,6 +112,11 @@ pub fn lower(program: &TProgram) -> Result<(Module, ToyNames), CompileError> {
         let func = &module.funcs[id];
         toy_names.insert(&func.name, func.local_name(local), name);
     }
+    for func in module.funcs.values() {
+        for block in func.blocks.values() {
+            toy_names.insert_block(&func.name, &block.name);
+        }
+    }
     Ok((module, toy_names))
 }
 

@@ -14,7 +14,7 @@
 
 use poolopt::ir::{Function, Loc, Module};
 use poolopt::Remark;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What an IR local is in the toy program.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,13 +25,43 @@ pub enum ToyName {
     Span(Loc, Loc),
 }
 
-/// The toy meaning of the locals of every function, by function and local name.
+/// The toy meaning of the locals of every function, by function and local name, and the
+/// names of the blocks the lowering made.
 #[derive(Clone, Debug, Default)]
 pub struct ToyNames {
     by_fn: HashMap<String, HashMap<String, ToyName>>,
+    blocks: HashMap<String, HashSet<String>>,
 }
 
 impl ToyNames {
+    pub fn insert_block(&mut self, func: &str, block: &str) {
+        self.blocks
+            .entry(func.to_string())
+            .or_default()
+            .insert(block.to_string());
+    }
+
+    /// What a block of the lowering is, in toy terms (`None` if the lowering did not make
+    /// it): `then3` is "the `if` branch".
+    pub fn block(&self, func: &str, block: &str) -> Option<&'static str> {
+        if !self.blocks.get(func)?.contains(block) {
+            return None;
+        }
+        Some(match block.trim_end_matches(|c: char| c.is_ascii_digit()) {
+            "entry" => "the function's start",
+            "then" => "the `if` branch",
+            "else" => "the `else` branch",
+            "endif" => "the code after an `if`",
+            "while" => "the `while` test",
+            "do" => "the `while` body",
+            "wend" => "the code after a `while`",
+            "and" => "the right operand of `&&`",
+            "or" => "the right operand of `||`",
+            "logic_end" => "the code after `&&`/`||`",
+            _ => "a block",
+        })
+    }
+
     pub fn insert(&mut self, func: &str, local: &str, name: ToyName) {
         self.by_fn
             .entry(func.to_string())
@@ -123,8 +153,13 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn is_block(&self, name: &str) -> bool {
-        self.func.is_some_and(|f| f.block_by_name(name).is_some())
+    /// A block of the lowering (still in the function or removed by a pass), in toy terms.
+    fn block(&self, name: &str) -> Option<&'static str> {
+        self.names.block(self.function, name).or_else(|| {
+            self.func
+                .is_some_and(|f| f.block_by_name(name).is_some())
+                .then_some("a block")
+        })
     }
 
     /// The toy text of an IR local (`None` when it has no toy meaning, e.g. a pass made it).
@@ -186,14 +221,23 @@ impl Ctx<'_> {
                 out.push_str(&self.substitute(part));
                 continue;
             }
-            if self.is_block(part) {
-                // "... in `then0`": the block means nothing in the toy program.
+            if let Some(what) = self.block(part) {
+                // "... in `then0`": the line number that follows says where.
                 if out.ends_with(" in ") {
                     out.truncate(out.len() - " in ".len());
-                } else if out.ends_with(" in") {
-                    out.truncate(out.len() - " in".len());
+                } else if out.ends_with("block ") {
+                    out.push_str(&format!("({what})"));
+                } else {
+                    out.push_str(what);
                 }
                 continue;
+            }
+            if let Some(target) = part.strip_prefix("br ") {
+                if let Some(what) = self.block(target) {
+                    out.push_str("the jump to ");
+                    out.push_str(what);
+                    continue;
+                }
             }
             let (code, unsigned) = self.code(part);
             out.push('`');
