@@ -828,7 +828,7 @@ fn language_addition_errors_are_located() {
         ),
         (
             "fn f(p: (i64, i64)) -> i64 { return 0; } fn main() -> i64 { return 0; }",
-            "1:1: a tuple type is only a function's return type (destructure the result with `let (a, b) = ...`)",
+            "1:6: a tuple type is only a function's return type (destructure the result with `let (a, b) = ...`)",
         ),
         (
             "fn main() -> i64 { let (a, b) = 5; return 0; }",
