@@ -17,6 +17,8 @@ mod error;
 mod lexer;
 #[path = "../examples/toy/lower.rs"]
 mod lower;
+#[path = "../examples/toy/names.rs"]
+mod names;
 #[path = "../examples/toy/parser.rs"]
 mod parser;
 #[path = "../examples/toy/typed.rs"]
@@ -404,11 +406,11 @@ fn type_errors_are_located() {
         ),
         (
             "fn main() -> i64 { return 9223372036854775808; }",
-            "1:27: integer literal out of range for i64",
+            "1:27: literal `9223372036854775808` does not fit `i64`",
         ),
         (
             "struct S { a: S } fn main() -> i64 { return 0; }",
-            "1:12: field `a` must be an i64, i32, bool or vec",
+            "1:12: field `a` must be an i64, i32, u64, u32, bool or vec",
         ),
         (
             "fn main() -> i64 { return \"x\"; }",
@@ -482,15 +484,25 @@ fn the_command_follows_the_poolopt_run_contract() {
     let out = command(&[file, "--emit", "asm"]);
     assert_eq!(out.code, 0, "{out:?}");
     let out = command(&[file, "--entry", "lifo", "--args", "10,5", "--remarks"]);
-    // Remarks come on stderr; those about instructions carry toy source lines.
+    // Remarks come on stderr, each `FILE:LINE: remark: ...` in toy terms, followed by the
+    // toy source line it is about.
+    let remark_head = format!("{file}:");
     assert!(
-        out.stderr.lines().all(|l| l.starts_with("remark: ")),
+        out.stderr
+            .lines()
+            .all(|l| l.starts_with(&remark_head) || l.starts_with("    ")),
         "{}",
         out.stderr
     );
-    assert!(out
-        .stderr
-        .contains("remark: line 18: bounds-check-elim: applied: in alloc/then0"));
+    assert!(
+        out.stderr.contains(&format!(
+            "{file}:18: remark: bounds-check-elim: applied: in alloc: pop check removed: \
+             p.free.len() > 0 holds on every path here (p.free.len() > 0 from \
+             `if p.free.len() > 0` (line 17))\n    18 |         let i = p.free.pop();\n"
+        )),
+        "{}",
+        out.stderr
+    );
     assert_eq!(out.stdout, "2999155661484216252\n");
     // A missing entry, bad arguments and usage errors exit 2.
     assert_eq!(command(&[file]).code, 2);
@@ -500,6 +512,9 @@ fn the_command_follows_the_poolopt_run_contract() {
         &[file, "--args", "x"],
         &[file, "-O3"],
         &[file, "--emit"],
+        &[file, "--emit", "obj"],
+        &[file, "--cl-opt", "fast"],
+        &[file, "--frobnicate"],
         &[file, file],
     ] {
         let out = command(bad);
@@ -511,4 +526,415 @@ fn the_command_follows_the_poolopt_run_contract() {
     assert!(out
         .stderr
         .starts_with("/nonexistent.toy: error: cannot read file"));
+}
+
+// ------------------------------------------------------------------ the language additions
+
+/// bitmap_alloc.toy in Rust: the same LCG, the same first-free-word scan and `ctz`.
+fn bitmap_alloc_reference() -> i64 {
+    let (mut free, mut value): (Vec<u64>, Vec<i64>) = (Vec::new(), Vec::new());
+    let mut live: Vec<usize> = Vec::new();
+    let (mut h, mut seed) = (0i64, 12345u64);
+    for r in 0..300i64 {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        if (seed >> 33) % 8 < 5 || live.is_empty() {
+            let w = match free.iter().position(|&m| m != 0) {
+                Some(w) => w,
+                None => {
+                    free.push(u64::MAX);
+                    value.extend([0; 64]);
+                    free.len() - 1
+                }
+            };
+            let slot = w * 64 + free[w].trailing_zeros() as usize;
+            free[w] &= free[w] - 1;
+            value[slot] = r;
+            live.push(slot);
+            h = h.wrapping_mul(31).wrapping_add(slot as i64);
+        } else {
+            let at = ((seed >> 17) % live.len() as u64) as usize;
+            let slot = live.swap_remove(at);
+            assert_eq!(free[slot / 64] & (1 << (slot % 64)), 0, "double free");
+            free[slot / 64] |= 1 << (slot % 64);
+            h = h.wrapping_mul(31).wrapping_add(value[slot]);
+        }
+    }
+    let in_use: i64 = free.iter().map(|m| 64 - i64::from(m.count_ones())).sum();
+    h.wrapping_mul(1000).wrapping_add(in_use)
+}
+
+/// stats_pool.toy in Rust: the counters are plain mutable locals here.
+fn stats_pool_reference() -> i64 {
+    #[derive(Clone, Copy)]
+    struct Buf {
+        id: i64,
+        size: i64,
+    }
+    let (mut pool, mut held): (Vec<Buf>, Vec<Buf>) = (Vec::new(), Vec::new());
+    let (mut next_id, mut hits, mut misses, mut puts, mut rejects) = (1i64, 0i64, 0i64, 0i64, 0i64);
+    let (mut h, mut x) = (0i64, 7i64);
+    for _ in 0..500 {
+        x = (x * 1103515245 + 12345) % 2147483648;
+        if x % 5 < 3 || held.is_empty() {
+            let size = 1 + (x >> 8) % 80;
+            let buf = match (0..pool.len()).rev().find(|&k| pool[k].size >= size) {
+                Some(k) => {
+                    hits += 1;
+                    pool.swap_remove(k)
+                }
+                None => {
+                    misses += 1;
+                    next_id += 1;
+                    Buf {
+                        id: next_id - 1,
+                        size,
+                    }
+                }
+            };
+            held.push(buf);
+            h = h.wrapping_mul(31).wrapping_add(buf.id);
+        } else {
+            let b = held.pop().unwrap();
+            if b.size > 64 || pool.len() >= 8 {
+                rejects += 1;
+            } else {
+                pool.push(b);
+                puts += 1;
+            }
+            h = h.wrapping_mul(31).wrapping_add(b.size);
+        }
+    }
+    assert!(rejects > 0 && puts > 0 && hits > 0 && misses > 0);
+    h ^ (hits << 48) ^ (misses << 32) ^ (puts << 16) ^ rejects
+}
+
+/// unsigned_hash.toy in Rust, on Rust's own u64/u32.
+fn unsigned_hash_reference() -> i64 {
+    fn mix64(x: u64) -> u64 {
+        let mut z = x.wrapping_add(0x9E3779B97F4A7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
+        z ^ (z >> 31)
+    }
+    fn fnv1a32(x: u64) -> u32 {
+        (0..8).fold(2166136261u32, |h, k| {
+            (h ^ ((x >> (k * 8)) & 255) as u32).wrapping_mul(16777619)
+        })
+    }
+    let mut buckets = [0u64; 61];
+    let (mut key, mut high) = (1u64, 0i64);
+    for _ in 0..1000 {
+        key = mix64(key);
+        if key >= 1 << 63 {
+            high += 1;
+        }
+        let h = (u64::from(fnv1a32(key)) << 32) | (key >> 32);
+        let at = (h % 61) as usize;
+        buckets[at] = buckets[at].wrapping_add((key >> 60) + 1);
+    }
+    let mut acc = 14695981039346656037u64;
+    for v in buckets {
+        acc = (acc ^ v).wrapping_mul(1099511628211);
+        acc = acc
+            .wrapping_add(u64::from(v.leading_zeros()))
+            .wrapping_add(u64::from(v.count_ones()) * 64)
+            .wrapping_add(acc / 3 % 1000);
+    }
+    ((acc >> 1) as i64) + high
+}
+
+/// The three programs written with the additions (unsigned types, `ctz`/`popcnt`, `break`,
+/// multiple return values) agree with their Rust references in the interpreter and the JIT
+/// at O0/O1/O2 × `none`/`speed`, and through the command at each level and `--interp`.
+#[test]
+fn new_programs_match_their_rust_references_everywhere() {
+    for (name, want) in [
+        ("bitmap_alloc.toy", bitmap_alloc_reference()),
+        ("stats_pool.toy", stats_pool_reference()),
+        ("unsigned_hash.toy", unsigned_hash_reference()),
+    ] {
+        let source = read(name);
+        let module = compile_ok(name, &source);
+        assert_eq!(run_everywhere(&module, "main", &[]), Ok(want), "{name}");
+        for extra in [&["-O0"][..], &["-O1"], &["-O2"], &["--interp"]] {
+            let out = run_source(&options(name, extra), &source);
+            assert_eq!(
+                (out.stdout, out.code),
+                (format!("{want}\n"), 0),
+                "{name} {extra:?}: {}",
+                out.stderr
+            );
+        }
+    }
+}
+
+#[test]
+fn unsigned_types_divide_compare_shift_and_widen_unsigned() {
+    let src = "fn main() -> i64 {
+        let big: u64 = 18446744073709551615;       // 2^64 - 1
+        let m: i64 = -1;
+        if big != m as u64 { return 1; }            // same width: the same bits
+        if big / 2 != 9223372036854775807 { return 2; }   // udiv, not sdiv (-1 / 2 = 0)
+        if big % 10 != 5 { return 3; }              // urem: 18446744073709551615 % 10
+        if !(big > 1) { return 4; }                 // unsigned compare
+        if (big >> 60) != 15 { return 5; }          // logical shift right
+        if (m >> 60) != -1 { return 6; }            // i64 keeps the arithmetic shift
+        let w: u32 = 4294967295;
+        if (w as u64) != 4294967295 { return 7; }   // u32 -> u64 zero-extends
+        if (w as i64) != 4294967295 { return 8; }   // u32 -> i64 zero-extends
+        if ((w as i32) as i64) != -1 { return 9; }  // i32 -> i64 sign-extends
+        if (w as i32) as u64 != big { return 10; }  // i32 -> u64 sign-extends (as Rust)
+        if w / 16 != 268435455 || w % 7 != 3 { return 11; }  // u32 udiv/urem
+        if (w + 1) != 0 { return 12; }              // u32 wraps at 32 bits
+        if ((big as u32) >> 28) != 15 { return 13; }
+        let s: u64 = 3;
+        if s - 4 < s { return 14; }                 // 3 - 4 wraps to 2^64 - 1, which is not < 3
+        return 0;
+    }";
+    assert_eq!(eval(src), Ok(0));
+}
+
+#[test]
+fn bitwise_not_and_bit_counts_at_both_widths() {
+    // Worked out by hand: ctz/clz of 0 are the width, popcnt of all ones is the width.
+    let src = "fn main() -> i64 {
+        let z: u64 = 0;
+        let z32: u32 = 0;
+        if ~z != 18446744073709551615 || ~5 != -6 { return 1; }
+        if ctz(z) != 64 || clz(z) != 64 || popcnt(z) != 0 { return 2; }
+        if ctz(z32) != 32 || clz(z32) != 32 || popcnt(~z32) != 32 { return 3; }
+        if ctz(~z) != 0 || clz(~z) != 0 || popcnt(~z) != 64 { return 4; }
+        let m1: i32 = -1;
+        if ctz(m1) != 0 || clz(m1) != 0 || popcnt(m1) != 32 { return 5; }
+        if ctz(40) != 3 || clz(1) != 63 || popcnt(255) != 8 { return 6; }
+        let x: u64 = 0x00F0000000000000;
+        if clz(x) != 8 || ctz(x) != 52 || popcnt(x) != 4 { return 7; }
+        return 0;
+    }";
+    assert_eq!(eval(src), Ok(0));
+}
+
+#[test]
+fn break_leaves_and_continue_restarts_the_innermost_loop() {
+    let src = "fn main() -> i64 {
+        let total = 0;
+        let i = 0;
+        while i < 10 {
+            i = i + 1;
+            if i % 2 == 0 { continue; }      // only odd i from here
+            let j = 0;
+            while true {
+                if j == i { break; }          // leaves the inner loop only
+                total = total + 1;
+                j = j + 1;
+            }
+            if i == 7 { break; }
+            total = total + 1000;
+        }
+        return total * 100 + i;
+    }";
+    // Odd i = 1, 3, 5, 7: the inner loop adds i each time (16); 1000 is added for 1, 3, 5.
+    assert_eq!(eval(src), Ok((16 + 3000) * 100 + 7));
+}
+
+#[test]
+fn multiple_return_values_destructure_swap_and_skip() {
+    let src = "fn divmod(a: u64, b: u64) -> (u64, u64) { return (a / b, a % b); }
+    fn mixed(x: i32) -> (i32, bool, i64) { return (x * 2, x > 0, x as i64 - 1); }
+    fn pass(a: i64, b: i64) -> (i64, i64) { return twice(a, b); }
+    fn twice(a: i64, b: i64) -> (i64, i64) { return (a * 2, b * 2); }
+    fn main() -> i64 {
+        let (q, r) = divmod(47, 5);
+        let (d, pos, m) = mixed(-4);
+        let (_, e) = pass(1, 20);
+        let a = 1;
+        let b = 2;
+        (a, b) = (b, a);
+        let v = new vec<i64>;
+        v.push(0);
+        (v[0], _) = pass(3, 4);
+        if pos { return -1; }
+        return (q as i64) * 1000000 + (r as i64) * 10000 + (d as i64) * 100 + m + e * 10
+            + a * 7 + b + v[0] * 3;
+    }";
+    // 47 / 5 = 9 rem 2; mixed(-4) = (-8, false, -5); pass(1, 20).1 = 40; (a, b) = (2, 1);
+    // pass(3, 4).0 = 6.
+    assert_eq!(
+        eval(src),
+        Ok(9 * 1_000_000 + 2 * 10_000 - 8 * 100 - 5 + 400 + 14 + 1 + 18)
+    );
+}
+
+#[test]
+fn language_addition_errors_are_located() {
+    for (src, want) in [
+        (
+            "fn main() -> i64 { break; }",
+            "1:20: `break` outside of a loop",
+        ),
+        (
+            "fn main() -> i64 { if true { continue; } return 0; }",
+            "1:30: `continue` outside of a loop",
+        ),
+        (
+            "fn main() -> i64 { let x: u64 = -1; return 0; }",
+            "1:33: literal `-1` does not fit `u64`",
+        ),
+        (
+            "fn main() -> i64 { let x: u32 = 4294967296; return 0; }",
+            "1:33: literal `4294967296` does not fit `u32`",
+        ),
+        (
+            "fn main() -> i64 { let x: u64 = 1; let y = -x; return 0; }",
+            "1:44: cannot negate `u64`",
+        ),
+        (
+            "fn main() -> i64 { let b = ~true; return 0; }",
+            "1:28: `~` needs an integer, found `bool` (use `!`)",
+        ),
+        (
+            "fn main() -> i64 { let x: u64 = 1; return x; }",
+            "1:43: expected `i64`, found `u64`",
+        ),
+        (
+            "fn main() -> i64 { let x: u64 = 1; let y = 2; return x < y; }",
+            "1:56: `<` needs operands of one type, found `u64` and `i64`",
+        ),
+        (
+            "fn main() -> i64 { return ctz(true); }",
+            "1:31: `ctz` needs an integer, found `bool`",
+        ),
+        (
+            "fn main() -> i64 { return popcnt(1, 2); }",
+            "1:27: `popcnt` takes 1 argument, 2 given",
+        ),
+        (
+            "fn clz(x: i64) -> i64 { return x; } fn main() -> i64 { return 0; }",
+            "1:1: `clz` is a built-in function",
+        ),
+        (
+            "fn f() -> (i64, i64) { return (1, 2); } fn main() -> i64 { let x = f(); return 0; }",
+            "1:68: this is `(i64, i64)`: destructure it with `let (a, b, ...) = ...`",
+        ),
+        (
+            "fn f() -> (i64, i64) { return (1, 2); } fn main() -> i64 { let (a, b, c) = f(); return 0; }",
+            "1:76: `(i64, i64)` has 2 parts, 3 given",
+        ),
+        (
+            "fn f() -> (i64, bool) { return (1, 2); } fn main() -> i64 { return 0; }",
+            "1:36: expected `bool`, found `i64`",
+        ),
+        (
+            "fn f(p: (i64, i64)) -> i64 { return 0; } fn main() -> i64 { return 0; }",
+            "1:6: a tuple type is only a function's return type (destructure the result with `let (a, b) = ...`)",
+        ),
+        (
+            "fn main() -> i64 { let (a, b) = 5; return 0; }",
+            "1:33: expected several values (a call of a function returning a tuple, or `(a, b)`), found `i64`",
+        ),
+    ] {
+        assert_eq!(compile_error(src), want, "{src}");
+    }
+}
+
+/// Every remark the driver prints for every shipped program is in toy terms: no IR
+/// temporary (`t4`) or lowering block name (`then2`) is left, and each one quotes its line.
+#[test]
+fn remarks_speak_in_toy_terms() {
+    let mut checked = 0;
+    for name in [
+        "slot_pool_8.toy",
+        "slot_pool_128.toy",
+        "bitmap_slab.toy",
+        "object_pool.toy",
+        "gen_pool.toy",
+        "bitmap_alloc.toy",
+        "stats_pool.toy",
+        "unsigned_hash.toy",
+    ] {
+        let source = read(name);
+        let out = run_source(
+            &options(name, &["--remarks", "-O2", "--emit", "ir"]),
+            &source,
+        );
+        assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+        let lines: Vec<&str> = out.stderr.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if line.starts_with("    ") {
+                continue;
+            }
+            assert!(line.starts_with(&format!("{name}:")), "{line}");
+            for word in line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+                let ir_temp = word.len() > 1
+                    && word.starts_with('t')
+                    && word[1..].chars().all(|c| c.is_ascii_digit());
+                let block = ["then", "else", "endif", "while", "do", "wend", "and", "or"]
+                    .iter()
+                    .any(|b| {
+                        word.strip_prefix(b).is_some_and(|rest| {
+                            !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit())
+                        })
+                    });
+                assert!(!ir_temp && !block, "{name}: `{word}` in: {line}");
+            }
+            // A remark with a line number is followed by that toy line.
+            if let Some(n) = line
+                .strip_prefix(&format!("{name}:"))
+                .and_then(|rest| rest.split(':').next())
+                .and_then(|n| n.parse::<usize>().ok())
+            {
+                let quoted = format!(
+                    "    {n} | {}",
+                    source.lines().nth(n - 1).unwrap().trim_end()
+                );
+                assert_eq!(lines.get(i + 1), Some(&quoted.as_str()), "{line}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} remarks");
+}
+
+/// The range-check-fold remark of slot_pool_8's `alloc`, exactly, in toy terms.
+#[test]
+fn a_remark_names_the_toy_expression() {
+    let name = "slot_pool_8.toy";
+    let out = run_source(&options(name, &["--remarks"]), &read(name));
+    assert!(
+        out.stderr.contains(
+            "slot_pool_8.toy:19: remark: range-check-fold: applied: in alloc: range check \
+             `i < 0 || i >= p.items.len()` folded to `i >= p.items.len()` (unsigned)\n    \
+             19 |         if i < 0 || i >= p.items.len() {\n"
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn help_prints_the_usage_and_exits_0() {
+    let out = command(&["--help"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("Usage: toy [OPTIONS] <FILE>"),
+        "{}",
+        out.stdout
+    );
+    for flag in [
+        "--entry",
+        "--args",
+        "-O",
+        "--cl-opt",
+        "--emit",
+        "--remarks",
+        "--interp",
+    ] {
+        assert!(out.stdout.contains(flag), "{flag} in {}", out.stdout);
+    }
+    // Negative arguments and repeated levels (the last wins) still parse.
+    let opts = options("x.toy", &["--args", "-3,4", "-O0", "-O1"]);
+    assert_eq!(opts.args, vec![-3, 4]);
+    assert_eq!(opts.level, OptLevel::O1);
 }

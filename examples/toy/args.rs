@@ -1,17 +1,61 @@
-//! The command line of the `toy` example:
+//! The command line of the `toy` example, parsed with clap's derive API:
 //! `toy FILE [--entry NAME] [--args A,B] [-O0|-O1|-O2] [--cl-opt none|speed] [--emit ir|clif|asm]
-//! [--remarks] [--interp]`, parsed by hand (the root package has no argument-parsing
-//! dependency) into [`Options`], with typed errors.
+//! [--remarks] [--interp]`, into [`Options`]. `--help` prints the usage; a malformed command
+//! line is a [`UsageError`] (exit 2).
 
+use clap::{Parser, ValueEnum};
 use poolopt::{ClOpt, OptLevel};
-use thiserror::Error;
 
 /// What `--emit` prints instead of running.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Emit {
+    /// The optimized poolopt IR.
     Ir,
+    /// The Cranelift IR.
     Clif,
+    /// The x86-64 assembly.
     Asm,
+}
+
+/// Cranelift's optimization level.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum ClOptArg {
+    None,
+    Speed,
+}
+
+/// Runs a toy program through poolopt: compile, optimize, then JIT or interpret.
+#[derive(Debug, Parser)]
+#[command(name = "toy", args_override_self = true)]
+struct Cli {
+    /// The toy program to run.
+    file: String,
+    /// The function to run.
+    #[arg(long, default_value = "main")]
+    entry: String,
+    /// The entry's i64 arguments, comma-separated.
+    #[arg(
+        long,
+        value_name = "A,B,...",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
+    args: Vec<i64>,
+    /// The poolopt optimization level: -O0, -O1 or -O2.
+    #[arg(short = 'O', value_name = "LEVEL", value_parser = ["0", "1", "2"], default_value = "2")]
+    level: String,
+    /// Cranelift's optimization level.
+    #[arg(long = "cl-opt", value_enum, default_value = "speed")]
+    cl_opt: ClOptArg,
+    /// Print this form of the program instead of running it.
+    #[arg(long, value_enum)]
+    emit: Option<Emit>,
+    /// Print the passes' remarks (in toy terms) on stderr.
+    #[arg(long)]
+    remarks: bool,
+    /// Run in the reference interpreter instead of the JIT.
+    #[arg(long)]
+    interp: bool,
 }
 
 /// Parsed options.
@@ -27,95 +71,40 @@ pub struct Options {
     pub interp: bool,
 }
 
-/// A malformed command line.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum UsageError {
-    #[error("missing the program file")]
-    NoFile,
-    #[error("more than one program file: `{0}` and `{1}`")]
-    TwoFiles(String, String),
-    #[error("`{0}` needs a value")]
-    MissingValue(String),
-    #[error("unknown option `{0}`")]
-    UnknownOption(String),
-    #[error("`--args`: `{0}` is not an i64")]
-    BadArg(String),
-    #[error("`--emit`: expected ir, clif or asm, found `{0}`")]
-    BadEmit(String),
-    #[error("`--cl-opt`: expected none or speed, found `{0}`")]
-    BadClOpt(String),
-}
+/// A command line that does not run a program: a usage error, or `--help`.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(clap::Error);
 
-/// The usage line.
-pub const USAGE: &str = "usage: toy FILE [--entry NAME] [--args A,B,...] [-O0|-O1|-O2] \
-[--cl-opt none|speed] [--emit ir|clif|asm] [--remarks] [--interp]";
+impl UsageError {
+    /// `--help`: the text is the help, to print on stdout with exit code 0.
+    pub fn is_help(&self) -> bool {
+        matches!(
+            self.0.kind(),
+            clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+        )
+    }
+}
 
 /// Parses the arguments after the program name.
 pub fn parse_args(args: &[String]) -> Result<Options, UsageError> {
-    let mut file: Option<String> = None;
-    let mut opts = Options {
-        file: String::new(),
-        entry: "main".to_string(),
-        args: Vec::new(),
-        level: OptLevel::O2,
-        cl_opt: ClOpt::Speed,
-        emit: None,
-        remarks: false,
-        interp: false,
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .cloned()
-                .ok_or_else(|| UsageError::MissingValue(name.to_string()))
-        };
-        match arg.as_str() {
-            "-O0" => opts.level = OptLevel::O0,
-            "-O1" => opts.level = OptLevel::O1,
-            "-O2" => opts.level = OptLevel::O2,
-            "--remarks" => opts.remarks = true,
-            "--interp" => opts.interp = true,
-            "--entry" => opts.entry = value("--entry")?,
-            "--args" => {
-                let list = value("--args")?;
-                opts.args = list
-                    .split(',')
-                    .filter(|s| !s.trim().is_empty())
-                    .map(|s| {
-                        s.trim()
-                            .parse::<i64>()
-                            .map_err(|_| UsageError::BadArg(s.to_string()))
-                    })
-                    .collect::<Result<_, _>>()?;
-            }
-            "--emit" => {
-                let v = value("--emit")?;
-                opts.emit = Some(match v.as_str() {
-                    "ir" => Emit::Ir,
-                    "clif" => Emit::Clif,
-                    "asm" => Emit::Asm,
-                    _ => return Err(UsageError::BadEmit(v)),
-                });
-            }
-            "--cl-opt" => {
-                let v = value("--cl-opt")?;
-                opts.cl_opt = match v.as_str() {
-                    "none" => ClOpt::None,
-                    "speed" => ClOpt::Speed,
-                    _ => return Err(UsageError::BadClOpt(v)),
-                };
-            }
-            other if other.starts_with('-') && other.len() > 1 => {
-                return Err(UsageError::UnknownOption(other.to_string()))
-            }
-            other => {
-                if let Some(first) = file.replace(other.to_string()) {
-                    return Err(UsageError::TwoFiles(first, other.to_string()));
-                }
-            }
-        }
-    }
-    opts.file = file.ok_or(UsageError::NoFile)?;
-    Ok(opts)
+    let argv = std::iter::once("toy".to_string()).chain(args.iter().cloned());
+    let cli = Cli::try_parse_from(argv).map_err(UsageError)?;
+    Ok(Options {
+        file: cli.file,
+        entry: cli.entry,
+        args: cli.args,
+        level: match cli.level.as_str() {
+            "0" => OptLevel::O0,
+            "1" => OptLevel::O1,
+            _ => OptLevel::O2,
+        },
+        cl_opt: match cli.cl_opt {
+            ClOptArg::None => ClOpt::None,
+            ClOptArg::Speed => ClOpt::Speed,
+        },
+        emit: cli.emit,
+        remarks: cli.remarks,
+        interp: cli.interp,
+    })
 }

@@ -8,7 +8,11 @@ use poolopt::ir::Loc;
 pub enum TypeExpr {
     I64,
     I32,
+    U64,
+    U32,
     Bool,
+    /// `(T1, T2, ...)`: only as a function's return type (multiple return values).
+    Tuple(Vec<TypeExpr>),
     Named(String),
     Vec(Box<TypeExpr>),
 }
@@ -74,6 +78,20 @@ pub enum Stmt {
         message: String,
         loc: Loc,
     },
+    /// `let (a, b, _) = value;`: binds the parts of a multiple-value result (`_` drops one).
+    LetTuple {
+        names: Vec<(String, Loc)>,
+        init: Expr,
+        loc: Loc,
+    },
+    /// `break;`: leaves the innermost loop.
+    Break {
+        loc: Loc,
+    },
+    /// `continue;`: goes back to the innermost loop's test.
+    Continue {
+        loc: Loc,
+    },
     Expr(Expr),
 }
 
@@ -129,20 +147,27 @@ impl BinOp {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum UnOp {
     Neg,
+    /// `!`: logical not (bool).
     Not,
+    /// `~`: bitwise not (integers).
+    BitNot,
 }
 
-/// An expression; `loc` is where it starts.
+/// An expression; `loc` is where diagnostics point (its start, or a method's or field's name),
+/// `start..end` its whole source text (`end` is just past its last character).
 #[derive(Clone, Debug)]
 pub struct Expr {
     pub kind: ExprKind,
     pub loc: Loc,
+    pub start: Loc,
+    pub end: Loc,
 }
 
 /// The forms of expression.
 #[derive(Clone, Debug)]
 pub enum ExprKind {
-    Int(i64),
+    /// A literal with its sign: `-(2^63)` up to `2^64 - 1`; the checker fits it to its type.
+    Int(i128),
     Bool(bool),
     Var(String),
     Unary(UnOp, Box<Expr>),
@@ -156,4 +181,6 @@ pub enum ExprKind {
     Index(Box<Expr>, Box<Expr>),
     StructLit(String, Vec<(String, Expr, Loc)>),
     NewVec(TypeExpr),
+    /// `(a, b, ...)`: several values, returned from a function or destructured at once.
+    Tuple(Vec<Expr>),
 }

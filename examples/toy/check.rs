@@ -9,17 +9,21 @@
 use crate::ast::{BinOp, Expr, ExprKind, FnDecl, Program, Stmt, TypeExpr, UnOp};
 use crate::error::CompileError;
 use crate::typed::{
-    Arith, Cmp, Conv, Elem, Place, StructInfo, TExpr, TExprKind, TFn, TProgram, TStmt, Ty, VarId,
-    VarInfo,
+    Arith, BitCount, Cmp, Conv, Elem, Place, StructInfo, TExpr, TExprKind, TFn, TProgram, TStmt,
+    Ty, VarId, VarInfo,
 };
 use poolopt::ir::Loc;
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// Checks a parsed program.
 pub fn check(program: &Program) -> Result<TProgram, CompileError> {
     let mut struct_ids = HashMap::new();
     for (i, s) in program.structs.iter().enumerate() {
-        if matches!(s.name.as_str(), "i64" | "i32" | "bool" | "vec") {
+        if matches!(
+            s.name.as_str(),
+            "i64" | "i32" | "u64" | "u32" | "bool" | "vec"
+        ) {
             return Err(CompileError::new(
                 s.loc,
                 format!("`{}` is a built-in type", s.name),
@@ -52,7 +56,7 @@ pub fn check(program: &Program) -> Result<TProgram, CompileError> {
             if !(ty.is_scalar() || matches!(ty, Ty::Vec(_))) {
                 return Err(CompileError::new(
                     *loc,
-                    format!("field `{name}` must be an i64, i32, bool or vec"),
+                    format!("field `{name}` must be an i64, i32, u64, u32, bool or vec"),
                 ));
             }
             fields.push((name.clone(), ty));
@@ -86,8 +90,15 @@ pub fn check(program: &Program) -> Result<TProgram, CompileError> {
         struct_ids,
         fn_ids: HashMap::new(),
         sigs: Vec::new(),
+        tuples: RefCell::new(Vec::new()),
     };
     for (i, f) in program.fns.iter().enumerate() {
+        if BitCount::from_name(&f.name).is_some() {
+            return Err(CompileError::new(
+                f.loc,
+                format!("`{}` is a built-in function", f.name),
+            ));
+        }
         if checker.fn_ids.insert(f.name.clone(), i).is_some() {
             return Err(CompileError::new(
                 f.loc,
@@ -101,6 +112,7 @@ pub fn check(program: &Program) -> Result<TProgram, CompileError> {
         }
         let ret = match &f.ret {
             None => Ty::Void,
+            Some(TypeExpr::Tuple(parts)) => checker.tuple_type(parts, f.loc)?,
             Some(t) => {
                 let ty = checker.resolve(t, f.loc)?;
                 if let Ty::Split(s) = ty {
@@ -120,6 +132,7 @@ pub fn check(program: &Program) -> Result<TProgram, CompileError> {
     }
     Ok(TProgram {
         structs: checker.structs,
+        tuples: checker.tuples.into_inner(),
         fns,
     })
 }
@@ -133,7 +146,10 @@ fn resolve_raw(
     Ok(match ty {
         TypeExpr::I64 => Ty::I64,
         TypeExpr::I32 => Ty::I32,
+        TypeExpr::U64 => Ty::U64,
+        TypeExpr::U32 => Ty::U32,
         TypeExpr::Bool => Ty::Bool,
+        TypeExpr::Tuple(_) => return Err(tuple_only_returned(loc)),
         TypeExpr::Named(name) => match ids.get(name) {
             // Whether it is split is decided by the caller that knows all fields.
             Some(&i) => {
@@ -161,11 +177,20 @@ fn resolve_raw(
     })
 }
 
+fn tuple_only_returned(loc: Loc) -> CompileError {
+    CompileError::new(
+        loc,
+        "a tuple type is only a function's return type (destructure the result with `let (a, b) = ...`)",
+    )
+}
+
 struct Checker {
     structs: Vec<StructInfo>,
     struct_ids: HashMap<String, usize>,
     fn_ids: HashMap<String, usize>,
     sigs: Vec<(Vec<Ty>, Ty)>,
+    /// The tuple types met so far (each once), so equal tuple types have equal [`Ty`]s.
+    tuples: RefCell<Vec<Vec<Ty>>>,
 }
 
 /// Per-function state: variables and the scopes that name them.
@@ -173,6 +198,8 @@ struct FnScope {
     vars: Vec<VarInfo>,
     scopes: Vec<HashMap<String, VarId>>,
     ret: Ty,
+    /// How many loops enclose the statement being checked (`break`/`continue` need one).
+    loops: u32,
 }
 
 impl FnScope {
@@ -195,11 +222,52 @@ impl FnScope {
 }
 
 impl Checker {
+    /// The [`Ty`] of a tuple of these scalar types (interned).
+    fn intern_tuple(&self, parts: Vec<Ty>) -> Ty {
+        let mut tuples = self.tuples.borrow_mut();
+        let id = match tuples.iter().position(|t| *t == parts) {
+            Some(id) => id,
+            None => {
+                tuples.push(parts);
+                tuples.len() - 1
+            }
+        };
+        Ty::Tuple(id)
+    }
+
+    /// A return type `(T1, T2, ...)`: two or more scalars.
+    fn tuple_type(&self, parts: &[TypeExpr], loc: Loc) -> Result<Ty, CompileError> {
+        if parts.len() < 2 {
+            return Err(CompileError::new(
+                loc,
+                "a tuple type has at least two parts",
+            ));
+        }
+        let mut tys = Vec::new();
+        for p in parts {
+            let ty = self.resolve(p, loc)?;
+            if !ty.is_scalar() {
+                return Err(CompileError::new(
+                    loc,
+                    format!(
+                        "a returned tuple holds integers and bools, not `{}`",
+                        self.ty_name(ty)
+                    ),
+                ));
+            }
+            tys.push(ty);
+        }
+        Ok(self.intern_tuple(tys))
+    }
+
     fn resolve(&self, ty: &TypeExpr, loc: Loc) -> Result<Ty, CompileError> {
         Ok(match ty {
             TypeExpr::I64 => Ty::I64,
             TypeExpr::I32 => Ty::I32,
+            TypeExpr::U64 => Ty::U64,
+            TypeExpr::U32 => Ty::U32,
             TypeExpr::Bool => Ty::Bool,
+            TypeExpr::Tuple(_) => return Err(tuple_only_returned(loc)),
             TypeExpr::Named(name) => match self.struct_ids.get(name) {
                 Some(&i) if self.structs[i].split => Ty::Split(i),
                 Some(&i) => Ty::Struct(i),
@@ -221,7 +289,16 @@ impl Checker {
         match ty {
             Ty::I64 => "i64".into(),
             Ty::I32 => "i32".into(),
+            Ty::U64 => "u64".into(),
+            Ty::U32 => "u32".into(),
             Ty::Bool => "bool".into(),
+            Ty::Tuple(t) => {
+                let parts: Vec<String> = self.tuples.borrow()[t]
+                    .iter()
+                    .map(|&p| self.ty_name(p))
+                    .collect();
+                format!("({})", parts.join(", "))
+            }
             Ty::Struct(s) | Ty::Split(s) => self.structs[s].name.clone(),
             Ty::Vec(e) => format!("vec<{}>", self.ty_name(e.ty())),
             Ty::Void => "no value".into(),
@@ -234,6 +311,7 @@ impl Checker {
             vars: Vec::new(),
             scopes: vec![HashMap::new()],
             ret: *ret,
+            loops: 0,
         };
         for ((name, _, loc), ty) in f.params.iter().zip(params) {
             if scope.lookup(name).is_some() {
@@ -288,6 +366,15 @@ impl Checker {
                     None => None,
                 };
                 let value = self.expr(scope, init, declared)?;
+                if let Ty::Tuple(_) = value.ty {
+                    return Err(CompileError::new(
+                        value.loc,
+                        format!(
+                            "this is `{}`: destructure it with `let (a, b, ...) = ...`",
+                            self.ty_name(value.ty)
+                        ),
+                    ));
+                }
                 let ty = declared.unwrap_or(value.ty);
                 self.expect_ty(&value, ty)?;
                 self.need_value(&value)?;
@@ -296,6 +383,87 @@ impl Checker {
                     place: Place::Var(var),
                     value,
                     loc: *loc,
+                }
+            }
+            Stmt::LetTuple { names, init, loc } => {
+                let value = self.expr(scope, init, None)?;
+                let parts = self.tuple_parts(&value, names.len())?;
+                let places = names
+                    .iter()
+                    .zip(parts)
+                    .map(|((name, nloc), ty)| {
+                        (name != "_").then(|| Place::Var(scope.declare(name, ty, *nloc)))
+                    })
+                    .collect();
+                TStmt::AssignTuple {
+                    places,
+                    value,
+                    loc: *loc,
+                }
+            }
+            Stmt::Assign {
+                place:
+                    Expr {
+                        kind: ExprKind::Tuple(targets),
+                        ..
+                    },
+                value,
+                loc,
+            } => {
+                let mut places = Vec::new();
+                let mut tys = Vec::new();
+                for t in targets {
+                    if matches!(&t.kind, ExprKind::Var(n) if n == "_") {
+                        places.push(None);
+                        tys.push(None);
+                    } else {
+                        let (place, ty) = self.place(scope, t)?;
+                        places.push(Some(place));
+                        tys.push(Some(ty));
+                    }
+                }
+                let hint = tys
+                    .iter()
+                    .copied()
+                    .collect::<Option<Vec<Ty>>>()
+                    .map(|parts| self.intern_tuple(parts));
+                let value = self.expr(scope, value, hint)?;
+                let parts = self.tuple_parts(&value, places.len())?;
+                for (want, got) in tys.iter().zip(parts) {
+                    if let Some(want) = *want {
+                        if want != got {
+                            return Err(CompileError::new(
+                                value.loc,
+                                format!(
+                                    "expected `{}` parts, found `{}`",
+                                    self.ty_name(want),
+                                    self.ty_name(got)
+                                ),
+                            ));
+                        }
+                    }
+                }
+                TStmt::AssignTuple {
+                    places,
+                    value,
+                    loc: *loc,
+                }
+            }
+            Stmt::Break { loc } | Stmt::Continue { loc } => {
+                let is_break = matches!(stmt, Stmt::Break { .. });
+                if scope.loops == 0 {
+                    return Err(CompileError::new(
+                        *loc,
+                        format!(
+                            "`{}` outside of a loop",
+                            if is_break { "break" } else { "continue" }
+                        ),
+                    ));
+                }
+                if is_break {
+                    TStmt::Break { loc: *loc }
+                } else {
+                    TStmt::Continue { loc: *loc }
                 }
             }
             Stmt::Assign { place, value, loc } => {
@@ -319,11 +487,17 @@ impl Checker {
                 else_body: self.block(scope, else_body)?,
                 loc: *loc,
             },
-            Stmt::While { cond, body, loc } => TStmt::While {
-                cond: self.cond(scope, cond)?,
-                body: self.block(scope, body)?,
-                loc: *loc,
-            },
+            Stmt::While { cond, body, loc } => {
+                let cond = self.cond(scope, cond)?;
+                scope.loops += 1;
+                let body = self.block(scope, body);
+                scope.loops -= 1;
+                TStmt::While {
+                    cond,
+                    body: body?,
+                    loc: *loc,
+                }
+            }
             Stmt::Return { value, loc } => {
                 let value = match (value, scope.ret) {
                     (None, Ty::Void) => None,
@@ -358,6 +532,31 @@ impl Checker {
                 TStmt::Expr(self.expr(scope, e, None)?)
             }
         })
+    }
+
+    /// The part types of a tuple value destructured into `n` places.
+    fn tuple_parts(&self, value: &TExpr, n: usize) -> Result<Vec<Ty>, CompileError> {
+        let Ty::Tuple(t) = value.ty else {
+            return Err(CompileError::new(
+                value.loc,
+                format!(
+                    "expected several values (a call of a function returning a tuple, or `(a, b)`), found `{}`",
+                    self.ty_name(value.ty)
+                ),
+            ));
+        };
+        let parts = self.tuples.borrow()[t].clone();
+        if parts.len() != n {
+            return Err(CompileError::new(
+                value.loc,
+                format!(
+                    "`{}` has {} parts, {n} given",
+                    self.ty_name(value.ty),
+                    parts.len()
+                ),
+            ));
+        }
+        Ok(parts)
     }
 
     fn cond(&self, scope: &mut FnScope, e: &Expr) -> Result<TExpr, CompileError> {
@@ -495,16 +694,27 @@ impl Checker {
         let (kind, ty) = match &e.kind {
             ExprKind::Int(v) => {
                 let ty = match hint {
-                    Some(Ty::I32) => Ty::I32,
+                    Some(t @ (Ty::I32 | Ty::U64 | Ty::U32)) => t,
                     _ => Ty::I64,
                 };
-                if ty == Ty::I32 && i32::try_from(*v).is_err() {
+                let fits = match ty {
+                    Ty::I32 => i32::try_from(*v).is_ok(),
+                    Ty::U64 => u64::try_from(*v).is_ok(),
+                    Ty::U32 => u32::try_from(*v).is_ok(),
+                    _ => i64::try_from(*v).is_ok(),
+                };
+                if !fits {
                     return Err(CompileError::new(
                         loc,
-                        format!("literal `{v}` does not fit `i32`"),
+                        format!("literal `{v}` does not fit `{}`", self.ty_name(ty)),
                     ));
                 }
-                (TExprKind::Const(*v), ty)
+                // The IR holds a value of width w sign-extended from its low w bits.
+                let bits = match ty {
+                    Ty::I32 | Ty::U32 => i64::from(*v as i32),
+                    _ => *v as i64,
+                };
+                (TExprKind::Const(bits), ty)
             }
             ExprKind::Bool(b) => (TExprKind::Const(*b as i64), Ty::Bool),
             ExprKind::Var(name) => {
@@ -514,8 +724,24 @@ impl Checker {
             ExprKind::Unary(op, arg) => {
                 let arg = self.expr(scope, arg, hint)?;
                 match op {
-                    UnOp::Neg if arg.ty.is_int() => (TExprKind::Neg(Box::new(arg.clone())), arg.ty),
+                    UnOp::Neg if arg.ty.is_int() && !arg.ty.is_unsigned() => {
+                        (TExprKind::Neg(Box::new(arg.clone())), arg.ty)
+                    }
                     UnOp::Not if arg.ty == Ty::Bool => (TExprKind::Not(Box::new(arg)), Ty::Bool),
+                    UnOp::BitNot if arg.ty.is_int() => {
+                        let ty = arg.ty;
+                        (TExprKind::BitNot(Box::new(arg)), ty)
+                    }
+                    UnOp::BitNot => {
+                        return Err(CompileError::new(
+                            loc,
+                            format!(
+                                "`~` needs an integer, found `{}`{}",
+                                self.ty_name(arg.ty),
+                                if arg.ty == Ty::Bool { " (use `!`)" } else { "" }
+                            ),
+                        ))
+                    }
                     UnOp::Neg => {
                         return Err(CompileError::new(
                             loc,
@@ -538,9 +764,15 @@ impl Checker {
                 let arg = self.expr(scope, arg, None)?;
                 let conv = match (arg.ty, to) {
                     (a, b) if a == b && a.is_scalar() => Conv::Same,
-                    (Ty::I64, Ty::I32) => Conv::Trunc,
-                    (Ty::I32, Ty::I64) => Conv::SExt,
-                    (Ty::Bool, Ty::I64 | Ty::I32) => Conv::ZExt,
+                    // Between integers, as Rust's `as`: narrowing keeps the low bits, widening
+                    // extends by the source's signedness, same width reinterprets the bits.
+                    (a, b) if a.is_int() && b.is_int() => match a.bits().cmp(&b.bits()) {
+                        std::cmp::Ordering::Greater => Conv::Trunc,
+                        std::cmp::Ordering::Equal => Conv::Same,
+                        std::cmp::Ordering::Less if a.is_unsigned() => Conv::ZExt,
+                        std::cmp::Ordering::Less => Conv::SExt,
+                    },
+                    (Ty::Bool, b) if b.is_int() => Conv::ZExt,
                     (from, to) => {
                         return Err(CompileError::new(
                             loc,
@@ -558,6 +790,63 @@ impl Checker {
                     }
                 };
                 (TExprKind::Cast(conv, Box::new(arg)), to)
+            }
+            ExprKind::Call(name, args) if BitCount::from_name(name).is_some() => {
+                let Some(count) = BitCount::from_name(name) else {
+                    return Err(CompileError::new(loc, format!("unknown function `{name}`")));
+                };
+                if args.len() != 1 {
+                    return Err(CompileError::new(
+                        loc,
+                        format!("`{name}` takes 1 argument, {} given", args.len()),
+                    ));
+                }
+                let arg = self.expr(scope, &args[0], hint)?;
+                if !arg.ty.is_int() {
+                    return Err(CompileError::new(
+                        arg.loc,
+                        format!(
+                            "`{name}` needs an integer, found `{}`",
+                            self.ty_name(arg.ty)
+                        ),
+                    ));
+                }
+                let ty = arg.ty;
+                (TExprKind::BitCount(count, Box::new(arg)), ty)
+            }
+            ExprKind::Tuple(parts) => {
+                let want: Option<Vec<Ty>> = match hint {
+                    Some(Ty::Tuple(t)) => Some(self.tuples.borrow()[t].clone()),
+                    _ => None,
+                };
+                if let Some(w) = &want {
+                    if w.len() != parts.len() {
+                        return Err(CompileError::new(
+                            loc,
+                            format!("expected {} values, found {}", w.len(), parts.len()),
+                        ));
+                    }
+                }
+                let mut values = Vec::new();
+                let mut tys = Vec::new();
+                for (i, p) in parts.iter().enumerate() {
+                    let h = want.as_ref().map(|w| w[i]);
+                    let v = self.expr(scope, p, h)?;
+                    if let Some(h) = h {
+                        self.expect_ty(&v, h)?;
+                    } else if !v.ty.is_scalar() {
+                        return Err(CompileError::new(
+                            v.loc,
+                            format!(
+                                "a tuple holds integers and bools, not `{}`",
+                                self.ty_name(v.ty)
+                            ),
+                        ));
+                    }
+                    tys.push(v.ty);
+                    values.push(v);
+                }
+                (TExprKind::Tuple(values), self.intern_tuple(tys))
             }
             ExprKind::Call(name, args) => {
                 let Some(&f) = self.fn_ids.get(name) else {
@@ -701,7 +990,13 @@ impl Checker {
                 (TExprKind::NewVec(e), ty)
             }
         };
-        Ok(TExpr { kind, ty, loc })
+        Ok(TExpr {
+            kind,
+            ty,
+            loc,
+            start: e.start,
+            end: e.end,
+        })
     }
 
     fn binary(
@@ -756,14 +1051,19 @@ impl Checker {
             )
         };
         let (l, r) = (Box::new(l), Box::new(r));
+        let unsigned = ty.is_unsigned();
         if is_cmp {
-            let cmp = match op {
-                BinOp::Eq => Cmp::Eq,
-                BinOp::Ne => Cmp::Ne,
-                BinOp::Lt => Cmp::Lt,
-                BinOp::Le => Cmp::Le,
-                BinOp::Gt => Cmp::Gt,
-                _ => Cmp::Ge,
+            let cmp = match (op, unsigned) {
+                (BinOp::Eq, _) => Cmp::Eq,
+                (BinOp::Ne, _) => Cmp::Ne,
+                (BinOp::Lt, false) => Cmp::Lt,
+                (BinOp::Le, false) => Cmp::Le,
+                (BinOp::Gt, false) => Cmp::Gt,
+                (BinOp::Lt, true) => Cmp::ULt,
+                (BinOp::Le, true) => Cmp::ULe,
+                (BinOp::Gt, true) => Cmp::UGt,
+                (_, false) => Cmp::Ge,
+                (_, true) => Cmp::UGe,
             };
             let ok = ty.is_int() || (ty == Ty::Bool && matches!(cmp, Cmp::Eq | Cmp::Ne));
             if !ok {
@@ -775,12 +1075,15 @@ impl Checker {
             BinOp::Add => Arith::Add,
             BinOp::Sub => Arith::Sub,
             BinOp::Mul => Arith::Mul,
+            BinOp::Div if unsigned => Arith::UDiv,
             BinOp::Div => Arith::SDiv,
+            BinOp::Rem if unsigned => Arith::URem,
             BinOp::Rem => Arith::SRem,
             BinOp::BitAnd => Arith::And,
             BinOp::BitOr => Arith::Or,
             BinOp::BitXor => Arith::Xor,
             BinOp::Shl => Arith::Shl,
+            _ if unsigned => Arith::LShr,
             _ => Arith::AShr,
         };
         let ok =

@@ -3,8 +3,9 @@
 //! verified IR; [`run_command`] is the whole command with the `poolopt run` output contract,
 //! returning what to print and the exit code instead of printing, so tests check it exactly.
 
-use crate::args::{parse_args, Emit, Options, USAGE};
+use crate::args::{parse_args, Emit, Options};
 use crate::error::CompileError;
+use crate::names::{render_remark, ToyNames};
 use crate::{check, lexer, lower, parser};
 use poolopt::{
     InterpError, JitOptions, PassManager, RunError, RunLimits, Session, Trap, VerifiedModule,
@@ -38,13 +39,22 @@ impl ToyError {
     }
 }
 
-/// Compiles toy source to verified, unoptimized IR.
+/// Compiles toy source to verified, unoptimized IR (the tests' entry point).
+#[allow(dead_code)]
 pub fn compile(source: &str) -> Result<VerifiedModule, ToyError> {
+    compile_with_names(source).map(|(module, _)| module)
+}
+
+/// Compiles toy source to verified, unoptimized IR and what its locals are in the toy source.
+pub fn compile_with_names(source: &str) -> Result<(VerifiedModule, ToyNames), ToyError> {
     let tokens = lexer::lex(source).map_err(ToyError::Source)?;
     let ast = parser::parse(&tokens).map_err(ToyError::Source)?;
     let typed = check::check(&ast).map_err(ToyError::Source)?;
-    let module = lower::lower(&typed).map_err(ToyError::Source)?;
-    VerifiedModule::new(module).map_err(ToyError::Verify)
+    let (module, names) = lower::lower(&typed).map_err(ToyError::Source)?;
+    Ok((
+        VerifiedModule::new(module).map_err(ToyError::Verify)?,
+        names,
+    ))
 }
 
 /// What a command prints and how it exits.
@@ -73,10 +83,14 @@ impl Outcome {
 
 /// Runs the whole command on its arguments (without the program name).
 pub fn run_command(args: &[String]) -> Outcome {
-    let out = Outcome::default();
+    let mut out = Outcome::default();
     let opts = match parse_args(args) {
         Ok(o) => o,
-        Err(e) => return out.fail(2, format!("error: {e}\n{USAGE}")),
+        Err(e) if e.is_help() => {
+            out.stdout = e.to_string();
+            return out;
+        }
+        Err(e) => return out.fail(2, e.to_string()),
     };
     let source = match std::fs::read(&opts.file) {
         Ok(bytes) => match String::from_utf8(bytes) {
@@ -91,7 +105,7 @@ pub fn run_command(args: &[String]) -> Outcome {
 /// Runs the command on a program given as text (`opts.file` names it in messages).
 pub fn run_source(opts: &Options, source: &str) -> Outcome {
     let mut out = Outcome::default();
-    let module = match compile(source) {
+    let (module, names) = match compile_with_names(source) {
         Ok(m) => m,
         Err(e @ ToyError::Source(_)) => return out.fail(2, e.render(&opts.file, source)),
         Err(e) => return out.fail(1, e.render(&opts.file, source)),
@@ -102,8 +116,10 @@ pub fn run_source(opts: &Options, source: &str) -> Outcome {
         Err(e) => return out.fail(1, format!("error: {e}")),
     };
     if opts.remarks {
+        let optimized = session.module().module();
         for remark in &session.report().remarks {
-            out.stderr.push_str(&format!("remark: {remark}\n"));
+            let text = render_remark(remark, &opts.file, source, optimized, &names);
+            out.stderr.push_str(&text);
         }
     }
     if let Some(emit) = opts.emit {

@@ -10,7 +10,8 @@ use poolopt::ir::Loc;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Tok {
     Ident(String),
-    Int(i64),
+    /// An integer literal without its sign: up to `u64::MAX` (the checker fits it to a type).
+    Int(u64),
     Str(String),
     // Keywords.
     Fn,
@@ -25,6 +26,8 @@ pub enum Tok {
     New,
     As,
     Trap,
+    Break,
+    Continue,
     // Punctuation and operators.
     LParen,
     RParen,
@@ -49,6 +52,7 @@ pub enum Tok {
     Shl,
     Shr,
     Bang,
+    Tilde,
     AndAnd,
     OrOr,
     EqEq,
@@ -86,6 +90,8 @@ impl Tok {
             Tok::New => "new",
             Tok::As => "as",
             Tok::Trap => "trap",
+            Tok::Break => "break",
+            Tok::Continue => "continue",
             Tok::LParen => "(",
             Tok::RParen => ")",
             Tok::LBrace => "{",
@@ -109,6 +115,7 @@ impl Tok {
             Tok::Shl => "<<",
             Tok::Shr => ">>",
             Tok::Bang => "!",
+            Tok::Tilde => "~",
             Tok::AndAnd => "&&",
             Tok::OrOr => "||",
             Tok::EqEq => "==",
@@ -122,11 +129,12 @@ impl Tok {
     }
 }
 
-/// A token and where it starts.
+/// A token, where it starts and where it ends (the column just past its last character).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Token {
     pub tok: Tok,
     pub loc: Loc,
+    pub end: Loc,
 }
 
 /// Splits `source` into tokens, ending with [`Tok::Eof`].
@@ -211,11 +219,13 @@ pub fn lex(source: &str) -> Result<Vec<Token>, CompileError> {
             tok
         };
         col += (i - start) as u32;
-        tokens.push(Token { tok, loc });
+        let end = Loc::new(line, col);
+        tokens.push(Token { tok, loc, end });
     }
     tokens.push(Token {
         tok: Tok::Eof,
         loc: Loc::new(line, col),
+        end: Loc::new(line, col),
     });
     Ok(tokens)
 }
@@ -234,21 +244,19 @@ fn keyword(word: &str) -> Option<Tok> {
         "new" => Tok::New,
         "as" => Tok::As,
         "trap" => Tok::Trap,
+        "break" => Tok::Break,
+        "continue" => Tok::Continue,
         _ => return None,
     })
 }
 
-/// Decimal or `0x` hexadecimal, up to `2^63` (the parser negates `-9223372036854775808`).
-fn parse_int(text: &str) -> Option<i64> {
-    let value = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16).ok()?,
-        None => text.parse::<u64>().ok()?,
-    };
-    // 2^63 is kept as i64::MIN; only `-` in front of it makes sense, which the parser checks.
-    if value > 1u64 << 63 {
-        return None;
+/// Decimal or `0x` hexadecimal, up to `u64::MAX` (whether it fits its type, `i64` or `u64`,
+/// negated or not, is the checker's question).
+fn parse_int(text: &str) -> Option<u64> {
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse::<u64>().ok(),
     }
-    Some(value as i64)
 }
 
 fn punct(c: char, next: Option<char>) -> Option<(Tok, usize)> {
@@ -288,6 +296,7 @@ fn punct(c: char, next: Option<char>) -> Option<(Tok, usize)> {
         '|' => Tok::Pipe,
         '^' => Tok::Caret,
         '!' => Tok::Bang,
+        '~' => Tok::Tilde,
         '<' => Tok::Lt,
         '>' => Tok::Gt,
         _ => return None,

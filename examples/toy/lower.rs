@@ -8,17 +8,30 @@
 //! A split struct (one with vec fields) has no IR type: a variable of it is one IR local per
 //! field (`p_items`, `p_free`), a parameter is one parameter per field, and passing it passes
 //! each field.
+//!
+//! Multiple return values: a tuple type `(T1, T2)` is an IR struct `tuple_T1_T2 { _0: T1,
+//! _1: T2 }`; `return (a, b)` is `make` + `ret`, and `let (x, y) = f()` is the call into a
+//! temporary and one `getfield` per part. `break`/`continue` branch to the innermost loop's
+//! exit/test block. Unsigned types are the IR's integer types with the unsigned operators.
+//!
+//! Besides the module, the lowering records what each IR local stands for in the toy program
+//! ([`ToyNames`]): a variable's toy name (`p.items` for the local `p_items`) or the source
+//! span of the expression a temporary holds, so that remarks can speak the toy's terms.
 
 use crate::error::CompileError;
-use crate::typed::{Arith, Cmp, Conv, Elem, Place, TExpr, TExprKind, TFn, TProgram, TStmt, Ty};
+use crate::names::{ToyName, ToyNames};
+use crate::typed::{
+    Arith, BitCount, Cmp, Conv, Elem, Place, TExpr, TExprKind, TFn, TProgram, TStmt, Ty,
+};
 use poolopt::ir::{
     BinaryOp, Block, CastOp, CmpOp, ElemType, FuncId, FunctionBuilder, Loc, Local, Module,
     ModuleBuilder, Operand, ScalarType, StructId, Type, UnaryOp,
 };
 use std::collections::HashSet;
 
-/// Builds the IR module of a checked program (still to be verified).
-pub fn lower(program: &TProgram) -> Result<Module, CompileError> {
+/// Builds the IR module of a checked program (still to be verified), and records what each
+/// of its locals is in the toy program.
+pub fn lower(program: &TProgram) -> Result<(Module, ToyNames), CompileError> {
     let mut mb = ModuleBuilder::new();
     let mut struct_ids: Vec<Option<StructId>> = Vec::new();
     for s in &program.structs {
@@ -33,12 +46,34 @@ pub fn lower(program: &TProgram) -> Result<Module, CompileError> {
             .collect();
         struct_ids.push(Some(mb.add_struct(&s.name, &fields)));
     }
+    let mut tuple_ids = Vec::new();
+    for parts in &program.tuples {
+        let base = parts
+            .iter()
+            .map(|&t| toy_type_name(t))
+            .fold(String::from("tuple"), |acc, n| format!("{acc}_{n}"));
+        let mut name = base.clone();
+        let mut n = 1;
+        while program.structs.iter().any(|s| s.name == name) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        let field_names: Vec<String> = (0..parts.len()).map(|i| format!("_{i}")).collect();
+        let fields: Vec<(&str, Type)> = field_names
+            .iter()
+            .zip(parts)
+            .map(|(n, &t)| (n.as_str(), scalar_type(t)))
+            .collect();
+        tuple_ids.push(mb.add_struct(&name, &fields));
+    }
     let types = Types {
         program,
         struct_ids,
+        tuple_ids,
     };
     let mut func_ids = Vec::new();
     let mut param_names = Vec::new();
+    let mut recorded: Vec<(FuncId, Local, ToyName)> = Vec::new();
     for f in &program.fns {
         let mut names = Names::default();
         let mut params: Vec<(String, Type)> = Vec::new();
@@ -54,7 +89,7 @@ pub fn lower(program: &TProgram) -> Result<Module, CompileError> {
     }
     for ((f, &id), names) in program.fns.iter().zip(&func_ids).zip(param_names) {
         let fb = mb.define_function(id);
-        FnLower {
+        let names_of_locals = FnLower {
             fb,
             types: &types,
             func_ids: &func_ids,
@@ -62,19 +97,44 @@ pub fn lower(program: &TProgram) -> Result<Module, CompileError> {
             locals: Vec::new(),
             named: HashSet::new(),
             blocks: 0,
+            loops: Vec::new(),
+            toy_names: Vec::new(),
         }
         .run(names);
+        recorded.extend(names_of_locals.into_iter().map(|(l, n)| (id, l, n)));
     }
-    mb.finish().map_err(|errors| {
+    let module = mb.finish().map_err(|errors| {
         let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         CompileError::new(Loc::UNKNOWN, format!("internal error: {}", text.join("; ")))
-    })
+    })?;
+    let mut toy_names = ToyNames::default();
+    for (id, local, name) in recorded {
+        let func = &module.funcs[id];
+        toy_names.insert(&func.name, func.local_name(local), name);
+    }
+    for func in module.funcs.values() {
+        for block in func.blocks.values() {
+            toy_names.insert_block(&func.name, &block.name);
+        }
+    }
+    Ok((module, toy_names))
+}
+
+/// How a scalar type is written in toy source (for tuple struct names).
+fn toy_type_name(ty: Ty) -> &'static str {
+    match ty {
+        Ty::I32 => "i32",
+        Ty::U64 => "u64",
+        Ty::U32 => "u32",
+        Ty::Bool => "bool",
+        _ => "i64",
+    }
 }
 
 /// The IR type of a scalar (struct fields and `as` targets are scalars).
 fn scalar_type(ty: Ty) -> Type {
     match ty {
-        Ty::I32 => Type::I32,
+        Ty::I32 | Ty::U32 => Type::I32,
         Ty::Bool => Type::BOOL,
         _ => Type::I64,
     }
@@ -82,8 +142,8 @@ fn scalar_type(ty: Ty) -> Type {
 
 fn elem_type(elem: Elem, struct_ids: &[Option<StructId>]) -> ElemType {
     match elem {
-        Elem::I64 => ElemType::Scalar(ScalarType::I64),
-        Elem::I32 => ElemType::Scalar(ScalarType::I32),
+        Elem::I64 | Elem::U64 => ElemType::Scalar(ScalarType::I64),
+        Elem::I32 | Elem::U32 => ElemType::Scalar(ScalarType::I32),
         Elem::Bool => ElemType::Scalar(ScalarType::Bool),
         Elem::Struct(s) => match struct_ids[s] {
             Some(id) => ElemType::Struct(id),
@@ -97,6 +157,8 @@ fn elem_type(elem: Elem, struct_ids: &[Option<StructId>]) -> ElemType {
 struct Types<'p> {
     program: &'p TProgram,
     struct_ids: Vec<Option<StructId>>,
+    /// The IR struct of each tuple type.
+    tuple_ids: Vec<StructId>,
 }
 
 impl Types<'_> {
@@ -108,6 +170,7 @@ impl Types<'_> {
                 None => Type::I64,
             },
             Ty::Vec(e) => Type::Vec(elem_type(e, &self.struct_ids)),
+            Ty::Tuple(t) => Type::Struct(self.tuple_ids[t]),
             other => scalar_type(other),
         }
     }
@@ -162,10 +225,14 @@ struct FnLower<'a, 'b> {
     /// The locals that are toy variables (not temporaries).
     named: HashSet<Local>,
     blocks: u32,
+    /// The enclosing loops, innermost last: (test block, exit block).
+    loops: Vec<(Block, Block)>,
+    /// What each local is in the toy source.
+    toy_names: Vec<(Local, ToyName)>,
 }
 
 impl FnLower<'_, '_> {
-    fn run(mut self, mut names: Names) {
+    fn run(mut self, mut names: Names) -> Vec<(Local, ToyName)> {
         // Parameters are the function's first locals, in order.
         let mut next_param = 0;
         for var in &self.func.vars[..self.func.params] {
@@ -190,6 +257,19 @@ impl FnLower<'_, '_> {
             self.locals.push(ls);
         }
         self.named = self.locals.iter().flatten().copied().collect();
+        for (var, ls) in self.func.vars.iter().zip(&self.locals) {
+            let fields = match var.ty {
+                Ty::Split(s) => self.types.program.structs[s]
+                    .fields
+                    .iter()
+                    .map(|(n, _)| format!("{}.{n}", var.name))
+                    .collect(),
+                _ => vec![var.name.clone()],
+            };
+            for (&l, toy) in ls.iter().zip(fields) {
+                self.toy_names.push((l, ToyName::Var(toy)));
+            }
+        }
         self.fb.set_loc(self.func.loc);
         let entry = self.fb.create_block("entry");
         self.fb.switch_to_block(entry);
@@ -204,6 +284,7 @@ impl FnLower<'_, '_> {
                 self.fb.trap("missing return");
             }
         }
+        self.toy_names
     }
 
     /// Whether code emitted now would be reachable.
@@ -286,7 +367,9 @@ impl FnLower<'_, '_> {
                 self.fb.switch_to_block(head);
                 self.cond_branch(cond, body_b, exit);
                 self.fb.switch_to_block(body_b);
+                self.loops.push((head, exit));
                 self.stmts(body);
+                self.loops.pop();
                 if self.live() {
                     self.fb.set_loc(*loc);
                     self.fb.br(head);
@@ -301,6 +384,46 @@ impl FnLower<'_, '_> {
             TStmt::Trap { message, loc } => {
                 self.fb.set_loc(*loc);
                 self.fb.trap(message);
+            }
+            TStmt::Break { loc } | TStmt::Continue { loc } => {
+                // The checker accepts these only inside a loop.
+                if let Some(&(head, exit)) = self.loops.last() {
+                    self.fb.set_loc(*loc);
+                    let to_exit = matches!(stmt, TStmt::Break { .. });
+                    self.fb.br(if to_exit { exit } else { head });
+                }
+            }
+            TStmt::AssignTuple { places, value, loc } => {
+                let parts: Vec<Operand> = match &value.kind {
+                    // `(a, b) = (b, a)`: every part is read before any is written.
+                    TExprKind::Tuple(values) => {
+                        values.iter().map(|v| self.eval_stored(v)).collect()
+                    }
+                    _ => {
+                        let s = self.eval_local(value);
+                        let tys = match value.ty {
+                            Ty::Tuple(t) => self.types.program.tuples[t].clone(),
+                            _ => Vec::new(),
+                        };
+                        let mut ops = Vec::new();
+                        for (i, (ty, place)) in tys.into_iter().zip(places).enumerate() {
+                            if place.is_none() {
+                                ops.push(Operand::Const(0));
+                                continue;
+                            }
+                            let t = self.temp(ty, value);
+                            self.fb.set_loc(*loc);
+                            self.fb.get_field(t, s, i as u32);
+                            ops.push(t.into());
+                        }
+                        ops
+                    }
+                };
+                for (place, op) in places.iter().zip(parts) {
+                    if let Some(place) = place {
+                        self.store(place, op, *loc);
+                    }
+                }
             }
             TStmt::Expr(e) => self.effect(e),
         }
@@ -340,6 +463,32 @@ impl FnLower<'_, '_> {
                 let x = self.eval_stored(value);
                 self.fb.set_loc(loc);
                 self.fb.set(vl, i, field.map(|f| f as u32), x);
+            }
+        }
+    }
+
+    /// Stores an already evaluated value into a place.
+    fn store(&mut self, place: &Place, op: Operand, loc: Loc) {
+        match place {
+            Place::Var(v) | Place::SplitField(v, _) => {
+                let f = match place {
+                    Place::SplitField(_, f) => *f,
+                    _ => 0,
+                };
+                self.fb.set_loc(loc);
+                let dst = self.locals[*v][f];
+                self.fb.copy(dst, op);
+            }
+            Place::VarField(v, f) => {
+                self.fb.set_loc(loc);
+                let dst = self.locals[*v][0];
+                self.fb.set_field(dst, *f as u32, op);
+            }
+            Place::Elem { vec, index, field } => {
+                let vl = self.eval_local(vec);
+                let i = self.eval(index);
+                self.fb.set_loc(loc);
+                self.fb.set(vl, i, field.map(|f| f as u32), op);
             }
         }
     }
@@ -387,9 +536,12 @@ impl FnLower<'_, '_> {
         }
     }
 
-    fn temp(&mut self, ty: Ty) -> Local {
-        let ty = self.types.ir(ty);
-        self.fb.temp(ty)
+    /// A fresh temporary of type `ty` holding (a part of) the value of `e`.
+    fn temp(&mut self, ty: Ty, e: &TExpr) -> Local {
+        let ir = self.types.ir(ty);
+        let t = self.fb.temp(ir);
+        self.toy_names.push((t, ToyName::Span(e.start, e.end)));
+        t
     }
 
     /// Evaluates `e` into a local (constants are copied into a temporary).
@@ -397,7 +549,7 @@ impl FnLower<'_, '_> {
         match self.eval(e) {
             Operand::Local(l) => l,
             c @ Operand::Const(_) => {
-                let t = self.temp(e.ty);
+                let t = self.temp(e.ty, e);
                 self.fb.set_loc(e.loc);
                 self.fb.copy(t, c);
                 t
@@ -411,7 +563,7 @@ impl FnLower<'_, '_> {
         let op = self.eval(e);
         match op {
             Operand::Local(l) if self.named.contains(&l) => {
-                let t = self.temp(e.ty);
+                let t = self.temp(e.ty, e);
                 self.fb.set_loc(e.loc);
                 self.fb.copy(t, l);
                 Operand::Local(t)
@@ -455,14 +607,19 @@ impl FnLower<'_, '_> {
             TExprKind::SplitField(v, f) => self.locals[*v]
                 .get(*f)
                 .map_or(Operand::Const(0), |&l| l.into()),
-            TExprKind::Neg(a) | TExprKind::Not(a) => {
+            TExprKind::Neg(a)
+            | TExprKind::Not(a)
+            | TExprKind::BitNot(a)
+            | TExprKind::BitCount(_, a) => {
                 let x = self.eval(a);
-                let op = if matches!(e.kind, TExprKind::Neg(_)) {
-                    UnaryOp::Neg
-                } else {
-                    UnaryOp::Not
+                let op = match e.kind {
+                    TExprKind::Neg(_) => UnaryOp::Neg,
+                    TExprKind::BitCount(BitCount::Ctz, _) => UnaryOp::Ctz,
+                    TExprKind::BitCount(BitCount::Clz, _) => UnaryOp::Clz,
+                    TExprKind::BitCount(BitCount::Popcnt, _) => UnaryOp::Popcnt,
+                    _ => UnaryOp::Not,
                 };
-                let t = self.temp(e.ty);
+                let t = self.temp(e.ty, e);
                 self.fb.set_loc(e.loc);
                 self.fb.unary(t, op, x);
                 t.into()
@@ -470,7 +627,7 @@ impl FnLower<'_, '_> {
             TExprKind::Arith(op, a, b) => {
                 let x = self.eval(a);
                 let y = self.eval(b);
-                let t = self.temp(e.ty);
+                let t = self.temp(e.ty, e);
                 self.fb.set_loc(e.loc);
                 self.fb.binary(t, binary_op(*op), x, y);
                 t.into()
@@ -482,14 +639,14 @@ impl FnLower<'_, '_> {
                     // A compare needs a local to give its constants a type.
                     x = self.eval_local(a).into();
                 }
-                let t = self.temp(Ty::Bool);
+                let t = self.temp(Ty::Bool, e);
                 self.fb.set_loc(e.loc);
                 self.fb.compare(t, cmp_op(*op), x, y);
                 t.into()
             }
             TExprKind::Logic(is_and, a, b) => {
                 // As a value: t = a; if (t is the deciding value) skip b; else t = b.
-                let t = self.temp(Ty::Bool);
+                let t = self.temp(Ty::Bool, e);
                 let x = self.eval(a);
                 self.fb.set_loc(e.loc);
                 self.fb.copy(t, x);
@@ -516,28 +673,28 @@ impl FnLower<'_, '_> {
                     Conv::ZExt => CastOp::Zext,
                 };
                 let x = self.eval_local(a);
-                let t = self.temp(e.ty);
+                let t = self.temp(e.ty, e);
                 self.fb.set_loc(e.loc);
                 self.fb.cast(t, op, x);
                 t.into()
             }
             TExprKind::Call(f, args) => {
                 let ops = self.eval_args(args);
-                let dst = (e.ty != Ty::Void).then(|| self.temp(e.ty));
+                let dst = (e.ty != Ty::Void).then(|| self.temp(e.ty, e));
                 self.fb.set_loc(e.loc);
                 self.fb.call(dst, self.func_ids[*f], ops);
                 dst.map_or(Operand::Const(0), Operand::Local)
             }
             TExprKind::Len(v) => {
                 let vl = self.eval_local(v);
-                let t = self.temp(Ty::I64);
+                let t = self.temp(Ty::I64, e);
                 self.fb.set_loc(e.loc);
                 self.fb.vec_len(t, vl);
                 t.into()
             }
             TExprKind::Pop(v) => {
                 let vl = self.eval_local(v);
-                let t = self.temp(e.ty);
+                let t = self.temp(e.ty, e);
                 self.fb.set_loc(e.loc);
                 self.fb.pop(Some(t), vl);
                 t.into()
@@ -556,14 +713,14 @@ impl FnLower<'_, '_> {
                 Operand::Const(0)
             }
             TExprKind::NewVec(elem) => {
-                let t = self.temp(e.ty);
+                let t = self.temp(e.ty, e);
                 self.fb.set_loc(e.loc);
                 self.fb.vec_new(t, elem_type(*elem, &self.types.struct_ids));
                 t.into()
             }
             TExprKind::Field(base, f) => {
                 let s = self.eval_local(base);
-                let t = self.temp(e.ty);
+                let t = self.temp(e.ty, e);
                 self.fb.set_loc(e.loc);
                 self.fb.get_field(t, s, *f as u32);
                 t.into()
@@ -571,9 +728,19 @@ impl FnLower<'_, '_> {
             TExprKind::Index(v, i, field) => {
                 let vl = self.eval_local(v);
                 let i = self.eval(i);
-                let t = self.temp(e.ty);
+                let t = self.temp(e.ty, e);
                 self.fb.set_loc(e.loc);
                 self.fb.get(t, vl, i, field.map(|f| f as u32));
+                t.into()
+            }
+            TExprKind::Tuple(parts) => {
+                let ops: Vec<Operand> = parts.iter().map(|p| self.eval(p)).collect();
+                let Ty::Tuple(id) = e.ty else {
+                    return Operand::Const(0);
+                };
+                let t = self.temp(e.ty, e);
+                self.fb.set_loc(e.loc);
+                self.fb.make(t, self.types.tuple_ids[id], ops);
                 t.into()
             }
             TExprKind::StructLit(s, fields) => {
@@ -583,7 +750,7 @@ impl FnLower<'_, '_> {
                     // where a split value is expected.
                     return Operand::Const(0);
                 };
-                let t = self.temp(e.ty);
+                let t = self.temp(e.ty, e);
                 self.fb.set_loc(e.loc);
                 self.fb.make(t, id, ops);
                 t.into()
@@ -599,6 +766,9 @@ fn binary_op(op: Arith) -> BinaryOp {
         Arith::Mul => BinaryOp::Mul,
         Arith::SDiv => BinaryOp::SDiv,
         Arith::SRem => BinaryOp::SRem,
+        Arith::UDiv => BinaryOp::UDiv,
+        Arith::URem => BinaryOp::URem,
+        Arith::LShr => BinaryOp::LShr,
         Arith::And => BinaryOp::And,
         Arith::Or => BinaryOp::Or,
         Arith::Xor => BinaryOp::Xor,
@@ -615,5 +785,9 @@ fn cmp_op(op: Cmp) -> CmpOp {
         Cmp::Le => CmpOp::Sle,
         Cmp::Gt => CmpOp::Sgt,
         Cmp::Ge => CmpOp::Sge,
+        Cmp::ULt => CmpOp::Ult,
+        Cmp::ULe => CmpOp::Ule,
+        Cmp::UGt => CmpOp::Ugt,
+        Cmp::UGe => CmpOp::Uge,
     }
 }

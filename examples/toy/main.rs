@@ -18,6 +18,7 @@ mod driver;
 mod error;
 mod lexer;
 mod lower;
+mod names;
 mod parser;
 mod typed;
 

@@ -61,6 +61,14 @@ impl Parser<'_> {
         self.token().loc
     }
 
+    /// Where the last consumed token ends.
+    fn prev_end(&self) -> Loc {
+        match self.pos.checked_sub(1).and_then(|i| self.tokens.get(i)) {
+            Some(t) => t.end,
+            None => self.loc(),
+        }
+    }
+
     fn bump(&mut self) -> Token {
         let t = self.token().clone();
         if t.tok != Tok::Eof {
@@ -163,10 +171,26 @@ impl Parser<'_> {
     }
 
     fn type_expr(&mut self) -> Result<TypeExpr, CompileError> {
+        if self.peek() == &Tok::LParen {
+            self.enter()?;
+            self.bump();
+            let mut parts = Vec::new();
+            while self.peek() != &Tok::RParen {
+                parts.push(self.type_expr()?);
+                if !self.eat(&Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::RParen)?;
+            self.leave();
+            return Ok(TypeExpr::Tuple(parts));
+        }
         let (name, _) = self.ident("a type")?;
         Ok(match name.as_str() {
             "i64" => TypeExpr::I64,
             "i32" => TypeExpr::I32,
+            "u64" => TypeExpr::U64,
+            "u32" => TypeExpr::U32,
             "bool" => TypeExpr::Bool,
             "vec" => {
                 self.expect(Tok::Lt)?;
@@ -197,6 +221,31 @@ impl Parser<'_> {
     fn stmt(&mut self) -> Result<Stmt, CompileError> {
         let loc = self.loc();
         match self.peek() {
+            Tok::Let if self.peek_at(1) == &Tok::LParen => {
+                self.bump();
+                self.bump();
+                let mut names = Vec::new();
+                while self.peek() != &Tok::RParen {
+                    names.push(self.ident("a variable name")?);
+                    if !self.eat(&Tok::Comma) {
+                        break;
+                    }
+                }
+                self.expect(Tok::RParen)?;
+                self.expect(Tok::Assign)?;
+                let init = self.expr(true)?;
+                self.expect(Tok::Semi)?;
+                Ok(Stmt::LetTuple { names, init, loc })
+            }
+            Tok::Break | Tok::Continue => {
+                let is_break = self.bump().tok == Tok::Break;
+                self.expect(Tok::Semi)?;
+                Ok(if is_break {
+                    Stmt::Break { loc }
+                } else {
+                    Stmt::Continue { loc }
+                })
+            }
             Tok::Let => {
                 self.bump();
                 let (name, _) = self.ident("a variable name")?;
@@ -306,10 +355,12 @@ impl Parser<'_> {
             }
             let op_loc = self.bump().loc;
             let rhs = self.binary(prec + 1, struct_ok)?;
-            let loc = lhs.loc;
+            let (loc, start, end) = (lhs.loc, lhs.start, rhs.end);
             lhs = Expr {
                 kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs), op_loc),
                 loc,
+                start,
+                end,
             };
         }
         self.leave();
@@ -321,6 +372,7 @@ impl Parser<'_> {
         let op = match self.peek() {
             Tok::Minus => UnOp::Neg,
             Tok::Bang => UnOp::Not,
+            Tok::Tilde => UnOp::BitNot,
             _ => return self.cast(struct_ok),
         };
         self.bump();
@@ -329,17 +381,22 @@ impl Parser<'_> {
                 // A negative literal is one constant (so `-9223372036854775808` is allowed).
                 self.bump();
                 return self.cast_suffix(Expr {
-                    kind: ExprKind::Int(v.wrapping_neg()),
+                    kind: ExprKind::Int(-i128::from(v)),
                     loc,
+                    start: loc,
+                    end: self.prev_end(),
                 });
             }
         }
         self.enter()?;
         let arg = self.unary(struct_ok)?;
         self.leave();
+        let end = arg.end;
         Ok(Expr {
             kind: ExprKind::Unary(op, Box::new(arg)),
             loc,
+            start: loc,
+            end,
         })
     }
 
@@ -351,11 +408,13 @@ impl Parser<'_> {
     fn cast_suffix(&mut self, mut expr: Expr) -> Result<Expr, CompileError> {
         while self.peek() == &Tok::As {
             self.bump();
-            let loc = expr.loc;
+            let (loc, start) = (expr.loc, expr.start);
             let ty = self.type_expr()?;
             expr = Expr {
                 kind: ExprKind::Cast(Box::new(expr), ty),
                 loc,
+                start,
+                end: self.prev_end(),
             };
         }
         Ok(expr)
@@ -370,14 +429,20 @@ impl Parser<'_> {
                     let (name, loc) = self.ident("a field or method name")?;
                     if self.peek() == &Tok::LParen {
                         let args = self.args()?;
+                        let start = expr.start;
                         expr = Expr {
                             kind: ExprKind::Method(Box::new(expr), name, args),
                             loc,
+                            start,
+                            end: self.prev_end(),
                         };
                     } else {
+                        let start = expr.start;
                         expr = Expr {
                             kind: ExprKind::Field(Box::new(expr), name),
                             loc,
+                            start,
+                            end: self.prev_end(),
                         };
                     }
                 }
@@ -385,9 +450,12 @@ impl Parser<'_> {
                     let loc = self.bump().loc;
                     let index = self.expr(true)?;
                     self.expect(Tok::RBracket)?;
+                    let start = expr.start;
                     expr = Expr {
                         kind: ExprKind::Index(Box::new(expr), Box::new(index)),
                         loc,
+                        start,
+                        end: self.prev_end(),
                     };
                 }
                 _ => return Ok(expr),
@@ -412,11 +480,8 @@ impl Parser<'_> {
         let loc = self.loc();
         let kind = match self.peek().clone() {
             Tok::Int(v) => {
-                if v == i64::MIN {
-                    return Err(self.error_here("integer literal out of range for i64"));
-                }
                 self.bump();
-                ExprKind::Int(v)
+                ExprKind::Int(i128::from(v))
             }
             Tok::True => {
                 self.bump();
@@ -436,8 +501,16 @@ impl Parser<'_> {
             Tok::LParen => {
                 self.bump();
                 let inner = self.expr(true)?;
+                if self.peek() != &Tok::Comma {
+                    self.expect(Tok::RParen)?;
+                    return Ok(inner);
+                }
+                let mut parts = vec![inner];
+                while self.eat(&Tok::Comma) && self.peek() != &Tok::RParen {
+                    parts.push(self.expr(true)?);
+                }
                 self.expect(Tok::RParen)?;
-                return Ok(inner);
+                ExprKind::Tuple(parts)
             }
             Tok::Ident(name) => {
                 self.bump();
@@ -456,7 +529,12 @@ impl Parser<'_> {
                 )))
             }
         };
-        Ok(Expr { kind, loc })
+        Ok(Expr {
+            kind,
+            loc,
+            start: loc,
+            end: self.prev_end(),
+        })
     }
 
     /// After `Name`, `{` starts a struct literal if it is followed by `}` or `field:`.

@@ -8,6 +8,8 @@ use poolopt::ir::Loc;
 pub enum Elem {
     I64,
     I32,
+    U64,
+    U32,
     Bool,
     Struct(usize),
 }
@@ -17,29 +19,50 @@ pub enum Elem {
 pub enum Ty {
     I64,
     I32,
+    /// Unsigned integers: the same IR types as `i64`/`i32` (the IR's integers have no sign),
+    /// with unsigned division, remainder, comparisons, `>>` and widening.
+    U64,
+    U32,
     Bool,
     /// A struct whose fields are all scalars: an IR struct value.
     Struct(usize),
     /// A struct with at least one vec field: split into one IR local per field.
     Split(usize),
     Vec(Elem),
+    /// Several scalars returned at once (index into [`TProgram::tuples`]): an IR struct.
+    Tuple(usize),
     /// What a call of a function without a return type, `push` and `drop` produce.
     Void,
 }
 
 impl Ty {
     pub fn is_int(self) -> bool {
-        matches!(self, Ty::I64 | Ty::I32)
+        matches!(self, Ty::I64 | Ty::I32 | Ty::U64 | Ty::U32)
+    }
+
+    pub fn is_unsigned(self) -> bool {
+        matches!(self, Ty::U64 | Ty::U32)
     }
 
     pub fn is_scalar(self) -> bool {
-        matches!(self, Ty::I64 | Ty::I32 | Ty::Bool)
+        self.is_int() || self == Ty::Bool
+    }
+
+    /// The width in bits of an integer type (0 for anything else).
+    pub fn bits(self) -> u32 {
+        match self {
+            Ty::I64 | Ty::U64 => 64,
+            Ty::I32 | Ty::U32 => 32,
+            _ => 0,
+        }
     }
 
     pub fn elem(self) -> Option<Elem> {
         match self {
             Ty::I64 => Some(Elem::I64),
             Ty::I32 => Some(Elem::I32),
+            Ty::U64 => Some(Elem::U64),
+            Ty::U32 => Some(Elem::U32),
             Ty::Bool => Some(Elem::Bool),
             Ty::Struct(s) => Some(Elem::Struct(s)),
             _ => None,
@@ -52,6 +75,8 @@ impl Elem {
         match self {
             Elem::I64 => Ty::I64,
             Elem::I32 => Ty::I32,
+            Elem::U64 => Ty::U64,
+            Elem::U32 => Ty::U32,
             Elem::Bool => Ty::Bool,
             Elem::Struct(s) => Ty::Struct(s),
         }
@@ -95,6 +120,8 @@ pub struct TFn {
 #[derive(Clone, Debug)]
 pub struct TProgram {
     pub structs: Vec<StructInfo>,
+    /// The tuple types of multiple-value returns, each a list of scalar types.
+    pub tuples: Vec<Vec<Ty>>,
     pub fns: Vec<TFn>,
 }
 
@@ -142,6 +169,19 @@ pub enum TStmt {
         message: String,
         loc: Loc,
     },
+    /// `(a, b) = value` / `let (a, b) = value`: each part of a tuple value to a place (`None`
+    /// for `_`).
+    AssignTuple {
+        places: Vec<Option<Place>>,
+        value: TExpr,
+        loc: Loc,
+    },
+    Break {
+        loc: Loc,
+    },
+    Continue {
+        loc: Loc,
+    },
     Expr(TExpr),
 }
 
@@ -153,14 +193,17 @@ pub enum Arith {
     Mul,
     SDiv,
     SRem,
+    UDiv,
+    URem,
     And,
     Or,
     Xor,
     Shl,
     AShr,
+    LShr,
 }
 
-/// Signed comparisons (and equality on bools).
+/// Comparisons: signed, unsigned (on `u64`/`u32`), and equality on bools.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Cmp {
     Eq,
@@ -169,6 +212,29 @@ pub enum Cmp {
     Le,
     Gt,
     Ge,
+    ULt,
+    ULe,
+    UGt,
+    UGe,
+}
+
+/// The bit-count built-ins `ctz(x)`, `clz(x)`, `popcnt(x)`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BitCount {
+    Ctz,
+    Clz,
+    Popcnt,
+}
+
+impl BitCount {
+    pub fn from_name(name: &str) -> Option<BitCount> {
+        Some(match name {
+            "ctz" => BitCount::Ctz,
+            "clz" => BitCount::Clz,
+            "popcnt" => BitCount::Popcnt,
+            _ => return None,
+        })
+    }
 }
 
 /// Conversions between scalar types.
@@ -187,6 +253,9 @@ pub struct TExpr {
     pub kind: TExprKind,
     pub ty: Ty,
     pub loc: Loc,
+    /// `start..end` is the expression's source text (`end` just past its last character).
+    pub start: Loc,
+    pub end: Loc,
 }
 
 /// The forms of typed expression.
@@ -197,6 +266,9 @@ pub enum TExprKind {
     SplitField(VarId, usize),
     Neg(Box<TExpr>),
     Not(Box<TExpr>),
+    /// `~x` on an integer.
+    BitNot(Box<TExpr>),
+    BitCount(BitCount, Box<TExpr>),
     Arith(Arith, Box<TExpr>, Box<TExpr>),
     Cmp(Cmp, Box<TExpr>, Box<TExpr>),
     /// `&&` (true) or `||` (false), short-circuit.
@@ -214,4 +286,6 @@ pub enum TExprKind {
     Index(Box<TExpr>, Box<TExpr>, Option<usize>),
     /// A literal of a scalar struct or of a split struct (fields in declaration order).
     StructLit(usize, Vec<TExpr>),
+    /// A tuple literal `(a, b)` (returned, or destructured at once).
+    Tuple(Vec<TExpr>),
 }

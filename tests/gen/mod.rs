@@ -624,7 +624,9 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
         let a = self.operand(ScalarType::I64);
         let b = self.operand(ScalarType::I64);
         if self.src.one_in(4) {
-            self.fb.unary(dst, poolopt::ir::UnaryOp::Neg, a);
+            use poolopt::ir::UnaryOp;
+            let uop = [UnaryOp::Neg, UnaryOp::Ctz, UnaryOp::Clz, UnaryOp::Popcnt][self.src.pick(4)];
+            self.fb.unary(dst, uop, a);
         } else {
             self.fb.binary(dst, op, a, b);
         }
@@ -643,6 +645,13 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
             let a = self.operand(ty);
             let b = self.operand(ty);
             self.fb.binary(dst, op, a, b);
+            return;
+        }
+        if self.src.one_in(8) {
+            use poolopt::ir::UnaryOp;
+            let uop = [UnaryOp::Ctz, UnaryOp::Clz, UnaryOp::Popcnt][self.src.pick(3)];
+            let a = self.operand(ty);
+            self.fb.unary(dst, uop, a);
             return;
         }
         let all: Vec<BinaryOp> = SAFE_OPS.iter().chain(DIV_OPS.iter()).copied().collect();

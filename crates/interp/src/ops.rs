@@ -80,6 +80,14 @@ pub(crate) fn unary(op: UnaryOp, ty: ScalarType, a: i64) -> i64 {
     match op {
         UnaryOp::Neg => ty.wrap(a.wrapping_neg()),
         UnaryOp::Not => ty.wrap(!a),
+        // Counted at the operand's width: the value is held sign-extended, so look only at
+        // its low `bits(ty)` bits (bool never reaches here: the verifier rejects it).
+        UnaryOp::Ctz => i64::from(a.trailing_zeros().min(ty.bits())),
+        UnaryOp::Clz => {
+            let low = unsigned(ty, a);
+            i64::from(low.leading_zeros() - (64 - ty.bits()))
+        }
+        UnaryOp::Popcnt => i64::from(unsigned(ty, a).count_ones()),
     }
 }
 
@@ -145,5 +153,24 @@ mod tests {
         assert_eq!(cast(CastOp::Zext, Bool, I32, 1), 1);
         assert_eq!(unary(UnaryOp::Not, Bool, 1), 0);
         assert_eq!(unary(UnaryOp::Neg, I8, -128), -128);
+    }
+
+    #[test]
+    fn counts_bits_at_width() {
+        for (ty, bits) in [(I8, 8), (I16, 16), (I32, 32), (I64, 64)] {
+            assert_eq!(unary(UnaryOp::Ctz, ty, 0), bits);
+            assert_eq!(unary(UnaryOp::Clz, ty, 0), bits);
+            assert_eq!(unary(UnaryOp::Popcnt, ty, 0), 0);
+            assert_eq!(unary(UnaryOp::Ctz, ty, -1), 0);
+            assert_eq!(unary(UnaryOp::Clz, ty, -1), 0);
+            assert_eq!(unary(UnaryOp::Popcnt, ty, -1), bits);
+            // The sign bit alone: ctz = width - 1, clz = 0.
+            let min = ty.wrap(1i64 << (bits - 1));
+            assert_eq!(unary(UnaryOp::Ctz, ty, min), bits - 1);
+            assert_eq!(unary(UnaryOp::Clz, ty, min), 0);
+            assert_eq!(unary(UnaryOp::Clz, ty, 1), bits - 1);
+        }
+        assert_eq!(unary(UnaryOp::Ctz, I64, 0b1000), 3);
+        assert_eq!(unary(UnaryOp::Popcnt, I32, 0x0f0f), 8);
     }
 }

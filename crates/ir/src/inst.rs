@@ -296,6 +296,13 @@ pub enum UnaryOp {
     Neg,
     /// Bitwise not; logical not on `bool`.
     Not,
+    /// Count of trailing zero bits (integers only); `ctz 0` is the bit width.
+    Ctz,
+    /// Count of leading zero bits at the operand's width (integers only); `clz 0` is the bit
+    /// width.
+    Clz,
+    /// Count of one bits at the operand's width (integers only).
+    Popcnt,
 }
 
 impl UnaryOp {
@@ -303,6 +310,9 @@ impl UnaryOp {
         match self {
             UnaryOp::Neg => "neg",
             UnaryOp::Not => "not",
+            UnaryOp::Ctz => "ctz",
+            UnaryOp::Clz => "clz",
+            UnaryOp::Popcnt => "popcnt",
         }
     }
 
@@ -310,6 +320,9 @@ impl UnaryOp {
         match name {
             "neg" => Some(UnaryOp::Neg),
             "not" => Some(UnaryOp::Not),
+            "ctz" => Some(UnaryOp::Ctz),
+            "clz" => Some(UnaryOp::Clz),
+            "popcnt" => Some(UnaryOp::Popcnt),
             _ => None,
         }
     }
@@ -350,7 +363,7 @@ impl CastOp {
 pub enum InstKind {
     /// `dst = copy src` (scalars, structs and vec handles; struct copy copies every byte).
     Copy { dst: Local, src: Operand },
-    /// `dst = neg a` / `dst = not a`.
+    /// `dst = neg a` / `not a` / `ctz a` / `clz a` / `popcnt a`.
     Unary {
         dst: Local,
         op: UnaryOp,

@@ -959,7 +959,7 @@ impl FuncChecker<'_> {
             }
             InstKind::Unary { dst, op: u, arg } => {
                 let class = match u {
-                    UnaryOp::Neg => Class::Int,
+                    UnaryOp::Neg | UnaryOp::Ctz | UnaryOp::Clz | UnaryOp::Popcnt => Class::Int,
                     UnaryOp::Not => Class::IntOrBool,
                 };
                 if let Some(ty) = self.class_ty(*dst, class, op, loc) {

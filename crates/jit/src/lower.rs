@@ -920,6 +920,10 @@ impl FnLower<'_, '_, '_> {
                     (UnaryOp::Neg, _) => self.b.ins().ineg(x),
                     (UnaryOp::Not, ScalarType::Bool) => self.b.ins().bxor_imm_u(x, 1),
                     (UnaryOp::Not, _) => self.b.ins().bnot(x),
+                    // Same type in and out, as the IR; ctz/clz of 0 is the width in both.
+                    (UnaryOp::Ctz, _) => self.b.ins().ctz(x),
+                    (UnaryOp::Clz, _) => self.b.ins().clz(x),
+                    (UnaryOp::Popcnt, _) => self.b.ins().popcnt(x),
                 };
                 self.b.def_var(var, r);
                 Ok(())

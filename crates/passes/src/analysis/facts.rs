@@ -1009,6 +1009,15 @@ fn def_facts(func: &Function, kind: &InstKind, s: &FactSet) -> Vec<Fact> {
                 }
             }
         }
+        InstKind::Unary {
+            dst,
+            op: UnaryOp::Ctz | UnaryOp::Clz | UnaryOp::Popcnt,
+            ..
+        } if is_i64(func, dst) => {
+            // A bit count is in 0..=64: non-negative, and far below i64::MAX.
+            gen.push(Fact::NonNeg(dst));
+            gen.push(Fact::BelowMax(dst));
+        }
         InstKind::Binary { dst, op, lhs, rhs } if is_i64(func, dst) => {
             gen.extend(binary_facts(func, dst, op, lhs, rhs, s));
         }
