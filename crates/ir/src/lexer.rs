@@ -8,7 +8,7 @@
 //!
 //! The lexer works on bytes: every character the grammar knows is ASCII, so a non-ASCII byte
 //! can only appear inside a string literal or a comment (where it is copied or skipped) or as an
-//! unexpected character (decoded once, for the message). A token is 12 bytes: its kind, its
+//! unexpected character (decoded once, for the message). A token takes 9 bytes: its kind, its
 //! start offset and one `u32` of data (the [`Symbol`] of a word, or an index into the side tables
 //! of integers, strings and errors). No `String` is allocated per token: a word's text is a
 //! slice of the source, stored once per distinct word in the [`Interner`].
@@ -167,7 +167,8 @@ pub(crate) enum TokenKind {
     Eof,
 }
 
-/// A token: 12 bytes.
+/// A token, as [`Lexed::token`] hands it out. (The lexer stores tokens as columns: a 1-byte
+/// kind and a pair of `u32`s, 9 bytes a token.)
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) struct Token {
     pub kind: TokenKind,
@@ -180,7 +181,10 @@ pub(crate) struct Token {
 /// The output of the lexer: tokens, side tables, interned words and line starts.
 pub(crate) struct Lexed<'a> {
     pub src: &'a str,
-    pub tokens: Vec<Token>,
+    /// The kind of every token.
+    kinds: Vec<TokenKind>,
+    /// The start offset and data of every token.
+    slots: Vec<[u32; 2]>,
     pub ints: Vec<i64>,
     /// String literal values and the end offset of their token.
     pub strings: Vec<(Box<str>, u32)>,
@@ -209,6 +213,23 @@ pub(crate) fn is_ident(name: &str) -> bool {
 }
 
 impl<'a> Lexed<'a> {
+    /// Number of tokens (the last is `Eof`).
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// Token `i`; past the end, the final `Eof`.
+    pub(crate) fn token(&self, i: usize) -> Token {
+        let i = i.min(self.kinds.len() - 1);
+        let [start, data] = self.slots[i];
+        Token {
+            kind: self.kinds[i],
+            start,
+            data,
+        }
+    }
+
     /// The text of word token `tok`.
     pub(crate) fn word(&self, tok: Token) -> &'a str {
         self.interner.name(Symbol(tok.data))
@@ -278,11 +299,8 @@ struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     fn push(&mut self, kind: TokenKind, start: usize, data: u32) {
-        self.out.tokens.push(Token {
-            kind,
-            start: start as u32,
-            data,
-        });
+        self.out.kinds.push(kind);
+        self.out.slots.push([start as u32, data]);
     }
 
     fn push_error(&mut self, kind: ParseErrorKind, start: usize, end: usize) {
@@ -480,7 +498,8 @@ pub(crate) fn lex(src: &str) -> Lexed<'_> {
         src,
         out: Lexed {
             src,
-            tokens: Vec::with_capacity(src.len() / 3 + 1),
+            kinds: Vec::with_capacity(src.len() / 3 + 1),
+            slots: Vec::with_capacity(src.len() / 3 + 1),
             ints: Vec::new(),
             strings: Vec::new(),
             errors: Vec::new(),
@@ -497,13 +516,17 @@ pub(crate) fn lex(src: &str) -> Lexed<'_> {
 mod tests {
     use super::*;
 
+    fn tokens(l: &Lexed) -> Vec<Token> {
+        (0..l.len()).map(|i| l.token(i)).collect()
+    }
+
     fn kinds(src: &str) -> Vec<TokenKind> {
-        lex(src).tokens.into_iter().map(|t| t.kind).collect()
+        lex(src).kinds
     }
 
     fn int(src: &str) -> Result<i64, ParseErrorKind> {
         let l = lex(src);
-        let t = l.tokens[0];
+        let t = l.token(0);
         match t.kind {
             TokenKind::Int => Ok(l.ints[t.data as usize]),
             TokenKind::Error => Err(l.errors[t.data as usize].0.clone()),
@@ -513,14 +536,14 @@ mod tests {
 
     fn err(src: &str) -> ParseErrorKind {
         let l = lex(src);
-        let t = l.tokens[0];
+        let t = l.token(0);
         assert_eq!(t.kind, TokenKind::Error, "{src}");
         l.errors[t.data as usize].0.clone()
     }
 
     #[test]
     fn token_is_compact() {
-        assert_eq!(std::mem::size_of::<Token>(), 12);
+        assert_eq!(std::mem::size_of::<TokenKind>(), 1);
     }
 
     #[test]
@@ -537,13 +560,13 @@ mod tests {
         assert!(matches!(int("12ab"), Err(ParseErrorKind::BadInt(_))));
         assert!(matches!(int("0x"), Err(ParseErrorKind::BadInt(_))));
         let l = lex("-0x1f,");
-        assert_eq!(l.span(l.tokens[0]), 0..5);
+        assert_eq!(l.span(l.token(0)), 0..5);
     }
 
     #[test]
     fn positions_count_chars() {
         let l = lex("\"é\" x\n  y ; c\n");
-        let toks = &l.tokens;
+        let toks = &tokens(&l);
         assert_eq!(toks[0].kind, TokenKind::Str);
         assert_eq!(&*l.strings[0].0, "é");
         assert_eq!(l.loc_of(toks[1].start), Loc::new(1, 5));
@@ -560,7 +583,7 @@ mod tests {
     #[test]
     fn words_are_interned_once() {
         let l = lex("abc fn abc x");
-        let t = &l.tokens;
+        let t = &tokens(&l);
         assert_eq!(t[0].data, t[2].data);
         assert_eq!(Symbol(t[1].data), kw::FN);
         assert_eq!(l.word(t[3]), "x");

@@ -373,6 +373,20 @@ struct Parser<'a> {
     errors: Vec<ParseError>,
     /// Names of items whose declaration failed: their uses report nothing more.
     poisoned: FxHashSet<Symbol>,
+    /// The local and the block each word names in the body being parsed, indexed by symbol.
+    /// Allocated once: an entry counts only when its stamp is the current body's.
+    scope: Vec<ScopeSlot>,
+    /// The stamp of the body being parsed.
+    body_stamp: u32,
+}
+
+/// What a word names in one function body.
+#[derive(Copy, Clone, Default)]
+struct ScopeSlot {
+    local_stamp: u32,
+    local: u32,
+    block_stamp: u32,
+    block: u32,
 }
 
 impl<'a> Parser<'a> {
@@ -385,12 +399,15 @@ impl<'a> Parser<'a> {
                 scalar: ScalarType::from_name(name),
             })
             .collect();
+        let scope = vec![ScopeSlot::default(); lx.interner.len()];
         Parser {
             lx,
             pos: 0,
             words,
             errors: Vec::new(),
             poisoned: FxHashSet::default(),
+            scope,
+            body_stamp: 0,
         }
     }
 
@@ -398,8 +415,7 @@ impl<'a> Parser<'a> {
 
     /// The token at index `i`, or the final `Eof` past the end.
     fn tok(&self, i: usize) -> Token {
-        let toks = &self.lx.tokens;
-        toks[i.min(toks.len() - 1)]
+        self.lx.token(i)
     }
 
     fn kind(&self, i: usize) -> TokenKind {
@@ -910,13 +926,11 @@ impl<'a> Parser<'a> {
 
     /// Parses one body; what it could not parse is reported and left out.
     fn body(&mut self, module: &Module, decls: &Decls, decl: &FuncDecl) -> Function {
-        let words = self.lx.interner.len();
+        self.body_stamp += 1;
         let mut b = BodyParser {
             module,
             decls,
             func: Function::new(""),
-            local_of: vec![None; words],
-            block_of: vec![None; words],
             poisoned_locals: FxHashSet::default(),
             body_start: decl.body,
         };
@@ -947,9 +961,6 @@ struct BodyParser<'m> {
     module: &'m Module,
     decls: &'m Decls,
     func: Function,
-    /// The local and the block each word names in this function.
-    local_of: Vec<Option<Local>>,
-    block_of: Vec<Option<Block>>,
     /// Locals whose declared type did not resolve: their field accesses report nothing more.
     poisoned_locals: FxHashSet<Local>,
     /// Index of the first token of the body.
@@ -957,7 +968,19 @@ struct BodyParser<'m> {
 }
 
 impl BodyParser<'_> {
-    fn declare_local(&mut self, p: &Parser, name: usize, ty: Type) -> PResult<Local> {
+    /// The local word `sym` names in this body.
+    fn local_of(&self, p: &Parser, sym: Symbol) -> Option<Local> {
+        let slot = p.scope[sym.index()];
+        (slot.local_stamp == p.body_stamp).then(|| Local::new(slot.local as usize))
+    }
+
+    /// The block word `sym` names in this body.
+    fn block_of(&self, p: &Parser, sym: Symbol) -> Option<Block> {
+        let slot = p.scope[sym.index()];
+        (slot.block_stamp == p.body_stamp).then(|| Block::new(slot.block as usize))
+    }
+
+    fn declare_local(&mut self, p: &mut Parser, name: usize, ty: Type) -> PResult<Local> {
         let text = p.text(name);
         let sym = p.sym(name);
         if sym == kw::TRUE || sym == kw::FALSE {
@@ -965,28 +988,32 @@ impl BodyParser<'_> {
                 .err_at(name, ParseErrorKind::ReservedName(text.into()))
                 .into());
         }
-        if self.local_of[sym.index()].is_some() {
+        if self.local_of(p, sym).is_some() {
             return Err(p
                 .err_at(name, ParseErrorKind::DuplicateLocal(text.into()))
                 .into());
         }
         let local = self.func.add_local(text, ty);
-        self.local_of[sym.index()] = Some(local);
+        let slot = &mut p.scope[sym.index()];
+        slot.local_stamp = p.body_stamp;
+        slot.local = local.as_u32();
         Ok(local)
     }
 
     /// Creates the blocks, in label order, before the body is parsed.
-    fn collect_labels(&mut self, p: &Parser) {
+    fn collect_labels(&mut self, p: &mut Parser) {
         let start = self.body_start;
         let mut i = start;
         while !matches!(p.kind(i), TokenKind::Eof | TokenKind::Punct(Punct::RBrace)) {
             let line_start = i == start || p.is_newline(i - 1);
             if line_start && p.is_ident(i) && p.is_punct(i + 1, Punct::Colon) {
                 let sym = p.sym(i);
-                if self.block_of[sym.index()].is_none() {
+                if self.block_of(p, sym).is_none() {
                     let block = self.func.add_block(p.text(i));
                     self.func.blocks[block].loc = p.loc(i);
-                    self.block_of[sym.index()] = Some(block);
+                    let slot = &mut p.scope[sym.index()];
+                    slot.block_stamp = p.body_stamp;
+                    slot.block = block.as_u32();
                 }
             }
             i += 1;
@@ -1087,7 +1114,7 @@ impl BodyParser<'_> {
                 self.close(p, current);
                 current = None;
                 let line_start = i == self.body_start || (i > 0 && p.is_newline(i - 1));
-                let block = self.block_of[p.sym(i).index()].filter(|_| line_start);
+                let block = self.block_of(p, p.sym(i)).filter(|_| line_start);
                 let Some(block) = block else {
                     p.report(p.err_at(i, ParseErrorKind::MisplacedLabel).into());
                     p.skip_line();
@@ -1180,7 +1207,7 @@ impl BodyParser<'_> {
                         .err_at(i, ParseErrorKind::NotALocal(p.text(i).into()))
                         .into());
                 }
-                match self.local_of[sym.index()] {
+                match self.local_of(p, sym) {
                     Some(local) => {
                         p.bump();
                         Ok(local)
@@ -1241,7 +1268,7 @@ impl BodyParser<'_> {
 
     fn block_ref(&self, p: &mut Parser) -> PResult<Block> {
         let i = p.expect_ident("a block name")?;
-        match self.block_of[p.sym(i).index()] {
+        match self.block_of(p, p.sym(i)) {
             Some(block) => Ok(block),
             None => {
                 let name = p.text(i);
