@@ -3,7 +3,7 @@
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use poolopt_interp::InterpError;
-use poolopt_ir::{Module, RunLimits, VerifyOptions};
+use poolopt_ir::{Module, RunLimits, VerifyErrorKind, VerifyOptions};
 use poolopt_jit::{ClOpt, CompiledModule, JitError, JitOptions};
 use poolopt_passes::{OptLevel, PassError, PassManager, PassReport};
 use thiserror::Error;
@@ -56,7 +56,9 @@ impl VerifiedModule {
 }
 
 /// Parses and verifies untrusted text IR (unchecked operations are refused); errors are
-/// rendered against `source` as `FILE:LINE:COL`.
+/// rendered against `source` as `FILE:LINE:COL`. Every parse error of the file is reported (at
+/// most [`poolopt_ir::MAX_PARSE_ERRORS`]), each with its "did you mean" hint; verification
+/// errors carry notes on the declaration they contradict.
 pub fn parse_and_verify(file: &str, source: &str) -> Result<VerifiedModule, Diagnostics> {
     parse_and_verify_with(file, source, &VerifyOptions::default())
 }
@@ -67,23 +69,74 @@ pub fn parse_and_verify_with(
     source: &str,
     options: &VerifyOptions,
 ) -> Result<VerifiedModule, Diagnostics> {
-    let module = poolopt_ir::parse(source).map_err(|e| {
-        Diagnostics(vec![Diagnostic::with_span(
-            file,
-            source,
-            e.loc,
-            e.span.clone(),
-            e.to_string(),
-        )])
+    let module = poolopt_ir::parse_all(source).map_err(|errors| {
+        Diagnostics(
+            errors
+                .0
+                .iter()
+                .map(|e| {
+                    let d = Diagnostic::with_span(file, source, e.loc, e.span.clone(), e.message());
+                    match &e.help {
+                        Some(help) => d.with_help(help),
+                        None => d,
+                    }
+                })
+                .collect(),
+        )
     })?;
-    VerifiedModule::with_options(module, options).map_err(|errors| {
+    if let Err(errors) = poolopt_ir::verify_with(&module, options) {
         let mut diags: Vec<Diagnostic> = errors
             .iter()
-            .map(|e| Diagnostic::new(file, source, e.loc, e.to_string()))
+            .map(|e| {
+                let d = Diagnostic::new(file, source, e.loc, e.to_string());
+                verify_notes(&module, &e.kind)
+                    .into_iter()
+                    .fold(d, Diagnostic::with_note)
+            })
             .collect();
         diags.sort_by_key(|d| d.loc);
-        Diagnostics(diags)
-    })
+        return Err(Diagnostics(diags));
+    }
+    Ok(VerifiedModule(module))
+}
+
+/// Notes that show the declaration a verification error is measured against: the callee's
+/// signature on a call arity or result mismatch, the struct on a `make` arity mismatch.
+fn verify_notes(module: &Module, kind: &VerifyErrorKind) -> Vec<String> {
+    let callee = |name: &str| {
+        module.func_by_name(name).map(|id| {
+            let f = &module.funcs[id];
+            format!(
+                "`{name}` is declared at {}: `{}`",
+                f.loc,
+                poolopt_ir::display_signature(module, f)
+            )
+        })
+    };
+    match kind {
+        VerifyErrorKind::CallArity { callee: name, .. }
+        | VerifyErrorKind::VoidCallResult { callee: name, .. } => {
+            callee(name).into_iter().collect()
+        }
+        VerifyErrorKind::MakeArity { strukt, .. } => module
+            .struct_by_name(strukt)
+            .map(|id| {
+                let def = &module.structs[id];
+                let fields: Vec<String> = def
+                    .fields
+                    .iter()
+                    .map(|f| format!("{}: {}", f.name, module.type_name(f.ty)))
+                    .collect();
+                format!(
+                    "`{strukt}` is declared at {}: `struct {strukt} {{ {} }}`",
+                    def.loc,
+                    fields.join(", ")
+                )
+            })
+            .into_iter()
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// A verified module on its way through the passes to the JIT.

@@ -12,6 +12,28 @@ use std::path::PathBuf;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Colour diagnostics: `auto` (when stderr is a terminal), `always` or `never`.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorArg {
+    /// Whether to colour what goes to stderr.
+    pub fn enabled(self) -> bool {
+        use std::io::IsTerminal;
+        match self {
+            ColorArg::Auto => std::io::stderr().is_terminal(),
+            ColorArg::Always => true,
+            ColorArg::Never => false,
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]

@@ -45,8 +45,8 @@ pub struct Function {
     /// The blocks in print order; `layout[0]` is the entry block.
     pub layout: Vec<Block>,
     pub loc: Loc,
-    /// The front end's inlining hint for calls of this function (text: `fn inline f(...)`,
-    /// `fn noinline f(...)`).
+    /// The front end's inlining hint for calls of this function (text: a keyword before `fn`,
+    /// `inline fn f(...)` or `noinline fn f(...)`).
     pub inline: InlineHint,
 }
 

@@ -1,17 +1,27 @@
-//! The lexer of the text format: turns source text into a flat vector of tokens.
+//! The lexer of the text format: a byte-level scanner that turns source text into a compact
+//! vector of tokens, with every identifier interned.
 //!
 //! Lexing never fails and never panics: a malformed piece of input (an unexpected character,
-//! an unterminated string, a bad escape, an integer literal out of range) becomes an
-//! [`TokenKind::Error`] token carrying the [`ParseErrorKind`] to report, and lexing goes on. The
-//! parser reports such a token when it reaches it, so errors come out in source order.
+//! an unterminated string, a bad escape, an integer literal out of range) becomes a
+//! [`TokenKind::Error`] token whose [`ParseErrorKind`] is kept in a side table, and lexing goes
+//! on. The parser reports such a token when it reaches it.
+//!
+//! The lexer works on bytes: every character the grammar knows is ASCII, so a non-ASCII byte
+//! can only appear inside a string literal or a comment (where it is copied or skipped) or as an
+//! unexpected character (decoded once, for the message). A token takes 9 bytes: its kind, its
+//! start offset and one `u32` of data (the [`Symbol`] of a word, or an index into the side tables
+//! of integers, strings and errors). No `String` is allocated per token: a word's text is a
+//! slice of the source, stored once per distinct word in the [`Interner`].
 //!
 //! Newlines are tokens: the text format has one statement per line. Comments run from `;` to
-//! the end of the line and are dropped. Every token records its byte span and the 1-based line
-//! and column (counted in chars) of its first character. The vector always ends with one
-//! [`TokenKind::Eof`] token.
+//! the end of the line and are dropped. Lines and columns are not stored per token: the table of
+//! line starts ([`Lexed::loc_of`]) turns a byte offset into a 1-based line and a column counted
+//! in chars. The vector always ends with one [`TokenKind::Eof`] token.
 
 use crate::inst::Loc;
 use crate::parser::ParseErrorKind;
+use rustc_hash::FxHashMap;
+use std::cell::Cell;
 use std::ops::Range;
 
 /// Punctuation tokens.
@@ -53,221 +63,405 @@ impl Punct {
     }
 }
 
+/// An interned word: an index into [`Interner`]'s table of distinct words.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub(crate) struct Symbol(pub u32);
+
+impl Symbol {
+    pub(crate) fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The words the parser recognizes by identity. They are interned first, in this order, so
+/// their symbols are the constants below.
+const KEYWORDS: [&str; 10] = [
+    "fn",
+    "struct",
+    "var",
+    "packed",
+    "true",
+    "false",
+    "inline",
+    "noinline",
+    "vec",
+    "unchecked",
+];
+
+/// Symbols of the keywords (see [`KEYWORDS`]).
+pub(crate) mod kw {
+    use super::Symbol;
+    pub(crate) const FN: Symbol = Symbol(0);
+    pub(crate) const STRUCT: Symbol = Symbol(1);
+    pub(crate) const VAR: Symbol = Symbol(2);
+    pub(crate) const PACKED: Symbol = Symbol(3);
+    pub(crate) const TRUE: Symbol = Symbol(4);
+    pub(crate) const FALSE: Symbol = Symbol(5);
+    pub(crate) const INLINE: Symbol = Symbol(6);
+    pub(crate) const NOINLINE: Symbol = Symbol(7);
+    pub(crate) const VEC: Symbol = Symbol(8);
+    pub(crate) const UNCHECKED: Symbol = Symbol(9);
+}
+
+/// Distinct words of one source text. The text of a word borrows from the source.
+pub(crate) struct Interner<'a> {
+    map: FxHashMap<&'a str, Symbol>,
+    names: Vec<&'a str>,
+}
+
+impl<'a> Interner<'a> {
+    fn new() -> Interner<'a> {
+        let mut interner = Interner {
+            map: FxHashMap::default(),
+            names: Vec::new(),
+        };
+        for word in KEYWORDS {
+            interner.intern(word);
+        }
+        interner
+    }
+
+    fn intern(&mut self, word: &'a str) -> Symbol {
+        if let Some(&sym) = self.map.get(word) {
+            return sym;
+        }
+        let sym = Symbol(self.names.len() as u32);
+        self.names.push(word);
+        self.map.insert(word, sym);
+        sym
+    }
+
+    /// The text of a symbol.
+    pub(crate) fn name(&self, sym: Symbol) -> &'a str {
+        self.names[sym.index()]
+    }
+
+    /// Number of distinct words.
+    pub(crate) fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Every distinct word with its symbol.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (Symbol, &'a str)> + '_ {
+        self.names
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (Symbol(i as u32), n))
+    }
+}
+
 /// What a token is.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) enum TokenKind {
-    /// A word: `[A-Za-z_][A-Za-z0-9_]*`. Keywords and mnemonics are words too; the parser
-    /// recognizes them by position.
+    /// A word: `[A-Za-z_][A-Za-z0-9_]*`; its data is its [`Symbol`]. Keywords and mnemonics are
+    /// words too; the parser recognizes them by position.
     Ident,
-    /// An integer literal and its value.
-    Int(i64),
-    /// A string literal, escapes resolved.
-    Str(String),
+    /// An integer literal; its data indexes [`Lexed::ints`].
+    Int,
+    /// A string literal, escapes resolved; its data indexes [`Lexed::strings`].
+    Str,
     Punct(Punct),
     Newline,
-    /// Malformed input, with the error to report.
-    Error(ParseErrorKind),
+    /// Malformed input; its data indexes [`Lexed::errors`].
+    Error,
     Eof,
 }
 
-/// A token with its position.
-#[derive(Clone, PartialEq, Eq, Debug)]
+/// A token, as [`Lexed::token`] hands it out. (The lexer stores tokens as columns: a 1-byte
+/// kind and a pair of `u32`s, 9 bytes a token.)
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) struct Token {
     pub kind: TokenKind,
-    /// Byte range in the source.
-    pub span: Range<usize>,
-    /// Line and column (1-based, chars) of the first character.
-    pub loc: Loc,
+    /// Byte offset of the first character.
+    pub start: u32,
+    /// The symbol or side-table index (see [`TokenKind`]).
+    pub data: u32,
 }
 
-fn is_ident_start(c: char) -> bool {
-    c.is_ascii_alphabetic() || c == '_'
+/// The output of the lexer: tokens, side tables, interned words and line starts.
+pub(crate) struct Lexed<'a> {
+    pub src: &'a str,
+    /// The kind of every token.
+    kinds: Vec<TokenKind>,
+    /// The start offset and data of every token.
+    slots: Vec<[u32; 2]>,
+    pub ints: Vec<i64>,
+    /// String literal values and the end offset of their token.
+    pub strings: Vec<(Box<str>, u32)>,
+    /// Lexical errors and the end offset of their token.
+    pub errors: Vec<(ParseErrorKind, u32)>,
+    pub interner: Interner<'a>,
+    /// Byte offset of the start of every line (`line_starts[0] == 0`).
+    line_starts: Vec<u32>,
+    ascii: bool,
+    /// The line of the last [`Lexed::loc_of`] answer: lookups go forward through the source.
+    line_hint: Cell<usize>,
 }
 
-fn is_ident_continue(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_'
+fn is_ident_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_'
+}
+
+fn is_ident_continue(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
 }
 
 /// Whether `name` is a valid identifier of the text format.
 pub(crate) fn is_ident(name: &str) -> bool {
-    let mut chars = name.chars();
-    matches!(chars.next(), Some(c) if is_ident_start(c)) && chars.all(is_ident_continue)
+    let b = name.as_bytes();
+    matches!(b.first(), Some(&c) if is_ident_start(c)) && b.iter().all(|&c| is_ident_continue(c))
+}
+
+impl<'a> Lexed<'a> {
+    /// Number of tokens (the last is `Eof`).
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// Token `i`; past the end, the final `Eof`.
+    pub(crate) fn token(&self, i: usize) -> Token {
+        let i = i.min(self.kinds.len() - 1);
+        let [start, data] = self.slots[i];
+        Token {
+            kind: self.kinds[i],
+            start,
+            data,
+        }
+    }
+
+    /// The text of word token `tok`.
+    pub(crate) fn word(&self, tok: Token) -> &'a str {
+        self.interner.name(Symbol(tok.data))
+    }
+
+    /// The byte range of a token.
+    pub(crate) fn span(&self, tok: Token) -> Range<usize> {
+        let start = tok.start as usize;
+        let end = match tok.kind {
+            TokenKind::Ident => start + self.word(tok).len(),
+            TokenKind::Int => {
+                let b = self.src.as_bytes();
+                let mut end = start + usize::from(b.get(start) == Some(&b'-'));
+                while b.get(end).is_some_and(|&c| is_ident_continue(c)) {
+                    end += 1;
+                }
+                end
+            }
+            TokenKind::Str => self.strings[tok.data as usize].1 as usize,
+            TokenKind::Error => self.errors[tok.data as usize].1 as usize,
+            TokenKind::Punct(p) => start + p.text().len(),
+            TokenKind::Newline => start + 1,
+            TokenKind::Eof => start,
+        };
+        start..end.min(self.src.len())
+    }
+
+    /// The source text of a token.
+    pub(crate) fn text(&self, tok: Token) -> &'a str {
+        self.src.get(self.span(tok)).unwrap_or("")
+    }
+
+    /// 1-based line and column (in chars) of byte offset `offset`.
+    pub(crate) fn loc_of(&self, offset: u32) -> Loc {
+        let starts = &self.line_starts;
+        let hint = self.line_hint.get();
+        let in_line =
+            |l: usize| starts[l] <= offset && starts.get(l + 1).is_none_or(|&next| offset < next);
+        let line = if hint < starts.len() && in_line(hint) {
+            hint
+        } else if hint + 1 < starts.len() && in_line(hint + 1) {
+            hint + 1
+        } else {
+            starts.partition_point(|&s| s <= offset).saturating_sub(1)
+        };
+        self.line_hint.set(line);
+        let line_start = starts[line] as usize;
+        let offset = (offset as usize).min(self.src.len());
+        let col = if self.ascii {
+            offset - line_start
+        } else {
+            self.src
+                .get(line_start..offset)
+                .map_or(offset - line_start, |s| s.chars().count())
+        };
+        Loc::new(
+            u32::try_from(line + 1).unwrap_or(u32::MAX),
+            u32::try_from(col + 1).unwrap_or(u32::MAX),
+        )
+    }
 }
 
 struct Lexer<'a> {
     src: &'a str,
-    /// Byte offset of the next char.
-    pos: usize,
-    line: u32,
-    col: u32,
-    tokens: Vec<Token>,
+    out: Lexed<'a>,
 }
 
 impl<'a> Lexer<'a> {
-    fn peek(&self) -> Option<char> {
-        self.src.get(self.pos..).and_then(|s| s.chars().next())
+    fn push(&mut self, kind: TokenKind, start: usize, data: u32) {
+        self.out.kinds.push(kind);
+        self.out.slots.push([start as u32, data]);
     }
 
-    fn peek2(&self) -> Option<char> {
-        self.src.get(self.pos..).and_then(|s| s.chars().nth(1))
+    fn push_error(&mut self, kind: ParseErrorKind, start: usize, end: usize) {
+        let index = self.out.errors.len() as u32;
+        self.out.errors.push((kind, end as u32));
+        self.push(TokenKind::Error, start, index);
     }
 
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        self.pos += c.len_utf8();
-        if c == '\n' {
-            self.line = self.line.saturating_add(1);
-            self.col = 1;
-        } else {
-            self.col = self.col.saturating_add(1);
-        }
-        Some(c)
-    }
-
-    fn push(&mut self, kind: TokenKind, start: usize, loc: Loc) {
-        self.tokens.push(Token {
-            kind,
-            span: start..self.pos,
-            loc,
-        });
-    }
-
-    fn run(mut self) -> Vec<Token> {
-        while let Some(c) = self.peek() {
-            let start = self.pos;
-            let loc = Loc::new(self.line, self.col);
+    fn run(mut self) -> Lexed<'a> {
+        let b = self.src.as_bytes();
+        let n = b.len();
+        let mut i = 0;
+        while i < n {
+            let c = b[i];
             match c {
-                ' ' | '\t' | '\r' => {
-                    self.bump();
+                b' ' | b'\t' | b'\r' => i += 1,
+                b'\n' => {
+                    self.push(TokenKind::Newline, i, 0);
+                    i += 1;
+                    self.out.line_starts.push(i as u32);
                 }
-                '\n' => {
-                    self.bump();
-                    self.push(TokenKind::Newline, start, loc);
+                b';' => {
+                    i = b[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p);
                 }
-                ';' => {
-                    while let Some(c) = self.peek() {
-                        if c == '\n' {
-                            break;
-                        }
-                        self.bump();
-                    }
+                b'"' => i = self.string(i),
+                b'-' if b.get(i + 1) == Some(&b'>') => {
+                    self.push(TokenKind::Punct(Punct::Arrow), i, 0);
+                    i += 2;
                 }
-                '"' => self.string(start, loc),
-                '-' if self.peek2() == Some('>') => {
-                    self.bump();
-                    self.bump();
-                    self.push(TokenKind::Punct(Punct::Arrow), start, loc);
+                b'-' if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                    i = self.number(i, i + 1, true);
                 }
-                '-' if self.peek2().is_some_and(|c| c.is_ascii_digit()) => {
-                    self.bump();
-                    self.number(start, loc, true);
-                }
-                c if c.is_ascii_digit() => self.number(start, loc, false),
+                b'0'..=b'9' => i = self.number(i, i, false),
                 c if is_ident_start(c) => {
-                    while self.peek().is_some_and(is_ident_continue) {
-                        self.bump();
+                    let start = i;
+                    i += 1;
+                    while i < n && is_ident_continue(b[i]) {
+                        i += 1;
                     }
-                    self.push(TokenKind::Ident, start, loc);
+                    let sym = self.out.interner.intern(&self.src[start..i]);
+                    self.push(TokenKind::Ident, start, sym.0);
                 }
-                c => {
-                    self.bump();
-                    let kind = match c {
-                        '{' => TokenKind::Punct(Punct::LBrace),
-                        '}' => TokenKind::Punct(Punct::RBrace),
-                        '(' => TokenKind::Punct(Punct::LParen),
-                        ')' => TokenKind::Punct(Punct::RParen),
-                        '[' => TokenKind::Punct(Punct::LBracket),
-                        ']' => TokenKind::Punct(Punct::RBracket),
-                        '<' => TokenKind::Punct(Punct::Lt),
-                        '>' => TokenKind::Punct(Punct::Gt),
-                        ',' => TokenKind::Punct(Punct::Comma),
-                        ':' => TokenKind::Punct(Punct::Colon),
-                        '=' => TokenKind::Punct(Punct::Eq),
-                        '.' => TokenKind::Punct(Punct::Dot),
-                        other => TokenKind::Error(ParseErrorKind::UnexpectedChar(other)),
+                _ => {
+                    let punct = match c {
+                        b'{' => Some(Punct::LBrace),
+                        b'}' => Some(Punct::RBrace),
+                        b'(' => Some(Punct::LParen),
+                        b')' => Some(Punct::RParen),
+                        b'[' => Some(Punct::LBracket),
+                        b']' => Some(Punct::RBracket),
+                        b'<' => Some(Punct::Lt),
+                        b'>' => Some(Punct::Gt),
+                        b',' => Some(Punct::Comma),
+                        b':' => Some(Punct::Colon),
+                        b'=' => Some(Punct::Eq),
+                        b'.' => Some(Punct::Dot),
+                        _ => None,
                     };
-                    self.push(kind, start, loc);
+                    match punct {
+                        Some(p) => {
+                            self.push(TokenKind::Punct(p), i, 0);
+                            i += 1;
+                        }
+                        None => {
+                            // `i` is on a char boundary: every other branch stops on ASCII.
+                            let ch = self.src[i..].chars().next().unwrap_or('\u{fffd}');
+                            let end = i + ch.len_utf8();
+                            self.push_error(ParseErrorKind::UnexpectedChar(ch), i, end);
+                            i = end;
+                        }
+                    }
                 }
             }
         }
-        let end = self.src.len();
-        self.tokens.push(Token {
-            kind: TokenKind::Eof,
-            span: end..end,
-            loc: Loc::new(self.line, self.col),
-        });
-        self.tokens
+        self.push(TokenKind::Eof, n, 0);
+        self.out.ascii = self.src.is_ascii();
+        self.out
     }
 
-    /// An integer literal: decimal, or hex with `0x`; the sign (if any) is already consumed.
-    fn number(&mut self, start: usize, loc: Loc, negative: bool) {
-        let digits_start = self.pos;
-        let hex = self.peek() == Some('0') && matches!(self.peek2(), Some('x' | 'X'));
-        if hex {
-            self.bump();
-            self.bump();
-        }
+    /// An integer literal starting at `start` (its digits at `digits_start`): decimal, or hex
+    /// with `0x`. Returns the offset after it.
+    fn number(&mut self, start: usize, digits_start: usize, negative: bool) -> usize {
+        let b = self.src.as_bytes();
+        let hex = b.get(digits_start) == Some(&b'0')
+            && matches!(b.get(digits_start + 1), Some(b'x' | b'X'));
+        let mut end = digits_start + if hex { 2 } else { 0 };
         // Take the whole word so `12ab` is one bad literal, not a number and a name.
-        while self.peek().is_some_and(is_ident_continue) {
-            self.bump();
+        while end < b.len() && is_ident_continue(b[end]) {
+            end += 1;
         }
-        let text = &self.src[start..self.pos];
-        let body = &self.src[digits_start..self.pos];
-        let kind = match parse_int(body, hex, negative) {
-            Ok(v) => TokenKind::Int(v),
-            Err(IntError::Invalid) => TokenKind::Error(ParseErrorKind::BadInt(text.to_string())),
-            Err(IntError::Range) => {
-                TokenKind::Error(ParseErrorKind::IntOutOfRange(text.to_string()))
+        let text = &self.src[start..end];
+        let body = &self.src[digits_start..end];
+        match parse_int(body, hex, negative) {
+            Ok(v) => {
+                let index = self.out.ints.len() as u32;
+                self.out.ints.push(v);
+                self.push(TokenKind::Int, start, index);
             }
-        };
-        self.push(kind, start, loc);
+            Err(IntError::Invalid) => {
+                self.push_error(ParseErrorKind::BadInt(text.to_string()), start, end)
+            }
+            Err(IntError::Range) => {
+                self.push_error(ParseErrorKind::IntOutOfRange(text.to_string()), start, end)
+            }
+        }
+        end
     }
 
-    /// A string literal; the opening quote is at the current position.
-    fn string(&mut self, start: usize, loc: Loc) {
-        self.bump();
+    /// A string literal whose opening quote is at `start`. Returns the offset after it.
+    fn string(&mut self, start: usize) -> usize {
+        let b = self.src.as_bytes();
+        let mut i = start + 1;
         let mut value = String::new();
         let mut error = None;
         loop {
-            match self.peek() {
-                None | Some('\n') => {
-                    self.push(
-                        TokenKind::Error(ParseErrorKind::UnterminatedString),
-                        start,
-                        loc,
-                    );
-                    return;
+            // Copy the run of plain bytes at once (it ends on an ASCII byte or the end).
+            let run = b[i..]
+                .iter()
+                .position(|&c| matches!(c, b'"' | b'\\' | b'\n'))
+                .map_or(b.len(), |p| i + p);
+            value.push_str(&self.src[i..run]);
+            i = run;
+            match b.get(i) {
+                None | Some(b'\n') => {
+                    self.push_error(ParseErrorKind::UnterminatedString, start, i);
+                    return i;
                 }
-                Some('"') => {
-                    self.bump();
+                Some(b'"') => {
+                    i += 1;
                     break;
                 }
-                Some('\\') => {
-                    self.bump();
-                    match self.peek() {
-                        Some('"') => value.push('"'),
-                        Some('\\') => value.push('\\'),
-                        Some('n') => value.push('\n'),
-                        Some('t') => value.push('\t'),
+                _ => {
+                    // A backslash.
+                    i += 1;
+                    match b.get(i) {
+                        Some(b'"') => value.push('"'),
+                        Some(b'\\') => value.push('\\'),
+                        Some(b'n') => value.push('\n'),
+                        Some(b't') => value.push('\t'),
                         // Let the unterminated-string check above see the newline / end.
-                        None | Some('\n') => continue,
-                        Some(other) => {
-                            error.get_or_insert(ParseErrorKind::BadEscape(other));
+                        None | Some(b'\n') => continue,
+                        Some(_) => {
+                            let ch = self.src[i..].chars().next().unwrap_or('\u{fffd}');
+                            error.get_or_insert(ParseErrorKind::BadEscape(ch));
+                            i += ch.len_utf8();
+                            continue;
                         }
                     }
-                    self.bump();
-                }
-                Some(c) => {
-                    value.push(c);
-                    self.bump();
+                    i += 1;
                 }
             }
         }
-        let kind = match error {
-            Some(e) => TokenKind::Error(e),
-            None => TokenKind::Str(value),
-        };
-        self.push(kind, start, loc);
+        match error {
+            Some(e) => self.push_error(e, start, i),
+            None => {
+                let index = self.out.strings.len() as u32;
+                self.out.strings.push((value.into_boxed_str(), i as u32));
+                self.push(TokenKind::Str, start, index);
+            }
+        }
+        i
     }
 }
 
@@ -297,14 +491,23 @@ fn parse_int(body: &str, hex: bool, negative: bool) -> Result<i64, IntError> {
     }
 }
 
-/// Splits `src` into tokens; the last one is [`TokenKind::Eof`].
-pub(crate) fn lex(src: &str) -> Vec<Token> {
+/// Splits `src` into tokens; the last one is [`TokenKind::Eof`]. Offsets are `u32`: the parser
+/// refuses a source of 4 GiB or more before lexing it.
+pub(crate) fn lex(src: &str) -> Lexed<'_> {
     Lexer {
         src,
-        pos: 0,
-        line: 1,
-        col: 1,
-        tokens: Vec::new(),
+        out: Lexed {
+            src,
+            kinds: Vec::with_capacity(src.len() / 3 + 1),
+            slots: Vec::with_capacity(src.len() / 3 + 1),
+            ints: Vec::new(),
+            strings: Vec::new(),
+            errors: Vec::new(),
+            interner: Interner::new(),
+            line_starts: vec![0],
+            ascii: true,
+            line_hint: Cell::new(0),
+        },
     }
     .run()
 }
@@ -313,66 +516,90 @@ pub(crate) fn lex(src: &str) -> Vec<Token> {
 mod tests {
     use super::*;
 
+    fn tokens(l: &Lexed) -> Vec<Token> {
+        (0..l.len()).map(|i| l.token(i)).collect()
+    }
+
     fn kinds(src: &str) -> Vec<TokenKind> {
-        lex(src).into_iter().map(|t| t.kind).collect()
+        lex(src).kinds
+    }
+
+    fn int(src: &str) -> Result<i64, ParseErrorKind> {
+        let l = lex(src);
+        let t = l.token(0);
+        match t.kind {
+            TokenKind::Int => Ok(l.ints[t.data as usize]),
+            TokenKind::Error => Err(l.errors[t.data as usize].0.clone()),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn err(src: &str) -> ParseErrorKind {
+        let l = lex(src);
+        let t = l.token(0);
+        assert_eq!(t.kind, TokenKind::Error, "{src}");
+        l.errors[t.data as usize].0.clone()
+    }
+
+    #[test]
+    fn token_is_compact() {
+        assert_eq!(std::mem::size_of::<TokenKind>(), 1);
     }
 
     #[test]
     fn integers() {
-        assert_eq!(kinds("-5")[0], TokenKind::Int(-5));
-        assert_eq!(kinds("0x10")[0], TokenKind::Int(16));
-        assert_eq!(kinds("0xffffffffffffffff")[0], TokenKind::Int(-1));
-        assert_eq!(kinds("-0x8000000000000000")[0], TokenKind::Int(i64::MIN));
-        assert_eq!(kinds("-9223372036854775808")[0], TokenKind::Int(i64::MIN));
+        assert_eq!(int("-5"), Ok(-5));
+        assert_eq!(int("0x10"), Ok(16));
+        assert_eq!(int("0xffffffffffffffff"), Ok(-1));
+        assert_eq!(int("-0x8000000000000000"), Ok(i64::MIN));
+        assert_eq!(int("-9223372036854775808"), Ok(i64::MIN));
         assert!(matches!(
-            kinds("9223372036854775808")[0],
-            TokenKind::Error(ParseErrorKind::IntOutOfRange(_))
+            int("9223372036854775808"),
+            Err(ParseErrorKind::IntOutOfRange(_))
         ));
-        assert!(matches!(
-            kinds("12ab")[0],
-            TokenKind::Error(ParseErrorKind::BadInt(_))
-        ));
-        assert!(matches!(
-            kinds("0x")[0],
-            TokenKind::Error(ParseErrorKind::BadInt(_))
-        ));
+        assert!(matches!(int("12ab"), Err(ParseErrorKind::BadInt(_))));
+        assert!(matches!(int("0x"), Err(ParseErrorKind::BadInt(_))));
+        let l = lex("-0x1f,");
+        assert_eq!(l.span(l.token(0)), 0..5);
     }
 
     #[test]
     fn positions_count_chars() {
-        let toks = lex("\"é\" x\n  y ; c\n");
-        assert_eq!(toks[0].kind, TokenKind::Str("é".into()));
-        assert_eq!(toks[1].loc, Loc::new(1, 5));
-        assert_eq!(toks[1].span, 5..6);
+        let l = lex("\"é\" x\n  y ; c\n");
+        let toks = &tokens(&l);
+        assert_eq!(toks[0].kind, TokenKind::Str);
+        assert_eq!(&*l.strings[0].0, "é");
+        assert_eq!(l.loc_of(toks[1].start), Loc::new(1, 5));
+        assert_eq!(l.span(toks[1]), 5..6);
         assert_eq!(toks[2].kind, TokenKind::Newline);
-        assert_eq!(toks[3].loc, Loc::new(2, 3));
+        assert_eq!(l.loc_of(toks[3].start), Loc::new(2, 3));
         assert_eq!(toks[4].kind, TokenKind::Newline);
         assert_eq!(toks[5].kind, TokenKind::Eof);
-        assert_eq!(toks[5].loc, Loc::new(3, 1));
+        assert_eq!(l.loc_of(toks[5].start), Loc::new(3, 1));
+        // Out-of-order lookups are answered too.
+        assert_eq!(l.loc_of(0), Loc::new(1, 1));
+    }
+
+    #[test]
+    fn words_are_interned_once() {
+        let l = lex("abc fn abc x");
+        let t = &tokens(&l);
+        assert_eq!(t[0].data, t[2].data);
+        assert_eq!(Symbol(t[1].data), kw::FN);
+        assert_eq!(l.word(t[3]), "x");
+        assert_eq!(l.interner.len(), KEYWORDS.len() + 2);
     }
 
     #[test]
     fn strings_and_errors() {
-        assert_eq!(
-            kinds(r#""a\"b\\c\nd\te""#)[0],
-            TokenKind::Str("a\"b\\c\nd\te".into())
-        );
-        assert_eq!(
-            kinds("\"abc")[0],
-            TokenKind::Error(ParseErrorKind::UnterminatedString)
-        );
-        assert_eq!(
-            kinds("\"abc\\")[0],
-            TokenKind::Error(ParseErrorKind::UnterminatedString)
-        );
-        assert_eq!(
-            kinds(r#""a\qb""#)[0],
-            TokenKind::Error(ParseErrorKind::BadEscape('q'))
-        );
-        assert_eq!(
-            kinds("@")[0],
-            TokenKind::Error(ParseErrorKind::UnexpectedChar('@'))
-        );
+        let l = lex(r#""a\"b\\c\nd\te""#);
+        assert_eq!(&*l.strings[0].0, "a\"b\\c\nd\te");
+        assert_eq!(err("\"abc"), ParseErrorKind::UnterminatedString);
+        assert_eq!(err("\"abc\\"), ParseErrorKind::UnterminatedString);
+        assert_eq!(err(r#""a\qb""#), ParseErrorKind::BadEscape('q'));
+        assert_eq!(err(r#""a\éb""#), ParseErrorKind::BadEscape('é'));
+        assert_eq!(err("@"), ParseErrorKind::UnexpectedChar('@'));
+        assert_eq!(err("é"), ParseErrorKind::UnexpectedChar('é'));
         assert_eq!(kinds("->")[0], TokenKind::Punct(Punct::Arrow));
         assert!(is_ident("a_1") && !is_ident("1a") && !is_ident("") && !is_ident("a.b"));
     }

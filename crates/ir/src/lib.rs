@@ -54,10 +54,12 @@ pub use inst::{
     BinaryOp, CastOp, Check, CmpOp, InstData, InstKind, Loc, Operand, Terminator, UnaryOp,
 };
 pub use module::Module;
-pub use parser::{is_valid_name, parse, ParseError, ParseErrorKind};
+pub use parser::{
+    is_valid_name, parse, parse_all, ParseError, ParseErrorKind, ParseErrors, MAX_PARSE_ERRORS,
+};
 pub use printer::{
-    display_inst, display_inst_kind, display_operand, display_terminator, print_function,
-    print_module, quote,
+    display_inst, display_inst_kind, display_operand, display_signature, display_terminator,
+    print_function, print_module, quote,
 };
 pub use types::{ElemType, FieldDef, ScalarType, StructDef, StructLayout, Type};
 pub use verifier::{

@@ -1,8 +1,10 @@
 //! The text format parser: reads what [`crate::print_module`] writes (and a little more: hex
 //! literals, `true`/`false`, comments, blank lines, trailing commas).
 //!
-//! The grammar is specified in `docs/ir.md`. The parser is hand written: a lexer
-//! (`lexer.rs`) produces a flat token vector, then two passes run over it.
+//! The grammar is specified in `docs/ir.md`. The parser is hand written: the byte-level lexer
+//! (`lexer.rs`) produces a compact token vector with every word interned, then two passes run
+//! over it. Names are resolved through their [`Symbol`]s: tables indexed by symbol map a word to
+//! its struct, function, local or block, so no name is hashed or copied after lexing.
 //!
 //! 1. **Declarations.** Every top-level item is read: struct declarations completely, function
 //!    signatures up to the `{` of the body, whose tokens are skipped (a body contains no braces).
@@ -14,20 +16,30 @@
 //!    an instruction names a field (`getfield s.a`, `get v[i].a`).
 //!
 //! Every name is resolved here: an undefined or duplicate struct, function, local or block, or
-//! an unknown field, is a [`ParseError`] at the offending token. Type checking is left to the
-//! verifier. Errors in declarations are reported before errors in bodies; within a pass, the
-//! first error in source order is reported. The parser never panics and never recurses on the
-//! input (the grammar is flat), so neither byte soup nor huge input can crash it.
+//! an unknown field, is a [`ParseError`] at the offending token, with a "did you mean" hint when
+//! a defined name is close to it. Type checking is left to the verifier.
+//!
+//! **Recovery.** An error does not stop the parser: a bad statement is skipped to the end of its
+//! line, a bad item to the next `struct`/`fn` at the start of a line, and parsing goes on, so
+//! [`parse_all`] reports every error of a file (up to [`MAX_PARSE_ERRORS`]). Names whose
+//! declaration failed are remembered, so their uses do not report follow-on errors. The parser
+//! never panics and never recurses on the input (the grammar is flat), so neither byte soup nor
+//! huge input can crash it.
 
 use crate::entities::{Block, FuncId, Local, StructId};
-use crate::function::Function;
+use crate::function::{Function, InlineHint};
 use crate::inst::{BinaryOp, CastOp, Check, CmpOp, InstKind, Loc, Operand, Terminator, UnaryOp};
-use crate::lexer::{lex, Punct, Token, TokenKind};
+use crate::lexer::{kw, lex, Lexed, Punct, Symbol, Token, TokenKind};
 use crate::module::Module;
 use crate::types::{ElemType, FieldDef, ScalarType, StructDef, Type};
-use std::collections::{HashMap, HashSet};
+use cranelift_entity::EntityRef;
+use rustc_hash::FxHashSet;
+use std::fmt;
 use std::ops::Range;
 use thiserror::Error;
+
+/// The most errors [`parse_all`] reports for one source text; parsing stops at this many.
+pub const MAX_PARSE_ERRORS: usize = 20;
 
 /// A syntax or name-resolution error, with where it happened.
 ///
@@ -41,6 +53,8 @@ pub struct ParseError {
     /// Byte range of the offending token in the source (empty at the end of input).
     pub span: Range<usize>,
     pub kind: ParseErrorKind,
+    /// A hint for the fix (`did you mean `count`?`), if there is one.
+    pub help: Option<String>,
 }
 
 impl ParseError {
@@ -113,7 +127,27 @@ pub enum ParseErrorKind {
     LateDeclaration,
     #[error("a label must start a line")]
     MisplacedLabel,
+    #[error("the source is {0} bytes; the text format is limited to 4 GiB")]
+    TooLarge(usize),
 }
+
+/// Every error of one source text, in source order (at most [`MAX_PARSE_ERRORS`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseErrors(pub Vec<ParseError>);
+
+impl fmt::Display for ParseErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{}: {e}", e.loc)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ParseErrors {}
 
 /// Whether `name` can be written in the text format as a struct, function, local, block or
 /// field name: `[A-Za-z_][A-Za-z0-9_]*`. (Locals may not be called `true` or `false`, and
@@ -122,24 +156,70 @@ pub fn is_valid_name(name: &str) -> bool {
     crate::lexer::is_ident(name)
 }
 
-/// Parses a module from its text form.
+/// Parses a module from its text form; on failure, the first error (declarations before
+/// bodies). [`parse_all`] reports every error.
 pub fn parse(src: &str) -> Result<Module, ParseError> {
-    let mut parser = Parser {
-        src,
-        toks: lex(src),
-        pos: 0,
-    };
-    let items = parser.items()?;
-    let mut module = Module::new();
-    let decls = parser.declare(&items, &mut module)?;
-    for (id, func) in decls.funcs {
-        let body = parser.body(&module, &decls.structs, &decls.func_ids, func)?;
-        module.funcs[id] = body;
-    }
-    Ok(module)
+    parse_in_phase_order(src).map_err(|mut errors| errors.swap_remove(0))
 }
 
-type PResult<T> = Result<T, ParseError>;
+/// Parses a module from its text form; on failure, every error of the source (at most
+/// [`MAX_PARSE_ERRORS`]), in source order.
+pub fn parse_all(src: &str) -> Result<Module, ParseErrors> {
+    parse_in_phase_order(src).map_err(|mut errors| {
+        errors.sort_by_key(|e| e.span.start);
+        ParseErrors(errors)
+    })
+}
+
+/// Parses; errors come in phase order (syntax of the items, declarations, then each body).
+fn parse_in_phase_order(src: &str) -> Result<Module, Vec<ParseError>> {
+    if u32::try_from(src.len()).is_err() {
+        return Err(vec![ParseError {
+            loc: Loc::new(1, 1),
+            span: 0..0,
+            kind: ParseErrorKind::TooLarge(src.len()),
+            help: None,
+        }]);
+    }
+    let mut parser = Parser::new(lex(src));
+    let items = parser.items();
+    let mut module = Module::new();
+    let decls = parser.declare(&items, &mut module);
+    drop(items);
+    for (id, decl) in decls.funcs.iter() {
+        if parser.full() {
+            break;
+        }
+        let body = parser.body(&module, &decls, decl);
+        let func = &mut module.funcs[*id];
+        func.locals = body.locals;
+        func.blocks = body.blocks;
+        func.insts = body.insts;
+        func.layout = body.layout;
+        func.params = body.params;
+    }
+    if parser.errors.is_empty() {
+        Ok(module)
+    } else {
+        parser.errors.truncate(MAX_PARSE_ERRORS);
+        Err(parser.errors)
+    }
+}
+
+/// Why a parse step stopped: an error to report, or one already explained by an earlier error
+/// (a use of a name whose declaration failed).
+enum Failure {
+    Report(Box<ParseError>),
+    Quiet,
+}
+
+impl From<ParseError> for Failure {
+    fn from(e: ParseError) -> Self {
+        Failure::Report(Box::new(e))
+    }
+}
+
+type PResult<T> = Result<T, Failure>;
 
 /// A type as written, before struct names are resolved; names are token indices.
 #[derive(Copy, Clone)]
@@ -160,6 +240,7 @@ enum Item {
     Func {
         kw: usize,
         name: usize,
+        inline: InlineHint,
         params: Vec<(usize, RawType)>,
         ret: Option<RawType>,
         /// Index of the first token after the `{`.
@@ -167,19 +248,101 @@ enum Item {
     },
 }
 
-/// A function whose declaration is resolved and whose body is still to be parsed.
+/// A function whose declaration is resolved and whose body is still to be parsed. A parameter
+/// whose type did not resolve has `None` (it is declared, so its uses report nothing more).
 struct FuncDecl {
-    name: usize,
-    kw: usize,
-    params: Vec<(usize, Type)>,
-    ret: Option<Type>,
+    params: Vec<(usize, Option<Type>)>,
     body: usize,
 }
 
-struct Decls<'a> {
-    structs: HashMap<&'a str, StructId>,
-    func_ids: HashMap<&'a str, FuncId>,
+/// The declarations of a module, indexed by symbol.
+struct Decls {
+    struct_of: Vec<Option<StructId>>,
+    func_of: Vec<Option<FuncId>>,
     funcs: Vec<(FuncId, FuncDecl)>,
+}
+
+/// What a word means as an instruction mnemonic.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Mnemonic {
+    Binary(BinaryOp),
+    Compare(CmpOp),
+    Unary(UnaryOp),
+    Cast(CastOp),
+    Copy,
+    Make,
+    GetField,
+    SetField,
+    New,
+    Len,
+    Pop,
+    Get,
+    Set,
+    Push,
+    Drop,
+    Call,
+    Br,
+    BrIf,
+    Ret,
+    Trap,
+}
+
+impl Mnemonic {
+    fn from_name(name: &str) -> Option<Mnemonic> {
+        if let Some(op) = BinaryOp::from_name(name) {
+            return Some(Mnemonic::Binary(op));
+        }
+        if let Some(op) = CmpOp::from_name(name) {
+            return Some(Mnemonic::Compare(op));
+        }
+        if let Some(op) = UnaryOp::from_name(name) {
+            return Some(Mnemonic::Unary(op));
+        }
+        if let Some(op) = CastOp::from_name(name) {
+            return Some(Mnemonic::Cast(op));
+        }
+        Some(match name {
+            "copy" => Mnemonic::Copy,
+            "make" => Mnemonic::Make,
+            "getfield" => Mnemonic::GetField,
+            "setfield" => Mnemonic::SetField,
+            "new" => Mnemonic::New,
+            "len" => Mnemonic::Len,
+            "pop" => Mnemonic::Pop,
+            "get" => Mnemonic::Get,
+            "set" => Mnemonic::Set,
+            "push" => Mnemonic::Push,
+            "drop" => Mnemonic::Drop,
+            "call" => Mnemonic::Call,
+            "br" => Mnemonic::Br,
+            "brif" => Mnemonic::BrIf,
+            "ret" => Mnemonic::Ret,
+            "trap" => Mnemonic::Trap,
+            _ => return None,
+        })
+    }
+
+    /// Whether the instruction writes no destination (`x = push ...` is an error).
+    fn without_value(self) -> bool {
+        matches!(
+            self,
+            Mnemonic::SetField
+                | Mnemonic::Push
+                | Mnemonic::Set
+                | Mnemonic::Drop
+                | Mnemonic::Br
+                | Mnemonic::BrIf
+                | Mnemonic::Ret
+                | Mnemonic::Trap
+        )
+    }
+}
+
+/// What the parser knows of a word, computed once per distinct word.
+#[derive(Copy, Clone, Default)]
+struct WordInfo {
+    mnemonic: Option<Mnemonic>,
+    scalar: Option<ScalarType>,
 }
 
 /// One parsed statement of a body.
@@ -188,35 +351,101 @@ enum Stmt {
     Term(Terminator),
 }
 
-const MNEMONICS_WITHOUT_VALUE: [&str; 8] = [
-    "setfield", "push", "set", "drop", "br", "brif", "ret", "trap",
-];
+/// The "did you mean" hint: the candidate closest to `name` by edit distance, if it is close
+/// enough to be a plausible typo.
+fn suggest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<String> {
+    // As rustc: up to a third of the length, at least 1, and never every char.
+    let len = name.chars().count();
+    let limit = (len / 3).max(1).min(len.saturating_sub(1));
+    candidates
+        .into_iter()
+        .filter(|c| *c != name)
+        .map(|c| (strsim::osa_distance(name, c), c))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, c)| (d, c.len()))
+        .map(|(_, c)| format!("did you mean `{c}`?"))
+}
 
 struct Parser<'a> {
-    src: &'a str,
-    toks: Vec<Token>,
+    lx: Lexed<'a>,
     pos: usize,
+    words: Vec<WordInfo>,
+    errors: Vec<ParseError>,
+    /// Names of items whose declaration failed: their uses report nothing more.
+    poisoned: FxHashSet<Symbol>,
+    /// The local and the block each word names in the body being parsed, indexed by symbol.
+    /// Allocated once: an entry counts only when its stamp is the current body's.
+    scope: Vec<ScopeSlot>,
+    /// The stamp of the body being parsed.
+    body_stamp: u32,
+}
+
+/// What a word names in one function body.
+#[derive(Copy, Clone, Default)]
+struct ScopeSlot {
+    local_stamp: u32,
+    local: u32,
+    block_stamp: u32,
+    block: u32,
 }
 
 impl<'a> Parser<'a> {
+    fn new(lx: Lexed<'a>) -> Parser<'a> {
+        let words = lx
+            .interner
+            .iter()
+            .map(|(_, name)| WordInfo {
+                mnemonic: Mnemonic::from_name(name),
+                scalar: ScalarType::from_name(name),
+            })
+            .collect();
+        let scope = vec![ScopeSlot::default(); lx.interner.len()];
+        Parser {
+            lx,
+            pos: 0,
+            words,
+            errors: Vec::new(),
+            poisoned: FxHashSet::default(),
+            scope,
+            body_stamp: 0,
+        }
+    }
+
     // ---- token access -------------------------------------------------------------------
 
     /// The token at index `i`, or the final `Eof` past the end.
-    fn tok(&self, i: usize) -> &Token {
-        let last = self.toks.len().saturating_sub(1);
-        &self.toks[i.min(last)]
+    fn tok(&self, i: usize) -> Token {
+        self.lx.token(i)
     }
 
-    fn kind(&self, i: usize) -> &TokenKind {
-        &self.tok(i).kind
+    fn kind(&self, i: usize) -> TokenKind {
+        self.tok(i).kind
     }
 
+    /// The source text of token `i`.
     fn text(&self, i: usize) -> &'a str {
-        self.src.get(self.tok(i).span.clone()).unwrap_or("")
+        let tok = self.tok(i);
+        match tok.kind {
+            TokenKind::Ident => self.lx.word(tok),
+            _ => self.lx.text(tok),
+        }
+    }
+
+    /// The symbol of word token `i` (meaningless for other tokens).
+    fn sym(&self, i: usize) -> Symbol {
+        Symbol(self.tok(i).data)
+    }
+
+    fn word_info(&self, i: usize) -> WordInfo {
+        self.words[self.sym(i).index()]
+    }
+
+    fn loc(&self, i: usize) -> Loc {
+        self.lx.loc_of(self.tok(i).start)
     }
 
     fn at_eof(&self) -> bool {
-        matches!(self.kind(self.pos), TokenKind::Eof)
+        self.kind(self.pos) == TokenKind::Eof
     }
 
     /// Consumes the current token (never moves past `Eof`) and returns its index.
@@ -229,19 +458,24 @@ impl<'a> Parser<'a> {
     }
 
     fn is_punct(&self, i: usize, p: Punct) -> bool {
-        *self.kind(i) == TokenKind::Punct(p)
+        self.kind(i) == TokenKind::Punct(p)
     }
 
     fn is_ident(&self, i: usize) -> bool {
-        *self.kind(i) == TokenKind::Ident
+        self.kind(i) == TokenKind::Ident
     }
 
-    fn is_word(&self, i: usize, word: &str) -> bool {
-        self.is_ident(i) && self.text(i) == word
+    fn is_word(&self, i: usize, word: Symbol) -> bool {
+        self.is_ident(i) && self.sym(i) == word
     }
 
     fn is_newline(&self, i: usize) -> bool {
-        *self.kind(i) == TokenKind::Newline
+        self.kind(i) == TokenKind::Newline
+    }
+
+    /// Whether token `i` is the first of its line.
+    fn at_line_start(&self, i: usize) -> bool {
+        i == 0 || self.is_newline(i - 1)
     }
 
     fn skip_newlines(&mut self) {
@@ -252,30 +486,55 @@ impl<'a> Parser<'a> {
 
     // ---- errors -------------------------------------------------------------------------
 
+    fn full(&self) -> bool {
+        self.errors.len() >= MAX_PARSE_ERRORS
+    }
+
+    fn report(&mut self, failure: Failure) {
+        if let Failure::Report(e) = failure {
+            if !self.full() {
+                self.errors.push(*e);
+            }
+        }
+    }
+
     fn err_at(&self, i: usize, kind: ParseErrorKind) -> ParseError {
         let tok = self.tok(i);
         ParseError {
-            loc: tok.loc,
-            span: tok.span.clone(),
+            loc: self.lx.loc_of(tok.start),
+            span: self.lx.span(tok),
             kind,
+            help: None,
         }
+    }
+
+    fn err_help(&self, i: usize, kind: ParseErrorKind, help: Option<String>) -> ParseError {
+        ParseError {
+            help,
+            ..self.err_at(i, kind)
+        }
+    }
+
+    /// The lexical error of an `Error` token.
+    fn lex_error(&self, i: usize) -> ParseErrorKind {
+        self.lx.errors[self.tok(i).data as usize].0.clone()
     }
 
     fn describe(&self, i: usize) -> String {
         match self.kind(i) {
-            TokenKind::Ident | TokenKind::Int(_) => format!("`{}`", self.text(i)),
-            TokenKind::Str(_) => "a string literal".to_string(),
+            TokenKind::Ident | TokenKind::Int => format!("`{}`", self.text(i)),
+            TokenKind::Str => "a string literal".to_string(),
             TokenKind::Punct(p) => format!("`{}`", p.text()),
             TokenKind::Newline => "end of line".to_string(),
             TokenKind::Eof => "end of input".to_string(),
-            TokenKind::Error(_) => "invalid input".to_string(),
+            TokenKind::Error => "invalid input".to_string(),
         }
     }
 
     /// "expected X, found Y" at token `i`, or the lexical error if `i` is malformed input.
     fn unexpected(&self, i: usize, expected: &str) -> ParseError {
         match self.kind(i) {
-            TokenKind::Error(kind) => self.err_at(i, kind.clone()),
+            TokenKind::Error => self.err_at(i, self.lex_error(i)),
             _ => self.err_at(
                 i,
                 ParseErrorKind::Expected {
@@ -289,7 +548,7 @@ impl<'a> Parser<'a> {
     /// Reports `kind` at token `i`, unless `i` is malformed input (then that error).
     fn error_or_lex(&self, i: usize, kind: ParseErrorKind) -> ParseError {
         match self.kind(i) {
-            TokenKind::Error(lex_kind) => self.err_at(i, lex_kind.clone()),
+            TokenKind::Error => self.err_at(i, self.lex_error(i)),
             _ => self.err_at(i, kind),
         }
     }
@@ -298,7 +557,7 @@ impl<'a> Parser<'a> {
         if self.is_punct(self.pos, p) {
             Ok(self.bump())
         } else {
-            Err(self.unexpected(self.pos, &format!("`{}`", p.text())))
+            Err(self.unexpected(self.pos, &format!("`{}`", p.text())).into())
         }
     }
 
@@ -306,7 +565,7 @@ impl<'a> Parser<'a> {
         if self.is_ident(self.pos) {
             Ok(self.bump())
         } else {
-            Err(self.unexpected(self.pos, what))
+            Err(self.unexpected(self.pos, what).into())
         }
     }
 
@@ -318,25 +577,79 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
             TokenKind::Eof | TokenKind::Punct(Punct::RBrace) => Ok(()),
-            _ => Err(self.unexpected(self.pos, "end of line")),
+            _ => Err(self.unexpected(self.pos, "end of line").into()),
+        }
+    }
+
+    /// Recovery inside a body: skips to the end of the line (not past a `}`).
+    fn skip_line(&mut self) {
+        while !matches!(
+            self.kind(self.pos),
+            TokenKind::Newline | TokenKind::Eof | TokenKind::Punct(Punct::RBrace)
+        ) {
+            self.bump();
         }
     }
 
     // ---- pass 1: declarations -----------------------------------------------------------
 
-    fn items(&mut self) -> PResult<Vec<Item>> {
+    /// Whether an item starts at token `i`: `struct`, `fn`, or `inline`/`noinline` before `fn`.
+    fn item_start(&self, i: usize) -> bool {
+        if !self.is_ident(i) {
+            return false;
+        }
+        match self.sym(i) {
+            kw::STRUCT | kw::FN => true,
+            kw::INLINE | kw::NOINLINE => self.is_word(i + 1, kw::FN),
+            _ => false,
+        }
+    }
+
+    fn items(&mut self) -> Vec<Item> {
         let mut items = Vec::new();
         loop {
             self.skip_newlines();
-            if self.at_eof() {
-                return Ok(items);
+            if self.at_eof() || self.full() {
+                return items;
             }
-            if self.is_word(self.pos, "struct") {
-                items.push(self.struct_decl()?);
-            } else if self.is_word(self.pos, "fn") {
-                items.push(self.func_header()?);
+            let start = self.pos;
+            let item = if self.is_word(self.pos, kw::STRUCT) {
+                self.struct_decl()
+            } else if self.is_word(self.pos, kw::FN)
+                || self.is_word(self.pos, kw::INLINE)
+                || self.is_word(self.pos, kw::NOINLINE)
+            {
+                self.func_header()
             } else {
-                return Err(self.unexpected(self.pos, "`struct` or `fn`"));
+                Err(self.unexpected(self.pos, "`struct` or `fn`").into())
+            };
+            match item {
+                Ok(item) => items.push(item),
+                Err(failure) => {
+                    self.report(failure);
+                    // The item's name, if it was read, is poisoned: uses of it were meant.
+                    let name = if self.is_ident(start) && self.item_start(start) {
+                        let kw_at =
+                            if self.is_word(start, kw::FN) || self.is_word(start, kw::STRUCT) {
+                                start
+                            } else {
+                                start + 1
+                            };
+                        Some(kw_at + 1).filter(|&n| n < self.pos && self.is_ident(n))
+                    } else {
+                        None
+                    };
+                    if let Some(n) = name {
+                        self.poisoned.insert(self.sym(n));
+                    }
+                    // Skip to the next item at the start of a line.
+                    self.bump();
+                    while !(self.at_eof()
+                        || self.at_line_start(self.pos) && self.item_start(self.pos))
+                    {
+                        self.bump();
+                    }
+                }
             }
         }
     }
@@ -357,7 +670,7 @@ impl<'a> Parser<'a> {
                 self.bump();
                 self.skip_newlines();
             } else if !self.is_punct(self.pos, Punct::RBrace) {
-                return Err(self.unexpected(self.pos, "`,` or `}`"));
+                return Err(self.unexpected(self.pos, "`,` or `}`").into());
             }
         }
         self.bump();
@@ -365,7 +678,20 @@ impl<'a> Parser<'a> {
     }
 
     fn func_header(&mut self) -> PResult<Item> {
-        let kw = self.bump();
+        let first = self.pos;
+        let inline = if self.is_word(first, kw::INLINE) {
+            self.bump();
+            InlineHint::Always
+        } else if self.is_word(first, kw::NOINLINE) {
+            self.bump();
+            InlineHint::Never
+        } else {
+            InlineHint::Default
+        };
+        if !self.is_word(self.pos, kw::FN) {
+            return Err(self.unexpected(self.pos, "`fn`").into());
+        }
+        self.bump();
         let name = self.expect_ident("a function name")?;
         self.expect_punct(Punct::LParen)?;
         let mut params = Vec::new();
@@ -380,7 +706,7 @@ impl<'a> Parser<'a> {
                 self.bump();
                 self.skip_newlines();
             } else if !self.is_punct(self.pos, Punct::RParen) {
-                return Err(self.unexpected(self.pos, "`,` or `)`"));
+                return Err(self.unexpected(self.pos, "`,` or `)`").into());
             }
         }
         self.bump();
@@ -398,8 +724,9 @@ impl<'a> Parser<'a> {
         }
         self.bump();
         Ok(Item::Func {
-            kw,
+            kw: first,
             name,
+            inline,
             params,
             ret,
             body,
@@ -409,20 +736,18 @@ impl<'a> Parser<'a> {
     /// `i8 | i16 | i32 | i64 | bool | NAME | vec<ELEM>` where ELEM is not a vec.
     fn raw_type(&mut self) -> PResult<RawType> {
         let i = self.expect_ident("a type")?;
-        let word = self.text(i);
-        if let Some(s) = ScalarType::from_name(word) {
+        if let Some(s) = self.word_info(i).scalar {
             return Ok(RawType::Scalar(s));
         }
-        if word != "vec" {
+        if self.sym(i) != kw::VEC {
             return Ok(RawType::Named(i));
         }
         self.expect_punct(Punct::Lt)?;
         let e = self.expect_ident("an element type")?;
-        let elem_word = self.text(e);
-        let ty = if let Some(s) = ScalarType::from_name(elem_word) {
+        let ty = if let Some(s) = self.word_info(e).scalar {
             RawType::VecScalar(s)
-        } else if elem_word == "vec" {
-            return Err(self.err_at(e, ParseErrorKind::NestedVec));
+        } else if self.sym(e) == kw::VEC {
+            return Err(self.err_at(e, ParseErrorKind::NestedVec).into());
         } else {
             RawType::VecNamed(e)
         };
@@ -430,90 +755,119 @@ impl<'a> Parser<'a> {
         Ok(ty)
     }
 
-    fn resolve_type(&self, raw: RawType, structs: &HashMap<&str, StructId>) -> PResult<Type> {
-        let lookup = |i: usize| {
-            structs
-                .get(self.text(i))
-                .copied()
-                .ok_or_else(|| self.err_at(i, ParseErrorKind::UnknownType(self.text(i).into())))
-        };
+    /// The struct named by word token `i`.
+    fn struct_named(&self, i: usize, struct_of: &[Option<StructId>]) -> PResult<StructId> {
+        let sym = self.sym(i);
+        if let Some(id) = struct_of[sym.index()] {
+            return Ok(id);
+        }
+        if self.poisoned.contains(&sym) {
+            return Err(Failure::Quiet);
+        }
+        let names = struct_of
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.is_some())
+            .map(|(w, _)| self.lx.interner.name(Symbol(w as u32)));
+        let scalars = ["i8", "i16", "i32", "i64", "bool"];
+        let help = suggest(self.text(i), names.chain(scalars));
+        Err(self
+            .err_help(i, ParseErrorKind::UnknownType(self.text(i).into()), help)
+            .into())
+    }
+
+    fn resolve_type(&self, raw: RawType, struct_of: &[Option<StructId>]) -> PResult<Type> {
         Ok(match raw {
             RawType::Scalar(s) => Type::Scalar(s),
             RawType::VecScalar(s) => Type::Vec(ElemType::Scalar(s)),
-            RawType::Named(i) => Type::Struct(lookup(i)?),
-            RawType::VecNamed(i) => Type::Vec(ElemType::Struct(lookup(i)?)),
+            RawType::Named(i) => Type::Struct(self.struct_named(i, struct_of)?),
+            RawType::VecNamed(i) => Type::Vec(ElemType::Struct(self.struct_named(i, struct_of)?)),
         })
     }
 
-    fn parse_type(&mut self, structs: &HashMap<&str, StructId>) -> PResult<Type> {
+    fn parse_type(&mut self, struct_of: &[Option<StructId>]) -> PResult<Type> {
         let raw = self.raw_type()?;
-        self.resolve_type(raw, structs)
+        self.resolve_type(raw, struct_of)
     }
 
     /// Registers every struct and function and resolves the types of the declarations. All
-    /// errors of this phase are collected; the first in source order is reported.
-    fn declare(&self, items: &[Item], module: &mut Module) -> PResult<Decls<'a>> {
-        let mut errors = Vec::new();
-        let mut structs: HashMap<&'a str, StructId> = HashMap::new();
-        let mut func_ids: HashMap<&'a str, FuncId> = HashMap::new();
+    /// errors of this phase are collected, in source order.
+    fn declare(&mut self, items: &[Item], module: &mut Module) -> Decls {
+        let mut errors: Vec<Failure> = Vec::new();
+        let words = self.lx.interner.len();
+        let mut struct_of: Vec<Option<StructId>> = vec![None; words];
+        let mut func_of: Vec<Option<FuncId>> = vec![None; words];
         let mut struct_items = Vec::new();
         let mut func_items = Vec::new();
         for item in items {
             match item {
                 Item::Struct { kw, name, fields } => {
                     let text = self.text(*name);
-                    if ScalarType::from_name(text).is_some() || text == "vec" {
-                        errors.push(self.err_at(*name, ParseErrorKind::ReservedName(text.into())));
-                    } else if structs.contains_key(text) {
-                        errors
-                            .push(self.err_at(*name, ParseErrorKind::DuplicateStruct(text.into())));
+                    let sym = self.sym(*name);
+                    if self.word_info(*name).scalar.is_some() || sym == kw::VEC {
+                        errors.push(
+                            self.err_at(*name, ParseErrorKind::ReservedName(text.into()))
+                                .into(),
+                        );
+                    } else if struct_of[sym.index()].is_some() {
+                        errors.push(
+                            self.err_at(*name, ParseErrorKind::DuplicateStruct(text.into()))
+                                .into(),
+                        );
                     } else {
                         let id = module.structs.push(StructDef {
                             name: text.to_string(),
                             fields: Vec::new(),
-                            loc: self.tok(*kw).loc,
+                            loc: self.loc(*kw),
                         });
-                        structs.insert(text, id);
+                        struct_of[sym.index()] = Some(id);
                         struct_items.push((id, fields));
                     }
                 }
                 Item::Func {
                     kw,
                     name,
+                    inline,
                     params,
                     ret,
                     body,
                 } => {
                     let text = self.text(*name);
-                    if func_ids.contains_key(text) {
+                    let sym = self.sym(*name);
+                    if func_of[sym.index()].is_some() {
                         errors.push(
-                            self.err_at(*name, ParseErrorKind::DuplicateFunction(text.into())),
+                            self.err_at(*name, ParseErrorKind::DuplicateFunction(text.into()))
+                                .into(),
                         );
                     } else {
                         let mut func = Function::new(text);
-                        func.loc = self.tok(*kw).loc;
+                        func.loc = self.loc(*kw);
+                        func.inline = *inline;
                         let id = module.funcs.push(func);
-                        func_ids.insert(text, id);
-                        func_items.push((id, *kw, *name, params, *ret, *body));
+                        func_of[sym.index()] = Some(id);
+                        func_items.push((id, params, *ret, *body));
                     }
                 }
             }
         }
         for (id, fields) in struct_items {
-            let mut seen = HashSet::new();
+            let mut seen = FxHashSet::default();
             for &(field, raw) in fields {
                 let fname = self.text(field);
-                if !seen.insert(fname) {
-                    errors.push(self.err_at(
-                        field,
-                        ParseErrorKind::DuplicateField {
-                            strukt: module.structs[id].name.clone(),
-                            field: fname.into(),
-                        },
-                    ));
+                if !seen.insert(self.sym(field)) {
+                    errors.push(
+                        self.err_at(
+                            field,
+                            ParseErrorKind::DuplicateField {
+                                strukt: module.structs[id].name.clone(),
+                                field: fname.into(),
+                            },
+                        )
+                        .into(),
+                    );
                     continue;
                 }
-                match self.resolve_type(raw, &structs) {
+                match self.resolve_type(raw, &struct_of) {
                     Ok(ty) => module.structs[id].fields.push(FieldDef {
                         name: fname.to_string(),
                         ty,
@@ -523,15 +877,18 @@ impl<'a> Parser<'a> {
             }
         }
         let mut funcs = Vec::new();
-        for (id, kw, name, params, ret, body) in func_items {
+        for (id, params, ret, body) in func_items {
             let mut resolved = Vec::new();
             for &(param, raw) in params.iter() {
-                match self.resolve_type(raw, &structs) {
-                    Ok(ty) => resolved.push((param, ty)),
-                    Err(e) => errors.push(e),
+                match self.resolve_type(raw, &struct_of) {
+                    Ok(ty) => resolved.push((param, Some(ty))),
+                    Err(e) => {
+                        errors.push(e);
+                        resolved.push((param, None));
+                    }
                 }
             }
-            let ret = match ret.map(|r| self.resolve_type(r, &structs)).transpose() {
+            let ret = match ret.map(|r| self.resolve_type(r, &struct_of)).transpose() {
                 Ok(ret) => ret,
                 Err(e) => {
                     errors.push(e);
@@ -542,95 +899,121 @@ impl<'a> Parser<'a> {
             funcs.push((
                 id,
                 FuncDecl {
-                    name,
-                    kw,
                     params: resolved,
-                    ret,
                     body,
                 },
             ));
         }
-        match errors.into_iter().min_by_key(|e| e.span.start) {
-            Some(e) => Err(e),
-            None => Ok(Decls {
-                structs,
-                func_ids,
-                funcs,
-            }),
+        let mut errors: Vec<ParseError> = errors
+            .into_iter()
+            .filter_map(|f| match f {
+                Failure::Report(e) => Some(*e),
+                Failure::Quiet => None,
+            })
+            .collect();
+        errors.sort_by_key(|e| e.span.start);
+        for e in errors {
+            self.report(e.into());
+        }
+        Decls {
+            struct_of,
+            func_of,
+            funcs,
         }
     }
 
     // ---- pass 2: bodies -----------------------------------------------------------------
 
-    fn body(
-        &mut self,
-        module: &Module,
-        structs: &HashMap<&'a str, StructId>,
-        func_ids: &HashMap<&'a str, FuncId>,
-        decl: FuncDecl,
-    ) -> PResult<Function> {
+    /// Parses one body; what it could not parse is reported and left out.
+    fn body(&mut self, module: &Module, decls: &Decls, decl: &FuncDecl) -> Function {
+        self.body_stamp += 1;
         let mut b = BodyParser {
             module,
-            structs,
-            func_ids,
-            func: Function::new(self.text(decl.name)),
-            locals: HashMap::new(),
-            blocks: HashMap::new(),
+            decls,
+            func: Function::new(""),
+            poisoned_locals: FxHashSet::default(),
             body_start: decl.body,
         };
-        b.func.loc = self.tok(decl.kw).loc;
-        b.func.ret = decl.ret;
         for &(param, ty) in &decl.params {
-            let local = b.declare_local(self, param, ty)?;
-            b.func.locals[local].loc = self.tok(param).loc;
+            let local = match b.declare_local(self, param, ty.unwrap_or(Type::I64)) {
+                Ok(local) => local,
+                Err(failure) => {
+                    self.report(failure);
+                    continue;
+                }
+            };
+            if ty.is_none() {
+                b.poisoned_locals.insert(local);
+            }
+            b.func.locals[local].loc = self.loc(param);
             b.func.params.push(local);
         }
         self.pos = decl.body;
         b.collect_labels(self);
-        b.declarations(self)?;
-        b.statements(self)?;
-        Ok(b.func)
+        b.declarations(self);
+        b.statements(self);
+        b.func
     }
 }
 
 /// The state of one function body being parsed.
-struct BodyParser<'m, 'a> {
+struct BodyParser<'m> {
     module: &'m Module,
-    structs: &'m HashMap<&'a str, StructId>,
-    func_ids: &'m HashMap<&'a str, FuncId>,
+    decls: &'m Decls,
     func: Function,
-    locals: HashMap<&'a str, Local>,
-    blocks: HashMap<&'a str, Block>,
+    /// Locals whose declared type did not resolve: their field accesses report nothing more.
+    poisoned_locals: FxHashSet<Local>,
     /// Index of the first token of the body.
     body_start: usize,
 }
 
-impl<'a> BodyParser<'_, 'a> {
-    fn declare_local(&mut self, p: &Parser<'a>, name: usize, ty: Type) -> PResult<Local> {
+impl BodyParser<'_> {
+    /// The local word `sym` names in this body.
+    fn local_of(&self, p: &Parser, sym: Symbol) -> Option<Local> {
+        let slot = p.scope[sym.index()];
+        (slot.local_stamp == p.body_stamp).then(|| Local::new(slot.local as usize))
+    }
+
+    /// The block word `sym` names in this body.
+    fn block_of(&self, p: &Parser, sym: Symbol) -> Option<Block> {
+        let slot = p.scope[sym.index()];
+        (slot.block_stamp == p.body_stamp).then(|| Block::new(slot.block as usize))
+    }
+
+    fn declare_local(&mut self, p: &mut Parser, name: usize, ty: Type) -> PResult<Local> {
         let text = p.text(name);
-        if text == "true" || text == "false" {
-            return Err(p.err_at(name, ParseErrorKind::ReservedName(text.into())));
+        let sym = p.sym(name);
+        if sym == kw::TRUE || sym == kw::FALSE {
+            return Err(p
+                .err_at(name, ParseErrorKind::ReservedName(text.into()))
+                .into());
         }
-        if self.locals.contains_key(text) {
-            return Err(p.err_at(name, ParseErrorKind::DuplicateLocal(text.into())));
+        if self.local_of(p, sym).is_some() {
+            return Err(p
+                .err_at(name, ParseErrorKind::DuplicateLocal(text.into()))
+                .into());
         }
         let local = self.func.add_local(text, ty);
-        self.locals.insert(text, local);
+        let slot = &mut p.scope[sym.index()];
+        slot.local_stamp = p.body_stamp;
+        slot.local = local.as_u32();
         Ok(local)
     }
 
     /// Creates the blocks, in label order, before the body is parsed.
-    fn collect_labels(&mut self, p: &Parser<'a>) {
+    fn collect_labels(&mut self, p: &mut Parser) {
         let start = self.body_start;
         let mut i = start;
         while !matches!(p.kind(i), TokenKind::Eof | TokenKind::Punct(Punct::RBrace)) {
             let line_start = i == start || p.is_newline(i - 1);
             if line_start && p.is_ident(i) && p.is_punct(i + 1, Punct::Colon) {
-                let name = p.text(i);
-                if !self.blocks.contains_key(name) {
-                    let block = self.func.add_block(name);
-                    self.func.blocks[block].loc = p.tok(i).loc;
-                    self.blocks.insert(name, block);
+                let sym = p.sym(i);
+                if self.block_of(p, sym).is_none() {
+                    let block = self.func.add_block(p.text(i));
+                    self.func.blocks[block].loc = p.loc(i);
+                    let slot = &mut p.scope[sym.index()];
+                    slot.block_stamp = p.body_stamp;
+                    slot.block = block.as_u32();
                 }
             }
             i += 1;
@@ -638,158 +1021,237 @@ impl<'a> BodyParser<'_, 'a> {
     }
 
     /// `var NAME: TYPE [packed]` and `packed NAME` lines, before the first label.
-    fn declarations(&mut self, p: &mut Parser<'a>) -> PResult<()> {
+    fn declarations(&mut self, p: &mut Parser) {
         loop {
             p.skip_newlines();
-            if p.is_word(p.pos, "var") && p.is_ident(p.pos + 1) {
-                let kw = p.bump();
-                let name = p.bump();
-                p.expect_punct(Punct::Colon)?;
-                let ty = p.parse_type(self.structs)?;
-                let local = self.declare_local(p, name, ty)?;
-                self.func.locals[local].loc = p.tok(kw).loc;
-                if p.is_word(p.pos, "packed") {
-                    p.bump();
-                    self.func.locals[local].packed = true;
-                }
-                p.end_of_statement()?;
-            } else if p.is_word(p.pos, "packed") && p.is_ident(p.pos + 1) {
+            if p.full() {
+                return;
+            }
+            let result = if p.is_word(p.pos, kw::VAR) && p.is_ident(p.pos + 1) {
+                self.var_declaration(p)
+            } else if p.is_word(p.pos, kw::PACKED) && p.is_ident(p.pos + 1) {
                 p.bump();
-                let local = self.local(p)?;
-                self.func.locals[local].packed = true;
-                p.end_of_statement()?;
+                self.local(p).and_then(|local| {
+                    self.func.locals[local].packed = true;
+                    p.end_of_statement()
+                })
             } else {
-                return Ok(());
+                return;
+            };
+            if let Err(failure) = result {
+                p.report(failure);
+                p.skip_line();
             }
         }
     }
 
-    fn is_declaration(&self, p: &Parser<'a>) -> bool {
-        (p.is_word(p.pos, "var") || p.is_word(p.pos, "packed")) && p.is_ident(p.pos + 1)
+    fn var_declaration(&mut self, p: &mut Parser) -> PResult<()> {
+        let kw = p.bump();
+        let name = p.bump();
+        p.expect_punct(Punct::Colon)?;
+        let (ty, resolved) = match p.parse_type(&self.decls.struct_of) {
+            Ok(ty) => (ty, true),
+            Err(failure) => {
+                // Declare the local anyway, so its uses report nothing more.
+                p.report(failure);
+                (Type::I64, false)
+            }
+        };
+        let local = self.declare_local(p, name, ty)?;
+        self.func.locals[local].loc = p.loc(kw);
+        if !resolved {
+            self.poisoned_locals.insert(local);
+            p.skip_line();
+            return Ok(());
+        }
+        if p.is_word(p.pos, kw::PACKED) {
+            p.bump();
+            self.func.locals[local].packed = true;
+        }
+        p.end_of_statement()
+    }
+
+    fn is_declaration(&self, p: &Parser) -> bool {
+        (p.is_word(p.pos, kw::VAR) || p.is_word(p.pos, kw::PACKED)) && p.is_ident(p.pos + 1)
+    }
+
+    /// Reports a missing terminator of the block that `current` holds.
+    fn close(&self, p: &mut Parser, current: Option<(Block, usize, bool)>) {
+        if let Some((block, label, false)) = current {
+            let name = self.func.blocks[block].name.clone();
+            p.report(
+                p.err_at(label, ParseErrorKind::MissingTerminator(name))
+                    .into(),
+            );
+        }
     }
 
     /// Labels, instructions and terminators up to the closing `}`.
-    fn statements(&mut self, p: &mut Parser<'a>) -> PResult<()> {
-        let mut defined = HashSet::new();
+    fn statements(&mut self, p: &mut Parser) {
+        let mut defined = vec![false; self.func.blocks.len()];
         // The current block, the token of its label, and whether it is terminated.
         let mut current: Option<(Block, usize, bool)> = None;
-        fn close(
-            p: &Parser,
-            func: &Function,
-            current: Option<(Block, usize, bool)>,
-        ) -> PResult<()> {
-            match current {
-                Some((block, label, false)) => Err(p.err_at(
-                    label,
-                    ParseErrorKind::MissingTerminator(func.blocks[block].name.clone()),
-                )),
-                _ => Ok(()),
-            }
-        }
         loop {
             p.skip_newlines();
+            if p.full() {
+                return;
+            }
             let i = p.pos;
             if p.is_punct(i, Punct::RBrace) {
-                close(p, &self.func, current)?;
+                self.close(p, current);
                 p.bump();
-                return Ok(());
+                return;
             }
             if p.at_eof() {
                 let what = match current {
                     Some((_, _, false)) => "an instruction, a terminator or `}`",
                     _ => "a label or `}`",
                 };
-                return Err(p.unexpected(i, what));
+                p.report(p.unexpected(i, what).into());
+                return;
             }
             if p.is_ident(i) && p.is_punct(i + 1, Punct::Colon) {
-                close(p, &self.func, current)?;
-                let name = p.text(i);
+                self.close(p, current);
+                current = None;
                 let line_start = i == self.body_start || (i > 0 && p.is_newline(i - 1));
-                let Some(&block) = self.blocks.get(name).filter(|_| line_start) else {
-                    return Err(p.err_at(i, ParseErrorKind::MisplacedLabel));
+                let block = self.block_of(p, p.sym(i)).filter(|_| line_start);
+                let Some(block) = block else {
+                    p.report(p.err_at(i, ParseErrorKind::MisplacedLabel).into());
+                    p.skip_line();
+                    continue;
                 };
-                if !defined.insert(block) {
-                    return Err(p.err_at(i, ParseErrorKind::DuplicateBlock(name.into())));
+                if std::mem::replace(&mut defined[block.index()], true) {
+                    let name = p.text(i).into();
+                    p.report(p.err_at(i, ParseErrorKind::DuplicateBlock(name)).into());
+                    p.skip_line();
+                    continue;
                 }
                 p.bump();
                 p.bump();
                 current = Some((block, i, false));
-                p.end_of_statement()?;
+                if let Err(failure) = p.end_of_statement() {
+                    p.report(failure);
+                    p.skip_line();
+                }
                 continue;
             }
-            let Some((block, label, terminated)) = current else {
-                return Err(p.error_or_lex(i, ParseErrorKind::OutsideBlock));
+            let failure = match current {
+                None => Some(p.error_or_lex(i, ParseErrorKind::OutsideBlock)),
+                Some(_) if self.is_declaration(p) => {
+                    Some(p.err_at(i, ParseErrorKind::LateDeclaration))
+                }
+                Some((block, _, true)) => {
+                    let name = self.func.blocks[block].name.clone();
+                    Some(p.error_or_lex(i, ParseErrorKind::AfterTerminator(name)))
+                }
+                Some(_) => None,
             };
-            if self.is_declaration(p) {
-                return Err(p.err_at(i, ParseErrorKind::LateDeclaration));
+            if let Some(e) = failure {
+                p.report(e.into());
+                p.skip_line();
+                continue;
             }
-            if terminated {
-                let name = self.func.blocks[block].name.clone();
-                return Err(p.error_or_lex(i, ParseErrorKind::AfterTerminator(name)));
-            }
-            let loc = p.tok(i).loc;
-            match self.statement(p)? {
-                Stmt::Inst(kind) => {
+            let Some((block, label, _)) = current else {
+                continue;
+            };
+            let loc = p.loc(i);
+            let result = self.statement(p).and_then(|stmt| {
+                p.end_of_statement()?;
+                Ok(stmt)
+            });
+            match result {
+                Ok(Stmt::Inst(kind)) => {
                     let inst = self.func.make_inst(kind, loc);
                     self.func.blocks[block].insts.push(inst);
                 }
-                Stmt::Term(term) => {
+                Ok(Stmt::Term(term)) => {
                     self.func.blocks[block].terminator = Some(term);
                     self.func.blocks[block].term_loc = loc;
                     current = Some((block, label, true));
                 }
+                Err(failure) => {
+                    p.report(failure);
+                    p.skip_line();
+                    // A block whose terminator failed to parse is not reported again as
+                    // lacking one.
+                    if p.errors.last().is_some_and(|e| e.loc.line == loc.line)
+                        && self.is_terminator_line(p, i)
+                    {
+                        current = Some((block, label, true));
+                    }
+                }
             }
-            p.end_of_statement()?;
         }
+    }
+
+    /// Whether the statement starting at token `i` is a terminator (`br`, `brif`, `ret`, `trap`).
+    fn is_terminator_line(&self, p: &Parser, i: usize) -> bool {
+        p.is_ident(i)
+            && matches!(
+                p.word_info(i).mnemonic,
+                Some(Mnemonic::Br | Mnemonic::BrIf | Mnemonic::Ret | Mnemonic::Trap)
+            )
+            && !p.is_punct(i + 1, Punct::Eq)
     }
 
     // ---- operands -----------------------------------------------------------------------
 
     /// A local name.
-    fn local(&self, p: &mut Parser<'a>) -> PResult<Local> {
+    fn local(&self, p: &mut Parser) -> PResult<Local> {
         let i = p.pos;
         match p.kind(i) {
             TokenKind::Ident => {
-                let name = p.text(i);
-                if name == "true" || name == "false" {
-                    return Err(p.err_at(i, ParseErrorKind::NotALocal(name.into())));
+                let sym = p.sym(i);
+                if sym == kw::TRUE || sym == kw::FALSE {
+                    return Err(p
+                        .err_at(i, ParseErrorKind::NotALocal(p.text(i).into()))
+                        .into());
                 }
-                let local = self
-                    .locals
-                    .get(name)
-                    .copied()
-                    .ok_or_else(|| p.err_at(i, ParseErrorKind::UndefinedLocal(name.into())))?;
-                p.bump();
-                Ok(local)
+                match self.local_of(p, sym) {
+                    Some(local) => {
+                        p.bump();
+                        Ok(local)
+                    }
+                    None => {
+                        let name = p.text(i);
+                        let help =
+                            suggest(name, self.func.locals.values().map(|l| l.name.as_str()));
+                        Err(p
+                            .err_help(i, ParseErrorKind::UndefinedLocal(name.into()), help)
+                            .into())
+                    }
+                }
             }
-            TokenKind::Int(_) => Err(p.err_at(i, ParseErrorKind::NotALocal(p.text(i).into()))),
-            _ => Err(p.unexpected(i, "a local")),
+            TokenKind::Int => Err(p
+                .err_at(i, ParseErrorKind::NotALocal(p.text(i).into()))
+                .into()),
+            _ => Err(p.unexpected(i, "a local").into()),
         }
     }
 
     /// A local or an integer constant (`true`/`false` are 1/0).
-    fn operand(&self, p: &mut Parser<'a>) -> PResult<Operand> {
+    fn operand(&self, p: &mut Parser) -> PResult<Operand> {
         let i = p.pos;
-        match *p.kind(i) {
-            TokenKind::Int(v) => {
+        match p.kind(i) {
+            TokenKind::Int => {
                 p.bump();
-                Ok(Operand::Const(v))
+                Ok(Operand::Const(p.lx.ints[p.tok(i).data as usize]))
             }
-            TokenKind::Ident if p.text(i) == "true" => {
+            TokenKind::Ident if p.sym(i) == kw::TRUE => {
                 p.bump();
                 Ok(Operand::Const(1))
             }
-            TokenKind::Ident if p.text(i) == "false" => {
+            TokenKind::Ident if p.sym(i) == kw::FALSE => {
                 p.bump();
                 Ok(Operand::Const(0))
             }
             TokenKind::Ident => Ok(Operand::Local(self.local(p)?)),
-            _ => Err(p.unexpected(i, "an operand")),
+            _ => Err(p.unexpected(i, "an operand").into()),
         }
     }
 
     /// `op, op, ...` between parentheses (the `(` is next).
-    fn operand_list(&self, p: &mut Parser<'a>) -> PResult<Vec<Operand>> {
+    fn operand_list(&self, p: &mut Parser) -> PResult<Vec<Operand>> {
         p.expect_punct(Punct::LParen)?;
         let mut ops = Vec::new();
         while !p.is_punct(p.pos, Punct::RParen) {
@@ -797,26 +1259,34 @@ impl<'a> BodyParser<'_, 'a> {
             if p.is_punct(p.pos, Punct::Comma) {
                 p.bump();
             } else if !p.is_punct(p.pos, Punct::RParen) {
-                return Err(p.unexpected(p.pos, "`,` or `)`"));
+                return Err(p.unexpected(p.pos, "`,` or `)`").into());
             }
         }
         p.bump();
         Ok(ops)
     }
 
-    fn block_ref(&self, p: &mut Parser<'a>) -> PResult<Block> {
+    fn block_ref(&self, p: &mut Parser) -> PResult<Block> {
         let i = p.expect_ident("a block name")?;
-        let name = p.text(i);
-        self.blocks
-            .get(name)
-            .copied()
-            .ok_or_else(|| p.err_at(i, ParseErrorKind::UndefinedBlock(name.into())))
+        match self.block_of(p, p.sym(i)) {
+            Some(block) => Ok(block),
+            None => {
+                let name = p.text(i);
+                let help = suggest(name, self.func.blocks.values().map(|b| b.name.as_str()));
+                Err(p
+                    .err_help(i, ParseErrorKind::UndefinedBlock(name.into()), help)
+                    .into())
+            }
+        }
     }
 
     /// `.FIELD` of the struct local `local` (`elem`: of the struct elements of vec `local`).
-    fn field(&self, p: &mut Parser<'a>, local: Local, elem: bool) -> PResult<u32> {
+    fn field(&self, p: &mut Parser, local: Local, elem: bool) -> PResult<u32> {
         p.expect_punct(Punct::Dot)?;
         let i = p.expect_ident("a field name")?;
+        if self.poisoned_locals.contains(&local) {
+            return Err(Failure::Quiet);
+        }
         let field = p.text(i);
         let data = &self.func.locals[local];
         let strukt = match (data.ty, elem) {
@@ -824,42 +1294,47 @@ impl<'a> BodyParser<'_, 'a> {
             _ => None,
         };
         let Some(def) = strukt.and_then(|s| self.module.structs.get(s)) else {
-            return Err(p.err_at(
-                i,
-                ParseErrorKind::NoFields {
-                    local: data.name.clone(),
-                    ty: self.module.type_name(data.ty),
-                    field: field.into(),
-                },
-            ));
+            return Err(p
+                .err_at(
+                    i,
+                    ParseErrorKind::NoFields {
+                        local: data.name.clone(),
+                        ty: self.module.type_name(data.ty),
+                        field: field.into(),
+                    },
+                )
+                .into());
         };
         def.field_index(field).ok_or_else(|| {
-            p.err_at(
+            let help = suggest(field, def.fields.iter().map(|f| f.name.as_str()));
+            p.err_help(
                 i,
                 ParseErrorKind::UnknownField {
                     strukt: def.name.clone(),
                     field: field.into(),
                 },
+                help,
             )
+            .into()
         })
     }
 
     /// An optional `.unchecked` suffix after a mnemonic.
-    fn check_suffix(&self, p: &mut Parser<'a>) -> PResult<Check> {
+    fn check_suffix(&self, p: &mut Parser) -> PResult<Check> {
         if !p.is_punct(p.pos, Punct::Dot) {
             return Ok(Check::Checked);
         }
         p.bump();
-        if p.is_word(p.pos, "unchecked") {
+        if p.is_word(p.pos, kw::UNCHECKED) {
             p.bump();
             Ok(Check::Unchecked)
         } else {
-            Err(p.unexpected(p.pos, "`unchecked`"))
+            Err(p.unexpected(p.pos, "`unchecked`").into())
         }
     }
 
     /// `v[i]` and an optional `.field`.
-    fn element(&self, p: &mut Parser<'a>) -> PResult<(Local, Operand, Option<u32>)> {
+    fn element(&self, p: &mut Parser) -> PResult<(Local, Operand, Option<u32>)> {
         let vec = self.local(p)?;
         p.expect_punct(Punct::LBracket)?;
         let index = self.operand(p)?;
@@ -872,44 +1347,51 @@ impl<'a> BodyParser<'_, 'a> {
         Ok((vec, index, field))
     }
 
-    fn comma(&self, p: &mut Parser<'a>) -> PResult<()> {
+    fn comma(&self, p: &mut Parser) -> PResult<()> {
         p.expect_punct(Punct::Comma).map(|_| ())
     }
 
-    fn callee(&self, p: &mut Parser<'a>) -> PResult<FuncId> {
+    fn callee(&self, p: &mut Parser) -> PResult<FuncId> {
         let i = p.expect_ident("a function name")?;
+        let sym = p.sym(i);
+        if let Some(func) = self.decls.func_of[sym.index()] {
+            return Ok(func);
+        }
+        if p.poisoned.contains(&sym) {
+            return Err(Failure::Quiet);
+        }
         let name = p.text(i);
-        self.func_ids
-            .get(name)
-            .copied()
-            .ok_or_else(|| p.err_at(i, ParseErrorKind::UndefinedFunction(name.into())))
+        let help = suggest(name, self.module.funcs.values().map(|f| f.name.as_str()));
+        Err(p
+            .err_help(i, ParseErrorKind::UndefinedFunction(name.into()), help)
+            .into())
     }
 
     // ---- statements ---------------------------------------------------------------------
 
-    fn statement(&mut self, p: &mut Parser<'a>) -> PResult<Stmt> {
+    fn statement(&mut self, p: &mut Parser) -> PResult<Stmt> {
         if p.is_ident(p.pos) && p.is_punct(p.pos + 1, Punct::Eq) {
             let dst = self.local(p)?;
             p.bump();
             return self.assignment(p, dst).map(Stmt::Inst);
         }
         let m = p.expect_ident("an instruction")?;
-        let mnemonic = p.text(m);
+        let mnemonic = p.word_info(m).mnemonic;
         let kind = match mnemonic {
-            "setfield" => {
+            Some(Mnemonic::SetField) => {
                 let dst = self.local(p)?;
                 let field = self.field(p, dst, false)?;
                 self.comma(p)?;
                 let value = self.operand(p)?;
                 InstKind::SetField { dst, field, value }
             }
-            "push" => {
+            Some(Mnemonic::Push) => {
                 let vec = self.local(p)?;
                 self.comma(p)?;
                 let value = self.operand(p)?;
                 InstKind::VecPush { vec, value }
             }
-            "pop" => {
+            Some(Mnemonic::Pop) => {
                 let check = self.check_suffix(p)?;
                 let vec = self.local(p)?;
                 InstKind::VecPop {
@@ -918,7 +1400,7 @@ impl<'a> BodyParser<'_, 'a> {
                     check,
                 }
             }
-            "set" => {
+            Some(Mnemonic::Set) => {
                 let check = self.check_suffix(p)?;
                 let (vec, index, field) = self.element(p)?;
                 self.comma(p)?;
@@ -931,10 +1413,10 @@ impl<'a> BodyParser<'_, 'a> {
                     check,
                 }
             }
-            "drop" => InstKind::VecDrop {
+            Some(Mnemonic::Drop) => InstKind::VecDrop {
                 vec: self.local(p)?,
             },
-            "call" => {
+            Some(Mnemonic::Call) => {
                 let func = self.callee(p)?;
                 let args = self.operand_list(p)?;
                 InstKind::Call {
@@ -943,8 +1425,8 @@ impl<'a> BodyParser<'_, 'a> {
                     args,
                 }
             }
-            "br" => return Ok(Stmt::Term(Terminator::Br(self.block_ref(p)?))),
-            "brif" => {
+            Some(Mnemonic::Br) => return Ok(Stmt::Term(Terminator::Br(self.block_ref(p)?))),
+            Some(Mnemonic::BrIf) => {
                 let cond = self.operand(p)?;
                 self.comma(p)?;
                 let then_block = self.block_ref(p)?;
@@ -956,89 +1438,98 @@ impl<'a> BodyParser<'_, 'a> {
                     else_block,
                 }));
             }
-            "ret" => {
+            Some(Mnemonic::Ret) => {
                 let value = match p.kind(p.pos) {
                     TokenKind::Newline | TokenKind::Eof | TokenKind::Punct(Punct::RBrace) => None,
                     _ => Some(self.operand(p)?),
                 };
                 return Ok(Stmt::Term(Terminator::Ret(value)));
             }
-            "trap" => {
+            Some(Mnemonic::Trap) => {
                 let i = p.pos;
                 return match p.kind(i) {
-                    TokenKind::Str(msg) => {
-                        let msg = msg.clone();
+                    TokenKind::Str => {
+                        let msg = p.lx.strings[p.tok(i).data as usize].0.to_string();
                         p.bump();
                         Ok(Stmt::Term(Terminator::Trap(msg)))
                     }
-                    _ => Err(p.unexpected(i, "a string literal")),
+                    _ => Err(p.unexpected(i, "a string literal").into()),
                 };
             }
-            _ => return Err(p.err_at(m, ParseErrorKind::UnknownInstruction(mnemonic.into()))),
+            _ => {
+                let name = p.text(m);
+                return Err(p
+                    .err_at(m, ParseErrorKind::UnknownInstruction(name.into()))
+                    .into());
+            }
         };
         Ok(Stmt::Inst(kind))
     }
 
     /// The right-hand side of `dst = ...` (the `=` is consumed).
-    fn assignment(&mut self, p: &mut Parser<'a>, dst: Local) -> PResult<InstKind> {
+    fn assignment(&mut self, p: &mut Parser, dst: Local) -> PResult<InstKind> {
         let m = p.expect_ident("an instruction")?;
-        let mnemonic = p.text(m);
-        if let Some(op) = BinaryOp::from_name(mnemonic) {
-            let lhs = self.operand(p)?;
-            self.comma(p)?;
-            let rhs = self.operand(p)?;
-            return Ok(InstKind::Binary { dst, op, lhs, rhs });
-        }
-        if let Some(op) = CmpOp::from_name(mnemonic) {
-            let lhs = self.operand(p)?;
-            self.comma(p)?;
-            let rhs = self.operand(p)?;
-            return Ok(InstKind::Compare { dst, op, lhs, rhs });
-        }
-        if let Some(op) = UnaryOp::from_name(mnemonic) {
-            let arg = self.operand(p)?;
-            return Ok(InstKind::Unary { dst, op, arg });
-        }
-        if let Some(op) = CastOp::from_name(mnemonic) {
-            let arg = self.operand(p)?;
-            return Ok(InstKind::Cast { dst, op, arg });
-        }
+        let Some(mnemonic) = p.word_info(m).mnemonic else {
+            let name = p.text(m);
+            return Err(p
+                .err_at(m, ParseErrorKind::UnknownInstruction(name.into()))
+                .into());
+        };
         Ok(match mnemonic {
-            "copy" => InstKind::Copy {
+            Mnemonic::Binary(op) => {
+                let lhs = self.operand(p)?;
+                self.comma(p)?;
+                let rhs = self.operand(p)?;
+                InstKind::Binary { dst, op, lhs, rhs }
+            }
+            Mnemonic::Compare(op) => {
+                let lhs = self.operand(p)?;
+                self.comma(p)?;
+                let rhs = self.operand(p)?;
+                InstKind::Compare { dst, op, lhs, rhs }
+            }
+            Mnemonic::Unary(op) => InstKind::Unary {
+                dst,
+                op,
+                arg: self.operand(p)?,
+            },
+            Mnemonic::Cast(op) => InstKind::Cast {
+                dst,
+                op,
+                arg: self.operand(p)?,
+            },
+            Mnemonic::Copy => InstKind::Copy {
                 dst,
                 src: self.operand(p)?,
             },
-            "make" => {
+            Mnemonic::Make => {
                 let s = p.expect_ident("a struct name")?;
-                let name = p.text(s);
-                let Some(&ty) = self.structs.get(name) else {
-                    return Err(p.err_at(s, ParseErrorKind::UnknownType(name.into())));
-                };
+                let ty = p.struct_named(s, &self.decls.struct_of)?;
                 let fields = self.operand_list(p)?;
                 InstKind::Make { dst, ty, fields }
             }
-            "getfield" => {
+            Mnemonic::GetField => {
                 let src = self.local(p)?;
                 let field = self.field(p, src, false)?;
                 InstKind::GetField { dst, src, field }
             }
-            "new" => {
+            Mnemonic::New => {
                 let t = p.pos;
-                let ty = p.parse_type(self.structs)?;
+                let ty = p.parse_type(&self.decls.struct_of)?;
                 match ty {
                     Type::Vec(elem) => InstKind::VecNew { dst, elem },
                     other => {
-                        return Err(
-                            p.err_at(t, ParseErrorKind::NotAVecType(self.module.type_name(other)))
-                        )
+                        return Err(p
+                            .err_at(t, ParseErrorKind::NotAVecType(self.module.type_name(other)))
+                            .into())
                     }
                 }
             }
-            "len" => InstKind::VecLen {
+            Mnemonic::Len => InstKind::VecLen {
                 dst,
                 vec: self.local(p)?,
             },
-            "pop" => {
+            Mnemonic::Pop => {
                 let check = self.check_suffix(p)?;
                 InstKind::VecPop {
                     dst: Some(dst),
@@ -1046,7 +1537,7 @@ impl<'a> BodyParser<'_, 'a> {
                     check,
                 }
             }
-            "get" => {
+            Mnemonic::Get => {
                 let check = self.check_suffix(p)?;
                 let (vec, index, field) = self.element(p)?;
                 InstKind::VecGet {
@@ -1057,7 +1548,7 @@ impl<'a> BodyParser<'_, 'a> {
                     check,
                 }
             }
-            "call" => {
+            Mnemonic::Call => {
                 let func = self.callee(p)?;
                 let args = self.operand_list(p)?;
                 InstKind::Call {
@@ -1066,10 +1557,11 @@ impl<'a> BodyParser<'_, 'a> {
                     args,
                 }
             }
-            other if MNEMONICS_WITHOUT_VALUE.contains(&other) => {
-                return Err(p.err_at(m, ParseErrorKind::NoValue(other.into())))
+            other => {
+                debug_assert!(other.without_value());
+                let name = p.text(m);
+                return Err(p.err_at(m, ParseErrorKind::NoValue(name.into())).into());
             }
-            other => return Err(p.err_at(m, ParseErrorKind::UnknownInstruction(other.into()))),
         })
     }
 }

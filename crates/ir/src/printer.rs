@@ -43,7 +43,8 @@ pub fn print_function(module: &Module, func: &Function) -> String {
     out
 }
 
-fn write_function(out: &mut String, module: &Module, func: &Function) -> fmt::Result {
+/// The header of a function in the text syntax: `inline fn f(a: i64, v: vec<S8>) -> i64`.
+pub fn display_signature(module: &Module, func: &Function) -> String {
     let params: Vec<String> = func
         .params
         .iter()
@@ -55,10 +56,20 @@ fn write_function(out: &mut String, module: &Module, func: &Function) -> fmt::Re
             )
         })
         .collect();
-    write!(out, "fn {}({})", func.name, params.join(", "))?;
-    if let Some(ret) = func.ret {
-        write!(out, " -> {}", module.type_name(ret))?;
+    let mut out = String::new();
+    if let Some(keyword) = func.inline.keyword() {
+        out.push_str(keyword);
+        out.push(' ');
     }
+    let _ = write!(out, "fn {}({})", func.name, params.join(", "));
+    if let Some(ret) = func.ret {
+        let _ = write!(out, " -> {}", module.type_name(ret));
+    }
+    out
+}
+
+fn write_function(out: &mut String, module: &Module, func: &Function) -> fmt::Result {
+    out.push_str(&display_signature(module, func));
     writeln!(out, " {{")?;
     for (local, data) in func.locals.iter() {
         if func.params.contains(&local) {

@@ -37,7 +37,8 @@ use crate::function::Function;
 use crate::inst::{CastOp, InstKind, Loc, Operand, Terminator, UnaryOp};
 use crate::module::Module;
 use crate::types::{ElemType, ScalarType, Type};
-use std::collections::HashSet;
+// FxHash: the keys are compiler-internal ids and names, not attacker-chosen input.
+use rustc_hash::FxHashSet as HashSet;
 use thiserror::Error;
 
 /// What is wrong. The `Display` text is the message shown to users.
@@ -254,7 +255,7 @@ fn refuse_unchecked(module: &Module, errors: &mut Vec<VerifyError>) {
 fn verify_well_formed(module: &Module) -> Result<(), Vec<VerifyError>> {
     let mut errors = Vec::new();
     verify_structs(module, &mut errors);
-    let mut func_names = HashSet::new();
+    let mut func_names = HashSet::default();
     for func in module.funcs.values() {
         if !is_spellable(&func.name, NameKind::Other) {
             errors.push(VerifyError {
@@ -279,7 +280,7 @@ fn verify_well_formed(module: &Module) -> Result<(), Vec<VerifyError>> {
             m: module,
             f: func,
             errors: &mut errors,
-            placed: HashSet::new(),
+            placed: HashSet::default(),
             in_layout: func.layout.iter().copied().collect(),
         }
         .run();
@@ -388,7 +389,7 @@ fn const_fits(ty: ScalarType, value: i64) -> bool {
 }
 
 fn verify_structs(m: &Module, errors: &mut Vec<VerifyError>) {
-    let mut names = HashSet::new();
+    let mut names = HashSet::default();
     for def in m.structs.values() {
         let mut push = |kind| {
             errors.push(VerifyError {
@@ -413,7 +414,7 @@ fn verify_structs(m: &Module, errors: &mut Vec<VerifyError>) {
                 strukt: def.name.clone(),
             });
         }
-        let mut fields = HashSet::new();
+        let mut fields = HashSet::default();
         for field in &def.fields {
             if !is_spellable(&field.name, NameKind::Other) {
                 push(VerifyErrorKind::InvalidName {
@@ -529,7 +530,7 @@ impl FuncChecker<'_> {
     }
 
     fn check_locals(&mut self) {
-        let mut names = HashSet::new();
+        let mut names = HashSet::default();
         for data in self.f.locals.values() {
             if !is_spellable(&data.name, NameKind::Local) {
                 self.err(
@@ -568,7 +569,7 @@ impl FuncChecker<'_> {
     }
 
     fn check_signature(&mut self) {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for &param in &self.f.params {
             match self.f.locals.get(param) {
                 None => self.err(
@@ -605,8 +606,8 @@ impl FuncChecker<'_> {
             );
         }
         let mut blocks = Vec::new();
-        let mut seen = HashSet::new();
-        let mut names = HashSet::new();
+        let mut seen = HashSet::default();
+        let mut names = HashSet::default();
         for &block in &self.f.layout {
             let Some(data) = self.f.blocks.get(block) else {
                 self.err(
@@ -657,7 +658,7 @@ impl FuncChecker<'_> {
             return;
         }
         let in_layout: HashSet<Block> = layout.iter().copied().collect();
-        let mut reached = HashSet::new();
+        let mut reached = HashSet::default();
         let mut stack = vec![entry];
         reached.insert(entry);
         while let Some(block) = stack.pop() {
@@ -791,20 +792,21 @@ impl FuncChecker<'_> {
         expected: String,
         loc: Loc,
     ) {
-        self.mismatch_in(local, "", found, op, expected, loc);
+        self.mismatch_in(local, &String::new, found, op, expected, loc);
     }
 
     /// A type mismatch on `local`; `context` (e.g. " (argument 1 of `f`)") follows its name.
+    /// The context is made only when there is an error to report.
     fn mismatch_in(
         &mut self,
         local: Local,
-        context: &str,
+        context: &dyn Fn() -> String,
         found: Type,
         op: &'static str,
         expected: String,
         loc: Loc,
     ) {
-        let what = format!("{}{context}", self.local_name(local));
+        let what = format!("{}{}", self.local_name(local), context());
         let found = self.ty_name(found);
         self.err(
             loc,
@@ -819,14 +821,14 @@ impl FuncChecker<'_> {
 
     /// Checks that `operand` is a value of type `ty` at this position.
     fn expect_operand(&mut self, operand: Operand, ty: Type, op: &'static str, loc: Loc) {
-        self.expect_operand_in(operand, "", ty, op, loc);
+        self.expect_operand_in(operand, &String::new, ty, op, loc);
     }
 
     /// [`Self::expect_operand`] with a `context` after the local's name in messages.
     fn expect_operand_in(
         &mut self,
         operand: Operand,
-        context: &str,
+        context: &dyn Fn() -> String,
         ty: Type,
         op: &'static str,
         loc: Loc,
@@ -1183,7 +1185,7 @@ impl FuncChecker<'_> {
             for (i, (&param, &arg)) in callee.params.iter().zip(args).enumerate() {
                 // A dangling parameter is reported when the callee itself is verified.
                 if let Some(pdata) = callee.locals.get(param) {
-                    let context = format!(" (argument {} of `{}`)", i + 1, callee.name);
+                    let context = || format!(" (argument {} of `{}`)", i + 1, callee.name);
                     self.expect_operand_in(arg, &context, pdata.ty, op, loc);
                 }
             }
@@ -1191,7 +1193,7 @@ impl FuncChecker<'_> {
         if let Some(dst) = dst {
             match callee.ret {
                 Some(ty) => {
-                    let context = format!(" (result of `{}`)", callee.name);
+                    let context = || format!(" (result of `{}`)", callee.name);
                     self.expect_operand_in(Operand::Local(dst), &context, ty, op, loc);
                 }
                 None => {

@@ -850,3 +850,90 @@ fn huge_and_deep_inputs_do_not_overflow() {
     let long_line = format!("fn f() {{\nentry:\n    {}\n}}\n", "x ".repeat(100_000));
     assert!(parse(&long_line).is_err());
 }
+
+#[test]
+fn inline_hints_round_trip() {
+    use poolopt_ir::InlineHint;
+    let src = "inline fn small(a: i64) -> i64 {\nentry:\n    ret a\n}\n\nnoinline fn cold() {\nentry:\n    ret\n}\n\nfn plain() {\nentry:\n    ret\n}\n";
+    let m = parse_ok(src);
+    let hints: Vec<InlineHint> = m.funcs.values().map(|f| f.inline).collect();
+    assert_eq!(
+        hints,
+        [InlineHint::Always, InlineHint::Never, InlineHint::Default]
+    );
+    assert_eq!(print_module(&m), src);
+    // The hint is a keyword before `fn` only.
+    expect_err(
+        "inline struct S { a: i8 }\n",
+        1,
+        8,
+        |k| matches!(k, ParseErrorKind::Expected { expected, .. } if expected == "`fn`"),
+    );
+    expect_err(
+        "inline f() {\nentry:\n    ret\n}\n",
+        1,
+        8,
+        |k| matches!(k, ParseErrorKind::Expected { expected, .. } if expected == "`fn`"),
+    );
+    // `inline` and `noinline` stay usable as names.
+    parse_ok("fn inline(noinline: i64) -> i64 {\nentry:\n    ret noinline\n}\n");
+}
+
+#[test]
+fn every_error_of_a_file_is_reported_in_source_order() {
+    use poolopt_ir::{parse_all, MAX_PARSE_ERRORS};
+    let src = "struct S { a: i32, bb: i32 }\n\
+               fn g(x: i64) -> i64 {\nentry:\n    ret x\n}\n\
+               fn f(a: i64, s: S) -> i64 {\n    var total: i64\n    var t: Strct\n\
+               entry:\n    total = add totl, 1\n    total = getfield s.b\n    total = call gg(a)\n\
+               \x20   total = frob a\n    br exti\nexit:\n    ret total\n}\n";
+    let errors = parse_all(src).unwrap_err().0;
+    let summary: Vec<(u32, String, Option<String>)> = errors
+        .iter()
+        .map(|e| (e.loc.line, e.to_string(), e.help.clone()))
+        .collect();
+    let hint = |s: &str| Some(format!("did you mean `{s}`?"));
+    assert_eq!(
+        summary,
+        [
+            (8, "unknown type `Strct`".to_string(), None),
+            (10, "undefined local `totl`".to_string(), hint("total")),
+            (11, "unknown field `b` of struct `S`".to_string(), None),
+            (12, "undefined function `gg`".to_string(), hint("g")),
+            (13, "unknown instruction `frob`".to_string(), None),
+            (14, "undefined block `exti`".to_string(), hint("exit")),
+        ]
+    );
+    // `parse` reports the first of them.
+    assert_eq!(parse(src).unwrap_err().to_string(), "unknown type `Strct`");
+
+    // A file with many errors stops at the bound.
+    let mut many = String::from("fn f() {\nentry:\n");
+    for i in 0..100 {
+        many.push_str(&format!("    x{i} = copy 1\n"));
+    }
+    many.push_str("    ret\n}\n");
+    let errors = parse_all(&many).unwrap_err().0;
+    assert_eq!(errors.len(), MAX_PARSE_ERRORS);
+    assert_eq!(errors[19].loc.line, 22);
+}
+
+#[test]
+fn recovery_skips_a_broken_item_and_reports_nothing_about_its_uses() {
+    use poolopt_ir::parse_all;
+    // `h`'s header is broken: the body is skipped, the call of `h` reports nothing more; the
+    // struct whose field type is unknown is still declared.
+    let src = "fn h(a i64) {\nentry:\n    ret\n}\nstruct T { a: Nope }\n\
+               fn main() -> i64 {\n    var t: T\n    var y: Missing\n    var r: i64\n\
+               entry:\n    call h(1)\n    r = getfield y.a\n    ret 0\n}\n";
+    let errors = parse_all(src).unwrap_err().0;
+    let messages: Vec<String> = errors.iter().map(|e| format!("{}: {e}", e.loc)).collect();
+    assert_eq!(
+        messages,
+        [
+            "1:8: expected `:`, found `i64`",
+            "5:15: unknown type `Nope`",
+            "8:12: unknown type `Missing`",
+        ]
+    );
+}

@@ -1250,7 +1250,7 @@ fn unchecked_forms() -> Module {
             elem: ElemType::Scalar(ScalarType::I64),
         });
         fb.push(v, 1i64);
-        fb.set_loc(Loc { line: 10, col: 5 });
+        fb.set_loc(Loc::new(10, 5));
         fb.ins(InstKind::VecGet {
             dst: x,
             vec: v,
@@ -1258,7 +1258,7 @@ fn unchecked_forms() -> Module {
             field: None,
             check: Check::Unchecked,
         });
-        fb.set_loc(Loc { line: 11, col: 5 });
+        fb.set_loc(Loc::new(11, 5));
         fb.ins(InstKind::VecSet {
             vec: v,
             index: Operand::Const(0),
@@ -1266,7 +1266,7 @@ fn unchecked_forms() -> Module {
             value: Operand::Local(x),
             check: Check::Unchecked,
         });
-        fb.set_loc(Loc { line: 12, col: 5 });
+        fb.set_loc(Loc::new(12, 5));
         fb.ins(InstKind::VecPop {
             dst: Some(x),
             vec: v,
@@ -1284,7 +1284,7 @@ fn unchecked_operations_are_refused_in_untrusted_ir() {
     let found: Vec<(Loc, String)> = errs.iter().map(|e| (e.loc, e.message())).collect();
     assert_eq!(found.len(), 3, "{found:#?}");
     for ((loc, message), (line, op)) in found.iter().zip([(10, "get"), (11, "set"), (12, "pop")]) {
-        assert_eq!(*loc, Loc { line, col: 5 });
+        assert_eq!(*loc, Loc::new(line, 5));
         assert!(
             message.starts_with(&format!("`{op}.unchecked` is not allowed in untrusted IR")),
             "{message}"

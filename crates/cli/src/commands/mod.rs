@@ -38,7 +38,11 @@ impl Failure {
     }
 }
 
+/// Whether diagnostics are coloured (`--color`), set once by [`dispatch`].
+static COLOR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 pub fn dispatch(cli: Cli) -> Result<ExitCode, Failure> {
+    COLOR.store(cli.color.enabled(), std::sync::atomic::Ordering::Relaxed);
     match cli.command {
         Command::Run(args) => run(args),
         Command::Opt(args) => opt(args),
@@ -57,8 +61,9 @@ fn load(path: &std::path::Path, trust_unchecked: bool) -> Result<Session, Failur
     let source = String::from_utf8(bytes)
         .map_err(|e| Failure::usage(format!("{name}: error: file is not UTF-8: {e}")))?;
     let options = VerifyOptions { trust_unchecked };
+    let color = COLOR.load(std::sync::atomic::Ordering::Relaxed);
     let module = parse_and_verify_with(&name, &source, &options)
-        .map_err(|d| Failure::usage(d.to_string()))?;
+        .map_err(|d| Failure::usage(d.render(color)))?;
     Ok(Session::new(module))
 }
 
