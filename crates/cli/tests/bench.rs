@@ -23,6 +23,13 @@ fn table_rows<'a>(stdout: &'a str, title: &str) -> Vec<Vec<&'a str>> {
         .collect()
 }
 
+/// `0.735 (0.721–0.760)` → (0.735, 0.721, 0.760).
+fn parse_cell(cell: &str) -> Option<(f64, f64, f64)> {
+    let (value, range) = cell.split_once(" (")?;
+    let (min, max) = range.strip_suffix(')')?.split_once('–')?;
+    Some((value.parse().ok()?, min.parse().ok()?, max.parse().ok()?))
+}
+
 #[test]
 fn quick_bench_prints_the_ratio_tables() {
     let out = Command::new(env!("CARGO_BIN_EXE_poolopt"))
@@ -69,10 +76,10 @@ fn quick_bench_prints_the_ratio_tables() {
         assert_eq!(rows[3][0], "geomean");
         for row in &rows[1..] {
             for cell in &row[4..] {
-                let ratio: f64 = cell
-                    .parse()
-                    .unwrap_or_else(|_| panic!("{title}: `{cell}` is not a ratio"));
+                let (ratio, min, max) = parse_cell(cell)
+                    .unwrap_or_else(|| panic!("{title}: `{cell}` is not `median (min–max)`"));
                 assert!(ratio.is_finite() && ratio > 0.0, "{title}: ratio {ratio}");
+                assert!(min <= ratio && ratio <= max, "{title}: `{cell}`");
             }
         }
     }
