@@ -23,7 +23,7 @@ fn git(dir: &Path, args: &[&str]) -> Option<String> {
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=POOLOPT_GIT_REVISION");
-    let dir = std::env::var("CARGO_MANIFEST_DIR").map_or_else(|_| ".".into(), |d| d);
+    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
     let dir = Path::new(&dir);
     let revision = std::env::var("POOLOPT_GIT_REVISION")
         .ok()

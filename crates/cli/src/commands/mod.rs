@@ -237,7 +237,7 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
             shown(&r.function)
                 && pass_filter
                     .as_ref()
-                    .is_none_or(|passes| passes.iter().any(|p| *p == r.pass))
+                    .is_none_or(|passes| passes.contains(&r.pass))
         });
         for remark in selected {
             match format {

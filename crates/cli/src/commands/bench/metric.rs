@@ -43,13 +43,13 @@ impl Metric {
 
 /// Where the values of a metric come from.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Source {
     /// `std::time::Instant`.
     Clock,
     /// `clock_gettime(CLOCK_THREAD_CPUTIME_ID)`.
     ThreadCpuClock,
-    /// A hardware counter through `perf_event_open`, this thread only, user and kernel.
+    /// A hardware counter through `perf_event_open`: the measuring thread, user space only.
     Perf,
     /// Valgrind's callgrind, one child process per sample.
     Callgrind,

@@ -117,7 +117,7 @@ pub enum Change {
     /// new/old is above 1 over the whole range.
     Larger,
     /// The range of new/old contains 1.
-    NoChange,
+    Unchanged,
 }
 
 impl Change {
@@ -127,7 +127,7 @@ impl Change {
         } else if ratio.min > 1.0 {
             Change::Larger
         } else {
-            Change::NoChange
+            Change::Unchanged
         }
     }
 
@@ -135,7 +135,7 @@ impl Change {
         match self {
             Change::Smaller => "smaller",
             Change::Larger => "LARGER",
-            Change::NoChange => "no change",
+            Change::Unchanged => "no change",
         }
     }
 }
@@ -208,6 +208,6 @@ mod tests {
         let r = unpaired_ratio(&[90.0, 95.0], &[100.0, 101.0]).unwrap();
         assert_eq!(Change::of(&r), Change::Smaller);
         let r = unpaired_ratio(&[90.0, 110.0], &[100.0, 101.0]).unwrap();
-        assert_eq!(Change::of(&r), Change::NoChange);
+        assert_eq!(Change::of(&r), Change::Unchanged);
     }
 }
