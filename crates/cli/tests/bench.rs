@@ -99,6 +99,22 @@ fn bad_options_are_usage_errors() {
         .expect("the binary runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--levels"));
+    for (args, needle) in [
+        (&["--metric", "joules"][..], "--metric"),
+        (&["--format", "xml"][..], "--format"),
+        (&["--reps", "0"][..], "--reps"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_poolopt"))
+            .args(["bench", "--quick"])
+            .args(args)
+            .output()
+            .expect("the binary runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(needle),
+            "{args:?}"
+        );
+    }
 }
 
 #[test]
