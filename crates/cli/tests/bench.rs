@@ -438,8 +438,8 @@ fn baseline_compares_and_refuses_other_workloads() {
             "bytes",
             "level",
             "cl_opt",
-            "old",
-            "new",
+            "old ns",
+            "new ns",
             "new / old",
             "change"
         ]

@@ -152,8 +152,8 @@ pub fn compare_markdown(
                     "bytes",
                     "level",
                     "cl_opt",
-                    "old",
-                    "new",
+                    &format!("old {}", m.metric.unit()),
+                    &format!("new {}", m.metric.unit()),
                     "new / old",
                     "change",
                 ]
