@@ -3,10 +3,18 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+/// `0.1.0 (git <revision>)`: the package version and the git revision it was built from.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (git ",
+    env!("POOLOPT_GIT_REVISION"),
+    ")"
+);
+
 #[derive(Parser, Debug)]
 #[command(
     name = "poolopt",
-    version,
+    version = VERSION,
     about = "Optimization passes for pool-style array code, JIT-compiled through Cranelift"
 )]
 pub struct Cli {
@@ -48,6 +56,21 @@ pub enum Command {
     Check(CheckArgs),
     /// Run the benchmark matrix on the built-in workloads.
     Bench(crate::commands::bench::BenchArgs),
+    /// List every pass with its levels and a one-line description, and the pipelines.
+    Passes,
+    /// Print a shell completion script (e.g. `poolopt completions bash > /etc/bash_completion.d/poolopt`).
+    Completions(CompletionsArgs),
+    /// One run of one benchmark configuration with phase marks (used by `bench --metric
+    /// instructions` under callgrind).
+    #[command(hide = true)]
+    BenchCell(crate::commands::bench::callgrind::CellArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Optimization options shared by `run`, `opt` and `emit`.
@@ -56,8 +79,15 @@ pub struct OptOptions {
     /// Optimization level: -O0, -O1 or -O2.
     #[arg(short = 'O', value_name = "LEVEL", default_value = "2")]
     pub level: String,
-    /// Run exactly these passes, in this order (comma-separated), instead of a level's pipeline.
-    #[arg(long, value_delimiter = ',', value_name = "PASS,...")]
+    /// Run exactly these passes, in this order, instead of a level's pipeline; an item may
+    /// also be a pipeline name (`O1`, `-O2`), expanded in place: `--passes O2,range-check-fold`.
+    /// `poolopt passes` lists them.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "PASS,...",
+        allow_hyphen_values = true
+    )]
     pub passes: Option<Vec<String>>,
     /// Verify the IR after every pass.
     #[arg(long)]
@@ -69,8 +99,20 @@ pub struct OptOptions {
     pub trust_unchecked: bool,
 }
 
+/// Where the output of `opt` and `emit` goes and which function it shows.
+#[derive(Args, Debug, Clone)]
+pub struct OutputOptions {
+    /// Write the output to FILE instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Show only this function (its IR, remarks, diffs, CLIF or assembly).
+    #[arg(long, value_name = "NAME")]
+    pub func: Option<String>,
+}
+
 #[derive(Args, Debug)]
 pub struct RunArgs {
+    /// The IR program (`.pir`; `-` reads standard input).
     pub file: PathBuf,
     /// The function to run.
     #[arg(long, default_value = "main")]
@@ -104,31 +146,58 @@ pub struct RunArgs {
 
 #[derive(Args, Debug)]
 pub struct OptArgs {
+    /// The IR program to optimize (`.pir`; `-` reads standard input).
     pub file: PathBuf,
     #[command(flatten)]
     pub opt: OptOptions,
-    /// Print what each pass changed and what it left, with the reason (stderr).
-    #[arg(long)]
-    pub remarks: bool,
+    #[command(flatten)]
+    pub output: OutputOptions,
+    /// Print what each pass changed and what it left, with the reason (stderr): `text`
+    /// (default), or `json` for one JSON object per line (schema in the README).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "FORMAT",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "text"
+    )]
+    pub remarks: Option<RemarkFormat>,
+    /// Only the remarks of these passes (comma-separated); implies `--remarks` (text).
+    #[arg(long, value_delimiter = ',', value_name = "PASS,...")]
+    pub remarks_filter: Option<Vec<String>>,
     /// Print one line per pass counter: `<pass> <counter> <value>` (stderr).
     #[arg(long)]
     pub stats: bool,
     /// Print the IR after every pass (stderr).
     #[arg(long)]
     pub print_after_all: bool,
-    /// Print a unified diff of what every pass changed (stderr).
+    /// Print a unified diff of what every pass changed (stderr), the function in each header.
     #[arg(long)]
     pub diff: bool,
     /// Print per pass and per analysis: wall time, runs, changes, recomputations (stderr).
     #[arg(long)]
     pub time_passes: bool,
+    /// Print the IR of a function after each pass that changed it (stderr).
+    #[arg(long)]
+    pub print_changed: bool,
+}
+
+/// How `opt --remarks` prints remarks.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RemarkFormat {
+    Text,
+    Json,
 }
 
 #[derive(Args, Debug)]
 pub struct EmitArgs {
+    /// The IR program to compile (`.pir`; `-` reads standard input).
     pub file: PathBuf,
     #[command(flatten)]
     pub opt: OptOptions,
+    #[command(flatten)]
+    pub output: OutputOptions,
     /// What to print.
     #[arg(long, value_enum)]
     pub emit: EmitKind,
@@ -139,6 +208,7 @@ pub struct EmitArgs {
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
+    /// The IR program to parse and verify (`.pir`; `-` reads standard input).
     pub file: PathBuf,
     /// Accept unchecked operations in the input (see `run --help`).
     #[arg(long)]

@@ -34,6 +34,23 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
     ]
 }
 
+/// A one-line description of the pass called `name` (`poolopt passes` lists them); `None` for
+/// a name that is not a pass, or a pass added without one.
+pub fn pass_description(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "temp-elision" => "removes temporaries that only carry a value to its one reader",
+        "copy-prop" => "block-local copy propagation of scalar copies",
+        "range-check-fold" => "folds `i < 0 || i >= n` into one unsigned compare `i >=u n`",
+        "bounds-check-elim" => {
+            "drops pop and index checks (and explicit range checks) that dominating facts prove"
+        }
+        "dead-local-elim" => "removes writes of locals nobody reads, then unused locals",
+        "simplify-cfg" => "folds constant branches, threads jumps through empty blocks, drops unreachable blocks, merges chains",
+        "scalarize" => "holds structs of at most 8 bytes as one 64-bit integer",
+        _ => return None,
+    })
+}
+
 /// The names of all passes.
 pub fn pass_names() -> Vec<&'static str> {
     all_passes().iter().map(|p| p.name()).collect()

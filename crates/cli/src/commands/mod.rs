@@ -1,12 +1,20 @@
 //! What each subcommand does.
 
 pub mod bench;
+mod pipeline;
+mod remarks;
+pub mod suggest;
 
-use crate::cli::{CheckArgs, Cli, Command, EmitArgs, EmitKind, OptArgs, OptOptions, RunArgs};
+use crate::cli::{
+    CheckArgs, Cli, Command, CompletionsArgs, EmitArgs, EmitKind, OptArgs, OptOptions,
+    OutputOptions, RemarkFormat, RunArgs,
+};
 use poolopt::{
     parse_and_verify_with, InterpError, JitOptions, OptLevel, PassManager, RunError, RunLimits,
     Session, Trap, VerifyOptions,
 };
+use std::io::Read as _;
+use std::path::Path;
 use std::process::ExitCode;
 
 /// A failed command: what to print on stderr and the exit code.
@@ -49,15 +57,38 @@ pub fn dispatch(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Emit(args) => emit(args),
         Command::Check(args) => check(args),
         Command::Bench(args) => bench::run(args),
+        Command::Passes => passes(),
+        Command::Completions(args) => completions(args),
+        Command::BenchCell(args) => bench::run_cell(args),
     }
 }
 
-/// Reads and verifies a file; errors are `FILE:LINE:COL: error: ...` with a snippet (exit 2).
-/// Unchecked operations are refused unless `trust_unchecked` (`--trust-unchecked`).
-fn load(path: &std::path::Path, trust_unchecked: bool) -> Result<Session, Failure> {
+/// The text of `path`, or of standard input for `-` (an empty or closed stdin is an error).
+fn read_input(path: &Path) -> Result<(String, Vec<u8>), Failure> {
+    if path.as_os_str() == "-" {
+        let name = "<stdin>".to_string();
+        let mut bytes = Vec::new();
+        std::io::stdin().read_to_end(&mut bytes).map_err(|e| {
+            Failure::usage(format!("{name}: error: cannot read standard input: {e}"))
+        })?;
+        if bytes.is_empty() {
+            return Err(Failure::usage(format!(
+                "{name}: error: no input: standard input is empty or closed"
+            )));
+        }
+        return Ok((name, bytes));
+    }
     let name = path.display().to_string();
     let bytes = std::fs::read(path)
         .map_err(|e| Failure::usage(format!("{name}: error: cannot read file: {e}")))?;
+    Ok((name, bytes))
+}
+
+/// Reads and verifies a file (`-`: stdin); errors are `FILE:LINE:COL: error: ...` with a
+/// snippet (exit 2). Unchecked operations are refused unless `trust_unchecked`
+/// (`--trust-unchecked`).
+fn load(path: &Path, trust_unchecked: bool) -> Result<Session, Failure> {
+    let (name, bytes) = read_input(path)?;
     let source = String::from_utf8(bytes)
         .map_err(|e| Failure::usage(format!("{name}: error: file is not UTF-8: {e}")))?;
     let options = VerifyOptions { trust_unchecked };
@@ -67,12 +98,43 @@ fn load(path: &std::path::Path, trust_unchecked: bool) -> Result<Session, Failur
     Ok(Session::new(module))
 }
 
+/// Fails with "did you mean" unless `module` has a function called `name` (`what` is the
+/// option that named it).
+fn require_function(session: &Session, name: &str, what: &str) -> Result<(), Failure> {
+    let module = session.module().module();
+    if module.func_by_name(name).is_some() {
+        return Ok(());
+    }
+    let names: Vec<&str> = module.funcs.values().map(|f| f.name.as_str()).collect();
+    Err(Failure::usage(format!(
+        "error: {what}: no function named `{name}`{}; the functions are: {}",
+        suggest::did_you_mean(name, names.iter().copied()),
+        if names.is_empty() {
+            "(none)".to_string()
+        } else {
+            names.join(", ")
+        }
+    )))
+}
+
+/// Writes `text` to `-o FILE`, or to stdout.
+fn write_output(output: &OutputOptions, text: &str) -> Result<(), Failure> {
+    match &output.output {
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| Failure::usage(format!("error: cannot write {}: {e}", path.display()))),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}
+
 /// The pass manager of `opt`; remarks are collected only when they will be printed.
 fn pass_manager(opt: &OptOptions, remarks: bool) -> Result<PassManager, Failure> {
     let manager = match &opt.passes {
-        Some(names) => {
-            PassManager::from_names(names).map_err(|e| Failure::usage(format!("error: {e}")))?
-        }
+        Some(items) => PassManager::new(
+            pipeline::resolve(items).map_err(|e| Failure::usage(format!("error: {e}")))?,
+        ),
         None => {
             let level: OptLevel = opt
                 .level
@@ -94,6 +156,7 @@ fn optimize(session: Session, manager: &PassManager) -> Result<Session, Failure>
 
 fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     let session = load(&args.file, args.opt.trust_unchecked)?;
+    require_function(&session, &args.entry, "--entry")?;
     let session = optimize(session, &pass_manager(&args.opt, false)?)?;
     let defaults = RunLimits::default();
     let limits = RunLimits {
@@ -127,24 +190,68 @@ fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `--- FUNCTION before PASS` / `+++ FUNCTION after PASS` for a diff's header lines.
+fn diff_with_function(diff: &str, function: &str, pass: &str) -> String {
+    let mut out = String::with_capacity(diff.len() + 2 * function.len());
+    for (i, line) in diff.split_inclusive('\n').enumerate() {
+        match i {
+            0 if line.starts_with("--- ") => {
+                out.push_str(&format!("--- {function} before {pass}\n"))
+            }
+            1 if line.starts_with("+++ ") => {
+                out.push_str(&format!("+++ {function} after {pass}\n"))
+            }
+            _ => out.push_str(line),
+        }
+    }
+    out
+}
+
 fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
+    let remark_format = args
+        .remarks
+        .or(args.remarks_filter.as_ref().map(|_| RemarkFormat::Text));
+    let pass_filter = match &args.remarks_filter {
+        Some(names) => Some(remarks::check_filter(names)?),
+        None => None,
+    };
     let session = load(&args.file, args.opt.trust_unchecked)?;
-    let manager =
-        pass_manager(&args.opt, args.remarks)?.record_dumps(args.print_after_all || args.diff);
+    if let Some(func) = &args.output.func {
+        require_function(&session, func, "--func")?;
+    }
+    let manager = pass_manager(&args.opt, remark_format.is_some())?
+        .record_dumps(args.print_after_all || args.diff || args.print_changed);
     let session = optimize(session, &manager)?;
     let report = session.report();
-    for dump in &report.dumps {
+    let shown = |function: &str| args.output.func.as_deref().is_none_or(|f| f == function);
+    for dump in report.dumps.iter().filter(|d| shown(&d.function)) {
         if args.print_after_all {
             eprintln!("; IR after {} on {}", dump.pass, dump.function);
             eprint!("{}", dump.after);
         }
+        if args.print_changed && !dump.diff.is_empty() {
+            eprintln!("; IR after {} on {} (changed)", dump.pass, dump.function);
+            eprint!("{}", dump.after);
+        }
         if args.diff && !dump.diff.is_empty() {
-            eprint!("{}", dump.diff);
+            eprint!(
+                "{}",
+                diff_with_function(&dump.diff, &dump.function, dump.pass)
+            );
         }
     }
-    if args.remarks {
-        for remark in &report.remarks {
-            eprintln!("remark: {remark}");
+    if let Some(format) = remark_format {
+        let selected = report.remarks.iter().filter(|r| {
+            shown(&r.function)
+                && pass_filter
+                    .as_ref()
+                    .is_none_or(|passes| passes.contains(&r.pass))
+        });
+        for remark in selected {
+            match format {
+                RemarkFormat::Text => eprintln!("remark: {remark}"),
+                RemarkFormat::Json => eprintln!("{}", remarks::json_line(remark)),
+            }
         }
     }
     if args.stats {
@@ -153,15 +260,50 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
     if args.time_passes {
         eprint!("{}", report.timings);
     }
-    print!("{}", poolopt::ir::print_module(session.module().module()));
+    let module = session.module().module();
+    let text = match &args.output.func {
+        Some(name) => match module.func_by_name(name) {
+            Some(id) => poolopt::ir::print_function(module, &module.funcs[id]),
+            None => String::new(),
+        },
+        None => poolopt::ir::print_module(module),
+    };
+    write_output(&args.output, &text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The section of `text` under the `; function NAME` header (CLIF and assembly listings).
+fn function_section(text: &str, name: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for line in text.split_inclusive('\n') {
+        if let Some(rest) = line.strip_prefix("; function ") {
+            inside = rest.split_whitespace().next() == Some(name);
+        }
+        if inside {
+            out.push_str(line);
+        }
+    }
+    out
 }
 
 fn emit(args: EmitArgs) -> Result<ExitCode, Failure> {
     let session = load(&args.file, args.opt.trust_unchecked)?;
+    if let Some(func) = &args.output.func {
+        require_function(&session, func, "--func")?;
+    }
     let session = optimize(session, &pass_manager(&args.opt, false)?)?;
+    let module = session.module().module();
     let text = match args.emit {
-        EmitKind::Ir => poolopt::ir::print_module(session.module().module()),
+        EmitKind::Ir => match args
+            .output
+            .func
+            .as_deref()
+            .and_then(|f| module.func_by_name(f))
+        {
+            Some(id) => poolopt::ir::print_function(module, &module.funcs[id]),
+            None => poolopt::ir::print_module(module),
+        },
         EmitKind::Clif => session
             .emit_clif(args.cl_opt.into())
             .map_err(|e| Failure::internal(format!("error: {e}")))?,
@@ -169,13 +311,66 @@ fn emit(args: EmitArgs) -> Result<ExitCode, Failure> {
             .emit_asm(args.cl_opt.into())
             .map_err(|e| Failure::internal(format!("error: {e}")))?,
     };
-    print!("{text}");
+    let text = match (&args.output.func, args.emit) {
+        (Some(name), EmitKind::Clif | EmitKind::Asm) => function_section(&text, name),
+        _ => text,
+    };
+    write_output(&args.output, &text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `poolopt passes`: every pass, its levels and description, then the pipelines.
+fn passes() -> Result<ExitCode, Failure> {
+    use poolopt::passes::{all_passes, pass_description, pipeline};
+    let all = all_passes();
+    let width = all.iter().map(|p| p.name().len()).max().unwrap_or(4).max(4);
+    let mut out = format!("{:width$}  {:6}  DESCRIPTION\n", "PASS", "LEVELS");
+    for pass in &all {
+        let levels: Vec<&str> = [OptLevel::O1, OptLevel::O2]
+            .into_iter()
+            .filter(|l| *l >= pass.min_level())
+            .map(OptLevel::name)
+            .collect();
+        out.push_str(&format!(
+            "{:width$}  {:6}  {}\n",
+            pass.name(),
+            levels.join(","),
+            pass_description(pass.name()).unwrap_or("(no description)")
+        ));
+    }
+    out.push_str("\nPipelines (`-O1`, or `--passes O1` expanded in a list):\n");
+    for level in [OptLevel::O0, OptLevel::O1, OptLevel::O2] {
+        let names: Vec<&str> = pipeline(level).iter().map(|p| p.name()).collect();
+        out.push_str(&format!(
+            "  {}: {}\n",
+            level.name(),
+            if names.is_empty() {
+                "(no passes)".to_string()
+            } else {
+                names.join(", ")
+            }
+        ));
+    }
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `poolopt completions SHELL`: the completion script on stdout.
+fn completions(args: CompletionsArgs) -> Result<ExitCode, Failure> {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    clap_complete::generate(args.shell, &mut command, "poolopt", &mut std::io::stdout());
     Ok(ExitCode::SUCCESS)
 }
 
 fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
     let session = load(&args.file, args.trust_unchecked)?;
     let funcs = session.module().module().funcs.len();
-    println!("{}: ok ({funcs} functions)", args.file.display());
+    let name = if args.file.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        args.file.display().to_string()
+    };
+    println!("{name}: ok ({funcs} functions)");
     Ok(ExitCode::SUCCESS)
 }

@@ -41,9 +41,13 @@ impl OutDir {
     }
 }
 
-/// `samples.csv`: one line per measured sample and phase, in nanoseconds.
+/// `samples.csv`: one line per measured sample and phase, in the metric's unit (the last
+/// column is named after it: `ns`, `instructions` or `cycles`).
 pub fn samples_csv(m: &Measurements) -> String {
-    let mut s = String::from("workload,bytes,n,rounds,level,cl_opt,phase,sample,ns\n");
+    let mut s = format!(
+        "workload,bytes,n,rounds,level,cl_opt,phase,sample,{}\n",
+        m.metric.unit()
+    );
     for sample in &m.samples {
         let config = m.configs[sample.config];
         let case = &m.cases[config.case];
@@ -63,7 +67,7 @@ pub fn samples_csv(m: &Measurements) -> String {
                 config.variant.cl_name(),
                 phase.name(),
                 sample.index + 1,
-                phase.of(&sample.phases).as_nanos()
+                phase.of(&sample.phases)
             );
         }
     }

@@ -59,6 +59,9 @@ pub enum BenchError {
         expected: i64,
         actual: i64,
     },
+    /// The chosen metric could not be read (a counter, the CPU clock, or callgrind failed).
+    #[error("error: measuring failed: {0}")]
+    Meter(String),
     /// Writing the `--out` directory failed.
     #[error("error: cannot write {}: {source}", path.display())]
     Io {

@@ -1,5 +1,6 @@
-//! The environment fingerprint saved beside the results: what was measured (git revision,
-//! Cranelift version, build profile), where (CPU, cores, OS), with what (rustc) and when.
+//! The environment fingerprint saved beside the results: what was measured (git revision the
+//! binary was built from, Cranelift version, build profile), where (CPU, cores, OS), with what
+//! (rustc) and when.
 
 use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -64,11 +65,16 @@ pub fn utc_timestamp(secs: u64) -> String {
     )
 }
 
+/// The git revision this binary was built from (recorded by build.rs; `unknown` outside a
+/// git checkout).
+pub fn build_revision() -> &'static str {
+    env!("POOLOPT_GIT_REVISION")
+}
+
 /// `key: value` lines describing this run's environment.
 pub fn fingerprint(command: &str) -> Vec<(String, String)> {
     let unknown = || "unknown".to_string();
     let repo = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-    let git = command_line("git", &["-C", repo, "rev-parse", "HEAD"]).unwrap_or_else(unknown);
     let dirty = command_output(
         "git",
         &["-C", repo, "status", "--porcelain", "--untracked-files=no"],
@@ -83,7 +89,7 @@ pub fn fingerprint(command: &str) -> Vec<(String, String)> {
     vec![
         ("command".into(), command.to_string()),
         ("date".into(), utc_timestamp(now)),
-        ("git revision".into(), git),
+        ("git revision".into(), build_revision().to_string()),
         ("git tree modified".into(), dirty.to_string()),
         (
             "cranelift".into(),

@@ -2,18 +2,25 @@
 //!
 //! Every workload × slot size runs at O0 (the baseline) and at the chosen levels, under each
 //! chosen Cranelift level, plus a native Rust reference, following the protocol of
-//! [`protocol`]. Markdown tables go to stdout (nothing else does), progress to stderr, and with
-//! `--out` the raw samples, results, counters, fingerprint, chart and emitted code to a
-//! directory ([`artifacts`]).
+//! [`protocol`], in the chosen [`metric`]. Markdown tables (or one JSON document) go to stdout
+//! and nothing else does, progress to stderr, and with `--out` the raw samples, results,
+//! counters, fingerprint, chart and emitted code to a directory ([`artifacts`]). Every ratio
+//! carries its spread and every target verdict comes from it ([`spread`]); `--baseline`
+//! compares with a saved run ([`baseline`]); `--check` turns a target NOT met into exit code 4.
 
 mod artifacts;
+mod baseline;
+pub mod callgrind;
 mod chart;
 mod error;
 mod fingerprint;
+mod json;
 mod markdown;
+pub mod metric;
 mod native;
 mod protocol;
 mod report;
+mod spread;
 mod summary;
 mod workloads;
 
@@ -22,9 +29,11 @@ use crate::cli::ClOptArg;
 use clap::{Args, ValueEnum};
 use error::BenchError;
 use indicatif::ProgressBar;
+use metric::Metric;
 use poolopt::{ClOpt, OptLevel};
 use protocol::Plan;
-use report::Columns;
+use report::{Columns, Figures};
+use spread::Verdict;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use workloads::{SizeClass, Workload};
@@ -79,9 +88,40 @@ pub struct BenchArgs {
     /// Smoke run: small sizes, 3 samples, 1 warm-up (explicit options still win).
     #[arg(long)]
     pub quick: bool,
-    /// Also write tables, raw samples, results, fingerprint, chart and emitted code here.
+    /// Also write tables, bench.json, raw samples, results, fingerprint, chart and emitted code
+    /// here.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// What the ratio tables compare: wall time, the thread's CPU time, executed instructions
+    /// (hardware counter, else callgrind: exact) or CPU cycles (hardware counter only).
+    #[arg(long, value_enum, default_value_t = Metric::Wall)]
+    pub metric: Metric,
+    /// Output format on stdout: markdown tables, or one JSON document (schema in
+    /// docs/benchmarks.md).
+    #[arg(long, value_enum, default_value_t = Format::Markdown)]
+    pub format: Format,
+    /// Exit with code 4 when a target is NOT met (its whole range beyond the limit); with IDs
+    /// (`--check=exec-geomean,exec-worst`), only the targets whose id starts with one of them.
+    #[arg(
+        long,
+        value_name = "ID,...",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "all",
+        value_delimiter = ','
+    )]
+    pub check: Option<Vec<String>>,
+    /// Compare with a run saved by `--out DIR`: prints new/old per configuration with ranges.
+    /// Refused when the metric, the workload sizes or the expected checksums differ.
+    #[arg(long, value_name = "DIR")]
+    pub baseline: Option<PathBuf>,
+}
+
+/// Output format of `poolopt bench`.
+#[derive(ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    Markdown,
+    Json,
 }
 
 /// Sorted, deduplicated, or `all` when empty.
@@ -121,7 +161,12 @@ fn plan(args: &BenchArgs) -> Result<Plan, BenchError> {
     .into_iter()
     .map(ClOpt::from)
     .collect();
-    let reps = args.reps.unwrap_or(if args.quick { 3 } else { 7 });
+    let default_reps = match (args.metric, args.quick) {
+        (Metric::Instructions, _) => 3,
+        (_, true) => 3,
+        (_, false) => 7,
+    };
+    let reps = args.reps.unwrap_or(default_reps);
     if reps == 0 {
         return Err(BenchError::Usage("--reps must be at least 1".into()));
     }
@@ -129,14 +174,51 @@ fn plan(args: &BenchArgs) -> Result<Plan, BenchError> {
         cases: workloads::cases(&workloads, size)?,
         levels,
         cl_opts,
-        warmups: args.warmups.unwrap_or(if args.quick { 1 } else { 2 }),
+        warmups: args.warmups.unwrap_or(match (args.metric, args.quick) {
+            // A callgrind sample is a fresh process: there is nothing to warm up.
+            (Metric::Instructions, _) => 0,
+            (_, true) => 1,
+            (_, false) => 2,
+        }),
         reps,
     })
 }
 
-/// Runs the benchmark: measure, print the tables, write `--out`.
-fn bench(args: &BenchArgs) -> Result<(), BenchError> {
+/// The `--check` selection: every target, or those whose id starts with one of the given ids.
+fn checked_targets(args: &BenchArgs) -> Result<Option<Vec<String>>, BenchError> {
+    let Some(ids) = &args.check else {
+        return Ok(None);
+    };
+    if ids.iter().any(|i| i == "all") {
+        return Ok(Some(Vec::new()));
+    }
+    for id in ids {
+        if !report::TARGET_KINDS.iter().any(|k| id.starts_with(k)) {
+            let hint = crate::commands::suggest::did_you_mean(id, report::TARGET_KINDS);
+            return Err(BenchError::Usage(format!(
+                "--check: unknown target `{id}`{hint}; targets are {}",
+                report::TARGET_KINDS.join(", ")
+            )));
+        }
+    }
+    Ok(Some(ids.clone()))
+}
+
+/// Runs the benchmark: measure, print the tables, write `--out`. Returns whether every
+/// checked target is met or not NOT met.
+fn bench(args: &BenchArgs) -> Result<bool, BenchError> {
     let plan = plan(args)?;
+    let checked = checked_targets(args)?;
+    let how = metric::choose(args.metric)?;
+    let info = how.info();
+    let baseline = match &args.baseline {
+        Some(dir) => {
+            let doc = json::load(dir)?;
+            baseline::check_compatible(&doc, info, &json::case_docs(&plan.cases))?;
+            Some(doc)
+        }
+        None => None,
+    };
     if cfg!(debug_assertions) {
         eprintln!("warning: this is a debug build; timings are not representative (use --release)");
     }
@@ -144,10 +226,24 @@ fn bench(args: &BenchArgs) -> Result<(), BenchError> {
         .chain(std::env::args().skip(1))
         .collect::<Vec<_>>()
         .join(" ");
-    let fingerprint = fingerprint::fingerprint(&command);
+    let mut fingerprint = fingerprint::fingerprint(&command);
+    fingerprint.push(("metric".into(), info.label()));
+    if matches!(how, metric::Plan::Callgrind(_)) {
+        fingerprint.push((
+            "valgrind".into(),
+            callgrind::valgrind_version().unwrap_or_else(|| "unknown".into()),
+        ));
+    }
+    let differences = baseline
+        .as_ref()
+        .map(|b| baseline::machine_differences(&b.fingerprint, &fingerprint))
+        .unwrap_or_default();
+    for d in &differences {
+        eprintln!("WARNING: the baseline ran on another machine or toolchain: {d}");
+    }
 
     let progress = ProgressBar::new(0);
-    let measured = protocol::measure(&plan, &progress);
+    let measured = protocol::measure(&plan, &how, &progress);
     progress.finish_and_clear();
     let m = measured?;
 
@@ -155,13 +251,31 @@ fn bench(args: &BenchArgs) -> Result<(), BenchError> {
         levels: plan.levels.clone(),
         cl_opts: plan.cl_opts.clone(),
     };
-    let (tables, exec) = report::tables(&m, &columns);
+    let figures = Figures::new(&m, &columns);
+    let mut tables = report::tables(&m, &columns, &figures);
+    if let (Some(old), Some(dir)) = (&baseline, &args.baseline) {
+        tables.extend(baseline::compare_markdown(
+            &m,
+            old,
+            &dir.display().to_string(),
+            &differences,
+        ));
+    }
     let heading = format!(
-        "## poolopt bench: {} sample(s) after {} warm-up(s), interleaved; medians\n",
-        plan.reps, plan.warmups
+        "## poolopt bench: {}; {} sample(s) after {} warm-up(s), interleaved; medians with \
+         ranges (min–max)\n",
+        info.label(),
+        plan.reps,
+        plan.warmups
     );
     let body: String = tables.iter().map(|t| format!("\n{t}")).collect();
-    print!("{heading}{body}");
+    let doc = json::document(&m, &figures, &fingerprint, plan.warmups, plan.reps);
+    let doc_text = serde_json::to_string_pretty(&doc)
+        .map_err(|e| BenchError::Meter(format!("cannot serialize the results: {e}")))?;
+    match args.format {
+        Format::Markdown => print!("{heading}{body}"),
+        Format::Json => println!("{doc_text}"),
+    }
 
     if let Some(dir) = &args.out {
         let out = artifacts::OutDir::create(dir)?;
@@ -175,6 +289,7 @@ fn bench(args: &BenchArgs) -> Result<(), BenchError> {
             .map(|(k, v)| format!("- {k}: {v}\n"))
             .collect();
         out.write("tables.md", &format!("{heading}\n{env_md}{body}"))?;
+        out.write("bench.json", &format!("{doc_text}\n"))?;
         out.write("samples.csv", &artifacts::samples_csv(&m))?;
         out.write("results.csv", &artifacts::results_csv(&m))?;
         out.write("counters.csv", &artifacts::counters_csv(&m))?;
@@ -182,19 +297,65 @@ fn bench(args: &BenchArgs) -> Result<(), BenchError> {
             "chart.svg",
             &chart::svg(
                 &m,
-                &exec,
-                "Execution time, optimized / O0 (smaller is better)",
+                &figures.exec,
+                &format!(
+                    "Execution, optimized / O0 (smaller is better); {}",
+                    info.label()
+                ),
             ),
         )?;
         artifacts::write_emitted(&out, &m)?;
         eprintln!("results written to {}", dir.display());
     }
-    Ok(())
+
+    let failed: Vec<&report::Target> = figures
+        .targets
+        .iter()
+        .filter(|t| t.verdict == Verdict::NotMet)
+        .filter(|t| match &checked {
+            None => false,
+            Some(ids) => ids.is_empty() || ids.iter().any(|id| t.id.starts_with(id.as_str())),
+        })
+        .collect();
+    for t in &failed {
+        eprintln!(
+            "check failed: {} ({}): {} > {}",
+            t.name,
+            t.id,
+            t.figure.map_or_else(|| "n/a".into(), |f| f.to_string()),
+            t.limit
+        );
+    }
+    if checked.is_some() && !info.source.is_deterministic() {
+        eprintln!(
+            "note: --check with --metric {} ({}) is not deterministic; gate CI on --metric \
+             instructions (callgrind)",
+            info.metric.name(),
+            info.source.name()
+        );
+    }
+    Ok(failed.is_empty())
 }
 
+/// `poolopt bench`: exit 0, or 4 when `--check` found a target NOT met.
 pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
     match bench(&args) {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(true) => Ok(ExitCode::SUCCESS),
+        Ok(false) => Ok(ExitCode::from(4)),
+        Err(e) => Err(Failure {
+            code: e.exit_code(),
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// The hidden `bench-cell` subcommand (one run of one configuration, for callgrind).
+pub fn run_cell(args: callgrind::CellArgs) -> Result<ExitCode, Failure> {
+    match callgrind::run_cell(&args) {
+        Ok(text) => {
+            print!("{text}");
+            Ok(ExitCode::SUCCESS)
+        }
         Err(e) => Err(Failure {
             code: e.exit_code(),
             message: e.to_string(),

@@ -4,14 +4,15 @@
 //! configurations in turn (A B C … A B C …), so slow drifts of the machine hit every
 //! configuration alike. Every run's result is checked against the expected one.
 
+use super::callgrind;
 use super::error::{BenchError, Round};
+use super::metric::{self, Meter, MetricInfo};
 use super::native;
 use super::workloads::Case;
 use indicatif::{ProgressBar, ProgressStyle};
 use poolopt::jit::RunStats;
 use poolopt::{parse_and_verify, ClOpt, OptLevel, PassManager, RunLimits, Session};
 use std::fmt;
-use std::time::{Duration, Instant};
 
 /// How a case is executed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -67,22 +68,23 @@ impl fmt::Display for ConfigLabel<'_> {
     }
 }
 
-/// Wall times of one run of one configuration. The native reference has only `run`.
+/// What one run of one configuration cost, per phase, in the run's metric (nanoseconds or
+/// event counts, see [`super::metric`]). The native reference has only `run`.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Phases {
     /// Parsing and verification of the program text.
-    pub parse: Duration,
+    pub parse: u64,
     /// The poolopt pass pipeline (verification between passes off).
-    pub passes: Duration,
+    pub passes: u64,
     /// Lowering and Cranelift compilation to machine code.
-    pub compile: Duration,
+    pub compile: u64,
     /// Executing the entry function.
-    pub run: Duration,
+    pub run: u64,
 }
 
 impl Phases {
     /// What a JIT user pays: parse + verify + passes + compile + run.
-    pub fn total(&self) -> Duration {
+    pub fn total(&self) -> u64 {
         self.parse + self.passes + self.compile + self.run
     }
 }
@@ -99,6 +101,8 @@ pub struct Sample {
 
 /// Everything one benchmark run measured.
 pub struct Measurements {
+    /// What the phase values are.
+    pub metric: MetricInfo,
     pub cases: Vec<Case>,
     pub configs: Vec<Config>,
     pub samples: Vec<Sample>,
@@ -153,18 +157,22 @@ impl Plan {
     }
 }
 
-/// Result, counters and times of one run.
-struct Outcome {
-    phases: Phases,
-    result: i64,
-    stats: Option<RunStats>,
+/// Result, counters and costs of one run.
+pub struct Outcome {
+    pub phases: Phases,
+    pub result: i64,
+    pub stats: Option<RunStats>,
 }
 
-fn run_jit(
+/// Parses, optimizes, compiles and runs `case` at `level`/`cl_opt`, reading `meter` before
+/// and after every phase. The `bench-cell` subcommand passes a meter that marks the phase
+/// boundaries for callgrind instead.
+pub fn run_jit(
     case: &Case,
     level: OptLevel,
     cl_opt: ClOpt,
     round: Round,
+    meter: &mut dyn Meter,
 ) -> Result<Outcome, BenchError> {
     let label = || ConfigLabel(case, Variant::Jit { level, cl_opt }).to_string();
     let pipeline = |source: poolopt::Error| BenchError::Pipeline {
@@ -176,20 +184,20 @@ fn run_jit(
         .verify_each(false)
         .collect_remarks(false);
 
-    let start = Instant::now();
+    let start = meter.read()?;
     let module = parse_and_verify(&program.file_name(), program.source)
         .map_err(|d| pipeline(poolopt::Error::Source(d)))?;
-    let parsed = Instant::now();
+    let parsed = meter.read()?;
     let session = Session::new(module).optimize(&manager).map_err(pipeline)?;
-    let optimized = Instant::now();
+    let optimized = meter.read()?;
     let compiled = session.compile(cl_opt).map_err(pipeline)?;
-    let compiled_at = Instant::now();
+    let compiled_at = meter.read()?;
     let (result, stats) = compiled.run_with_stats(
         case.workload.name(),
         &[case.n, case.rounds],
         &RunLimits::default(),
     );
-    let ran = Instant::now();
+    let ran = meter.read()?;
     drop(compiled);
 
     let result = result.map_err(|source| BenchError::Run {
@@ -199,20 +207,21 @@ fn run_jit(
     })?;
     Ok(Outcome {
         phases: Phases {
-            parse: parsed - start,
-            passes: optimized - parsed,
-            compile: compiled_at - optimized,
-            run: ran - compiled_at,
+            parse: parsed.saturating_sub(start),
+            passes: optimized.saturating_sub(parsed),
+            compile: compiled_at.saturating_sub(optimized),
+            run: ran.saturating_sub(compiled_at),
         },
         result,
         stats: Some(stats),
     })
 }
 
-fn run_native(case: &Case, round: Round) -> Result<Outcome, BenchError> {
-    let start = Instant::now();
+/// Runs the native reference of `case`, reading `meter` around the run.
+pub fn run_native(case: &Case, round: Round, meter: &mut dyn Meter) -> Result<Outcome, BenchError> {
+    let start = meter.read()?;
     let result = native::run(case);
-    let run = start.elapsed();
+    let end = meter.read()?;
     let result = result.map_err(|trap| BenchError::NativeTrap {
         config: ConfigLabel(case, Variant::Native).to_string(),
         round,
@@ -220,7 +229,7 @@ fn run_native(case: &Case, round: Round) -> Result<Outcome, BenchError> {
     })?;
     Ok(Outcome {
         phases: Phases {
-            run,
+            run: end.saturating_sub(start),
             ..Phases::default()
         },
         result,
@@ -228,9 +237,57 @@ fn run_native(case: &Case, round: Round) -> Result<Outcome, BenchError> {
     })
 }
 
+/// One run of one configuration, measured in this process or under callgrind.
+fn run_config(
+    case: &Case,
+    variant: Variant,
+    round: Round,
+    how: &metric::Plan,
+) -> Result<Outcome, BenchError> {
+    match how {
+        metric::Plan::InProcess(info) => {
+            let mut meter = metric::meter(*info)?;
+            match variant {
+                Variant::Jit { level, cl_opt } => run_jit(case, level, cl_opt, round, &mut *meter),
+                Variant::Native => run_native(case, round, &mut *meter),
+            }
+        }
+        metric::Plan::Callgrind(_) => {
+            let counted = callgrind::measure(case, variant)?;
+            let phases = match variant {
+                Variant::Jit { .. } => match counted.phases[..] {
+                    [parse, passes, compile, run] => Phases {
+                        parse,
+                        passes,
+                        compile,
+                        run,
+                    },
+                    _ => return Err(callgrind::phase_count_error(&counted.phases, 4)),
+                },
+                Variant::Native => match counted.phases[..] {
+                    [run] => Phases {
+                        run,
+                        ..Phases::default()
+                    },
+                    _ => return Err(callgrind::phase_count_error(&counted.phases, 1)),
+                },
+            };
+            Ok(Outcome {
+                phases,
+                result: counted.result,
+                stats: counted.stats,
+            })
+        }
+    }
+}
+
 /// Runs the plan: `warmups` discarded rounds, then `reps` measured rounds, each round one run
 /// of every configuration in turn. Fails at the first run whose result is not the expected one.
-pub fn measure(plan: &Plan, progress: &ProgressBar) -> Result<Measurements, BenchError> {
+pub fn measure(
+    plan: &Plan,
+    how: &metric::Plan,
+    progress: &ProgressBar,
+) -> Result<Measurements, BenchError> {
     let configs = plan.configs();
     let rounds = plan.warmups + plan.reps;
     progress.set_length((rounds * configs.len()) as u64);
@@ -250,10 +307,7 @@ pub fn measure(plan: &Plan, progress: &ProgressBar) -> Result<Measurements, Benc
         for (ci, config) in configs.iter().enumerate() {
             let case = &plan.cases[config.case];
             progress.set_message(format!("{round}: {}", ConfigLabel(case, config.variant)));
-            let outcome = match config.variant {
-                Variant::Jit { level, cl_opt } => run_jit(case, level, cl_opt, round)?,
-                Variant::Native => run_native(case, round)?,
-            };
+            let outcome = run_config(case, config.variant, round, how)?;
             if outcome.result != case.expected {
                 return Err(BenchError::WrongResult {
                     config: ConfigLabel(case, config.variant).to_string(),
@@ -275,6 +329,7 @@ pub fn measure(plan: &Plan, progress: &ProgressBar) -> Result<Measurements, Benc
         }
     }
     Ok(Measurements {
+        metric: how.info(),
         cases: plan.cases.clone(),
         configs,
         samples,

@@ -1,8 +1,7 @@
-//! Reducing samples to figures: medians per configuration and phase, ratios of medians, and
-//! geometric means of ratios (each case weighs the same).
+//! Reducing samples to figures: medians per configuration and phase, the per-sample series of
+//! a configuration, and geometric means (each case weighs the same).
 
 use super::protocol::{Measurements, Phases, Variant};
-use std::time::Duration;
 
 /// Which time of a run.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -34,7 +33,8 @@ impl Phase {
         }
     }
 
-    pub fn of(self, phases: &Phases) -> Duration {
+    /// This phase's value in a run's phases (metric units).
+    pub fn of(self, phases: &Phases) -> u64 {
         match self {
             Phase::Parse => phases.parse,
             Phase::Passes => phases.passes,
@@ -72,28 +72,19 @@ pub fn geomean(values: &[f64]) -> Option<f64> {
     Some((logs.iter().sum::<f64>() / logs.len() as f64).exp())
 }
 
-/// Median `phase` time, in nanoseconds, of the configuration of `case` with `variant`.
-pub fn median_ns(m: &Measurements, case: usize, variant: Variant, phase: Phase) -> Option<f64> {
+/// The `phase` values of the configuration of `case` with `variant`, in sample order.
+pub fn series(m: &Measurements, case: usize, variant: Variant, phase: Phase) -> Option<Vec<f64>> {
     let config = m.config_index(case, variant)?;
-    let mut values: Vec<f64> = m
+    let values: Vec<f64> = m
         .samples_of(config)
-        .map(|s| phase.of(&s.phases).as_nanos() as f64)
+        .map(|s| phase.of(&s.phases) as f64)
         .collect();
-    median(&mut values)
+    (!values.is_empty()).then_some(values)
 }
 
-/// median(`num`) / median(`den`) of `phase` for `case`; `None` when either is missing or the
-/// denominator is zero.
-pub fn ratio(
-    m: &Measurements,
-    case: usize,
-    num: Variant,
-    den: Variant,
-    phase: Phase,
-) -> Option<f64> {
-    let n = median_ns(m, case, num, phase)?;
-    let d = median_ns(m, case, den, phase)?;
-    (d > 0.0).then(|| n / d)
+/// Median `phase` value (metric units) of the configuration of `case` with `variant`.
+pub fn median_of(m: &Measurements, case: usize, variant: Variant, phase: Phase) -> Option<f64> {
+    median(&mut series(m, case, variant, phase)?)
 }
 
 #[cfg(test)]
