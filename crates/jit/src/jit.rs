@@ -153,7 +153,7 @@ impl CompiledModule {
                 .declare_function(
                     &format!("poolopt_fn{}", fid.as_u32()),
                     Linkage::Local,
-                    &abi::ir_signature(f, call_conv),
+                    &abi::ir_signature(module, f, call_conv),
                 )
                 .map_err(|e| module_error(&f.name, e))?;
             ir_ids.push(id);

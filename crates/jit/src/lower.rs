@@ -22,8 +22,7 @@
 use crate::abi::{self, PTR};
 use crate::error::JitError;
 use crate::runtime::{
-    RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, CTX_TRAPPED, HDR_CAP, HDR_LEN,
-    HDR_PTR,
+    RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, HDR_CAP, HDR_LEN, HDR_PTR,
 };
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
@@ -50,6 +49,10 @@ pub struct LowerEnv<'a> {
     /// Whether to compile fuel checks.
     pub fuel: bool,
     layouts: Vec<StructLayout>,
+    /// Per function: on a cycle of the call graph (its frames count towards the call depth).
+    recursive: Vec<bool>,
+    /// Per function: whether a call of it can end in a trap (its callers test its status).
+    may_trap: Vec<bool>,
 }
 
 impl<'a> LowerEnv<'a> {
@@ -73,6 +76,8 @@ impl<'a> LowerEnv<'a> {
             }
         }
         let layouts = module.structs.values().map(|d| d.layout()).collect();
+        let recursive = poolopt_ir::call_graph::recursive_functions(module);
+        let may_trap = may_trap(module, &recursive, fuel);
         Ok(LowerEnv {
             module,
             call_conv,
@@ -80,12 +85,99 @@ impl<'a> LowerEnv<'a> {
             rt_func_index,
             fuel,
             layouts,
+            recursive,
+            may_trap,
         })
     }
 
     fn layout(&self, sid: StructId) -> Option<&StructLayout> {
         self.layouts.get(sid.index())
     }
+
+    /// Whether `fid` lies on a cycle of the call graph (it checks the call depth).
+    pub fn is_recursive(&self, fid: FuncId) -> bool {
+        self.recursive.get(fid.index()).copied().unwrap_or(true)
+    }
+
+    /// Whether a call of `fid` can end in a trap.
+    pub fn may_trap(&self, fid: FuncId) -> bool {
+        self.may_trap.get(fid.index()).copied().unwrap_or(true)
+    }
+}
+
+/// Per function, whether a call of it can end in a trap: it contains an instruction that can
+/// trap (a checked access or pop, a division, `new`, `push`, `drop`, `trap`), checks the call
+/// depth (it is recursive), consumes fuel, or calls a function that can trap. Computed bottom-up
+/// over the call graph with a worklist.
+fn may_trap(module: &Module, recursive: &[bool], fuel: bool) -> Vec<bool> {
+    let n = module.funcs.len();
+    let mut traps = vec![fuel; n];
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (fid, func) in module.funcs.iter() {
+        let f = fid.index();
+        if recursive.get(f).copied().unwrap_or(true) {
+            traps[f] = true;
+        }
+        for &blk in &func.layout {
+            let Some(data) = func.blocks.get(blk) else {
+                traps[f] = true;
+                continue;
+            };
+            if matches!(data.terminator, Some(Terminator::Trap(_)) | None) {
+                traps[f] = true;
+            }
+            for &inst in &data.insts {
+                let Some(kind) = func.insts.get(inst).map(|i| &i.kind) else {
+                    traps[f] = true;
+                    continue;
+                };
+                match kind {
+                    InstKind::Copy { .. }
+                    | InstKind::Unary { .. }
+                    | InstKind::Compare { .. }
+                    | InstKind::Cast { .. }
+                    | InstKind::Make { .. }
+                    | InstKind::GetField { .. }
+                    | InstKind::SetField { .. }
+                    | InstKind::VecLen { .. } => {}
+                    InstKind::Binary { op, .. } => {
+                        if matches!(
+                            op,
+                            BinaryOp::SDiv | BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem
+                        ) {
+                            traps[f] = true;
+                        }
+                    }
+                    InstKind::VecPop { check, .. }
+                    | InstKind::VecGet { check, .. }
+                    | InstKind::VecSet { check, .. } => {
+                        if check.is_checked() {
+                            traps[f] = true;
+                        }
+                    }
+                    InstKind::VecNew { .. }
+                    | InstKind::VecPush { .. }
+                    | InstKind::VecDrop { .. } => {
+                        traps[f] = true;
+                    }
+                    InstKind::Call { func: callee, .. } => match callers.get_mut(callee.index()) {
+                        Some(c) => c.push(f),
+                        None => traps[f] = true,
+                    },
+                }
+            }
+        }
+    }
+    let mut work: Vec<usize> = (0..n).filter(|&f| traps[f]).collect();
+    while let Some(f) = work.pop() {
+        for &c in &callers[f] {
+            if !traps[c] {
+                traps[c] = true;
+                work.push(c);
+            }
+        }
+    }
+    traps
 }
 
 /// What lowering one function produced besides the Cranelift function.
@@ -151,7 +243,7 @@ pub fn lower_function(
             function: String::new(),
             message: format!("no function {fid}"),
         })?;
-    out.signature = abi::ir_signature(ir, env.call_conv);
+    out.signature = abi::ir_signature(env.module, ir, env.call_conv);
     out.name = cl::UserFuncName::user(0, env.ir_func_index.get(fid.index()).copied().unwrap_or(0));
     let b = FunctionBuilder::new(out, fbc);
     let mut l = FnLower {
@@ -164,6 +256,8 @@ pub fn lower_function(
         locals: HashMap::new(),
         blocks: HashMap::new(),
         bail: None,
+        trap_blocks: HashMap::new(),
+        recursive: env.is_recursive(fid),
         callees: HashMap::new(),
         rt_refs: [None; 4],
         messages,
@@ -213,7 +307,7 @@ pub fn lower_shim(
     })?;
     out.signature = abi::shim_signature(env.call_conv);
     out.name = cl::UserFuncName::user(0, name_index);
-    let callee_sig = abi::ir_signature(ir, env.call_conv);
+    let callee_sig = abi::ir_signature(env.module, ir, env.call_conv);
     let callee_index = env.ir_func_index.get(fid.index()).copied().unwrap_or(0);
     let mut b = FunctionBuilder::new(out, fbc);
     let callee = import(b.func, callee_index, callee_sig, true);
@@ -222,6 +316,30 @@ pub fn lower_shim(
     b.switch_to_block(entry);
     let ctx = b.block_params(entry)[0];
     let args = b.block_params(entry)[1];
+    if !env.is_recursive(fid) {
+        // The entry frame always counts towards the call depth; a recursive entry function
+        // counts itself in its prologue, any other one is counted here.
+        let depth = b.ins().load(types::I64, mflags(), ctx, CTX_DEPTH);
+        let depth1 = b.ins().iadd_imm_s(depth, 1);
+        b.ins().store(mflags(), depth1, ctx, CTX_DEPTH);
+        let max = b.ins().load(types::I64, mflags(), ctx, CTX_MAX_DEPTH);
+        let over = b.ins().icmp(IntCC::UnsignedGreaterThan, depth1, max);
+        let overflow = b.create_block();
+        b.set_cold_block(overflow);
+        let run = b.create_block();
+        b.ins().brif(over, overflow, &[], run, &[]);
+        b.switch_to_block(overflow);
+        let trap_sig = abi::runtime_signature(RtFunc::Trap, env.call_conv);
+        let rt_trap = import(b.func, env.rt_func_index[3], trap_sig, false);
+        let kind = b
+            .ins()
+            .iconst(types::I64, i64::from(TrapKind::StackOverflow.code()));
+        let site = b.ins().iconst(types::I64, i64::from(fid.index() as u32));
+        let zero = b.ins().iconst(types::I64, 0);
+        b.ins().call(rt_trap, &[ctx, kind, site, zero, zero]);
+        b.ins().return_(&[zero]);
+        b.switch_to_block(run);
+    }
     let mut call_args = vec![ctx];
     for (i, &p) in ir.params.iter().enumerate() {
         let Some(Type::Scalar(s)) = ir.locals.get(p).map(|l| l.ty) else {
@@ -266,6 +384,10 @@ struct FnLower<'e, 'f, 'm> {
     locals: HashMap<Local, Repr>,
     blocks: HashMap<Block, cl::Block>,
     bail: Option<cl::Block>,
+    /// The function's shared cold trap block of each kind (see [`FnLower::trap_block`]).
+    trap_blocks: HashMap<TrapKind, cl::Block>,
+    /// Whether the function lies on a cycle of the call graph (it counts the call depth).
+    recursive: bool,
     callees: HashMap<FuncId, FuncRef>,
     rt_refs: [Option<FuncRef>; 4],
     messages: &'m mut Vec<String>,
@@ -382,7 +504,7 @@ impl FnLower<'_, '_, '_> {
             .get(fid.index())
             .copied()
             .ok_or_else(|| self.malformed(format!("call of undeclared function {fid}")))?;
-        let sig = abi::ir_signature(callee, self.env.call_conv);
+        let sig = abi::ir_signature(self.env.module, callee, self.env.call_conv);
         let r = import(self.b.func, index, sig, true);
         self.callees.insert(fid, r);
         Ok(r)
@@ -517,7 +639,91 @@ impl FnLower<'_, '_, '_> {
 
     // ---------------------------------------------------------------- traps
 
-    /// Branches to a cold block that records a trap and returns when `cond` is nonzero.
+    /// The site code a trap record carries for a trap raised here: today the IR function's
+    /// index (the trap record's `func`); the source line can be packed above it.
+    fn site_code(&self) -> i64 {
+        i64::from(self.fidx)
+    }
+
+    /// The function's shared cold block for traps of `kind`, created on first use (and
+    /// filled by [`FnLower::fill_trap_blocks`] once the body is lowered). Its block parameters
+    /// are the site code and, for `index_oob`, the index and the length, for `explicit`, the
+    /// message index; it calls `rt_trap` and jumps to the bail block. One such block per kind
+    /// replaces a call sequence per trap site.
+    fn trap_block(&mut self, kind: TrapKind) -> cl::Block {
+        if let Some(&blk) = self.trap_blocks.get(&kind) {
+            return blk;
+        }
+        let blk = self.b.create_block();
+        self.b.set_cold_block(blk);
+        let nparams = match kind {
+            TrapKind::IndexOob => 3,
+            TrapKind::Explicit => 2,
+            _ => 1,
+        };
+        for _ in 0..nparams {
+            self.b.append_block_param(blk, types::I64);
+        }
+        self.trap_blocks.insert(kind, blk);
+        blk
+    }
+
+    /// Emits the bodies of the trap blocks used (the current block must be filled).
+    fn fill_trap_blocks(&mut self) -> R<()> {
+        let ctx = self.ctx()?;
+        let bail = self.bail()?;
+        let mut used: Vec<(TrapKind, cl::Block)> =
+            self.trap_blocks.iter().map(|(&k, &b)| (k, b)).collect();
+        used.sort_by_key(|&(k, _)| k.code());
+        for (kind, blk) in used {
+            self.b.switch_to_block(blk);
+            let params = self.b.block_params(blk).to_vec();
+            let kind_v = self.i64c(i64::from(kind.code()));
+            let (a, b) = match params[..] {
+                [_, a, b] => (a, b),
+                [_, a] => (a, self.i64c(0)),
+                _ => {
+                    let z = self.i64c(0);
+                    (z, z)
+                }
+            };
+            let rt = self.rt_ref(RtFunc::Trap);
+            self.b.ins().call(rt, &[ctx, kind_v, params[0], a, b]);
+            self.b.ins().jump(bail, &[]);
+        }
+        Ok(())
+    }
+
+    /// The arguments of a jump to the trap block of `kind` from this site.
+    fn trap_args(
+        &mut self,
+        kind: TrapKind,
+        a: Option<Value>,
+        b: Option<Value>,
+    ) -> R<Vec<cl::BlockArg>> {
+        let site = self.i64c(self.site_code());
+        let mut args = vec![cl::BlockArg::Value(site)];
+        match kind {
+            TrapKind::IndexOob => {
+                let (Some(a), Some(b)) = (a, b) else {
+                    return Err(self.malformed("an index_oob trap needs the index and length"));
+                };
+                args.push(cl::BlockArg::Value(a));
+                args.push(cl::BlockArg::Value(b));
+            }
+            TrapKind::Explicit => {
+                let Some(a) = a else {
+                    return Err(self.malformed("an explicit trap needs its message"));
+                };
+                args.push(cl::BlockArg::Value(a));
+            }
+            _ => {}
+        }
+        Ok(args)
+    }
+
+    /// Branches to the trap block of `kind` when `cond` is nonzero, through a small cold edge
+    /// block that supplies this site's code (so the hot path carries no trap constants).
     fn trap_if(
         &mut self,
         cond: Value,
@@ -525,33 +731,21 @@ impl FnLower<'_, '_, '_> {
         a: Option<Value>,
         b: Option<Value>,
     ) -> R<()> {
-        let trap_blk = self.b.create_block();
-        self.b.set_cold_block(trap_blk);
+        let edge = self.b.create_block();
+        self.b.set_cold_block(edge);
         let cont = self.b.create_block();
-        self.b.ins().brif(cond, trap_blk, &[], cont, &[]);
-        self.b.switch_to_block(trap_blk);
+        self.b.ins().brif(cond, edge, &[], cont, &[]);
+        self.b.switch_to_block(edge);
         self.emit_trap_call(kind, a, b)?;
         self.b.switch_to_block(cont);
         Ok(())
     }
 
-    /// Calls `rt_trap` and jumps to the bail block (terminates the current block).
+    /// Jumps to the trap block of `kind` (terminates the current block).
     fn emit_trap_call(&mut self, kind: TrapKind, a: Option<Value>, b: Option<Value>) -> R<()> {
-        let ctx = self.ctx()?;
-        let bail = self.bail()?;
-        let kind_v = self.i64c(i64::from(kind.code()));
-        let f = self.i64c(i64::from(self.fidx));
-        let a = match a {
-            Some(v) => v,
-            None => self.i64c(0),
-        };
-        let b = match b {
-            Some(v) => v,
-            None => self.i64c(0),
-        };
-        let rt = self.rt_ref(RtFunc::Trap);
-        self.b.ins().call(rt, &[ctx, kind_v, f, a, b]);
-        self.b.ins().jump(bail, &[]);
+        let args = self.trap_args(kind, a, b)?;
+        let blk = self.trap_block(kind);
+        self.b.ins().jump(blk, &args);
         Ok(())
     }
 
@@ -728,7 +922,7 @@ impl FnLower<'_, '_, '_> {
         let params = self.b.block_params(start).to_vec();
         self.ctx = Some(params[0]);
         let mut next = 1;
-        if abi::has_struct_ret(ir) {
+        if abi::has_struct_ret(self.env.module, ir) {
             self.retarea = Some(params[1]);
             next = 2;
         }
@@ -737,14 +931,17 @@ impl FnLower<'_, '_, '_> {
             return Err(self.malformed("parameter count mismatch"));
         }
 
-        // The call-depth check comes before anything else.
+        // The call-depth check comes before anything else, in functions on a cycle of the
+        // call graph only: the others cannot deepen the stack without bound.
         let ctx = params[0];
-        let depth = self.load(types::I64, ctx, CTX_DEPTH);
-        let depth1 = self.b.ins().iadd_imm_s(depth, 1);
-        self.store(depth1, ctx, CTX_DEPTH);
-        let max = self.load(types::I64, ctx, CTX_MAX_DEPTH);
-        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, depth1, max);
-        self.trap_if(over, TrapKind::StackOverflow, None, None)?;
+        if self.recursive {
+            let depth = self.load(types::I64, ctx, CTX_DEPTH);
+            let depth1 = self.b.ins().iadd_imm_s(depth, 1);
+            self.store(depth1, ctx, CTX_DEPTH);
+            let max = self.load(types::I64, ctx, CTX_MAX_DEPTH);
+            let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, depth1, max);
+            self.trap_if(over, TrapKind::StackOverflow, None, None)?;
+        }
 
         // Locals: parameters take their incoming values, the rest start as zero.
         let param_index: HashMap<Local, usize> =
@@ -775,12 +972,16 @@ impl FnLower<'_, '_, '_> {
                 }
                 Type::Struct(sid) => {
                     let lay = self.layout(sid)?.clone();
+                    // A small struct parameter arrives as its bytes in one i64, a larger one
+                    // as the address of the caller's copy.
+                    let small = abi::is_small_struct(self.env.module, sid);
                     if data.packed {
                         self.env.module.packable(sid).map_err(|why| {
                             self.unsupported(format!("local `{}` is packed but {why}", data.name))
                         })?;
                         let var = self.b.declare_var(types::I64);
                         let v = match incoming {
+                            Some(p) if small => p,
                             Some(p) => self.load_bytes(p, 0, lay.size),
                             None => self.i64c(0),
                         };
@@ -790,6 +991,7 @@ impl FnLower<'_, '_, '_> {
                         let ss = self.new_slot(lay.size, lay.align);
                         let addr = self.slot_addr(ss);
                         match incoming {
+                            Some(p) if small => self.store_bytes(p, addr, 0, lay.size),
                             Some(p) => self.copy_mem(addr, 0, p, 0, lay.size),
                             None => self.zero_mem(addr, lay.size),
                         }
@@ -802,19 +1004,24 @@ impl FnLower<'_, '_, '_> {
         let first = self.cl_block(ir.layout[0])?;
         self.b.ins().jump(first, &[]);
 
-        // The bail block returns at once with a dummy result.
+        // The bail block returns at once with a dummy result and the status 1 (trapped).
         self.b.switch_to_block(bail);
+        let trapped = self.b.ins().iconst(abi::STATUS, 1);
         match ir.ret {
             Some(Type::Scalar(s)) => {
                 let z = self.iconst(s, 0);
-                self.b.ins().return_(&[z]);
+                self.b.ins().return_(&[z, trapped]);
             }
             Some(Type::Vec(_)) => {
                 let z = self.i64c(0);
-                self.b.ins().return_(&[z]);
+                self.b.ins().return_(&[z, trapped]);
+            }
+            Some(Type::Struct(sid)) if abi::is_small_struct(self.env.module, sid) => {
+                let z = self.i64c(0);
+                self.b.ins().return_(&[z, trapped]);
             }
             Some(Type::Struct(_)) | None => {
-                self.b.ins().return_(&[]);
+                self.b.ins().return_(&[trapped]);
             }
         }
 
@@ -842,7 +1049,7 @@ impl FnLower<'_, '_, '_> {
             })?;
             self.terminator(term)?;
         }
-        Ok(())
+        self.fill_trap_blocks()
     }
 
     fn terminator(&mut self, term: &Terminator) -> R<()> {
@@ -866,6 +1073,19 @@ impl FnLower<'_, '_, '_> {
                     (None, None) => None,
                     (Some(Type::Scalar(s)), Some(op)) => Some(self.scalar_operand(*op, s)?),
                     (Some(Type::Vec(_)), Some(Operand::Local(l))) => Some(self.vec_local(*l)?.0),
+                    (Some(Type::Struct(sid)), Some(op))
+                        if abi::is_small_struct(self.env.module, sid) =>
+                    {
+                        let size = self.layout(sid)?.size;
+                        Some(match self.struct_operand(*op, sid)? {
+                            Repr::Packed(var, _) => self.b.use_var(var),
+                            Repr::Slot(ss, _) => {
+                                let addr = self.slot_addr(ss);
+                                self.load_bytes(addr, 0, size)
+                            }
+                            _ => return Err(self.malformed("struct expected")),
+                        })
+                    }
                     (Some(Type::Struct(sid)), Some(op)) => {
                         let src = self.struct_operand(*op, sid)?;
                         let area = self
@@ -876,13 +1096,16 @@ impl FnLower<'_, '_, '_> {
                     }
                     _ => return Err(self.malformed("`ret` does not match the return type")),
                 };
-                let ctx = self.ctx()?;
-                let depth = self.load(types::I64, ctx, CTX_DEPTH);
-                let depth1 = self.b.ins().iadd_imm_s(depth, -1);
-                self.store(depth1, ctx, CTX_DEPTH);
+                if self.recursive {
+                    let ctx = self.ctx()?;
+                    let depth = self.load(types::I64, ctx, CTX_DEPTH);
+                    let depth1 = self.b.ins().iadd_imm_s(depth, -1);
+                    self.store(depth1, ctx, CTX_DEPTH);
+                }
+                let ok = self.b.ins().iconst(abi::STATUS, 0);
                 match ret {
-                    Some(v) => self.b.ins().return_(&[v]),
-                    None => self.b.ins().return_(&[]),
+                    Some(v) => self.b.ins().return_(&[v, ok]),
+                    None => self.b.ins().return_(&[ok]),
                 };
             }
             Terminator::Trap(msg) => {
@@ -1404,7 +1627,10 @@ impl FnLower<'_, '_, '_> {
         let mut vals = vec![ctx];
         // The return area of a struct result: the destination's slot, or a scratch slot.
         let mut ret_slot: Option<(StackSlot, StructId, Option<Repr>)> = None;
-        if let Some(Type::Struct(sid)) = callee.ret {
+        if let Some(Type::Struct(sid)) = callee
+            .ret
+            .filter(|_| abi::has_struct_ret(self.env.module, callee))
+        {
             let lay = self.layout(sid)?.clone();
             let dst_repr = match dst {
                 Some(d) => Some(self.struct_repr(d, sid)?),
@@ -1436,6 +1662,17 @@ impl FnLower<'_, '_, '_> {
                     }
                     v
                 }
+                Type::Struct(sid) if abi::is_small_struct(self.env.module, sid) => {
+                    let size = self.layout(sid)?.size;
+                    match self.struct_operand(arg, sid)? {
+                        Repr::Packed(var, _) => self.b.use_var(var),
+                        Repr::Slot(ss, _) => {
+                            let addr = self.slot_addr(ss);
+                            self.load_bytes(addr, 0, size)
+                        }
+                        _ => return Err(self.malformed("struct expected")),
+                    }
+                }
                 Type::Struct(sid) => {
                     let repr = self.struct_operand(arg, sid)?;
                     self.struct_address(repr, sid)?
@@ -1445,8 +1682,14 @@ impl FnLower<'_, '_, '_> {
         }
         let call = self.b.ins().call(fref, &vals);
         let results = self.b.inst_results(call).to_vec();
-        let trapped = self.load(types::I64, ctx, CTX_TRAPPED);
-        self.bail_if(trapped)?;
+        // The status comes back in a register; test it on the spot unless the callee cannot
+        // trap. A trapped callee's result is never used: the caller bails out first.
+        let status = *results
+            .last()
+            .ok_or_else(|| self.malformed("a call without a status result"))?;
+        if self.env.may_trap(fid) {
+            self.bail_if(status)?;
+        }
         match (callee.ret, dst) {
             (_, None) => {}
             (Some(Type::Scalar(s)), Some(d)) => {
@@ -1460,6 +1703,17 @@ impl FnLower<'_, '_, '_> {
                 Repr::Vec(var, de) if de == e => self.b.def_var(var, results[0]),
                 _ => return Err(self.malformed("call result type does not match")),
             },
+            (Some(Type::Struct(sid)), Some(d)) if abi::is_small_struct(self.env.module, sid) => {
+                let size = self.layout(sid)?.size;
+                match self.struct_repr(d, sid)? {
+                    Repr::Packed(var, _) => self.b.def_var(var, results[0]),
+                    Repr::Slot(ss, _) => {
+                        let addr = self.slot_addr(ss);
+                        self.store_bytes(results[0], addr, 0, size);
+                    }
+                    _ => return Err(self.malformed("call result type does not match")),
+                }
+            }
             (Some(Type::Struct(_)), Some(_)) => {
                 if let Some((ss, sid, Some(r @ Repr::Packed(..)))) = ret_slot {
                     let addr = self.slot_addr(ss);
