@@ -185,6 +185,11 @@ fn may_trap(module: &Module, recursive: &[bool], fuel: bool) -> Vec<bool> {
 pub struct LowerInfo {
     /// A generous estimate of the machine stack frame, in bytes.
     pub frame_estimate: u64,
+    /// Whether the function's frames count towards the call depth (it lies on a cycle of the
+    /// call graph). A function that does not is active at most once at a time, so a run's
+    /// machine stack needs `max frame × (max_depth + 2)` plus the sum of these functions'
+    /// frames.
+    pub counts_depth: bool,
 }
 
 /// How a local is represented.
@@ -281,6 +286,7 @@ pub fn lower_function(
     let insts: u64 = ir.inst_count() as u64;
     Ok(LowerInfo {
         frame_estimate: slot_bytes + 16 * (ir.locals.len() as u64 + insts) + 512,
+        counts_depth: env.is_recursive(fid),
     })
 }
 
