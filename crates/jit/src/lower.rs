@@ -5,8 +5,10 @@
 //!
 //! - Scalar and vec-handle locals become frontend `Variable`s; struct locals live in stack slots,
 //!   except locals marked `packed` (by the scalarization pass), which are one `i64` `Variable`
-//!   holding the struct's bytes (C layout, little-endian). Every local starts as zero; vec
-//!   locals start pointing at the run context's permanently dead header.
+//!   holding the struct's bytes (C layout, little-endian). Every local starts as zero (for
+//!   scalar and packed locals the zero is materialized by cranelift-frontend only where a read
+//!   can precede every write); vec locals start pointing at the run context's permanently dead
+//!   header.
 //! - A checked element access is ONE unsigned compare `icmp uge index, len` and a branch to a
 //!   cold trap block; a checked `pop` compares the length with 0. `Unchecked` operations emit no
 //!   compare and no branch.
@@ -14,10 +16,17 @@
 //!   grow function first.
 //! - Division and remainder test the divisor for zero (trap) and for -1 (`MIN / -1` is `MIN`,
 //!   `MIN % -1` is 0), so the machine's `idiv` never faults.
-//! - Traps call `rt_trap` and return at once; after every call of an IR function (and of a
-//!   runtime function that may trap) the caller tests the context's trapped flag and returns.
-//! - Every function checks the call depth on entry, before anything else, and decrements it on
-//!   return; with fuel compiled in, every IR block entry consumes one unit.
+//! - Traps: each trap site branches to a small cold edge block that jumps, with the site's code
+//!   (and for `index_oob` the index and length, for `explicit` the message) as block
+//!   arguments, to ONE shared cold block per trap kind, which calls `rt_trap` and jumps to the
+//!   bail block; the bail block returns a dummy result and the status 1.
+//! - Calls: every IR function returns a status after its result ([`crate::abi`]); the caller
+//!   tests it on the spot, and only when the callee can trap. Structs of at most 8 bytes are
+//!   passed and returned as one `i64`.
+//! - Only functions on a cycle of the call graph check the call depth (on entry, before
+//!   anything else; decremented on return); the entry shim counts a non-recursive entry
+//!   function. With fuel compiled in, every IR block entry consumes one unit.
+//! - Blocks are sealed as soon as their last predecessor is emitted.
 
 use crate::abi::{self, PTR};
 use crate::error::JitError;
@@ -260,6 +269,7 @@ pub fn lower_function(
         retarea: None,
         locals: HashMap::new(),
         blocks: HashMap::new(),
+        preds_left: HashMap::new(),
         bail: None,
         trap_blocks: HashMap::new(),
         recursive: env.is_recursive(fid),
@@ -389,6 +399,9 @@ struct FnLower<'e, 'f, 'm> {
     retarea: Option<Value>,
     locals: HashMap<Local, Repr>,
     blocks: HashMap<Block, cl::Block>,
+    /// Per lowered IR block, the branches into it not yet emitted; the block is sealed when
+    /// this reaches zero (early sealing keeps SSA construction local and cheap).
+    preds_left: HashMap<cl::Block, u32>,
     bail: Option<cl::Block>,
     /// The function's shared cold trap block of each kind (see [`FnLower::trap_block`]).
     trap_blocks: HashMap<TrapKind, cl::Block>,
@@ -741,6 +754,8 @@ impl FnLower<'_, '_, '_> {
         self.b.set_cold_block(edge);
         let cont = self.b.create_block();
         self.b.ins().brif(cond, edge, &[], cont, &[]);
+        self.b.seal_block(edge);
+        self.b.seal_block(cont);
         self.b.switch_to_block(edge);
         self.emit_trap_call(kind, a, b)?;
         self.b.switch_to_block(cont);
@@ -760,6 +775,7 @@ impl FnLower<'_, '_, '_> {
         let bail = self.bail()?;
         let cont = self.b.create_block();
         self.b.ins().brif(status, bail, &[], cont, &[]);
+        self.b.seal_block(cont);
         self.b.switch_to_block(cont);
         Ok(())
     }
@@ -919,12 +935,34 @@ impl FnLower<'_, '_, '_> {
             let c = self.b.create_block();
             self.blocks.insert(blk, c);
         }
+        // Count the branches into each block (the entry block is also entered from `start`).
+        let mut preds: HashMap<cl::Block, u32> = HashMap::new();
+        for &blk in &ir.layout {
+            let targets: &[Block] = match ir.blocks[blk].terminator.as_ref() {
+                Some(Terminator::Br(t)) => std::slice::from_ref(t),
+                Some(Terminator::BrIf {
+                    then_block,
+                    else_block,
+                    ..
+                }) => &[*then_block, *else_block],
+                _ => &[],
+            };
+            for t in targets {
+                if let Some(&c) = self.blocks.get(t) {
+                    *preds.entry(c).or_insert(0) += 1;
+                }
+            }
+        }
+        let first_cl = self.cl_block(ir.layout[0])?;
+        *preds.entry(first_cl).or_insert(0) += 1;
+        self.preds_left = preds;
         let start = self.b.create_block();
         self.b.append_block_params_for_function_params(start);
         let bail = self.b.create_block();
         self.b.set_cold_block(bail);
         self.bail = Some(bail);
         self.b.switch_to_block(start);
+        self.b.seal_block(start);
         let params = self.b.block_params(start).to_vec();
         self.ctx = Some(params[0]);
         let mut next = 1;
@@ -956,12 +994,14 @@ impl FnLower<'_, '_, '_> {
             let incoming = param_index.get(&local).map(|&i| param_values[i]);
             let repr = match data.ty {
                 Type::Scalar(s) => {
+                    // A local is zero until assigned. It is not defined here: cranelift-frontend
+                    // materializes a zero in the entry block only for a read that some path
+                    // reaches before any assignment, so a local that every path writes before
+                    // reading costs nothing.
                     let var = self.b.declare_var(abi::scalar_cl(s));
-                    let v = match incoming {
-                        Some(v) => v,
-                        None => self.iconst(s, 0),
-                    };
-                    self.b.def_var(var, v);
+                    if let Some(v) = incoming {
+                        self.b.def_var(var, v);
+                    }
                     Repr::Scalar(var, s)
                 }
                 Type::Vec(elem) => {
@@ -985,13 +1025,16 @@ impl FnLower<'_, '_, '_> {
                         self.env.module.packable(sid).map_err(|why| {
                             self.unsupported(format!("local `{}` is packed but {why}", data.name))
                         })?;
+                        // As for scalars, the all-zero value comes from the frontend if needed.
                         let var = self.b.declare_var(types::I64);
                         let v = match incoming {
-                            Some(p) if small => p,
-                            Some(p) => self.load_bytes(p, 0, lay.size),
-                            None => self.i64c(0),
+                            Some(p) if small => Some(p),
+                            Some(p) => Some(self.load_bytes(p, 0, lay.size)),
+                            None => None,
                         };
-                        self.b.def_var(var, v);
+                        if let Some(v) = v {
+                            self.b.def_var(var, v);
+                        }
                         Repr::Packed(var, sid)
                     } else {
                         let ss = self.new_slot(lay.size, lay.align);
@@ -1009,6 +1052,7 @@ impl FnLower<'_, '_, '_> {
         }
         let first = self.cl_block(ir.layout[0])?;
         self.b.ins().jump(first, &[]);
+        self.edge_emitted(first);
 
         // The bail block returns at once with a dummy result and the status 1 (trapped).
         self.b.switch_to_block(bail);
@@ -1058,11 +1102,22 @@ impl FnLower<'_, '_, '_> {
         self.fill_trap_blocks()
     }
 
+    /// Records that one branch into `target` is emitted; seals it once all are.
+    fn edge_emitted(&mut self, target: cl::Block) {
+        if let Some(n) = self.preds_left.get_mut(&target) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.b.seal_block(target);
+            }
+        }
+    }
+
     fn terminator(&mut self, term: &Terminator) -> R<()> {
         match term {
             Terminator::Br(t) => {
                 let t = self.cl_block(*t)?;
                 self.b.ins().jump(t, &[]);
+                self.edge_emitted(t);
             }
             Terminator::BrIf {
                 cond,
@@ -1073,6 +1128,8 @@ impl FnLower<'_, '_, '_> {
                 let t = self.cl_block(*then_block)?;
                 let e = self.cl_block(*else_block)?;
                 self.b.ins().brif(c, t, &[], e, &[]);
+                self.edge_emitted(t);
+                self.edge_emitted(e);
             }
             Terminator::Ret(value) => {
                 let ret = match (self.ir.ret, value) {
@@ -1403,6 +1460,8 @@ impl FnLower<'_, '_, '_> {
         let cty = abi::scalar_cl(ty);
         let r = self.b.append_block_param(join, cty);
         self.b.ins().brif(is_m1, m1_blk, &[], div_blk, &[]);
+        self.b.seal_block(m1_blk);
+        self.b.seal_block(div_blk);
         self.b.switch_to_block(m1_blk);
         let special = if op == BinaryOp::SDiv {
             self.b.ins().ineg(x)
@@ -1417,6 +1476,7 @@ impl FnLower<'_, '_, '_> {
             self.b.ins().srem(x, y)
         };
         self.b.ins().jump(join, &[q.into()]);
+        self.b.seal_block(join);
         self.b.switch_to_block(join);
         Ok(r)
     }
@@ -1597,6 +1657,7 @@ impl FnLower<'_, '_, '_> {
         self.b.set_cold_block(grow);
         let store_blk = self.b.create_block();
         self.b.ins().brif(full, grow, &[], store_blk, &[]);
+        self.b.seal_block(grow);
         self.b.switch_to_block(grow);
         let ctx = self.ctx()?;
         let f = self.i64c(i64::from(self.fidx));
@@ -1605,6 +1666,7 @@ impl FnLower<'_, '_, '_> {
         let status = self.b.inst_results(call)[0];
         let bail = self.bail()?;
         self.b.ins().brif(status, bail, &[], store_blk, &[]);
+        self.b.seal_block(store_blk);
         self.b.switch_to_block(store_blk);
         let addr = self.elem_addr(h, len, size);
         self.store_elem(v, addr)?;
