@@ -41,6 +41,7 @@ use cranelift_codegen::ir::{
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use poolopt_ir::EntityRef;
+use poolopt_ir::SecondaryMap;
 use poolopt_ir::{
     BinaryOp, Block, CastOp, CmpOp, ElemType, FuncId, Function, InstKind, Local, Module, Operand,
     ScalarType, StructId, StructLayout, Terminator, TrapKind, Type, UnaryOp,
@@ -267,9 +268,9 @@ pub fn lower_function(
         b,
         ctx: None,
         retarea: None,
-        locals: HashMap::new(),
-        blocks: HashMap::new(),
-        preds_left: HashMap::new(),
+        locals: SecondaryMap::new(),
+        blocks: SecondaryMap::new(),
+        preds_left: SecondaryMap::new(),
         bail: None,
         trap_blocks: HashMap::new(),
         recursive: env.is_recursive(fid),
@@ -397,11 +398,11 @@ struct FnLower<'e, 'f, 'm> {
     b: FunctionBuilder<'f>,
     ctx: Option<Value>,
     retarea: Option<Value>,
-    locals: HashMap<Local, Repr>,
-    blocks: HashMap<Block, cl::Block>,
+    locals: SecondaryMap<Local, Option<Repr>>,
+    blocks: SecondaryMap<Block, Option<cl::Block>>,
     /// Per lowered IR block, the branches into it not yet emitted; the block is sealed when
     /// this reaches zero (early sealing keeps SSA construction local and cheap).
-    preds_left: HashMap<cl::Block, u32>,
+    preds_left: SecondaryMap<cl::Block, u32>,
     bail: Option<cl::Block>,
     /// The function's shared cold trap block of each kind (see [`FnLower::trap_block`]).
     trap_blocks: HashMap<TrapKind, cl::Block>,
@@ -449,8 +450,9 @@ impl FnLower<'_, '_, '_> {
 
     fn repr(&self, l: Local) -> R<Repr> {
         self.locals
-            .get(&l)
+            .get(l)
             .copied()
+            .flatten()
             .ok_or_else(|| self.malformed(format!("undeclared local {l}")))
     }
 
@@ -489,8 +491,9 @@ impl FnLower<'_, '_, '_> {
 
     fn cl_block(&self, blk: Block) -> R<cl::Block> {
         self.blocks
-            .get(&blk)
+            .get(blk)
             .copied()
+            .flatten()
             .ok_or_else(|| self.malformed(format!("branch to {blk}, which is not in the layout")))
     }
 
@@ -933,10 +936,10 @@ impl FnLower<'_, '_, '_> {
                 return Err(self.malformed(format!("layout lists undeclared block {blk}")));
             }
             let c = self.b.create_block();
-            self.blocks.insert(blk, c);
+            self.blocks[blk] = Some(c);
         }
         // Count the branches into each block (the entry block is also entered from `start`).
-        let mut preds: HashMap<cl::Block, u32> = HashMap::new();
+        let mut preds: SecondaryMap<cl::Block, u32> = SecondaryMap::new();
         for &blk in &ir.layout {
             let targets: &[Block] = match ir.blocks[blk].terminator.as_ref() {
                 Some(Terminator::Br(t)) => std::slice::from_ref(t),
@@ -948,13 +951,13 @@ impl FnLower<'_, '_, '_> {
                 _ => &[],
             };
             for t in targets {
-                if let Some(&c) = self.blocks.get(t) {
-                    *preds.entry(c).or_insert(0) += 1;
+                if let Some(Some(c)) = self.blocks.get(*t).copied() {
+                    preds[c] += 1;
                 }
             }
         }
         let first_cl = self.cl_block(ir.layout[0])?;
-        *preds.entry(first_cl).or_insert(0) += 1;
+        preds[first_cl] += 1;
         self.preds_left = preds;
         let start = self.b.create_block();
         self.b.append_block_params_for_function_params(start);
@@ -988,10 +991,12 @@ impl FnLower<'_, '_, '_> {
         }
 
         // Locals: parameters take their incoming values, the rest start as zero.
-        let param_index: HashMap<Local, usize> =
-            ir.params.iter().enumerate().map(|(i, &l)| (l, i)).collect();
+        let mut param_index: SecondaryMap<Local, Option<usize>> = SecondaryMap::new();
+        for (i, &l) in ir.params.iter().enumerate() {
+            param_index[l] = Some(i);
+        }
         for (local, data) in ir.locals.iter() {
-            let incoming = param_index.get(&local).map(|&i| param_values[i]);
+            let incoming = param_index[local].map(|i| param_values[i]);
             let repr = match data.ty {
                 Type::Scalar(s) => {
                     // A local is zero until assigned. It is not defined here: cranelift-frontend
@@ -1048,7 +1053,7 @@ impl FnLower<'_, '_, '_> {
                     }
                 }
             };
-            self.locals.insert(local, repr);
+            self.locals[local] = Some(repr);
         }
         let first = self.cl_block(ir.layout[0])?;
         self.b.ins().jump(first, &[]);
@@ -1104,8 +1109,9 @@ impl FnLower<'_, '_, '_> {
 
     /// Records that one branch into `target` is emitted; seals it once all are.
     fn edge_emitted(&mut self, target: cl::Block) {
-        if let Some(n) = self.preds_left.get_mut(&target) {
-            *n = n.saturating_sub(1);
+        let n = &mut self.preds_left[target];
+        if *n > 0 {
+            *n -= 1;
             if *n == 0 {
                 self.b.seal_block(target);
             }
