@@ -225,6 +225,9 @@ pub(crate) struct Program {
     pub names: Vec<String>,
     pub shapes: Vec<Result<Shape, String>>,
     pub funcs: Vec<Result<CFunc, String>>,
+    /// Per function, whether it lies on a cycle of the call graph (its frames count towards
+    /// the call depth).
+    pub recursive: Vec<bool>,
 }
 
 /// Prepares every function of `module`.
@@ -251,6 +254,7 @@ pub(crate) fn compile(module: &Module) -> Program {
         names,
         shapes,
         funcs,
+        recursive: poolopt_ir::call_graph::recursive_functions(module),
     }
 }
 

@@ -4,7 +4,9 @@
 //!
 //! Limits follow `poolopt_ir::semantics`: fuel is consumed on every block entry (a function's
 //! entry block included) and traps `out_of_fuel` when it is 0 on entry; a call that would make
-//! the depth exceed `max_depth` (the entry function is depth 1) traps `stack_overflow`. Both
+//! the depth exceed `max_depth` (the entry function is depth 1) traps `stack_overflow`; the depth
+//! counts the entry frame and the frames of functions on a cycle of the call graph
+//! (`poolopt_ir::call_graph`), the same rule the JIT counts by. Both
 //! traps are attributed to the function being entered, as the JIT's prologue check does.
 
 use crate::bytes::{load, store};
@@ -40,6 +42,8 @@ pub(crate) struct Machine<'p> {
     /// Index of the instruction being executed within the current step's slice of its block
     /// (the slice length for the terminator): locates a fault.
     cur: u32,
+    /// The call depth: the entry frame plus the active frames of recursive functions.
+    depth: u32,
     pub(crate) stats: RunStats,
 }
 
@@ -62,6 +66,7 @@ impl<'p> Machine<'p> {
             fuel: limits.fuel,
             max_depth: limits.max_depth,
             cur: 0,
+            depth: 0,
             stats: RunStats::default(),
         }
     }
@@ -103,12 +108,17 @@ impl<'p> Machine<'p> {
     fn push_frame(&mut self, func: u32, ret_to: Dst) -> Result<(), InterpError> {
         let body = self.body(func)?;
         let name = self.name(func);
-        if self.frames.len() >= self.max_depth as usize {
-            return Err(InterpError::Trap(poolopt_ir::Trap {
-                kind: TrapKind::StackOverflow,
-                message: STACK_OVERFLOW_MESSAGE.to_string(),
-                function: name.to_string(),
-            }));
+        let counted =
+            self.frames.is_empty() || self.prog.recursive.get(func as usize) == Some(&true);
+        if counted {
+            if self.depth >= self.max_depth {
+                return Err(InterpError::Trap(poolopt_ir::Trap {
+                    kind: TrapKind::StackOverflow,
+                    message: STACK_OVERFLOW_MESSAGE.to_string(),
+                    function: name.to_string(),
+                }));
+            }
+            self.depth += 1;
         }
         let vbase = self.vals.len();
         let mbase = self.mem.len();
@@ -486,6 +496,9 @@ impl<'p> Machine<'p> {
     /// Returns from the top frame, delivering `val` to the caller (or ending the run).
     fn ret(&mut self, frame: &Frame, val: Option<Val>) -> Result<Flow, StepError> {
         self.frames.pop();
+        if !self.frames.is_empty() && self.prog.recursive.get(frame.func as usize) == Some(&true) {
+            self.depth -= 1;
+        }
         let Some(&caller) = self.frames.last() else {
             let v = match val {
                 Some(Val::Scalar { src, ty }) => ty.wrap(self.read(frame.vbase, src)?),

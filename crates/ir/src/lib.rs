@@ -36,6 +36,7 @@
 //! ```
 
 mod builder;
+pub mod call_graph;
 mod entities;
 mod function;
 mod inst;

@@ -1,11 +1,20 @@
 //! The calling convention of lowered code: how IR types map to Cranelift types and how IR
 //! functions, runtime functions and host entry shims are called.
 //!
-//! Every lowered IR function takes the run-context pointer as a hidden first parameter. A
-//! function returning a struct takes a hidden second parameter, the address of a return area the
-//! caller provides, and returns nothing. Scalars are passed as their Cranelift integer type
-//! (`bool` as an `i8` holding 0 or 1); vec handles as pointers to their header; struct arguments
-//! as a pointer to the caller's copy, which the callee copies into its own stack slot on entry.
+//! Every lowered IR function takes the run-context pointer as a hidden first parameter.
+//! Scalars are passed as their Cranelift integer type (`bool` as an `i8` holding 0 or 1); vec
+//! handles as pointers to their header. A *small* struct (at most 8 bytes) is passed and
+//! returned as one `i64` holding its bytes (C layout, little-endian: the `packed` form). A
+//! larger struct argument is passed as a pointer to the caller's copy, which the callee copies
+//! into its own stack slot on entry (one copy); a function returning a larger struct takes a
+//! hidden second parameter, the address of a return area the caller provides (the
+//! destination's own slot when it has one).
+//!
+//! Every IR function returns a *status* (`i8`) after its result, if any: 0 when it returned
+//! normally, 1 when a trap was recorded in the run context (the result is then meaningless).
+//! On x86-64 System V the status travels in the second return register (`rdx`, or `rax` for a
+//! function without a result), and the caller tests it on the spot: no memory poll after a
+//! call. Callers skip the test after callees that cannot trap.
 //!
 //! The host calls JIT code only through an *entry shim* per eligible function (scalar
 //! parameters and a scalar result or none): `extern "C" fn(ctx, args: *const i64) -> i64`, which
@@ -14,7 +23,7 @@
 use crate::runtime::RtFunc;
 use cranelift_codegen::ir::{types, AbiParam, Signature};
 use cranelift_codegen::isa::CallConv;
-use poolopt_ir::{Function, ScalarType, Type};
+use poolopt_ir::{Function, Module, ScalarType, StructId, Type};
 
 /// The pointer type (x86-64 only).
 pub const PTR: types::Type = types::I64;
@@ -29,36 +38,52 @@ pub fn scalar_cl(ty: ScalarType) -> types::Type {
     }
 }
 
+/// The type of the status every IR function returns after its result.
+pub const STATUS: types::Type = types::I8;
+
+/// Whether struct `sid` is small enough to travel as one `i64` (at most 8 bytes).
+pub fn is_small_struct(module: &Module, sid: StructId) -> bool {
+    module
+        .structs
+        .get(sid)
+        .is_some_and(|d| d.layout().size <= 8)
+}
+
 /// How a value of an IR type is passed: as a scalar of this Cranelift type (scalars, vec
-/// handles) or by pointer (structs).
-pub fn param_cl(ty: Type) -> types::Type {
+/// handles, small structs) or by pointer (larger structs).
+pub fn param_cl(module: &Module, ty: Type) -> types::Type {
     match ty {
         Type::Scalar(s) => scalar_cl(s),
+        Type::Struct(sid) if is_small_struct(module, sid) => types::I64,
         Type::Vec(_) | Type::Struct(_) => PTR,
     }
 }
 
-/// Whether a function returns a struct through a hidden return-area pointer.
-pub fn has_struct_ret(func: &Function) -> bool {
-    matches!(func.ret, Some(Type::Struct(_)))
+/// Whether a function returns a (larger) struct through a hidden return-area pointer.
+pub fn has_struct_ret(module: &Module, func: &Function) -> bool {
+    matches!(func.ret, Some(Type::Struct(sid)) if !is_small_struct(module, sid))
 }
 
-/// The signature of a lowered IR function.
-pub fn ir_signature(func: &Function, call_conv: CallConv) -> Signature {
+/// The signature of a lowered IR function: `(ctx, [ret area], params...) -> ([result], status)`.
+pub fn ir_signature(module: &Module, func: &Function, call_conv: CallConv) -> Signature {
     let mut sig = Signature::new(call_conv);
     sig.params.push(AbiParam::new(PTR));
-    if has_struct_ret(func) {
+    if has_struct_ret(module, func) {
         sig.params.push(AbiParam::new(PTR));
     }
     for &p in &func.params {
-        let ty = func.locals.get(p).map_or(PTR, |l| param_cl(l.ty));
+        let ty = func.locals.get(p).map_or(PTR, |l| param_cl(module, l.ty));
         sig.params.push(AbiParam::new(ty));
     }
     match func.ret {
         Some(Type::Scalar(s)) => sig.returns.push(AbiParam::new(scalar_cl(s))),
         Some(Type::Vec(_)) => sig.returns.push(AbiParam::new(PTR)),
+        Some(Type::Struct(sid)) if is_small_struct(module, sid) => {
+            sig.returns.push(AbiParam::new(types::I64))
+        }
         Some(Type::Struct(_)) | None => {}
     }
+    sig.returns.push(AbiParam::new(STATUS));
     sig
 }
 

@@ -50,7 +50,7 @@ fn lower_all(
     let mut messages = Vec::new();
     for (fid, f) in module.funcs.iter() {
         let mut func = ir::Function::new();
-        func.signature = abi::ir_signature(f, call_conv);
+        func.signature = abi::ir_signature(module, f, call_conv);
         lower_function(
             &env,
             fid,

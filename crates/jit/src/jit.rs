@@ -67,6 +67,9 @@ pub struct CompiledModule {
     fuel: bool,
     code_size: usize,
     max_frame: u64,
+    /// Frame estimates of the functions off every call-graph cycle, summed: each is active at
+    /// most once at a time, and none of them counts towards the call depth.
+    chain_frames: u64,
 }
 
 impl Drop for CompiledModule {
@@ -107,6 +110,7 @@ impl CompiledModule {
             fuel: opts.fuel,
             code_size: 0,
             max_frame: 0,
+            chain_frames: 0,
         };
         // A panic inside Cranelift would be a bug; report it as an error rather than take the
         // host down.
@@ -153,7 +157,7 @@ impl CompiledModule {
                 .declare_function(
                     &format!("poolopt_fn{}", fid.as_u32()),
                     Linkage::Local,
-                    &abi::ir_signature(f, call_conv),
+                    &abi::ir_signature(module, f, call_conv),
                 )
                 .map_err(|e| module_error(&f.name, e))?;
             ir_ids.push(id);
@@ -177,6 +181,9 @@ impl CompiledModule {
                 &mut self.messages,
             )?;
             self.max_frame = self.max_frame.max(info.frame_estimate);
+            if !info.counts_depth {
+                self.chain_frames = self.chain_frames.saturating_add(info.frame_estimate);
+            }
             jit.define_function(id, &mut ctx)
                 .map_err(|e| module_error(&f.name, e))?;
             self.code_size += ctx
@@ -380,6 +387,7 @@ impl CompiledModule {
             .max_frame
             .saturating_mul(u64::from(max_depth).saturating_add(2));
         let total = frames
+            .saturating_add(self.chain_frames)
             .saturating_add(STACK_RESERVE)
             .clamp(MIN_STACK, MAX_STACK);
         usize::try_from(total).unwrap_or(MAX_STACK as usize)

@@ -5,8 +5,10 @@
 //!
 //! - Scalar and vec-handle locals become frontend `Variable`s; struct locals live in stack slots,
 //!   except locals marked `packed` (by the scalarization pass), which are one `i64` `Variable`
-//!   holding the struct's bytes (C layout, little-endian). Every local starts as zero; vec
-//!   locals start pointing at the run context's permanently dead header.
+//!   holding the struct's bytes (C layout, little-endian). Every local starts as zero (for
+//!   scalar and packed locals the zero is materialized by cranelift-frontend only where a read
+//!   can precede every write); vec locals start pointing at the run context's permanently dead
+//!   header.
 //! - A checked element access is ONE unsigned compare `icmp uge index, len` and a branch to a
 //!   cold trap block; a checked `pop` compares the length with 0. `Unchecked` operations emit no
 //!   compare and no branch.
@@ -14,16 +16,22 @@
 //!   grow function first.
 //! - Division and remainder test the divisor for zero (trap) and for -1 (`MIN / -1` is `MIN`,
 //!   `MIN % -1` is 0), so the machine's `idiv` never faults.
-//! - Traps call `rt_trap` and return at once; after every call of an IR function (and of a
-//!   runtime function that may trap) the caller tests the context's trapped flag and returns.
-//! - Every function checks the call depth on entry, before anything else, and decrements it on
-//!   return; with fuel compiled in, every IR block entry consumes one unit.
+//! - Traps: each trap site branches to a small cold edge block that jumps, with the site's code
+//!   (and for `index_oob` the index and length, for `explicit` the message) as block
+//!   arguments, to ONE shared cold block per trap kind, which calls `rt_trap` and jumps to the
+//!   bail block; the bail block returns a dummy result and the status 1.
+//! - Calls: every IR function returns a status after its result ([`crate::abi`]); the caller
+//!   tests it on the spot, and only when the callee can trap. Structs of at most 8 bytes are
+//!   passed and returned as one `i64`.
+//! - Only functions on a cycle of the call graph check the call depth (on entry, before
+//!   anything else; decremented on return); the entry shim counts a non-recursive entry
+//!   function. With fuel compiled in, every IR block entry consumes one unit.
+//! - Blocks are sealed as soon as their last predecessor is emitted.
 
 use crate::abi::{self, PTR};
 use crate::error::JitError;
 use crate::runtime::{
-    RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, CTX_TRAPPED, HDR_CAP, HDR_LEN,
-    HDR_PTR,
+    RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, HDR_CAP, HDR_LEN, HDR_PTR,
 };
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
@@ -33,6 +41,7 @@ use cranelift_codegen::ir::{
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use poolopt_ir::EntityRef;
+use poolopt_ir::SecondaryMap;
 use poolopt_ir::{
     BinaryOp, Block, CastOp, CmpOp, ElemType, FuncId, Function, InstKind, Local, Module, Operand,
     ScalarType, StructId, StructLayout, Terminator, TrapKind, Type, UnaryOp,
@@ -50,6 +59,10 @@ pub struct LowerEnv<'a> {
     /// Whether to compile fuel checks.
     pub fuel: bool,
     layouts: Vec<StructLayout>,
+    /// Per function: on a cycle of the call graph (its frames count towards the call depth).
+    recursive: Vec<bool>,
+    /// Per function: whether a call of it can end in a trap (its callers test its status).
+    may_trap: Vec<bool>,
 }
 
 impl<'a> LowerEnv<'a> {
@@ -73,6 +86,8 @@ impl<'a> LowerEnv<'a> {
             }
         }
         let layouts = module.structs.values().map(|d| d.layout()).collect();
+        let recursive = poolopt_ir::call_graph::recursive_functions(module);
+        let may_trap = may_trap(module, &recursive, fuel);
         Ok(LowerEnv {
             module,
             call_conv,
@@ -80,12 +95,99 @@ impl<'a> LowerEnv<'a> {
             rt_func_index,
             fuel,
             layouts,
+            recursive,
+            may_trap,
         })
     }
 
     fn layout(&self, sid: StructId) -> Option<&StructLayout> {
         self.layouts.get(sid.index())
     }
+
+    /// Whether `fid` lies on a cycle of the call graph (it checks the call depth).
+    pub fn is_recursive(&self, fid: FuncId) -> bool {
+        self.recursive.get(fid.index()).copied().unwrap_or(true)
+    }
+
+    /// Whether a call of `fid` can end in a trap.
+    pub fn may_trap(&self, fid: FuncId) -> bool {
+        self.may_trap.get(fid.index()).copied().unwrap_or(true)
+    }
+}
+
+/// Per function, whether a call of it can end in a trap: it contains an instruction that can
+/// trap (a checked access or pop, a division, `new`, `push`, `drop`, `trap`), checks the call
+/// depth (it is recursive), consumes fuel, or calls a function that can trap. Computed bottom-up
+/// over the call graph with a worklist.
+fn may_trap(module: &Module, recursive: &[bool], fuel: bool) -> Vec<bool> {
+    let n = module.funcs.len();
+    let mut traps = vec![fuel; n];
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (fid, func) in module.funcs.iter() {
+        let f = fid.index();
+        if recursive.get(f).copied().unwrap_or(true) {
+            traps[f] = true;
+        }
+        for &blk in &func.layout {
+            let Some(data) = func.blocks.get(blk) else {
+                traps[f] = true;
+                continue;
+            };
+            if matches!(data.terminator, Some(Terminator::Trap(_)) | None) {
+                traps[f] = true;
+            }
+            for &inst in &data.insts {
+                let Some(kind) = func.insts.get(inst).map(|i| &i.kind) else {
+                    traps[f] = true;
+                    continue;
+                };
+                match kind {
+                    InstKind::Copy { .. }
+                    | InstKind::Unary { .. }
+                    | InstKind::Compare { .. }
+                    | InstKind::Cast { .. }
+                    | InstKind::Make { .. }
+                    | InstKind::GetField { .. }
+                    | InstKind::SetField { .. }
+                    | InstKind::VecLen { .. } => {}
+                    InstKind::Binary { op, .. } => {
+                        if matches!(
+                            op,
+                            BinaryOp::SDiv | BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem
+                        ) {
+                            traps[f] = true;
+                        }
+                    }
+                    InstKind::VecPop { check, .. }
+                    | InstKind::VecGet { check, .. }
+                    | InstKind::VecSet { check, .. } => {
+                        if check.is_checked() {
+                            traps[f] = true;
+                        }
+                    }
+                    InstKind::VecNew { .. }
+                    | InstKind::VecPush { .. }
+                    | InstKind::VecDrop { .. } => {
+                        traps[f] = true;
+                    }
+                    InstKind::Call { func: callee, .. } => match callers.get_mut(callee.index()) {
+                        Some(c) => c.push(f),
+                        None => traps[f] = true,
+                    },
+                }
+            }
+        }
+    }
+    let mut work: Vec<usize> = (0..n).filter(|&f| traps[f]).collect();
+    while let Some(f) = work.pop() {
+        for &c in &callers[f] {
+            if !traps[c] {
+                traps[c] = true;
+                work.push(c);
+            }
+        }
+    }
+    traps
 }
 
 /// What lowering one function produced besides the Cranelift function.
@@ -93,6 +195,11 @@ impl<'a> LowerEnv<'a> {
 pub struct LowerInfo {
     /// A generous estimate of the machine stack frame, in bytes.
     pub frame_estimate: u64,
+    /// Whether the function's frames count towards the call depth (it lies on a cycle of the
+    /// call graph). A function that does not is active at most once at a time, so a run's
+    /// machine stack needs `max frame × (max_depth + 2)` plus the sum of these functions'
+    /// frames.
+    pub counts_depth: bool,
 }
 
 /// How a local is represented.
@@ -151,7 +258,7 @@ pub fn lower_function(
             function: String::new(),
             message: format!("no function {fid}"),
         })?;
-    out.signature = abi::ir_signature(ir, env.call_conv);
+    out.signature = abi::ir_signature(env.module, ir, env.call_conv);
     out.name = cl::UserFuncName::user(0, env.ir_func_index.get(fid.index()).copied().unwrap_or(0));
     let b = FunctionBuilder::new(out, fbc);
     let mut l = FnLower {
@@ -162,9 +269,12 @@ pub fn lower_function(
         b,
         ctx: None,
         retarea: None,
-        locals: HashMap::new(),
-        blocks: HashMap::new(),
+        locals: SecondaryMap::new(),
+        blocks: SecondaryMap::new(),
+        preds_left: SecondaryMap::new(),
         bail: None,
+        trap_blocks: HashMap::new(),
+        recursive: env.is_recursive(fid),
         callees: HashMap::new(),
         rt_refs: [None; 4],
         messages,
@@ -188,6 +298,7 @@ pub fn lower_function(
     let insts: u64 = ir.inst_count() as u64;
     Ok(LowerInfo {
         frame_estimate: slot_bytes + 16 * (ir.locals.len() as u64 + insts) + 512,
+        counts_depth: env.is_recursive(fid),
     })
 }
 
@@ -214,7 +325,7 @@ pub fn lower_shim(
     })?;
     out.signature = abi::shim_signature(env.call_conv);
     out.name = cl::UserFuncName::user(0, name_index);
-    let callee_sig = abi::ir_signature(ir, env.call_conv);
+    let callee_sig = abi::ir_signature(env.module, ir, env.call_conv);
     let callee_index = env.ir_func_index.get(fid.index()).copied().unwrap_or(0);
     let mut b = FunctionBuilder::new(out, fbc);
     let callee = import(b.func, callee_index, callee_sig, true);
@@ -223,6 +334,30 @@ pub fn lower_shim(
     b.switch_to_block(entry);
     let ctx = b.block_params(entry)[0];
     let args = b.block_params(entry)[1];
+    if !env.is_recursive(fid) {
+        // The entry frame always counts towards the call depth; a recursive entry function
+        // counts itself in its prologue, any other one is counted here.
+        let depth = b.ins().load(types::I64, mflags(), ctx, CTX_DEPTH);
+        let depth1 = b.ins().iadd_imm_s(depth, 1);
+        b.ins().store(mflags(), depth1, ctx, CTX_DEPTH);
+        let max = b.ins().load(types::I64, mflags(), ctx, CTX_MAX_DEPTH);
+        let over = b.ins().icmp(IntCC::UnsignedGreaterThan, depth1, max);
+        let overflow = b.create_block();
+        b.set_cold_block(overflow);
+        let run = b.create_block();
+        b.ins().brif(over, overflow, &[], run, &[]);
+        b.switch_to_block(overflow);
+        let trap_sig = abi::runtime_signature(RtFunc::Trap, env.call_conv);
+        let rt_trap = import(b.func, env.rt_func_index[3], trap_sig, false);
+        let kind = b
+            .ins()
+            .iconst(types::I64, i64::from(TrapKind::StackOverflow.code()));
+        let site = b.ins().iconst(types::I64, i64::from(fid.index() as u32));
+        let zero = b.ins().iconst(types::I64, 0);
+        b.ins().call(rt_trap, &[ctx, kind, site, zero, zero]);
+        b.ins().return_(&[zero]);
+        b.switch_to_block(run);
+    }
     let mut call_args = vec![ctx];
     for (i, &p) in ir.params.iter().enumerate() {
         let Some(Type::Scalar(s)) = ir.locals.get(p).map(|l| l.ty) else {
@@ -267,9 +402,16 @@ struct FnLower<'e, 'f, 'm> {
     b: FunctionBuilder<'f>,
     ctx: Option<Value>,
     retarea: Option<Value>,
-    locals: HashMap<Local, Repr>,
-    blocks: HashMap<Block, cl::Block>,
+    locals: SecondaryMap<Local, Option<Repr>>,
+    blocks: SecondaryMap<Block, Option<cl::Block>>,
+    /// Per lowered IR block, the branches into it not yet emitted; the block is sealed when
+    /// this reaches zero (early sealing keeps SSA construction local and cheap).
+    preds_left: SecondaryMap<cl::Block, u32>,
     bail: Option<cl::Block>,
+    /// The function's shared cold trap block of each kind (see [`FnLower::trap_block`]).
+    trap_blocks: HashMap<TrapKind, cl::Block>,
+    /// Whether the function lies on a cycle of the call graph (it counts the call depth).
+    recursive: bool,
     callees: HashMap<FuncId, FuncRef>,
     rt_refs: [Option<FuncRef>; 4],
     messages: &'m mut Vec<String>,
@@ -317,8 +459,9 @@ impl FnLower<'_, '_, '_> {
 
     fn repr(&self, l: Local) -> R<Repr> {
         self.locals
-            .get(&l)
+            .get(l)
             .copied()
+            .flatten()
             .ok_or_else(|| self.malformed(format!("undeclared local {l}")))
     }
 
@@ -357,8 +500,9 @@ impl FnLower<'_, '_, '_> {
 
     fn cl_block(&self, blk: Block) -> R<cl::Block> {
         self.blocks
-            .get(&blk)
+            .get(blk)
             .copied()
+            .flatten()
             .ok_or_else(|| self.malformed(format!("branch to {blk}, which is not in the layout")))
     }
 
@@ -391,7 +535,7 @@ impl FnLower<'_, '_, '_> {
             .get(fid.index())
             .copied()
             .ok_or_else(|| self.malformed(format!("call of undeclared function {fid}")))?;
-        let sig = abi::ir_signature(callee, self.env.call_conv);
+        let sig = abi::ir_signature(self.env.module, callee, self.env.call_conv);
         let r = import(self.b.func, index, sig, true);
         self.callees.insert(fid, r);
         Ok(r)
@@ -526,7 +670,92 @@ impl FnLower<'_, '_, '_> {
 
     // ---------------------------------------------------------------- traps
 
-    /// Branches to a cold block that records a trap and returns when `cond` is nonzero.
+    /// The site code a trap record carries for a trap raised here: the index of the IR
+    /// function the trapping code was written in (the trap record's `func`; after inlining,
+    /// the callee's); the source line can be packed above it.
+    fn site_code(&self) -> i64 {
+        i64::from(self.site)
+    }
+
+    /// The function's shared cold block for traps of `kind`, created on first use (and
+    /// filled by [`FnLower::fill_trap_blocks`] once the body is lowered). Its block parameters
+    /// are the site code and, for `index_oob`, the index and the length, for `explicit`, the
+    /// message index; it calls `rt_trap` and jumps to the bail block. One such block per kind
+    /// replaces a call sequence per trap site.
+    fn trap_block(&mut self, kind: TrapKind) -> cl::Block {
+        if let Some(&blk) = self.trap_blocks.get(&kind) {
+            return blk;
+        }
+        let blk = self.b.create_block();
+        self.b.set_cold_block(blk);
+        let nparams = match kind {
+            TrapKind::IndexOob => 3,
+            TrapKind::Explicit => 2,
+            _ => 1,
+        };
+        for _ in 0..nparams {
+            self.b.append_block_param(blk, types::I64);
+        }
+        self.trap_blocks.insert(kind, blk);
+        blk
+    }
+
+    /// Emits the bodies of the trap blocks used (the current block must be filled).
+    fn fill_trap_blocks(&mut self) -> R<()> {
+        let ctx = self.ctx()?;
+        let bail = self.bail()?;
+        let mut used: Vec<(TrapKind, cl::Block)> =
+            self.trap_blocks.iter().map(|(&k, &b)| (k, b)).collect();
+        used.sort_by_key(|&(k, _)| k.code());
+        for (kind, blk) in used {
+            self.b.switch_to_block(blk);
+            let params = self.b.block_params(blk).to_vec();
+            let kind_v = self.i64c(i64::from(kind.code()));
+            let (a, b) = match params[..] {
+                [_, a, b] => (a, b),
+                [_, a] => (a, self.i64c(0)),
+                _ => {
+                    let z = self.i64c(0);
+                    (z, z)
+                }
+            };
+            let rt = self.rt_ref(RtFunc::Trap);
+            self.b.ins().call(rt, &[ctx, kind_v, params[0], a, b]);
+            self.b.ins().jump(bail, &[]);
+        }
+        Ok(())
+    }
+
+    /// The arguments of a jump to the trap block of `kind` from this site.
+    fn trap_args(
+        &mut self,
+        kind: TrapKind,
+        a: Option<Value>,
+        b: Option<Value>,
+    ) -> R<Vec<cl::BlockArg>> {
+        let site = self.i64c(self.site_code());
+        let mut args = vec![cl::BlockArg::Value(site)];
+        match kind {
+            TrapKind::IndexOob => {
+                let (Some(a), Some(b)) = (a, b) else {
+                    return Err(self.malformed("an index_oob trap needs the index and length"));
+                };
+                args.push(cl::BlockArg::Value(a));
+                args.push(cl::BlockArg::Value(b));
+            }
+            TrapKind::Explicit => {
+                let Some(a) = a else {
+                    return Err(self.malformed("an explicit trap needs its message"));
+                };
+                args.push(cl::BlockArg::Value(a));
+            }
+            _ => {}
+        }
+        Ok(args)
+    }
+
+    /// Branches to the trap block of `kind` when `cond` is nonzero, through a small cold edge
+    /// block that supplies this site's code (so the hot path carries no trap constants).
     fn trap_if(
         &mut self,
         cond: Value,
@@ -534,33 +763,23 @@ impl FnLower<'_, '_, '_> {
         a: Option<Value>,
         b: Option<Value>,
     ) -> R<()> {
-        let trap_blk = self.b.create_block();
-        self.b.set_cold_block(trap_blk);
+        let edge = self.b.create_block();
+        self.b.set_cold_block(edge);
         let cont = self.b.create_block();
-        self.b.ins().brif(cond, trap_blk, &[], cont, &[]);
-        self.b.switch_to_block(trap_blk);
+        self.b.ins().brif(cond, edge, &[], cont, &[]);
+        self.b.seal_block(edge);
+        self.b.seal_block(cont);
+        self.b.switch_to_block(edge);
         self.emit_trap_call(kind, a, b)?;
         self.b.switch_to_block(cont);
         Ok(())
     }
 
-    /// Calls `rt_trap` and jumps to the bail block (terminates the current block).
+    /// Jumps to the trap block of `kind` (terminates the current block).
     fn emit_trap_call(&mut self, kind: TrapKind, a: Option<Value>, b: Option<Value>) -> R<()> {
-        let ctx = self.ctx()?;
-        let bail = self.bail()?;
-        let kind_v = self.i64c(i64::from(kind.code()));
-        let f = self.i64c(i64::from(self.site));
-        let a = match a {
-            Some(v) => v,
-            None => self.i64c(0),
-        };
-        let b = match b {
-            Some(v) => v,
-            None => self.i64c(0),
-        };
-        let rt = self.rt_ref(RtFunc::Trap);
-        self.b.ins().call(rt, &[ctx, kind_v, f, a, b]);
-        self.b.ins().jump(bail, &[]);
+        let args = self.trap_args(kind, a, b)?;
+        let blk = self.trap_block(kind);
+        self.b.ins().jump(blk, &args);
         Ok(())
     }
 
@@ -569,6 +788,7 @@ impl FnLower<'_, '_, '_> {
         let bail = self.bail()?;
         let cont = self.b.create_block();
         self.b.ins().brif(status, bail, &[], cont, &[]);
+        self.b.seal_block(cont);
         self.b.switch_to_block(cont);
         Ok(())
     }
@@ -726,18 +946,40 @@ impl FnLower<'_, '_, '_> {
                 return Err(self.malformed(format!("layout lists undeclared block {blk}")));
             }
             let c = self.b.create_block();
-            self.blocks.insert(blk, c);
+            self.blocks[blk] = Some(c);
         }
+        // Count the branches into each block (the entry block is also entered from `start`).
+        let mut preds: SecondaryMap<cl::Block, u32> = SecondaryMap::new();
+        for &blk in &ir.layout {
+            let targets: &[Block] = match ir.blocks[blk].terminator.as_ref() {
+                Some(Terminator::Br(t)) => std::slice::from_ref(t),
+                Some(Terminator::BrIf {
+                    then_block,
+                    else_block,
+                    ..
+                }) => &[*then_block, *else_block],
+                _ => &[],
+            };
+            for t in targets {
+                if let Some(Some(c)) = self.blocks.get(*t).copied() {
+                    preds[c] += 1;
+                }
+            }
+        }
+        let first_cl = self.cl_block(ir.layout[0])?;
+        preds[first_cl] += 1;
+        self.preds_left = preds;
         let start = self.b.create_block();
         self.b.append_block_params_for_function_params(start);
         let bail = self.b.create_block();
         self.b.set_cold_block(bail);
         self.bail = Some(bail);
         self.b.switch_to_block(start);
+        self.b.seal_block(start);
         let params = self.b.block_params(start).to_vec();
         self.ctx = Some(params[0]);
         let mut next = 1;
-        if abi::has_struct_ret(ir) {
+        if abi::has_struct_ret(self.env.module, ir) {
             self.retarea = Some(params[1]);
             next = 2;
         }
@@ -746,28 +988,35 @@ impl FnLower<'_, '_, '_> {
             return Err(self.malformed("parameter count mismatch"));
         }
 
-        // The call-depth check comes before anything else.
+        // The call-depth check comes before anything else, in functions on a cycle of the
+        // call graph only: the others cannot deepen the stack without bound.
         let ctx = params[0];
-        let depth = self.load(types::I64, ctx, CTX_DEPTH);
-        let depth1 = self.b.ins().iadd_imm_s(depth, 1);
-        self.store(depth1, ctx, CTX_DEPTH);
-        let max = self.load(types::I64, ctx, CTX_MAX_DEPTH);
-        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, depth1, max);
-        self.trap_if(over, TrapKind::StackOverflow, None, None)?;
+        if self.recursive {
+            let depth = self.load(types::I64, ctx, CTX_DEPTH);
+            let depth1 = self.b.ins().iadd_imm_s(depth, 1);
+            self.store(depth1, ctx, CTX_DEPTH);
+            let max = self.load(types::I64, ctx, CTX_MAX_DEPTH);
+            let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, depth1, max);
+            self.trap_if(over, TrapKind::StackOverflow, None, None)?;
+        }
 
         // Locals: parameters take their incoming values, the rest start as zero.
-        let param_index: HashMap<Local, usize> =
-            ir.params.iter().enumerate().map(|(i, &l)| (l, i)).collect();
+        let mut param_index: SecondaryMap<Local, Option<usize>> = SecondaryMap::new();
+        for (i, &l) in ir.params.iter().enumerate() {
+            param_index[l] = Some(i);
+        }
         for (local, data) in ir.locals.iter() {
-            let incoming = param_index.get(&local).map(|&i| param_values[i]);
+            let incoming = param_index[local].map(|i| param_values[i]);
             let repr = match data.ty {
                 Type::Scalar(s) => {
+                    // A local is zero until assigned. It is not defined here: cranelift-frontend
+                    // materializes a zero in the entry block only for a read that some path
+                    // reaches before any assignment, so a local that every path writes before
+                    // reading costs nothing.
                     let var = self.b.declare_var(abi::scalar_cl(s));
-                    let v = match incoming {
-                        Some(v) => v,
-                        None => self.iconst(s, 0),
-                    };
-                    self.b.def_var(var, v);
+                    if let Some(v) = incoming {
+                        self.b.def_var(var, v);
+                    }
                     Repr::Scalar(var, s)
                 }
                 Type::Vec(elem) => {
@@ -784,21 +1033,29 @@ impl FnLower<'_, '_, '_> {
                 }
                 Type::Struct(sid) => {
                     let lay = self.layout(sid)?.clone();
+                    // A small struct parameter arrives as its bytes in one i64, a larger one
+                    // as the address of the caller's copy.
+                    let small = abi::is_small_struct(self.env.module, sid);
                     if data.packed {
                         self.env.module.packable(sid).map_err(|why| {
                             self.unsupported(format!("local `{}` is packed but {why}", data.name))
                         })?;
+                        // As for scalars, the all-zero value comes from the frontend if needed.
                         let var = self.b.declare_var(types::I64);
                         let v = match incoming {
-                            Some(p) => self.load_bytes(p, 0, lay.size),
-                            None => self.i64c(0),
+                            Some(p) if small => Some(p),
+                            Some(p) => Some(self.load_bytes(p, 0, lay.size)),
+                            None => None,
                         };
-                        self.b.def_var(var, v);
+                        if let Some(v) = v {
+                            self.b.def_var(var, v);
+                        }
                         Repr::Packed(var, sid)
                     } else {
                         let ss = self.new_slot(lay.size, lay.align);
                         let addr = self.slot_addr(ss);
                         match incoming {
+                            Some(p) if small => self.store_bytes(p, addr, 0, lay.size),
                             Some(p) => self.copy_mem(addr, 0, p, 0, lay.size),
                             None => self.zero_mem(addr, lay.size),
                         }
@@ -806,24 +1063,30 @@ impl FnLower<'_, '_, '_> {
                     }
                 }
             };
-            self.locals.insert(local, repr);
+            self.locals[local] = Some(repr);
         }
         let first = self.cl_block(ir.layout[0])?;
         self.b.ins().jump(first, &[]);
+        self.edge_emitted(first);
 
-        // The bail block returns at once with a dummy result.
+        // The bail block returns at once with a dummy result and the status 1 (trapped).
         self.b.switch_to_block(bail);
+        let trapped = self.b.ins().iconst(abi::STATUS, 1);
         match ir.ret {
             Some(Type::Scalar(s)) => {
                 let z = self.iconst(s, 0);
-                self.b.ins().return_(&[z]);
+                self.b.ins().return_(&[z, trapped]);
             }
             Some(Type::Vec(_)) => {
                 let z = self.i64c(0);
-                self.b.ins().return_(&[z]);
+                self.b.ins().return_(&[z, trapped]);
+            }
+            Some(Type::Struct(sid)) if abi::is_small_struct(self.env.module, sid) => {
+                let z = self.i64c(0);
+                self.b.ins().return_(&[z, trapped]);
             }
             Some(Type::Struct(_)) | None => {
-                self.b.ins().return_(&[]);
+                self.b.ins().return_(&[trapped]);
             }
         }
 
@@ -853,7 +1116,18 @@ impl FnLower<'_, '_, '_> {
             self.terminator(term)?;
             self.site = self.fidx;
         }
-        Ok(())
+        self.fill_trap_blocks()
+    }
+
+    /// Records that one branch into `target` is emitted; seals it once all are.
+    fn edge_emitted(&mut self, target: cl::Block) {
+        let n = &mut self.preds_left[target];
+        if *n > 0 {
+            *n -= 1;
+            if *n == 0 {
+                self.b.seal_block(target);
+            }
+        }
     }
 
     fn terminator(&mut self, term: &Terminator) -> R<()> {
@@ -861,6 +1135,7 @@ impl FnLower<'_, '_, '_> {
             Terminator::Br(t) => {
                 let t = self.cl_block(*t)?;
                 self.b.ins().jump(t, &[]);
+                self.edge_emitted(t);
             }
             Terminator::BrIf {
                 cond,
@@ -871,12 +1146,27 @@ impl FnLower<'_, '_, '_> {
                 let t = self.cl_block(*then_block)?;
                 let e = self.cl_block(*else_block)?;
                 self.b.ins().brif(c, t, &[], e, &[]);
+                self.edge_emitted(t);
+                self.edge_emitted(e);
             }
             Terminator::Ret(value) => {
                 let ret = match (self.ir.ret, value) {
                     (None, None) => None,
                     (Some(Type::Scalar(s)), Some(op)) => Some(self.scalar_operand(*op, s)?),
                     (Some(Type::Vec(_)), Some(Operand::Local(l))) => Some(self.vec_local(*l)?.0),
+                    (Some(Type::Struct(sid)), Some(op))
+                        if abi::is_small_struct(self.env.module, sid) =>
+                    {
+                        let size = self.layout(sid)?.size;
+                        Some(match self.struct_operand(*op, sid)? {
+                            Repr::Packed(var, _) => self.b.use_var(var),
+                            Repr::Slot(ss, _) => {
+                                let addr = self.slot_addr(ss);
+                                self.load_bytes(addr, 0, size)
+                            }
+                            _ => return Err(self.malformed("struct expected")),
+                        })
+                    }
                     (Some(Type::Struct(sid)), Some(op)) => {
                         let src = self.struct_operand(*op, sid)?;
                         let area = self
@@ -887,13 +1177,16 @@ impl FnLower<'_, '_, '_> {
                     }
                     _ => return Err(self.malformed("`ret` does not match the return type")),
                 };
-                let ctx = self.ctx()?;
-                let depth = self.load(types::I64, ctx, CTX_DEPTH);
-                let depth1 = self.b.ins().iadd_imm_s(depth, -1);
-                self.store(depth1, ctx, CTX_DEPTH);
+                if self.recursive {
+                    let ctx = self.ctx()?;
+                    let depth = self.load(types::I64, ctx, CTX_DEPTH);
+                    let depth1 = self.b.ins().iadd_imm_s(depth, -1);
+                    self.store(depth1, ctx, CTX_DEPTH);
+                }
+                let ok = self.b.ins().iconst(abi::STATUS, 0);
                 match ret {
-                    Some(v) => self.b.ins().return_(&[v]),
-                    None => self.b.ins().return_(&[]),
+                    Some(v) => self.b.ins().return_(&[v, ok]),
+                    None => self.b.ins().return_(&[ok]),
                 };
             }
             Terminator::Trap(msg) => {
@@ -1189,6 +1482,8 @@ impl FnLower<'_, '_, '_> {
         let cty = abi::scalar_cl(ty);
         let r = self.b.append_block_param(join, cty);
         self.b.ins().brif(is_m1, m1_blk, &[], div_blk, &[]);
+        self.b.seal_block(m1_blk);
+        self.b.seal_block(div_blk);
         self.b.switch_to_block(m1_blk);
         let special = if op == BinaryOp::SDiv {
             self.b.ins().ineg(x)
@@ -1203,6 +1498,7 @@ impl FnLower<'_, '_, '_> {
             self.b.ins().srem(x, y)
         };
         self.b.ins().jump(join, &[q.into()]);
+        self.b.seal_block(join);
         self.b.switch_to_block(join);
         Ok(r)
     }
@@ -1383,6 +1679,7 @@ impl FnLower<'_, '_, '_> {
         self.b.set_cold_block(grow);
         let store_blk = self.b.create_block();
         self.b.ins().brif(full, grow, &[], store_blk, &[]);
+        self.b.seal_block(grow);
         self.b.switch_to_block(grow);
         let ctx = self.ctx()?;
         let f = self.i64c(i64::from(self.site));
@@ -1391,6 +1688,7 @@ impl FnLower<'_, '_, '_> {
         let status = self.b.inst_results(call)[0];
         let bail = self.bail()?;
         self.b.ins().brif(status, bail, &[], store_blk, &[]);
+        self.b.seal_block(store_blk);
         self.b.switch_to_block(store_blk);
         let addr = self.elem_addr(h, len, size);
         self.store_elem(v, addr)?;
@@ -1419,7 +1717,10 @@ impl FnLower<'_, '_, '_> {
         let mut vals = vec![ctx];
         // The return area of a struct result: the destination's slot, or a scratch slot.
         let mut ret_slot: Option<(StackSlot, StructId, Option<Repr>)> = None;
-        if let Some(Type::Struct(sid)) = callee.ret {
+        if let Some(Type::Struct(sid)) = callee
+            .ret
+            .filter(|_| abi::has_struct_ret(self.env.module, callee))
+        {
             let lay = self.layout(sid)?.clone();
             let dst_repr = match dst {
                 Some(d) => Some(self.struct_repr(d, sid)?),
@@ -1451,6 +1752,17 @@ impl FnLower<'_, '_, '_> {
                     }
                     v
                 }
+                Type::Struct(sid) if abi::is_small_struct(self.env.module, sid) => {
+                    let size = self.layout(sid)?.size;
+                    match self.struct_operand(arg, sid)? {
+                        Repr::Packed(var, _) => self.b.use_var(var),
+                        Repr::Slot(ss, _) => {
+                            let addr = self.slot_addr(ss);
+                            self.load_bytes(addr, 0, size)
+                        }
+                        _ => return Err(self.malformed("struct expected")),
+                    }
+                }
                 Type::Struct(sid) => {
                     let repr = self.struct_operand(arg, sid)?;
                     self.struct_address(repr, sid)?
@@ -1460,8 +1772,14 @@ impl FnLower<'_, '_, '_> {
         }
         let call = self.b.ins().call(fref, &vals);
         let results = self.b.inst_results(call).to_vec();
-        let trapped = self.load(types::I64, ctx, CTX_TRAPPED);
-        self.bail_if(trapped)?;
+        // The status comes back in a register; test it on the spot unless the callee cannot
+        // trap. A trapped callee's result is never used: the caller bails out first.
+        let status = *results
+            .last()
+            .ok_or_else(|| self.malformed("a call without a status result"))?;
+        if self.env.may_trap(fid) {
+            self.bail_if(status)?;
+        }
         match (callee.ret, dst) {
             (_, None) => {}
             (Some(Type::Scalar(s)), Some(d)) => {
@@ -1475,6 +1793,17 @@ impl FnLower<'_, '_, '_> {
                 Repr::Vec(var, de) if de == e => self.b.def_var(var, results[0]),
                 _ => return Err(self.malformed("call result type does not match")),
             },
+            (Some(Type::Struct(sid)), Some(d)) if abi::is_small_struct(self.env.module, sid) => {
+                let size = self.layout(sid)?.size;
+                match self.struct_repr(d, sid)? {
+                    Repr::Packed(var, _) => self.b.def_var(var, results[0]),
+                    Repr::Slot(ss, _) => {
+                        let addr = self.slot_addr(ss);
+                        self.store_bytes(results[0], addr, 0, size);
+                    }
+                    _ => return Err(self.malformed("call result type does not match")),
+                }
+            }
             (Some(Type::Struct(_)), Some(_)) => {
                 if let Some((ss, sid, Some(r @ Repr::Packed(..)))) = ret_slot {
                     let addr = self.slot_addr(ss);

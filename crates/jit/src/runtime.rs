@@ -222,19 +222,22 @@ impl RunCtx {
         if i64::try_from(new_cap).is_err() {
             return oom(self);
         }
-        // SAFETY: the layout has a nonzero size.
-        let new_ptr = unsafe { alloc::alloc_zeroed(new_layout) };
-        if new_ptr.is_null() {
-            return oom(self);
-        }
         let used = (h.len.max(0) as u64).saturating_mul(elem).min(old_bytes);
-        if !h.ptr.is_null() {
-            // SAFETY: the old buffer holds `old_bytes >= used` bytes, the new one more; they are
-            // distinct allocations. The old buffer was allocated with `old_layout`.
-            unsafe {
-                std::ptr::copy_nonoverlapping(h.ptr, new_ptr, used as usize);
-                alloc::dealloc(h.ptr, old_layout);
-            }
+        // Elements at or past `len` are never read before they are written (every read is
+        // bounds-checked or proven in bounds), so the grown part is not zero-filled: a first
+        // growth is a plain allocation and later ones `realloc`, which copies (or extends in
+        // place) instead of allocate + zero + copy + free.
+        let new_ptr = if h.ptr.is_null() {
+            // SAFETY: the layout has a nonzero size.
+            unsafe { alloc::alloc(new_layout) }
+        } else {
+            // SAFETY: the old buffer was allocated with `old_layout` (same alignment) by this
+            // function; the new size is nonzero and fits `isize` (checked by `buffer_layout`).
+            unsafe { alloc::realloc(h.ptr, old_layout, new_layout.size()) }
+        };
+        if new_ptr.is_null() {
+            // `realloc` failing leaves the old buffer in place and owned by the header.
+            return oom(self);
         }
         h.ptr = new_ptr;
         h.cap = new_cap as i64;
