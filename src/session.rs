@@ -3,7 +3,7 @@
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use poolopt_interp::InterpError;
-use poolopt_ir::{Module, RunLimits, VerifyErrorKind, VerifyOptions};
+use poolopt_ir::{InlineHint, Module, RunLimits, VerifyErrorKind, VerifyOptions};
 use poolopt_jit::{ClOpt, CompiledModule, JitError, JitOptions};
 use poolopt_passes::{OptLevel, PassError, PassManager, PassReport};
 use thiserror::Error;
@@ -42,6 +42,19 @@ impl VerifiedModule {
     ) -> Result<VerifiedModule, Vec<poolopt_ir::VerifyError>> {
         poolopt_ir::verify_with(&module, options)?;
         Ok(VerifiedModule(module))
+    }
+
+    /// Sets the inlining hint of the function called `name` (`inline` / `noinline` in the text
+    /// format); hints never affect verification. Returns `false` when there is no such
+    /// function.
+    pub fn set_inline_hint(&mut self, name: &str, hint: InlineHint) -> bool {
+        match self.0.func_by_name(name) {
+            Some(id) => {
+                self.0.funcs[id].inline = hint;
+                true
+            }
+            None => false,
+        }
     }
 
     /// The verified IR.

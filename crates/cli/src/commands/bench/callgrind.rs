@@ -76,6 +76,8 @@ fn cell_args(case: &Case, variant: Variant) -> Vec<String> {
         case.n.to_string(),
         "--rounds".into(),
         case.rounds.to_string(),
+        "--calls".into(),
+        case.calls.name().into(),
     ];
     match variant {
         Variant::Jit { level, cl_opt } => {
@@ -223,6 +225,8 @@ pub struct CellArgs {
     pub cl_opt: Option<ClOptArg>,
     #[arg(long, conflicts_with_all = ["level", "cl_opt"])]
     pub native: bool,
+    #[arg(long, value_enum, default_value_t = super::workloads::CallMode::Natural)]
+    pub calls: super::workloads::CallMode,
 }
 
 /// Runs one cell and prints its result (and counters) on stdout.
@@ -237,6 +241,7 @@ pub fn run_cell(args: &CellArgs) -> Result<String, BenchError> {
         n: args.n,
         rounds: args.rounds,
         expected: 0,
+        calls: args.calls,
     };
     let round = super::error::Round::Sample(0);
     let mut meter = MarkMeter;

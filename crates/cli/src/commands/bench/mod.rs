@@ -36,7 +36,7 @@ use report::{Columns, Figures};
 use spread::Verdict;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use workloads::{SizeClass, Workload};
+use workloads::{CallMode, SizeClass, Workload};
 
 /// A poolopt optimization level on the command line.
 #[derive(ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
@@ -115,6 +115,12 @@ pub struct BenchArgs {
     /// Refused when the metric, the workload sizes or the expected checksums differ.
     #[arg(long, value_name = "DIR")]
     pub baseline: Option<PathBuf>,
+    /// Call modes, each a full matrix (default: natural): `natural` (as written; poolopt's
+    /// inliner and rustc decide), `boundary` (make/alloc/release kept out of line on both
+    /// sides), `inline` (every non-recursive call inlined on both sides). With several modes,
+    /// `--out DIR` writes each to `DIR/calls-MODE`.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "MODE,...")]
+    pub calls: Vec<CallMode>,
 }
 
 /// Output format of `poolopt bench`.
@@ -136,7 +142,7 @@ fn selection<T: Copy + PartialEq, K: Ord>(given: &[T], all: &[T], key: impl Fn(&
     v
 }
 
-fn plan(args: &BenchArgs) -> Result<Plan, BenchError> {
+fn plan(args: &BenchArgs, calls: CallMode) -> Result<Plan, BenchError> {
     let workloads = selection(&args.workloads, &Workload::ALL, |w| *w);
     let size = args.sizes.unwrap_or(if args.quick {
         SizeClass::Small
@@ -171,7 +177,7 @@ fn plan(args: &BenchArgs) -> Result<Plan, BenchError> {
         return Err(BenchError::Usage("--reps must be at least 1".into()));
     }
     Ok(Plan {
-        cases: workloads::cases(&workloads, size)?,
+        cases: workloads::cases(&workloads, size, calls)?,
         levels,
         cl_opts,
         warmups: args.warmups.unwrap_or(match (args.metric, args.quick) {
@@ -206,8 +212,8 @@ fn checked_targets(args: &BenchArgs) -> Result<Option<Vec<String>>, BenchError> 
 
 /// Runs the benchmark: measure, print the tables, write `--out`. Returns whether every
 /// checked target is met or not NOT met.
-fn bench(args: &BenchArgs) -> Result<bool, BenchError> {
-    let plan = plan(args)?;
+fn bench(args: &BenchArgs, calls: CallMode, out: Option<&PathBuf>) -> Result<bool, BenchError> {
+    let plan = plan(args, calls)?;
     let checked = checked_targets(args)?;
     let how = metric::choose(args.metric)?;
     let info = how.info();
@@ -228,6 +234,7 @@ fn bench(args: &BenchArgs) -> Result<bool, BenchError> {
         .join(" ");
     let mut fingerprint = fingerprint::fingerprint(&command);
     fingerprint.push(("metric".into(), info.label()));
+    fingerprint.push(("calls".into(), calls.name().into()));
     if matches!(how, metric::Plan::Callgrind(_)) {
         fingerprint.push((
             "valgrind".into(),
@@ -262,9 +269,10 @@ fn bench(args: &BenchArgs) -> Result<bool, BenchError> {
         ));
     }
     let heading = format!(
-        "## poolopt bench: {}; {} sample(s) after {} warm-up(s), interleaved; medians with \
-         ranges (min–max)\n",
+        "## poolopt bench: {}; calls: {}; {} sample(s) after {} warm-up(s), interleaved; \
+         medians with ranges (min–max)\n",
         info.label(),
+        calls.name(),
         plan.reps,
         plan.warmups
     );
@@ -277,7 +285,7 @@ fn bench(args: &BenchArgs) -> Result<bool, BenchError> {
         Format::Json => println!("{doc_text}"),
     }
 
-    if let Some(dir) = &args.out {
+    if let Some(dir) = out {
         let out = artifacts::OutDir::create(dir)?;
         let env: String = fingerprint
             .iter()
@@ -339,14 +347,32 @@ fn bench(args: &BenchArgs) -> Result<bool, BenchError> {
 
 /// `poolopt bench`: exit 0, or 4 when `--check` found a target NOT met.
 pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
-    match bench(&args) {
-        Ok(true) => Ok(ExitCode::SUCCESS),
-        Ok(false) => Ok(ExitCode::from(4)),
-        Err(e) => Err(Failure {
-            code: e.exit_code(),
-            message: e.to_string(),
-        }),
+    let failure = |e: BenchError| Failure {
+        code: e.exit_code(),
+        message: e.to_string(),
+    };
+    let modes = selection(&args.calls, &[CallMode::Natural], |c| *c);
+    if modes.len() > 1 && args.baseline.is_some() {
+        return Err(failure(BenchError::Usage(
+            "--baseline compares one call mode; give one --calls value".into(),
+        )));
     }
+    let mut all_met = true;
+    for &mode in &modes {
+        let out = args.out.as_ref().map(|dir| {
+            if modes.len() > 1 {
+                dir.join(format!("calls-{}", mode.name()))
+            } else {
+                dir.clone()
+            }
+        });
+        all_met &= bench(&args, mode, out.as_ref()).map_err(failure)?;
+    }
+    Ok(if all_met {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(4)
+    })
 }
 
 /// The hidden `bench-cell` subcommand (one run of one configuration, for callgrind).

@@ -3,7 +3,7 @@
 //! and the checksum), compiled by rustc at the binary's optimization level. Its results must
 //! equal the expected ones like every other implementation's.
 
-use super::workloads::{Case, ElemSize, Workload};
+use super::workloads::{CallMode, Case, ElemSize, Workload};
 use std::hint::black_box;
 
 /// A failed check: what the IR programs report as a trap.
@@ -105,13 +105,70 @@ impl<S: Slot> Pool<S> {
     }
 }
 
-fn append_owner<S: Slot>(n: i64, rounds: i64, seed: i64) -> Result<i64> {
+/// How the owners call the pool helpers: one implementation per [`CallMode`], differing only
+/// in the inlining attributes of the three helpers.
+trait Calls {
+    fn make<S: Slot>(k: i64) -> S;
+    fn alloc<S: Slot>(pool: &mut Pool<S>, v: S) -> Result<i64>;
+    fn release<S: Slot>(pool: &mut Pool<S>, i: i64) -> Result<()>;
+}
+
+/// As written: rustc decides.
+struct Natural;
+/// The helpers out of line.
+struct Boundary;
+/// The helpers always inlined.
+struct Inlined;
+
+impl Calls for Natural {
+    fn make<S: Slot>(k: i64) -> S {
+        S::make(k)
+    }
+    fn alloc<S: Slot>(pool: &mut Pool<S>, v: S) -> Result<i64> {
+        pool.alloc(v)
+    }
+    fn release<S: Slot>(pool: &mut Pool<S>, i: i64) -> Result<()> {
+        pool.release(i)
+    }
+}
+
+impl Calls for Boundary {
+    #[inline(never)]
+    fn make<S: Slot>(k: i64) -> S {
+        S::make(k)
+    }
+    #[inline(never)]
+    fn alloc<S: Slot>(pool: &mut Pool<S>, v: S) -> Result<i64> {
+        pool.alloc(v)
+    }
+    #[inline(never)]
+    fn release<S: Slot>(pool: &mut Pool<S>, i: i64) -> Result<()> {
+        pool.release(i)
+    }
+}
+
+impl Calls for Inlined {
+    #[inline(always)]
+    fn make<S: Slot>(k: i64) -> S {
+        S::make(k)
+    }
+    #[inline(always)]
+    fn alloc<S: Slot>(pool: &mut Pool<S>, v: S) -> Result<i64> {
+        pool.alloc(v)
+    }
+    #[inline(always)]
+    fn release<S: Slot>(pool: &mut Pool<S>, i: i64) -> Result<()> {
+        pool.release(i)
+    }
+}
+
+fn append_owner<S: Slot, C: Calls>(n: i64, rounds: i64, seed: i64) -> Result<i64> {
     let mut h = 0;
     for r in 0..rounds {
         let mut pool = Pool::<S>::new();
         for k in 0..n {
             let key = seed.wrapping_add(r.wrapping_mul(n)).wrapping_add(k);
-            if pool.alloc(S::make(key))? != k {
+            if C::alloc(&mut pool, C::make(key))? != k {
                 return Err(NativeTrap("append: alloc returned an unexpected index"));
             }
         }
@@ -120,38 +177,38 @@ fn append_owner<S: Slot>(n: i64, rounds: i64, seed: i64) -> Result<i64> {
     Ok(h)
 }
 
-fn lifo_owner<S: Slot>(n: i64, rounds: i64, seed: i64) -> Result<i64> {
+fn lifo_owner<S: Slot, C: Calls>(n: i64, rounds: i64, seed: i64) -> Result<i64> {
     let mut pool = Pool::<S>::new();
     let mut idx = vec![0i64; n.max(0) as usize];
     for r in 0..rounds {
         for k in 0..n {
             let key = seed.wrapping_add(r.wrapping_mul(n)).wrapping_add(k);
-            idx[k as usize] = pool.alloc(S::make(key))?;
+            idx[k as usize] = C::alloc(&mut pool, C::make(key))?;
             if idx[k as usize] != k {
                 return Err(NativeTrap("lifo: alloc returned an unexpected index"));
             }
         }
         for k in (0..n).rev() {
-            pool.release(idx[k as usize])?;
+            C::release(&mut pool, idx[k as usize])?;
         }
     }
     Ok(pool.checksum())
 }
 
-fn scattered_owner<S: Slot>(n: i64, rounds: i64, seed: i64) -> Result<i64> {
+fn scattered_owner<S: Slot, C: Calls>(n: i64, rounds: i64, seed: i64) -> Result<i64> {
     let mut pool = Pool::<S>::new();
     for k in 0..n {
-        pool.alloc(S::make(seed.wrapping_add(k)))?;
+        C::alloc(&mut pool, C::make(seed.wrapping_add(k)))?;
     }
     let half = n / 2;
     let j = |k: i64, r: i64| (k.wrapping_mul(7919).wrapping_add(r.wrapping_mul(13))) % n;
     for r in 0..rounds {
         for k in 0..half {
-            pool.release(j(k, r))?;
+            C::release(&mut pool, j(k, r))?;
         }
         for m in 0..half {
             let key = seed.wrapping_add((r + 1).wrapping_mul(n)).wrapping_add(m);
-            if pool.alloc(S::make(key))? != j(half - 1 - m, r) {
+            if C::alloc(&mut pool, C::make(key))? != j(half - 1 - m, r) {
                 return Err(NativeTrap("scattered: alloc returned an unexpected index"));
             }
         }
@@ -159,11 +216,11 @@ fn scattered_owner<S: Slot>(n: i64, rounds: i64, seed: i64) -> Result<i64> {
     Ok(pool.checksum())
 }
 
-fn run_typed<S: Slot>(workload: Workload, n: i64, rounds: i64) -> Result<i64> {
+fn run_typed<S: Slot, C: Calls>(workload: Workload, n: i64, rounds: i64) -> Result<i64> {
     let owner = match workload {
-        Workload::Append => append_owner::<S>,
-        Workload::Lifo => lifo_owner::<S>,
-        Workload::Scattered => scattered_owner::<S>,
+        Workload::Append => append_owner::<S, C>,
+        Workload::Lifo => lifo_owner::<S, C>,
+        Workload::Scattered => scattered_owner::<S, C>,
     };
     let p = owner(n, rounds, 0)?;
     let q = owner(n, rounds, 1)?;
@@ -174,9 +231,15 @@ fn run_typed<S: Slot>(workload: Workload, n: i64, rounds: i64) -> Result<i64> {
 /// compile time.
 pub fn run(case: &Case) -> Result<i64> {
     let (n, rounds) = black_box((case.n, case.rounds));
-    let result = match black_box(case.elem) {
-        ElemSize::B8 => run_typed::<S8>(case.workload, n, rounds),
-        ElemSize::B128 => run_typed::<S128>(case.workload, n, rounds),
+    let result = match (black_box(case.elem), case.calls) {
+        (ElemSize::B8, CallMode::Natural) => run_typed::<S8, Natural>(case.workload, n, rounds),
+        (ElemSize::B8, CallMode::Boundary) => run_typed::<S8, Boundary>(case.workload, n, rounds),
+        (ElemSize::B8, CallMode::Inline) => run_typed::<S8, Inlined>(case.workload, n, rounds),
+        (ElemSize::B128, CallMode::Natural) => run_typed::<S128, Natural>(case.workload, n, rounds),
+        (ElemSize::B128, CallMode::Boundary) => {
+            run_typed::<S128, Boundary>(case.workload, n, rounds)
+        }
+        (ElemSize::B128, CallMode::Inline) => run_typed::<S128, Inlined>(case.workload, n, rounds),
     };
     black_box(result)
 }
@@ -188,14 +251,16 @@ mod tests {
 
     #[test]
     fn small_sizes_match_the_expected_results() {
-        for case in cases(&Workload::ALL, SizeClass::Small).unwrap() {
-            assert_eq!(run(&case), Ok(case.expected), "{case}");
+        for calls in [CallMode::Natural, CallMode::Boundary, CallMode::Inline] {
+            for case in cases(&Workload::ALL, SizeClass::Small, calls).unwrap() {
+                assert_eq!(run(&case), Ok(case.expected), "{case} ({})", calls.name());
+            }
         }
     }
 
     #[test]
     fn reference_lifo_matches_the_expected_result() {
-        for case in cases(&[Workload::Lifo], SizeClass::Reference).unwrap() {
+        for case in cases(&[Workload::Lifo], SizeClass::Reference, CallMode::Natural).unwrap() {
             assert_eq!(run(&case), Ok(case.expected), "{case}");
         }
     }

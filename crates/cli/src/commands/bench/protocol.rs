@@ -8,10 +8,11 @@ use super::callgrind;
 use super::error::{BenchError, Round};
 use super::metric::{self, Meter, MetricInfo};
 use super::native;
-use super::workloads::Case;
+use super::workloads::{CallMode, Case};
 use indicatif::{ProgressBar, ProgressStyle};
+use poolopt::ir::InlineHint;
 use poolopt::jit::RunStats;
-use poolopt::{parse_and_verify, ClOpt, OptLevel, PassManager, RunLimits, Session};
+use poolopt::{parse_and_verify, ClOpt, OptLevel, PassManager, RunLimits, Session, VerifiedModule};
 use std::fmt;
 
 /// How a case is executed.
@@ -187,6 +188,7 @@ pub fn run_jit(
     let start = meter.read()?;
     let module = parse_and_verify(&program.file_name(), program.source)
         .map_err(|d| pipeline(poolopt::Error::Source(d)))?;
+    let module = with_call_mode(module, case.calls);
     let parsed = meter.read()?;
     let session = Session::new(module).optimize(&manager).map_err(pipeline)?;
     let optimized = meter.read()?;
@@ -215,6 +217,29 @@ pub fn run_jit(
         result,
         stats: Some(stats),
     })
+}
+
+/// The workload module with the inlining hints of `calls`: `boundary` marks the pool helpers
+/// `noinline`, `inline` marks every function `inline` (the inliner still never inlines a call
+/// on a cycle of the call graph); `natural` leaves the program as written. Hints do not change
+/// what a verified module means, so the module stays verified.
+fn with_call_mode(mut module: VerifiedModule, calls: CallMode) -> VerifiedModule {
+    let names: Vec<String> = module
+        .module()
+        .funcs
+        .values()
+        .map(|f| f.name.clone())
+        .collect();
+    for name in names {
+        let hint = match calls {
+            CallMode::Natural => continue,
+            CallMode::Boundary if CallMode::is_helper(&name) => InlineHint::Never,
+            CallMode::Boundary => continue,
+            CallMode::Inline => InlineHint::Always,
+        };
+        module.set_inline_hint(&name, hint);
+    }
+    module
 }
 
 /// Runs the native reference of `case`, reading `meter` around the run.

@@ -111,7 +111,38 @@ pub enum SizeClass {
     Reference,
 }
 
-/// One row of the benchmark: a workload at one slot size and one problem size.
+/// How the workloads' helpers are called, on both sides (after seed 000's call modes).
+#[derive(ValueEnum, Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub enum CallMode {
+    /// The programs as written: poolopt's inliner decides, native as rustc compiles it.
+    #[default]
+    Natural,
+    /// The helpers (`make*`, `alloc`, `release`) kept out of line on both sides: `noinline` in
+    /// poolopt, `#[inline(never)]` in the native reference — code quality at equal call
+    /// structure.
+    Boundary,
+    /// Every non-recursive call inlined on both sides (`inline` on every function;
+    /// `#[inline(always)]` on the native helpers).
+    Inline,
+}
+
+impl CallMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            CallMode::Natural => "natural",
+            CallMode::Boundary => "boundary",
+            CallMode::Inline => "inline",
+        }
+    }
+
+    /// Whether a workload function is one of the pool helpers `boundary` keeps out of line.
+    pub fn is_helper(function: &str) -> bool {
+        function.starts_with("make") || function == "alloc" || function == "release"
+    }
+}
+
+/// One row of the benchmark: a workload at one slot size and one problem size, in one call
+/// mode.
 #[derive(Copy, Clone, Debug)]
 pub struct Case {
     pub workload: Workload,
@@ -120,6 +151,7 @@ pub struct Case {
     pub rounds: i64,
     /// The result every implementation must return.
     pub expected: i64,
+    pub calls: CallMode,
 }
 
 impl Case {
@@ -197,7 +229,11 @@ fn parse_expected(text: &str) -> Result<Vec<ExpectedRow>, BenchError> {
 ///
 /// Each workload/size label must have exactly two rows in the table; the one with fewer pool
 /// operations is the small size, the other the reference size.
-pub fn cases(workloads: &[Workload], size: SizeClass) -> Result<Vec<Case>, BenchError> {
+pub fn cases(
+    workloads: &[Workload],
+    size: SizeClass,
+    calls: CallMode,
+) -> Result<Vec<Case>, BenchError> {
     let rows = parse_expected(EXPECTED)?;
     let mut cases = Vec::new();
     for &workload in workloads {
@@ -228,6 +264,7 @@ pub fn cases(workloads: &[Workload], size: SizeClass) -> Result<Vec<Case>, Bench
                 n: row.n,
                 rounds: row.rounds,
                 expected: row.result,
+                calls,
             });
         }
     }
@@ -240,8 +277,8 @@ mod tests {
 
     #[test]
     fn embedded_table_has_both_sizes_of_every_case() {
-        let small = cases(&Workload::ALL, SizeClass::Small).unwrap();
-        let reference = cases(&Workload::ALL, SizeClass::Reference).unwrap();
+        let small = cases(&Workload::ALL, SizeClass::Small, CallMode::Natural).unwrap();
+        let reference = cases(&Workload::ALL, SizeClass::Reference, CallMode::Natural).unwrap();
         assert_eq!(small.len(), 6);
         assert_eq!(reference.len(), 6);
         let lifo = reference.iter().find(|c| c.label() == "lifo_8").unwrap();
