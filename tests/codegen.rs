@@ -75,3 +75,27 @@ fn o2_removes_the_guarded_pop_check_and_folds_the_index_check() {
         "O2 should compare less than O0"
     );
 }
+
+/// The owner loops of `lifo` and `scattered` after inlining: the O2 IR (no call of `make8`,
+/// `alloc` or `release` is left in them) and their x86-64 assembly.
+#[test]
+fn owner_loops_after_inlining_ir_and_asm() {
+    let module = load("examples/workloads/slot_pool_8.pir");
+    let session = optimize(&module, OptLevel::O2);
+    let ir = poolopt::ir::print_module(session.module().module());
+    let asm = session.emit_asm(ClOpt::Speed).unwrap();
+    for owner in ["lifo_owner", "scattered_owner"] {
+        let m = session.module().module();
+        let id = m.func_by_name(owner).expect("the workload has its owners");
+        let text = poolopt::ir::print_function(m, &m.funcs[id]);
+        for helper in ["make8", "alloc", "release"] {
+            assert!(
+                !text.contains(&format!("call {helper}(")),
+                "{owner} still calls {helper}:\n{text}"
+            );
+        }
+        assert!(ir.contains(&text));
+        insta::assert_snapshot!(format!("ir_{owner}_O2"), text);
+        insta::assert_snapshot!(format!("asm_{owner}_O2"), function_section(&asm, owner));
+    }
+}
