@@ -1,6 +1,6 @@
 ; passes: bounds-check-elim
 ; entry: main
-; expect: 12
+; expect: value 12
 ; The callee pops a vec<i32>; a vec<i64> cannot be that vec, so the guard on `v` still covers
 ; the pop after the call (the pop of `w` inside the callee keeps its own check).
 fn take32(w: vec<i32>) -> i64 {

@@ -1,7 +1,7 @@
 ; passes: bounds-check-elim
 ; entry: main
 ; args: 12
-; expect: 9
+; expect: value 9
 ; A call of a function that touches no vec cannot change a length: the guard still covers
 ; the pop after it (the call effects summary of `low_bit` is empty).
 fn low_bit(x: i64) -> i64 {

@@ -1,6 +1,6 @@
 ; passes: bounds-check-elim
 ; entry: main
-; expect: 7
+; expect: value 7
 ; After `new` and three pushes `len(v) > 2`: the check of the constant index 2 goes.
 fn main() -> i64 {
     var v: vec<i64>

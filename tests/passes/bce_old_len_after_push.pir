@@ -1,6 +1,6 @@
 ; passes: bounds-check-elim
 ; entry: main
-; expect: 9
+; expect: value 9
 ; `n = len v` taken before `push v` is a valid index after it: the check of `v[n]` goes.
 fn main() -> i64 {
     var v: vec<i64>

@@ -1,7 +1,7 @@
 ; passes: bounds-check-elim
 ; entry: main
 ; args: 1000
-; expect: 11
+; expect: value 11
 ; `(r / k) % len(v)` with `r >= 0` (masked) and `k > 0`: signed division and remainder of
 ; non-negative operands stay in `[0, len(v))`, so the element check goes.
 fn main(x: i64) -> i64 {

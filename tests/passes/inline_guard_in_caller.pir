@@ -1,6 +1,6 @@
 ; passes: inline, temp-elision, copy-prop, bounds-check-elim
 ; entry: main
-; expect: 7
+; expect: value 7
 ; After inlining, the caller's length test dominates the callee's pop: its check goes.
 fn take(v: vec<i64>) -> i64 {
     var x: i64

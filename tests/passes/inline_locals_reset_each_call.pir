@@ -1,7 +1,7 @@
 ; passes: inline
 ; entry: main
 ; args: 4
-; expect: 10
+; expect: value 10
 ; The callee reads `acc` before writing it: a fresh frame has it zero. Inlined into a loop,
 ; the copy resets it on every iteration (without the reset the loop would sum 1+3+6+10 = 20).
 fn plus(x: i64) -> i64 {

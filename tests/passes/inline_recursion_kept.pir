@@ -1,7 +1,7 @@
 ; passes: inline
 ; entry: main
 ; args: 10
-; expect: 55
+; expect: value 55
 ; Recursive and mutually recursive functions stay calls; the small non-recursive helper is
 ; inlined into them.
 fn add1(x: i64, y: i64) -> i64 {

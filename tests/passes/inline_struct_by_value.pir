@@ -1,6 +1,6 @@
 ; passes: inline, temp-elision, copy-prop, scalarize
 ; entry: main
-; expect: 1001
+; expect: value 1001
 ; Struct arguments are copies: the callee's update of its parameter does not reach the
 ; caller's struct; a struct result is copied back.
 struct P { a: i32, b: i32 }
