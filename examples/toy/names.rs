@@ -133,14 +133,13 @@ pub fn render_remark(
         remark.kind.name(),
         remark.function
     ));
-    if let Some(line) = remark
+    if let Some(text) = remark
         .loc
         .is_known()
         .then(|| source_line(source, remark.loc.line))
+        .flatten()
     {
-        if let Some(text) = line {
-            out.push_str(&format!("    {} | {}\n", remark.loc.line, text.trim_end()));
-        }
+        out.push_str(&format!("    {} | {}\n", remark.loc.line, text.trim_end()));
     }
     out
 }
