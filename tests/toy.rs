@@ -205,7 +205,7 @@ fn trap_programs_trap_the_same_everywhere() {
 #[test]
 fn error_programs_report_located_errors() {
     let files = expectation_files("errors");
-    assert_eq!(files.len(), 6);
+    assert_eq!(files.len(), 7);
     for (rel, source, expect) in files {
         let out = run_source(&options(&rel, &[]), &source);
         assert_eq!(out.code, 2, "{rel}: {out:?}");
