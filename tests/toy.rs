@@ -945,3 +945,34 @@ fn help_prints_the_usage_and_exits_0() {
     assert_eq!(opts.args, vec![-3, 4]);
     assert_eq!(opts.level, OptLevel::O1);
 }
+
+#[test]
+fn source_spans_are_cut_by_character_and_never_panic() {
+    use poolopt::ir::Loc;
+    let src = "let x = a +\n    (b * 2);\nlet é = f(x);\n";
+    // An expression over two lines reads as one, its whitespace collapsed.
+    assert_eq!(
+        names::source_text(src, Loc::new(1, 9), Loc::new(2, 12)),
+        Some("a + (b * 2)".to_string())
+    );
+    // Columns count characters, not bytes.
+    assert_eq!(
+        names::source_text(src, Loc::new(3, 9), Loc::new(3, 13)),
+        Some("f(x)".to_string())
+    );
+    // Unknown, reversed, zero-column or out-of-range spans give nothing or a clipped text.
+    assert_eq!(names::source_text(src, Loc::UNKNOWN, Loc::new(1, 3)), None);
+    assert_eq!(
+        names::source_text(src, Loc::new(2, 5), Loc::new(1, 1)),
+        None
+    );
+    assert_eq!(
+        names::source_text(src, Loc::new(9, 1), Loc::new(9, 4)),
+        None
+    );
+    assert_eq!(
+        names::source_text(src, Loc::new(1, 0), Loc::new(1, 200)),
+        Some("let x = a +".to_string())
+    );
+    assert_eq!(names::source_line(src, 0), None);
+}
