@@ -175,7 +175,7 @@ fn options(file: &str, extra: &[&str]) -> args::Options {
 #[test]
 fn trap_programs_trap_the_same_everywhere() {
     let files = expectation_files("traps");
-    assert_eq!(files.len(), 4);
+    assert_eq!(files.len(), 5);
     for (rel, source, expect) in files {
         let module = compile_ok(&rel, &source);
         assert_eq!(
@@ -205,7 +205,7 @@ fn trap_programs_trap_the_same_everywhere() {
 #[test]
 fn error_programs_report_located_errors() {
     let files = expectation_files("errors");
-    assert_eq!(files.len(), 6);
+    assert_eq!(files.len(), 7);
     for (rel, source, expect) in files {
         let out = run_source(&options(&rel, &[]), &source);
         assert_eq!(out.code, 2, "{rel}: {out:?}");
@@ -436,7 +436,14 @@ fn hostile_input_never_panics() {
     );
     assert!(compile_error(&deep_blocks).contains("nesting deeper than"));
     // Every prefix of every shipped program compiles or reports an error.
-    for name in ["slot_pool_8.toy", "bitmap_slab.toy", "gen_pool.toy"] {
+    for name in [
+        "slot_pool_8.toy",
+        "bitmap_slab.toy",
+        "gen_pool.toy",
+        "bitmap_alloc.toy",
+        "stats_pool.toy",
+        "unsigned_hash.toy",
+    ] {
         let source = read(name);
         for (cut, _) in source.char_indices().step_by(7) {
             let _ = compile(&source[..cut]);
@@ -937,4 +944,35 @@ fn help_prints_the_usage_and_exits_0() {
     let opts = options("x.toy", &["--args", "-3,4", "-O0", "-O1"]);
     assert_eq!(opts.args, vec![-3, 4]);
     assert_eq!(opts.level, OptLevel::O1);
+}
+
+#[test]
+fn source_spans_are_cut_by_character_and_never_panic() {
+    use poolopt::ir::Loc;
+    let src = "let x = a +\n    (b * 2);\nlet é = f(x);\n";
+    // An expression over two lines reads as one, its whitespace collapsed.
+    assert_eq!(
+        names::source_text(src, Loc::new(1, 9), Loc::new(2, 12)),
+        Some("a + (b * 2)".to_string())
+    );
+    // Columns count characters, not bytes.
+    assert_eq!(
+        names::source_text(src, Loc::new(3, 9), Loc::new(3, 13)),
+        Some("f(x)".to_string())
+    );
+    // Unknown, reversed, zero-column or out-of-range spans give nothing or a clipped text.
+    assert_eq!(names::source_text(src, Loc::UNKNOWN, Loc::new(1, 3)), None);
+    assert_eq!(
+        names::source_text(src, Loc::new(2, 5), Loc::new(1, 1)),
+        None
+    );
+    assert_eq!(
+        names::source_text(src, Loc::new(9, 1), Loc::new(9, 4)),
+        None
+    );
+    assert_eq!(
+        names::source_text(src, Loc::new(1, 0), Loc::new(1, 200)),
+        Some("let x = a +".to_string())
+    );
+    assert_eq!(names::source_line(src, 0), None);
 }

@@ -2,8 +2,11 @@
 //! rejects ill-typed programs with a located [`CompileError`]. Its output, [`TProgram`], is
 //! well typed by construction, so the lowering never has to report a user error.
 //!
-//! Integer literals take the type their context asks for (`i64` by default); `i32` and `i64`
-//! never mix without `as`. A struct with a vec field is a *split* struct: it can live in
+//! Integer literals take the type their context asks for (`i64` by default) and must fit it;
+//! `i64`, `i32`, `u64` and `u32` never mix without `as`. Division, remainder, `>>` and the
+//! ordering comparisons are unsigned on `u64`/`u32`. `break`/`continue` must be inside a loop;
+//! a tuple type (multiple return values) is only a return type and a tuple value is only
+//! returned or destructured. A struct with a vec field is a *split* struct: it can live in
 //! variables and be passed to functions, but not be returned or stored in a vec.
 
 use crate::ast::{BinOp, Expr, ExprKind, FnDecl, Program, Stmt, TypeExpr, UnOp};

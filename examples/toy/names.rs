@@ -88,10 +88,14 @@ pub fn source_text(source: &str, start: Loc, end: Loc) -> Option<String> {
     let mut out = String::new();
     for line in start.line..=end.line {
         let text = source_line(source, line)?;
-        let from = if line == start.line { start.col - 1 } else { 0 } as usize;
+        let from = if line == start.line {
+            start.col.saturating_sub(1)
+        } else {
+            0
+        } as usize;
         let chars: Vec<char> = text.chars().collect();
         let to = if line == end.line {
-            (end.col as usize - 1).min(chars.len())
+            (end.col as usize).saturating_sub(1).min(chars.len())
         } else {
             chars.len()
         };
@@ -133,14 +137,13 @@ pub fn render_remark(
         remark.kind.name(),
         remark.function
     ));
-    if let Some(line) = remark
+    if let Some(text) = remark
         .loc
         .is_known()
         .then(|| source_line(source, remark.loc.line))
+        .flatten()
     {
-        if let Some(text) = line {
-            out.push_str(&format!("    {} | {}\n", remark.loc.line, text.trim_end()));
-        }
+        out.push_str(&format!("    {} | {}\n", remark.loc.line, text.trim_end()));
     }
     out
 }

@@ -1,6 +1,7 @@
 //! A hand-written recursive-descent parser from tokens to the [`crate::ast`] tree.
 //!
-//! Binary operators use precedence climbing (Rust's precedence: `as`, then `* / %`, `+ -`,
+//! Prefix operators are `-`, `!` and `~`. Binary operators use precedence climbing (Rust's
+//! precedence: `as`, then `* / %`, `+ -`,
 //! `<< >>`, `&`, `^`, `|`, comparisons, `&&`, `||`). As in Rust, a struct literal is not allowed
 //! directly in the condition of `if`/`while` (`if x { ... }` opens the body). Nesting is bounded
 //! ([`MAX_DEPTH`]), so no input can overflow the stack.
