@@ -333,11 +333,16 @@ fn metrics_name_their_tables_and_unavailable_ones_are_usage_errors() {
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.starts_with("## poolopt bench: thread CPU time"),
+        stdout.starts_with("## poolopt bench: CPU time (process CPU clock)"),
         "{stdout}"
     );
     let tables = stdout.matches("\n### ").count();
-    assert_eq!(stdout.matches("Metric: thread CPU time").count(), tables);
+    assert_eq!(
+        stdout
+            .matches("Metric: CPU time (process CPU clock)")
+            .count(),
+        tables
+    );
 
     // Cycles need a hardware counter: measured where there is one, a clear error otherwise.
     let mut args = SMALL.to_vec();
@@ -493,7 +498,7 @@ fn baseline_compares_and_refuses_other_workloads() {
     );
     refuse(
         &|d| d["metric"]["metric"] = serde_json::json!("cpu"),
-        "the baseline measured thread CPU time",
+        "the baseline measured CPU time",
     );
     // A missing baseline is a usage error too.
     let missing = dir.join("missing");
