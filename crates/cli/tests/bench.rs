@@ -282,7 +282,7 @@ fn json_format_follows_the_documented_schema() {
     let doc: serde_json::Value =
         serde_json::from_slice(&out.stdout).expect("stdout is one JSON document");
     check_bench_doc(&doc, 2);
-    assert_eq!(doc["metric"]["metric"], "wall");
+    assert_eq!(doc["metric"]["metric"], "cpu");
     assert_eq!(doc["cases"].as_array().unwrap().len(), 2);
     // O0 and O2 under speed, and native, per case.
     assert_eq!(doc["configs"].as_array().unwrap().len(), 2 * 3);
