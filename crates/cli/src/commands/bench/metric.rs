@@ -1,4 +1,4 @@
-//! What a sample measures: wall time, the thread's CPU time, or executed instructions or cycles,
+//! What a sample measures: wall time, the process's CPU time, or executed instructions or cycles,
 //! and the meters that read them.
 //!
 //! Wall and CPU time and hardware counters are read in-process around every phase of a run
@@ -17,7 +17,9 @@ use std::time::Instant;
 pub enum Metric {
     /// Elapsed real time (moves ±20 % on a shared machine).
     Wall,
-    /// CPU time of the measuring thread (`CLOCK_THREAD_CPUTIME_ID`): no time while descheduled.
+    /// CPU time of the process (`CLOCK_PROCESS_CPUTIME_ID`): no time while descheduled. The
+    /// JIT runs the entry on a thread of its own, so the measuring thread's clock alone would
+    /// miss the run; nothing else in the process works while a sample is measured.
     Cpu,
     /// Executed instructions: hardware counter, or callgrind where there is none (exact).
     Instructions,
@@ -47,9 +49,10 @@ impl Metric {
 pub enum Source {
     /// `std::time::Instant`.
     Clock,
-    /// `clock_gettime(CLOCK_THREAD_CPUTIME_ID)`.
-    ThreadCpuClock,
-    /// A hardware counter through `perf_event_open`: the measuring thread, user space only.
+    /// `clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`.
+    ProcessCpuClock,
+    /// A hardware counter through `perf_event_open`: the measuring thread and the threads it
+    /// starts (the JIT's run thread), user space only.
     Perf,
     /// Valgrind's callgrind, one child process per sample.
     Callgrind,
@@ -59,7 +62,7 @@ impl Source {
     pub fn name(self) -> &'static str {
         match self {
             Source::Clock => "clock",
-            Source::ThreadCpuClock => "thread CPU clock",
+            Source::ProcessCpuClock => "process CPU clock",
             Source::Perf => "perf_event_open",
             Source::Callgrind => "callgrind",
         }
@@ -83,7 +86,7 @@ impl MetricInfo {
     pub fn label(self) -> String {
         let what = match self.metric {
             Metric::Wall => "wall time",
-            Metric::Cpu => "thread CPU time",
+            Metric::Cpu => "CPU time",
             Metric::Instructions => "executed instructions",
             Metric::Cycles => "CPU cycles",
         };
@@ -114,7 +117,7 @@ impl Meter for WallMeter {
     }
 }
 
-/// CPU time of the calling thread in nanoseconds.
+/// CPU time of the process (every thread) in nanoseconds.
 pub struct CpuMeter;
 
 impl Meter for CpuMeter {
@@ -124,10 +127,10 @@ impl Meter for CpuMeter {
             tv_nsec: 0,
         };
         // SAFETY: `ts` is a valid, writable timespec; the call writes only to it.
-        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+        let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
         if rc != 0 {
             return Err(BenchError::Meter(format!(
-                "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed: {}",
+                "clock_gettime(CLOCK_PROCESS_CPUTIME_ID) failed: {}",
                 std::io::Error::last_os_error()
             )));
         }
@@ -135,20 +138,27 @@ impl Meter for CpuMeter {
     }
 }
 
-/// A hardware counter of the calling thread.
+/// A counter of the calling thread and of the threads it starts afterwards.
 #[cfg(target_os = "linux")]
 pub struct PerfMeter(perf_event::Counter);
 
 #[cfg(target_os = "linux")]
 impl PerfMeter {
-    /// Opens and enables the counter of `metric` (instructions or cycles) for this thread.
+    /// Opens and enables the counter of `metric` (instructions or cycles).
     pub fn open(metric: Metric) -> std::io::Result<PerfMeter> {
         use perf_event::events::Hardware;
         let event = match metric {
             Metric::Cycles => Hardware::CPU_CYCLES,
             _ => Hardware::INSTRUCTIONS,
         };
-        let mut counter = perf_event::Builder::new(event).build()?;
+        PerfMeter::open_event(event)
+    }
+
+    /// Opens and enables a counter of `event`, inherited by threads started later: the JIT
+    /// runs the entry on a thread of its own, whose counts are added when it exits (it is
+    /// joined before the run's end is read).
+    pub fn open_event(event: impl perf_event::events::Event) -> std::io::Result<PerfMeter> {
+        let mut counter = perf_event::Builder::new(event).inherit(true).build()?;
         counter.enable()?;
         Ok(PerfMeter(counter))
     }
@@ -205,11 +215,11 @@ pub fn choose(metric: Metric) -> Result<Plan, BenchError> {
     let info = |source| MetricInfo { metric, source };
     match metric {
         Metric::Wall => Ok(Plan::InProcess(info(Source::Clock))),
-        Metric::Cpu => Ok(Plan::InProcess(info(Source::ThreadCpuClock))),
+        Metric::Cpu => Ok(Plan::InProcess(info(Source::ProcessCpuClock))),
         Metric::Cycles => match hardware_counter_error(metric) {
             None => Ok(Plan::InProcess(info(Source::Perf))),
             Some(why) => Err(BenchError::Usage(format!(
-                "--metric cycles needs a hardware counter: {why}; use --metric cpu (thread CPU \
+                "--metric cycles needs a hardware counter: {why}; use --metric cpu (process CPU \
                  time) or --metric instructions (callgrind) instead"
             ))),
         },
@@ -242,4 +252,66 @@ pub fn meter(info: MetricInfo) -> Result<Box<dyn Meter>, BenchError> {
         ),
         _ => Box::new(WallMeter(Instant::now())),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// CPU time of the calling thread, in nanoseconds.
+    fn thread_cpu_ns() -> u64 {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable timespec.
+        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+        assert_eq!(rc, 0);
+        ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+    }
+
+    /// Burns `ms` milliseconds of CPU time on a thread of its own, as the JIT's run does.
+    fn spin_on_a_thread(ms: u64) {
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let start = thread_cpu_ns();
+                let mut x = 0u64;
+                while thread_cpu_ns() - start < ms * 1_000_000 {
+                    for _ in 0..1000 {
+                        x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+                    }
+                }
+            });
+        });
+    }
+
+    #[test]
+    fn cpu_time_counts_the_run_thread() {
+        let mut meter = CpuMeter;
+        let before = meter.read().unwrap();
+        spin_on_a_thread(20);
+        let spent = meter.read().unwrap() - before;
+        // The run thread's 20 ms, not the measuring thread's ~0.
+        assert!(spent >= 20_000_000, "{spent} ns");
+    }
+
+    /// The perf counters are inherited by the run thread: checked with the task clock, a
+    /// software event that the kernel provides where hardware counters are missing.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn perf_counters_count_the_run_thread() {
+        let mut meter = match PerfMeter::open_event(perf_event::events::Software::TASK_CLOCK) {
+            Ok(m) => m,
+            Err(e) if matches!(e.raw_os_error(), Some(libc::EACCES | libc::EPERM)) => {
+                eprintln!("perf_event_open not permitted here ({e}); nothing to check");
+                return;
+            }
+            Err(e) => panic!("perf_event_open(task-clock) failed: {e}"),
+        };
+        let before = meter.read().unwrap();
+        spin_on_a_thread(20);
+        let spent = meter.read().unwrap() - before;
+        // Task-clock and the thread CPU clock tick at different moments: allow 10 %.
+        assert!(spent >= 18_000_000, "task clock {spent} ns");
+    }
 }

@@ -92,9 +92,9 @@ pub struct BenchArgs {
     /// here.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// What the ratio tables compare: wall time, the thread's CPU time, executed instructions
+    /// What the ratio tables compare: wall time, the process's CPU time, executed instructions
     /// (hardware counter, else callgrind: exact) or CPU cycles (hardware counter only).
-    #[arg(long, value_enum, default_value_t = Metric::Wall)]
+    #[arg(long, value_enum, default_value_t = Metric::Cpu)]
     pub metric: Metric,
     /// Output format on stdout: markdown tables, or one JSON document (schema in
     /// docs/benchmarks.md).

@@ -381,6 +381,10 @@ pub struct Target {
     pub verdict: Verdict,
 }
 
+/// Samples a noisy metric (wall, cpu, hardware counters) needs before a target's range can
+/// decide it; with fewer, the verdict is inconclusive. Callgrind counts decide from one.
+pub const MIN_SAMPLES_FOR_VERDICT: usize = 3;
+
 /// The ids of every target (without the Cranelift-level suffix): for `--check` validation.
 pub const TARGET_KINDS: [&str; 6] = [
     "exec-geomean",
@@ -402,13 +406,21 @@ pub fn targets(
     if !columns.levels.contains(&OptLevel::O2) {
         return out;
     }
+    // A range of one or two samples of a noisy metric says nothing about the spread.
+    let deterministic = m.metric.source.is_deterministic();
     let mut add = |id: String, name: String, figure: Option<Estimate>, limit: f64| {
+        let verdict = match figure {
+            Some(f) if !deterministic && f.samples < MIN_SAMPLES_FOR_VERDICT => {
+                Verdict::Inconclusive
+            }
+            _ => Verdict::at_most(figure, limit),
+        };
         out.push(Target {
             id,
             name,
             figure,
             limit,
-            verdict: Verdict::at_most(figure, limit),
+            verdict,
         });
     };
     for (col, &(level, cl)) in exec.columns.iter().enumerate() {
@@ -477,7 +489,8 @@ pub fn targets_markdown(m: &Measurements, targets: &[Target]) -> Option<Table> {
             "Metric: {}. The project's targets (docs/benchmarks.md), stated for the reference \
              sizes, evaluated on this run: `measured` is the median of the per-sample figure \
              and its range; *met* when the whole range is within the limit, *NOT met* when it \
-             is entirely beyond, *inconclusive* when it straddles the limit.",
+             is entirely beyond, *inconclusive* when it straddles the limit (or, for a metric other \
+             than callgrind's, rests on fewer than 3 samples).",
             m.metric.label()
         ),
         vec![
