@@ -20,7 +20,6 @@
 
 use crate::inst::Loc;
 use crate::parser::ParseErrorKind;
-use rustc_hash::FxHashMap;
 use std::cell::Cell;
 use std::ops::Range;
 
@@ -104,15 +103,38 @@ pub(crate) mod kw {
 }
 
 /// Distinct words of one source text. The text of a word borrows from the source.
+///
+/// A small open-addressing table of symbols, hashed by the word's first eight bytes (one
+/// unaligned load) and its length: interning a short word costs a load, a multiply and a
+/// compare, with no call into a general-purpose hasher.
 pub(crate) struct Interner<'a> {
-    map: FxHashMap<&'a str, Symbol>,
+    /// `symbol + 1` per slot, 0 when empty; the length is a power of two.
+    table: Vec<u32>,
     names: Vec<&'a str>,
+}
+
+/// The hash of a word: its bytes folded 8 at a time, then its length.
+fn word_hash(word: &[u8]) -> u64 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let mut h = word.len() as u64;
+    let mut chunks = word.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(chunk);
+        h = (h ^ u64::from_le_bytes(b)).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    let mut tail = 0u64;
+    for (i, &b) in rest.iter().enumerate() {
+        tail |= u64::from(b) << (8 * i);
+    }
+    (h ^ tail).wrapping_mul(K).rotate_left(26)
 }
 
 impl<'a> Interner<'a> {
     fn new() -> Interner<'a> {
         let mut interner = Interner {
-            map: FxHashMap::default(),
+            table: vec![0; 1024],
             names: Vec::new(),
         };
         for word in KEYWORDS {
@@ -122,13 +144,42 @@ impl<'a> Interner<'a> {
     }
 
     fn intern(&mut self, word: &'a str) -> Symbol {
-        if let Some(&sym) = self.map.get(word) {
-            return sym;
+        let mask = self.table.len() - 1;
+        let mut slot = word_hash(word.as_bytes()) as usize & mask;
+        loop {
+            match self.table[slot] {
+                0 => break,
+                entry => {
+                    let sym = Symbol(entry - 1);
+                    if self.names[sym.index()].as_bytes() == word.as_bytes() {
+                        return sym;
+                    }
+                }
+            }
+            slot = (slot + 1) & mask;
         }
         let sym = Symbol(self.names.len() as u32);
         self.names.push(word);
-        self.map.insert(word, sym);
+        self.table[slot] = sym.0 + 1;
+        if self.names.len() * 2 > self.table.len() {
+            self.grow();
+        }
         sym
+    }
+
+    /// Doubles the table and re-inserts every symbol.
+    fn grow(&mut self) {
+        let size = self.table.len() * 2;
+        let mask = size - 1;
+        let mut table = vec![0u32; size];
+        for (i, name) in self.names.iter().enumerate() {
+            let mut slot = word_hash(name.as_bytes()) as usize & mask;
+            while table[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            table[slot] = i as u32 + 1;
+        }
+        self.table = table;
     }
 
     /// The text of a symbol.
@@ -198,12 +249,73 @@ pub(crate) struct Lexed<'a> {
     line_hint: Cell<usize>,
 }
 
+/// What a byte starts, for the lexer's dispatch (one table load per token).
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum ByteClass {
+    Space,
+    Newline,
+    Comment,
+    Quote,
+    Minus,
+    Digit,
+    Word,
+    Punct(Punct),
+    Other,
+}
+
+const fn byte_class(c: u8) -> ByteClass {
+    match c {
+        b' ' | b'\t' | b'\r' => ByteClass::Space,
+        b'\n' => ByteClass::Newline,
+        b';' => ByteClass::Comment,
+        b'"' => ByteClass::Quote,
+        b'-' => ByteClass::Minus,
+        b'0'..=b'9' => ByteClass::Digit,
+        b'a'..=b'z' | b'A'..=b'Z' | b'_' => ByteClass::Word,
+        b'{' => ByteClass::Punct(Punct::LBrace),
+        b'}' => ByteClass::Punct(Punct::RBrace),
+        b'(' => ByteClass::Punct(Punct::LParen),
+        b')' => ByteClass::Punct(Punct::RParen),
+        b'[' => ByteClass::Punct(Punct::LBracket),
+        b']' => ByteClass::Punct(Punct::RBracket),
+        b'<' => ByteClass::Punct(Punct::Lt),
+        b'>' => ByteClass::Punct(Punct::Gt),
+        b',' => ByteClass::Punct(Punct::Comma),
+        b':' => ByteClass::Punct(Punct::Colon),
+        b'=' => ByteClass::Punct(Punct::Eq),
+        b'.' => ByteClass::Punct(Punct::Dot),
+        _ => ByteClass::Other,
+    }
+}
+
+static BYTE_CLASS: [ByteClass; 256] = {
+    let mut table = [ByteClass::Other; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = byte_class(i as u8);
+        i += 1;
+    }
+    table
+};
+
+/// Bytes that continue a word: `[A-Za-z0-9_]`.
+static WORD_CONTINUE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        table[i] = c.is_ascii_alphanumeric() || c == b'_';
+        i += 1;
+    }
+    table
+};
+
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
 }
 
 fn is_ident_continue(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
+    WORD_CONTINUE[c as usize]
 }
 
 /// Whether `name` is a valid identifier of the text format.
@@ -315,63 +427,49 @@ impl<'a> Lexer<'a> {
         let mut i = 0;
         while i < n {
             let c = b[i];
-            match c {
-                b' ' | b'\t' | b'\r' => i += 1,
-                b'\n' => {
+            match BYTE_CLASS[c as usize] {
+                ByteClass::Space => {
+                    i += 1;
+                    while i < n && matches!(b[i], b' ' | b'\t') {
+                        i += 1;
+                    }
+                }
+                ByteClass::Newline => {
                     self.push(TokenKind::Newline, i, 0);
                     i += 1;
                     self.out.line_starts.push(i as u32);
                 }
-                b';' => {
+                ByteClass::Comment => {
                     i = b[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p);
                 }
-                b'"' => i = self.string(i),
-                b'-' if b.get(i + 1) == Some(&b'>') => {
+                ByteClass::Quote => i = self.string(i),
+                ByteClass::Minus if b.get(i + 1) == Some(&b'>') => {
                     self.push(TokenKind::Punct(Punct::Arrow), i, 0);
                     i += 2;
                 }
-                b'-' if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                ByteClass::Minus if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
                     i = self.number(i, i + 1, true);
                 }
-                b'0'..=b'9' => i = self.number(i, i, false),
-                c if is_ident_start(c) => {
+                ByteClass::Digit => i = self.number(i, i, false),
+                ByteClass::Word => {
                     let start = i;
                     i += 1;
-                    while i < n && is_ident_continue(b[i]) {
+                    while i < n && WORD_CONTINUE[b[i] as usize] {
                         i += 1;
                     }
                     let sym = self.out.interner.intern(&self.src[start..i]);
                     self.push(TokenKind::Ident, start, sym.0);
                 }
-                _ => {
-                    let punct = match c {
-                        b'{' => Some(Punct::LBrace),
-                        b'}' => Some(Punct::RBrace),
-                        b'(' => Some(Punct::LParen),
-                        b')' => Some(Punct::RParen),
-                        b'[' => Some(Punct::LBracket),
-                        b']' => Some(Punct::RBracket),
-                        b'<' => Some(Punct::Lt),
-                        b'>' => Some(Punct::Gt),
-                        b',' => Some(Punct::Comma),
-                        b':' => Some(Punct::Colon),
-                        b'=' => Some(Punct::Eq),
-                        b'.' => Some(Punct::Dot),
-                        _ => None,
-                    };
-                    match punct {
-                        Some(p) => {
-                            self.push(TokenKind::Punct(p), i, 0);
-                            i += 1;
-                        }
-                        None => {
-                            // `i` is on a char boundary: every other branch stops on ASCII.
-                            let ch = self.src[i..].chars().next().unwrap_or('\u{fffd}');
-                            let end = i + ch.len_utf8();
-                            self.push_error(ParseErrorKind::UnexpectedChar(ch), i, end);
-                            i = end;
-                        }
-                    }
+                ByteClass::Punct(p) => {
+                    self.push(TokenKind::Punct(p), i, 0);
+                    i += 1;
+                }
+                ByteClass::Minus | ByteClass::Other => {
+                    // `i` is on a char boundary: every other branch stops on ASCII.
+                    let ch = self.src[i..].chars().next().unwrap_or('\u{fffd}');
+                    let end = i + ch.len_utf8();
+                    self.push_error(ParseErrorKind::UnexpectedChar(ch), i, end);
+                    i = end;
                 }
             }
         }

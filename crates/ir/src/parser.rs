@@ -932,6 +932,7 @@ impl<'a> Parser<'a> {
             decls,
             func: Function::new(""),
             poisoned_locals: FxHashSet::default(),
+            pending: Vec::new(),
             body_start: decl.body,
         };
         for &(param, ty) in &decl.params {
@@ -963,6 +964,9 @@ struct BodyParser<'m> {
     func: Function,
     /// Locals whose declared type did not resolve: their field accesses report nothing more.
     poisoned_locals: FxHashSet<Local>,
+    /// The instructions of the block being parsed; moved into the block, at its exact size,
+    /// when the block ends.
+    pending: Vec<crate::entities::Inst>,
     /// Index of the first token of the body.
     body_start: usize,
 }
@@ -1004,8 +1008,10 @@ impl BodyParser<'_> {
     fn collect_labels(&mut self, p: &mut Parser) {
         let start = self.body_start;
         let mut i = start;
+        let mut lines = 0;
         while !matches!(p.kind(i), TokenKind::Eof | TokenKind::Punct(Punct::RBrace)) {
             let line_start = i == start || p.is_newline(i - 1);
+            lines += usize::from(line_start);
             if line_start && p.is_ident(i) && p.is_punct(i + 1, Punct::Colon) {
                 let sym = p.sym(i);
                 if self.block_of(p, sym).is_none() {
@@ -1018,6 +1024,8 @@ impl BodyParser<'_> {
             }
             i += 1;
         }
+        // At most one instruction a line: one allocation for the instruction arena.
+        self.func.insts.reserve(lines);
     }
 
     /// `var NAME: TYPE [packed]` and `packed NAME` lines, before the first label.
@@ -1075,8 +1083,13 @@ impl BodyParser<'_> {
         (p.is_word(p.pos, kw::VAR) || p.is_word(p.pos, kw::PACKED)) && p.is_ident(p.pos + 1)
     }
 
-    /// Reports a missing terminator of the block that `current` holds.
-    fn close(&self, p: &mut Parser, current: Option<(Block, usize, bool)>) {
+    /// Ends the block that `current` holds: gives it its instructions and reports a missing
+    /// terminator.
+    fn close(&mut self, p: &mut Parser, current: Option<(Block, usize, bool)>) {
+        if let Some((block, _, _)) = current {
+            self.func.blocks[block].insts = self.pending.as_slice().to_vec();
+        }
+        self.pending.clear();
         if let Some((block, label, false)) = current {
             let name = self.func.blocks[block].name.clone();
             p.report(
@@ -1103,6 +1116,9 @@ impl BodyParser<'_> {
                 return;
             }
             if p.at_eof() {
+                if let Some((block, _, _)) = current {
+                    self.func.blocks[block].insts = std::mem::take(&mut self.pending);
+                }
                 let what = match current {
                     Some((_, _, false)) => "an instruction, a terminator or `}`",
                     _ => "a label or `}`",
@@ -1162,7 +1178,7 @@ impl BodyParser<'_> {
             match result {
                 Ok(Stmt::Inst(kind)) => {
                     let inst = self.func.make_inst(kind, loc);
-                    self.func.blocks[block].insts.push(inst);
+                    self.pending.push(inst);
                 }
                 Ok(Stmt::Term(term)) => {
                     self.func.blocks[block].terminator = Some(term);
