@@ -342,6 +342,11 @@ impl<'a> Lexed<'a> {
         }
     }
 
+    /// The kinds of all tokens, in order.
+    pub(crate) fn kinds(&self) -> &[TokenKind] {
+        &self.kinds
+    }
+
     /// The text of word token `tok`.
     pub(crate) fn word(&self, tok: Token) -> &'a str {
         self.interner.name(Symbol(tok.data))
@@ -380,12 +385,10 @@ impl<'a> Lexed<'a> {
         let hint = self.line_hint.get();
         let in_line =
             |l: usize| starts[l] <= offset && starts.get(l + 1).is_none_or(|&next| offset < next);
-        let line = if hint < starts.len() && in_line(hint) {
-            hint
-        } else if hint + 1 < starts.len() && in_line(hint + 1) {
-            hint + 1
-        } else {
-            starts.partition_point(|&s| s <= offset).saturating_sub(1)
+        // Lookups mostly go forward a line or a few: try the next lines before a binary search.
+        let line = match (hint..starts.len().min(hint + 8)).find(|&l| in_line(l)) {
+            Some(line) => line,
+            None => starts.partition_point(|&s| s <= offset).saturating_sub(1),
         };
         self.line_hint.set(line);
         let line_start = starts[line] as usize;

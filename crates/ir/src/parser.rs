@@ -719,9 +719,11 @@ impl<'a> Parser<'a> {
         self.expect_punct(Punct::LBrace)?;
         let body = self.pos;
         // Skip the body: it contains no braces. Pass 2 reports whatever is wrong inside.
-        while !self.at_eof() && !self.is_punct(self.pos, Punct::RBrace) {
-            self.bump();
-        }
+        let kinds = self.lx.kinds();
+        self.pos += kinds[body..]
+            .iter()
+            .position(|k| matches!(k, TokenKind::Eof | TokenKind::Punct(Punct::RBrace)))
+            .unwrap_or(kinds.len() - 1 - body);
         self.bump();
         Ok(Item::Func {
             kw: first,
@@ -1007,22 +1009,32 @@ impl BodyParser<'_> {
     /// Creates the blocks, in label order, before the body is parsed.
     fn collect_labels(&mut self, p: &mut Parser) {
         let start = self.body_start;
-        let mut i = start;
+        let kinds = p.lx.kinds();
+        let end = kinds[start..]
+            .iter()
+            .position(|k| matches!(k, TokenKind::Eof | TokenKind::Punct(Punct::RBrace)))
+            .map_or(kinds.len(), |n| start + n);
         let mut lines = 0;
-        while !matches!(p.kind(i), TokenKind::Eof | TokenKind::Punct(Punct::RBrace)) {
-            let line_start = i == start || p.is_newline(i - 1);
+        let mut labels = Vec::new();
+        for i in start..end {
+            let line_start = i == start || kinds[i - 1] == TokenKind::Newline;
             lines += usize::from(line_start);
-            if line_start && p.is_ident(i) && p.is_punct(i + 1, Punct::Colon) {
-                let sym = p.sym(i);
-                if self.block_of(p, sym).is_none() {
-                    let block = self.func.add_block(p.text(i));
-                    self.func.blocks[block].loc = p.loc(i);
-                    let slot = &mut p.scope[sym.index()];
-                    slot.block_stamp = p.body_stamp;
-                    slot.block = block.as_u32();
-                }
+            if line_start
+                && kinds[i] == TokenKind::Ident
+                && kinds.get(i + 1) == Some(&TokenKind::Punct(Punct::Colon))
+            {
+                labels.push(i);
             }
-            i += 1;
+        }
+        for i in labels {
+            let sym = p.sym(i);
+            if self.block_of(p, sym).is_none() {
+                let block = self.func.add_block(p.text(i));
+                self.func.blocks[block].loc = p.loc(i);
+                let slot = &mut p.scope[sym.index()];
+                slot.block_stamp = p.body_stamp;
+                slot.block = block.as_u32();
+            }
         }
         // At most one instruction a line: one allocation for the instruction arena.
         self.func.insts.reserve(lines);
