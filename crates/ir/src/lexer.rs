@@ -104,31 +104,50 @@ pub(crate) mod kw {
 
 /// Distinct words of one source text. The text of a word borrows from the source.
 ///
-/// A small open-addressing table of symbols, hashed by the word's first eight bytes (one
-/// unaligned load) and its length: interning a short word costs a load, a multiply and a
-/// compare, with no call into a general-purpose hasher.
+/// A small open-addressing table of symbols, keyed by a word's first eight bytes (one unaligned
+/// load) and its length: interning a word of at most eight bytes costs a load, a multiply and
+/// two compares, with no call into a general-purpose hasher or `memcmp`.
 pub(crate) struct Interner<'a> {
     /// `symbol + 1` per slot, 0 when empty; the length is a power of two.
     table: Vec<u32>,
     names: Vec<&'a str>,
+    /// The first eight bytes of every name, little-endian, zero-padded.
+    heads: Vec<u64>,
 }
 
-/// The hash of a word: its bytes folded 8 at a time, then its length.
-fn word_hash(word: &[u8]) -> u64 {
-    const K: u64 = 0xf135_7aea_2e62_a9c5;
-    let mut h = word.len() as u64;
-    let mut chunks = word.chunks_exact(8);
-    for chunk in &mut chunks {
+/// The first eight bytes of `bytes[start..end]` (zero-padded), read with one load when the
+/// buffer allows it.
+fn word_head(bytes: &[u8], start: usize, end: usize) -> u64 {
+    let len = end - start;
+    if start + 8 <= bytes.len() {
         let mut b = [0u8; 8];
-        b.copy_from_slice(chunk);
-        h = (h ^ u64::from_le_bytes(b)).wrapping_mul(K);
+        b.copy_from_slice(&bytes[start..start + 8]);
+        let v = u64::from_le_bytes(b);
+        if len >= 8 {
+            v
+        } else {
+            v & ((1u64 << (8 * len)) - 1)
+        }
+    } else {
+        let mut v = 0u64;
+        for (i, &c) in bytes[start..end].iter().take(8).enumerate() {
+            v |= u64::from(c) << (8 * i);
+        }
+        v
     }
-    let rest = chunks.remainder();
-    let mut tail = 0u64;
-    for (i, &b) in rest.iter().enumerate() {
-        tail |= u64::from(b) << (8 * i);
+}
+
+/// The hash of a word from its head, its length and (for a word longer than eight bytes) the
+/// rest of its bytes.
+fn word_hash(head: u64, word: &[u8]) -> u64 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let mut h = (head ^ (word.len() as u64).rotate_left(56)).wrapping_mul(K);
+    if word.len() > 8 {
+        for &c in &word[8..] {
+            h = (h ^ u64::from(c)).wrapping_mul(K);
+        }
     }
-    (h ^ tail).wrapping_mul(K).rotate_left(26)
+    h.rotate_left(26)
 }
 
 impl<'a> Interner<'a> {
@@ -136,30 +155,40 @@ impl<'a> Interner<'a> {
         let mut interner = Interner {
             table: vec![0; 1024],
             names: Vec::new(),
+            heads: Vec::new(),
         };
         for word in KEYWORDS {
-            interner.intern(word);
+            interner.intern(word, 0, word.len());
         }
         interner
     }
 
-    fn intern(&mut self, word: &'a str) -> Symbol {
+    /// Interns the word `src[start..end]`.
+    fn intern(&mut self, src: &'a str, start: usize, end: usize) -> Symbol {
+        let bytes = src.as_bytes();
+        let head = word_head(bytes, start, end);
+        let word = &bytes[start..end];
         let mask = self.table.len() - 1;
-        let mut slot = word_hash(word.as_bytes()) as usize & mask;
+        let mut slot = word_hash(head, word) as usize & mask;
         loop {
             match self.table[slot] {
                 0 => break,
                 entry => {
-                    let sym = Symbol(entry - 1);
-                    if self.names[sym.index()].as_bytes() == word.as_bytes() {
-                        return sym;
+                    let i = (entry - 1) as usize;
+                    let name = self.names[i].as_bytes();
+                    if self.heads[i] == head
+                        && name.len() == word.len()
+                        && (word.len() <= 8 || name[8..] == word[8..])
+                    {
+                        return Symbol(entry - 1);
                     }
                 }
             }
             slot = (slot + 1) & mask;
         }
         let sym = Symbol(self.names.len() as u32);
-        self.names.push(word);
+        self.names.push(&src[start..end]);
+        self.heads.push(head);
         self.table[slot] = sym.0 + 1;
         if self.names.len() * 2 > self.table.len() {
             self.grow();
@@ -173,7 +202,7 @@ impl<'a> Interner<'a> {
         let mask = size - 1;
         let mut table = vec![0u32; size];
         for (i, name) in self.names.iter().enumerate() {
-            let mut slot = word_hash(name.as_bytes()) as usize & mask;
+            let mut slot = word_hash(self.heads[i], name.as_bytes()) as usize & mask;
             while table[slot] != 0 {
                 slot = (slot + 1) & mask;
             }
@@ -460,7 +489,7 @@ impl<'a> Lexer<'a> {
                     while i < n && WORD_CONTINUE[b[i] as usize] {
                         i += 1;
                     }
-                    let sym = self.out.interner.intern(&self.src[start..i]);
+                    let sym = self.out.interner.intern(self.src, start, i);
                     self.push(TokenKind::Ident, start, sym.0);
                 }
                 ByteClass::Punct(p) => {
@@ -689,6 +718,21 @@ mod tests {
         assert_eq!(Symbol(t[1].data), kw::FN);
         assert_eq!(l.word(t[3]), "x");
         assert_eq!(l.interner.len(), KEYWORDS.len() + 2);
+        // Long words and words at the very end of the input (no 8-byte load) intern alike.
+        let src = "a_rather_long_name a_rather_long_nam a_rather_long_name fn";
+        let l = lex(src);
+        let t = &tokens(&l);
+        assert_eq!(t[0].data, t[2].data);
+        assert_ne!(t[0].data, t[1].data);
+        assert_eq!(Symbol(t[3].data), kw::FN);
+        // Growing the table keeps every symbol.
+        let many: String = (0..5000).map(|i| format!("w{i} ")).collect();
+        let again = format!("{many}{many}");
+        let l = lex(&again);
+        let t = &tokens(&l);
+        assert_eq!(l.interner.len(), KEYWORDS.len() + 5000);
+        assert!((0..5000).all(|i| t[i].data == t[i + 5000].data));
+        assert_eq!(l.word(t[4999]), "w4999");
     }
 
     #[test]
