@@ -1116,6 +1116,8 @@ impl BodyParser<'_> {
         let mut defined = vec![false; self.func.blocks.len()];
         // The current block, the token of its label, and whether it is terminated.
         let mut current: Option<(Block, usize, bool)> = None;
+        // After a duplicate label: the lines of that block are skipped without more errors.
+        let mut skipping = false;
         loop {
             p.skip_newlines();
             if p.full() {
@@ -1152,8 +1154,10 @@ impl BodyParser<'_> {
                     let name = p.text(i).into();
                     p.report(p.err_at(i, ParseErrorKind::DuplicateBlock(name)).into());
                     p.skip_line();
+                    skipping = true;
                     continue;
                 }
+                skipping = false;
                 p.bump();
                 p.bump();
                 current = Some((block, i, false));
@@ -1161,6 +1165,10 @@ impl BodyParser<'_> {
                     p.report(failure);
                     p.skip_line();
                 }
+                continue;
+            }
+            if skipping {
+                p.skip_line();
                 continue;
             }
             let failure = match current {
