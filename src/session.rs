@@ -3,9 +3,10 @@
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use poolopt_interp::InterpError;
-use poolopt_ir::{InlineHint, Module, RunLimits, VerifyErrorKind, VerifyOptions};
+use poolopt_ir::{InlineHint, Loc, Module, RunLimits, VerifyErrorKind, VerifyOptions};
 use poolopt_jit::{ClOpt, CompiledModule, JitError, JitOptions};
 use poolopt_passes::{OptLevel, PassError, PassManager, PassReport};
+use std::ops::Range;
 use thiserror::Error;
 
 /// Anything the high-level pipeline can fail with (traps are not errors: they are results).
@@ -101,7 +102,12 @@ pub fn parse_and_verify_with(
         let mut diags: Vec<Diagnostic> = errors
             .iter()
             .map(|e| {
-                let d = Diagnostic::new(file, source, e.loc, e.to_string());
+                let d = match operand_span(source, e.loc, &e.kind) {
+                    Some((loc, span)) => {
+                        Diagnostic::with_span(file, source, loc, span, e.message())
+                    }
+                    None => Diagnostic::new(file, source, e.loc, e.to_string()),
+                };
                 verify_notes(&module, &e.kind)
                     .into_iter()
                     .fold(d, Diagnostic::with_note)
@@ -111,6 +117,73 @@ pub fn parse_and_verify_with(
         return Err(Diagnostics(diags));
     }
     Ok(VerifiedModule(module))
+}
+
+/// The operand a verification error is about, found on the instruction's line: the local a type
+/// mismatch names, or the constant that does not fit. The IR keeps no operand columns; the line
+/// is re-read only when there is an error to show. Returns the operand's location and byte span,
+/// or `None` (the diagnostic then underlines the instruction).
+fn operand_span(source: &str, loc: Loc, kind: &VerifyErrorKind) -> Option<(Loc, Range<usize>)> {
+    let wanted: String = match kind {
+        VerifyErrorKind::TypeMismatch { what, .. } => what.split('`').nth(1)?.to_string(),
+        VerifyErrorKind::ConstantOutOfRange { value, .. }
+        | VerifyErrorKind::ConstantNotAllowed { value, .. }
+        | VerifyErrorKind::UntypedConstant { value, .. } => value.to_string(),
+        _ => return None,
+    };
+    if !loc.is_known() {
+        return None;
+    }
+    let line_start: usize = source
+        .split_inclusive('\n')
+        .take(loc.line as usize - 1)
+        .map(str::len)
+        .sum();
+    let line = source.get(line_start..)?.split('\n').next()?;
+    let code = line.split(';').next()?;
+    // Words of the statement with their byte offsets in the line.
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let mut words = Vec::new();
+    let mut start = None;
+    for (i, c) in code
+        .char_indices()
+        .chain(std::iter::once((code.len(), ' ')))
+    {
+        match (start, is_word(c)) {
+            (None, true) => start = Some(i),
+            (Some(st), false) => {
+                words.push((st, &code[st..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    // Operands follow the `=` of an assignment; the destination comes before it. Argument N
+    // of a call is the N-th operand after the `(`.
+    let argument: Option<usize> = match kind {
+        VerifyErrorKind::TypeMismatch { what, .. } => what
+            .split(" (argument ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok()),
+        _ => None,
+    };
+    let after_eq = match (argument, code.find('(')) {
+        (Some(n), Some(open)) => {
+            let mut offset = open + 1;
+            for piece in code[open + 1..].split(',').take(n.saturating_sub(1)) {
+                offset += piece.len() + 1;
+            }
+            offset
+        }
+        _ => code.find('=').map_or(0, |p| p + 1),
+    };
+    let mut hits = words.iter().filter(|(_, w)| *w == wanted);
+    let first = *hits.clone().next()?;
+    let (at, word) = hits.find(|(p, _)| *p >= after_eq).copied().unwrap_or(first);
+    let col = line[..at].chars().count() as u32 + 1;
+    let start = line_start + at;
+    Some((Loc::new(loc.line, col), start..start + word.len()))
 }
 
 /// Notes that show the declaration a verification error is measured against: the callee's
@@ -130,6 +203,16 @@ fn verify_notes(module: &Module, kind: &VerifyErrorKind) -> Vec<String> {
         VerifyErrorKind::CallArity { callee: name, .. }
         | VerifyErrorKind::VoidCallResult { callee: name, .. } => {
             callee(name).into_iter().collect()
+        }
+        // "`y` (argument 1 of `f`)" and "`x` (result of `f`)": the callee is the last name.
+        VerifyErrorKind::TypeMismatch { what, .. }
+            if what.contains(" (argument ") || what.contains(" (result of ") =>
+        {
+            what.rsplit('`')
+                .nth(1)
+                .and_then(callee)
+                .into_iter()
+                .collect()
         }
         VerifyErrorKind::MakeArity { strukt, .. } => module
             .struct_by_name(strukt)

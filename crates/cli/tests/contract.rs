@@ -105,7 +105,29 @@ fn source_errors_are_located_and_exit_2() {
     assert!(err.contains("x = add y, 1"), "snippet missing: {err}");
     let o = poolopt(&["check", "tests/malformed/type_mismatch_add.pir"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).starts_with("tests/malformed/type_mismatch_add.pir:5:5: error: "));
+    // The primary span is the offending operand (`y`), not the whole instruction.
+    assert!(stderr(&o).starts_with("tests/malformed/type_mismatch_add.pir:5:16: error: "));
+}
+
+#[test]
+fn every_parse_error_is_printed_and_colour_follows_the_flag() {
+    let file = "tests/malformed/many_errors_with_hints.pir";
+    let o = poolopt(&["check", file, "--color", "never"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    let headlines: Vec<&str> = err.lines().filter(|l| l.starts_with(file)).collect();
+    assert_eq!(headlines.len(), 4, "{err}");
+    assert!(err.contains("= help: did you mean `helper`?"), "{err}");
+    assert!(!err.contains('\x1b'), "{err}");
+    // Not a terminal: `auto` is plain too.
+    assert!(!stderr(&poolopt(&["check", file])).contains('\x1b'));
+    let o = poolopt(&["--color", "always", "check", file]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("\x1b[1;31merror\x1b[0m"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

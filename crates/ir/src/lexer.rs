@@ -20,7 +20,6 @@
 
 use crate::inst::Loc;
 use crate::parser::ParseErrorKind;
-use rustc_hash::FxHashMap;
 use std::cell::Cell;
 use std::ops::Range;
 
@@ -104,31 +103,112 @@ pub(crate) mod kw {
 }
 
 /// Distinct words of one source text. The text of a word borrows from the source.
+///
+/// A small open-addressing table of symbols, keyed by a word's first eight bytes (one unaligned
+/// load) and its length: interning a word of at most eight bytes costs a load, a multiply and
+/// two compares, with no call into a general-purpose hasher or `memcmp`.
 pub(crate) struct Interner<'a> {
-    map: FxHashMap<&'a str, Symbol>,
+    /// `symbol + 1` per slot, 0 when empty; the length is a power of two.
+    table: Vec<u32>,
     names: Vec<&'a str>,
+    /// The first eight bytes of every name, little-endian, zero-padded.
+    heads: Vec<u64>,
+}
+
+/// The first eight bytes of `bytes[start..end]` (zero-padded), read with one load when the
+/// buffer allows it.
+fn word_head(bytes: &[u8], start: usize, end: usize) -> u64 {
+    let len = end - start;
+    if start + 8 <= bytes.len() {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&bytes[start..start + 8]);
+        let v = u64::from_le_bytes(b);
+        if len >= 8 {
+            v
+        } else {
+            v & ((1u64 << (8 * len)) - 1)
+        }
+    } else {
+        let mut v = 0u64;
+        for (i, &c) in bytes[start..end].iter().take(8).enumerate() {
+            v |= u64::from(c) << (8 * i);
+        }
+        v
+    }
+}
+
+/// The hash of a word from its head, its length and (for a word longer than eight bytes) the
+/// rest of its bytes.
+fn word_hash(head: u64, word: &[u8]) -> u64 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let mut h = (head ^ (word.len() as u64).rotate_left(56)).wrapping_mul(K);
+    if word.len() > 8 {
+        for &c in &word[8..] {
+            h = (h ^ u64::from(c)).wrapping_mul(K);
+        }
+    }
+    h.rotate_left(26)
 }
 
 impl<'a> Interner<'a> {
     fn new() -> Interner<'a> {
         let mut interner = Interner {
-            map: FxHashMap::default(),
+            table: vec![0; 1024],
             names: Vec::new(),
+            heads: Vec::new(),
         };
         for word in KEYWORDS {
-            interner.intern(word);
+            interner.intern(word, 0, word.len());
         }
         interner
     }
 
-    fn intern(&mut self, word: &'a str) -> Symbol {
-        if let Some(&sym) = self.map.get(word) {
-            return sym;
+    /// Interns the word `src[start..end]`.
+    fn intern(&mut self, src: &'a str, start: usize, end: usize) -> Symbol {
+        let bytes = src.as_bytes();
+        let head = word_head(bytes, start, end);
+        let word = &bytes[start..end];
+        let mask = self.table.len() - 1;
+        let mut slot = word_hash(head, word) as usize & mask;
+        loop {
+            match self.table[slot] {
+                0 => break,
+                entry => {
+                    let i = (entry - 1) as usize;
+                    let name = self.names[i].as_bytes();
+                    if self.heads[i] == head
+                        && name.len() == word.len()
+                        && (word.len() <= 8 || name[8..] == word[8..])
+                    {
+                        return Symbol(entry - 1);
+                    }
+                }
+            }
+            slot = (slot + 1) & mask;
         }
         let sym = Symbol(self.names.len() as u32);
-        self.names.push(word);
-        self.map.insert(word, sym);
+        self.names.push(&src[start..end]);
+        self.heads.push(head);
+        self.table[slot] = sym.0 + 1;
+        if self.names.len() * 2 > self.table.len() {
+            self.grow();
+        }
         sym
+    }
+
+    /// Doubles the table and re-inserts every symbol.
+    fn grow(&mut self) {
+        let size = self.table.len() * 2;
+        let mask = size - 1;
+        let mut table = vec![0u32; size];
+        for (i, name) in self.names.iter().enumerate() {
+            let mut slot = word_hash(self.heads[i], name.as_bytes()) as usize & mask;
+            while table[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            table[slot] = i as u32 + 1;
+        }
+        self.table = table;
     }
 
     /// The text of a symbol.
@@ -198,12 +278,73 @@ pub(crate) struct Lexed<'a> {
     line_hint: Cell<usize>,
 }
 
+/// What a byte starts, for the lexer's dispatch (one table load per token).
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum ByteClass {
+    Space,
+    Newline,
+    Comment,
+    Quote,
+    Minus,
+    Digit,
+    Word,
+    Punct(Punct),
+    Other,
+}
+
+const fn byte_class(c: u8) -> ByteClass {
+    match c {
+        b' ' | b'\t' | b'\r' => ByteClass::Space,
+        b'\n' => ByteClass::Newline,
+        b';' => ByteClass::Comment,
+        b'"' => ByteClass::Quote,
+        b'-' => ByteClass::Minus,
+        b'0'..=b'9' => ByteClass::Digit,
+        b'a'..=b'z' | b'A'..=b'Z' | b'_' => ByteClass::Word,
+        b'{' => ByteClass::Punct(Punct::LBrace),
+        b'}' => ByteClass::Punct(Punct::RBrace),
+        b'(' => ByteClass::Punct(Punct::LParen),
+        b')' => ByteClass::Punct(Punct::RParen),
+        b'[' => ByteClass::Punct(Punct::LBracket),
+        b']' => ByteClass::Punct(Punct::RBracket),
+        b'<' => ByteClass::Punct(Punct::Lt),
+        b'>' => ByteClass::Punct(Punct::Gt),
+        b',' => ByteClass::Punct(Punct::Comma),
+        b':' => ByteClass::Punct(Punct::Colon),
+        b'=' => ByteClass::Punct(Punct::Eq),
+        b'.' => ByteClass::Punct(Punct::Dot),
+        _ => ByteClass::Other,
+    }
+}
+
+static BYTE_CLASS: [ByteClass; 256] = {
+    let mut table = [ByteClass::Other; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = byte_class(i as u8);
+        i += 1;
+    }
+    table
+};
+
+/// Bytes that continue a word: `[A-Za-z0-9_]`.
+static WORD_CONTINUE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        table[i] = c.is_ascii_alphanumeric() || c == b'_';
+        i += 1;
+    }
+    table
+};
+
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
 }
 
 fn is_ident_continue(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
+    WORD_CONTINUE[c as usize]
 }
 
 /// Whether `name` is a valid identifier of the text format.
@@ -228,6 +369,11 @@ impl<'a> Lexed<'a> {
             start,
             data,
         }
+    }
+
+    /// The kinds of all tokens, in order.
+    pub(crate) fn kinds(&self) -> &[TokenKind] {
+        &self.kinds
     }
 
     /// The text of word token `tok`.
@@ -268,12 +414,10 @@ impl<'a> Lexed<'a> {
         let hint = self.line_hint.get();
         let in_line =
             |l: usize| starts[l] <= offset && starts.get(l + 1).is_none_or(|&next| offset < next);
-        let line = if hint < starts.len() && in_line(hint) {
-            hint
-        } else if hint + 1 < starts.len() && in_line(hint + 1) {
-            hint + 1
-        } else {
-            starts.partition_point(|&s| s <= offset).saturating_sub(1)
+        // Lookups mostly go forward a line or a few: try the next lines before a binary search.
+        let line = match (hint..starts.len().min(hint + 8)).find(|&l| in_line(l)) {
+            Some(line) => line,
+            None => starts.partition_point(|&s| s <= offset).saturating_sub(1),
         };
         self.line_hint.set(line);
         let line_start = starts[line] as usize;
@@ -315,63 +459,49 @@ impl<'a> Lexer<'a> {
         let mut i = 0;
         while i < n {
             let c = b[i];
-            match c {
-                b' ' | b'\t' | b'\r' => i += 1,
-                b'\n' => {
+            match BYTE_CLASS[c as usize] {
+                ByteClass::Space => {
+                    i += 1;
+                    while i < n && matches!(b[i], b' ' | b'\t') {
+                        i += 1;
+                    }
+                }
+                ByteClass::Newline => {
                     self.push(TokenKind::Newline, i, 0);
                     i += 1;
                     self.out.line_starts.push(i as u32);
                 }
-                b';' => {
+                ByteClass::Comment => {
                     i = b[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p);
                 }
-                b'"' => i = self.string(i),
-                b'-' if b.get(i + 1) == Some(&b'>') => {
+                ByteClass::Quote => i = self.string(i),
+                ByteClass::Minus if b.get(i + 1) == Some(&b'>') => {
                     self.push(TokenKind::Punct(Punct::Arrow), i, 0);
                     i += 2;
                 }
-                b'-' if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                ByteClass::Minus if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
                     i = self.number(i, i + 1, true);
                 }
-                b'0'..=b'9' => i = self.number(i, i, false),
-                c if is_ident_start(c) => {
+                ByteClass::Digit => i = self.number(i, i, false),
+                ByteClass::Word => {
                     let start = i;
                     i += 1;
-                    while i < n && is_ident_continue(b[i]) {
+                    while i < n && WORD_CONTINUE[b[i] as usize] {
                         i += 1;
                     }
-                    let sym = self.out.interner.intern(&self.src[start..i]);
+                    let sym = self.out.interner.intern(self.src, start, i);
                     self.push(TokenKind::Ident, start, sym.0);
                 }
-                _ => {
-                    let punct = match c {
-                        b'{' => Some(Punct::LBrace),
-                        b'}' => Some(Punct::RBrace),
-                        b'(' => Some(Punct::LParen),
-                        b')' => Some(Punct::RParen),
-                        b'[' => Some(Punct::LBracket),
-                        b']' => Some(Punct::RBracket),
-                        b'<' => Some(Punct::Lt),
-                        b'>' => Some(Punct::Gt),
-                        b',' => Some(Punct::Comma),
-                        b':' => Some(Punct::Colon),
-                        b'=' => Some(Punct::Eq),
-                        b'.' => Some(Punct::Dot),
-                        _ => None,
-                    };
-                    match punct {
-                        Some(p) => {
-                            self.push(TokenKind::Punct(p), i, 0);
-                            i += 1;
-                        }
-                        None => {
-                            // `i` is on a char boundary: every other branch stops on ASCII.
-                            let ch = self.src[i..].chars().next().unwrap_or('\u{fffd}');
-                            let end = i + ch.len_utf8();
-                            self.push_error(ParseErrorKind::UnexpectedChar(ch), i, end);
-                            i = end;
-                        }
-                    }
+                ByteClass::Punct(p) => {
+                    self.push(TokenKind::Punct(p), i, 0);
+                    i += 1;
+                }
+                ByteClass::Minus | ByteClass::Other => {
+                    // `i` is on a char boundary: every other branch stops on ASCII.
+                    let ch = self.src[i..].chars().next().unwrap_or('\u{fffd}');
+                    let end = i + ch.len_utf8();
+                    self.push_error(ParseErrorKind::UnexpectedChar(ch), i, end);
+                    i = end;
                 }
             }
         }
@@ -588,6 +718,21 @@ mod tests {
         assert_eq!(Symbol(t[1].data), kw::FN);
         assert_eq!(l.word(t[3]), "x");
         assert_eq!(l.interner.len(), KEYWORDS.len() + 2);
+        // Long words and words at the very end of the input (no 8-byte load) intern alike.
+        let src = "a_rather_long_name a_rather_long_nam a_rather_long_name fn";
+        let l = lex(src);
+        let t = &tokens(&l);
+        assert_eq!(t[0].data, t[2].data);
+        assert_ne!(t[0].data, t[1].data);
+        assert_eq!(Symbol(t[3].data), kw::FN);
+        // Growing the table keeps every symbol.
+        let many: String = (0..5000).map(|i| format!("w{i} ")).collect();
+        let again = format!("{many}{many}");
+        let l = lex(&again);
+        let t = &tokens(&l);
+        assert_eq!(l.interner.len(), KEYWORDS.len() + 5000);
+        assert!((0..5000).all(|i| t[i].data == t[i + 5000].data));
+        assert_eq!(l.word(t[4999]), "w4999");
     }
 
     #[test]

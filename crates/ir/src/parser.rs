@@ -719,9 +719,11 @@ impl<'a> Parser<'a> {
         self.expect_punct(Punct::LBrace)?;
         let body = self.pos;
         // Skip the body: it contains no braces. Pass 2 reports whatever is wrong inside.
-        while !self.at_eof() && !self.is_punct(self.pos, Punct::RBrace) {
-            self.bump();
-        }
+        let kinds = self.lx.kinds();
+        self.pos += kinds[body..]
+            .iter()
+            .position(|k| matches!(k, TokenKind::Eof | TokenKind::Punct(Punct::RBrace)))
+            .unwrap_or(kinds.len() - 1 - body);
         self.bump();
         Ok(Item::Func {
             kw: first,
@@ -932,6 +934,7 @@ impl<'a> Parser<'a> {
             decls,
             func: Function::new(""),
             poisoned_locals: FxHashSet::default(),
+            pending: Vec::new(),
             body_start: decl.body,
         };
         for &(param, ty) in &decl.params {
@@ -963,6 +966,9 @@ struct BodyParser<'m> {
     func: Function,
     /// Locals whose declared type did not resolve: their field accesses report nothing more.
     poisoned_locals: FxHashSet<Local>,
+    /// The instructions of the block being parsed; moved into the block, at its exact size,
+    /// when the block ends.
+    pending: Vec<crate::entities::Inst>,
     /// Index of the first token of the body.
     body_start: usize,
 }
@@ -1003,21 +1009,35 @@ impl BodyParser<'_> {
     /// Creates the blocks, in label order, before the body is parsed.
     fn collect_labels(&mut self, p: &mut Parser) {
         let start = self.body_start;
-        let mut i = start;
-        while !matches!(p.kind(i), TokenKind::Eof | TokenKind::Punct(Punct::RBrace)) {
-            let line_start = i == start || p.is_newline(i - 1);
-            if line_start && p.is_ident(i) && p.is_punct(i + 1, Punct::Colon) {
-                let sym = p.sym(i);
-                if self.block_of(p, sym).is_none() {
-                    let block = self.func.add_block(p.text(i));
-                    self.func.blocks[block].loc = p.loc(i);
-                    let slot = &mut p.scope[sym.index()];
-                    slot.block_stamp = p.body_stamp;
-                    slot.block = block.as_u32();
-                }
+        let kinds = p.lx.kinds();
+        let end = kinds[start..]
+            .iter()
+            .position(|k| matches!(k, TokenKind::Eof | TokenKind::Punct(Punct::RBrace)))
+            .map_or(kinds.len(), |n| start + n);
+        let mut lines = 0;
+        let mut labels = Vec::new();
+        for i in start..end {
+            let line_start = i == start || kinds[i - 1] == TokenKind::Newline;
+            lines += usize::from(line_start);
+            if line_start
+                && kinds[i] == TokenKind::Ident
+                && kinds.get(i + 1) == Some(&TokenKind::Punct(Punct::Colon))
+            {
+                labels.push(i);
             }
-            i += 1;
         }
+        for i in labels {
+            let sym = p.sym(i);
+            if self.block_of(p, sym).is_none() {
+                let block = self.func.add_block(p.text(i));
+                self.func.blocks[block].loc = p.loc(i);
+                let slot = &mut p.scope[sym.index()];
+                slot.block_stamp = p.body_stamp;
+                slot.block = block.as_u32();
+            }
+        }
+        // At most one instruction a line: one allocation for the instruction arena.
+        self.func.insts.reserve(lines);
     }
 
     /// `var NAME: TYPE [packed]` and `packed NAME` lines, before the first label.
@@ -1075,8 +1095,13 @@ impl BodyParser<'_> {
         (p.is_word(p.pos, kw::VAR) || p.is_word(p.pos, kw::PACKED)) && p.is_ident(p.pos + 1)
     }
 
-    /// Reports a missing terminator of the block that `current` holds.
-    fn close(&self, p: &mut Parser, current: Option<(Block, usize, bool)>) {
+    /// Ends the block that `current` holds: gives it its instructions and reports a missing
+    /// terminator.
+    fn close(&mut self, p: &mut Parser, current: Option<(Block, usize, bool)>) {
+        if let Some((block, _, _)) = current {
+            self.func.blocks[block].insts = self.pending.as_slice().to_vec();
+        }
+        self.pending.clear();
         if let Some((block, label, false)) = current {
             let name = self.func.blocks[block].name.clone();
             p.report(
@@ -1091,6 +1116,8 @@ impl BodyParser<'_> {
         let mut defined = vec![false; self.func.blocks.len()];
         // The current block, the token of its label, and whether it is terminated.
         let mut current: Option<(Block, usize, bool)> = None;
+        // After a duplicate label: the lines of that block are skipped without more errors.
+        let mut skipping = false;
         loop {
             p.skip_newlines();
             if p.full() {
@@ -1103,6 +1130,9 @@ impl BodyParser<'_> {
                 return;
             }
             if p.at_eof() {
+                if let Some((block, _, _)) = current {
+                    self.func.blocks[block].insts = std::mem::take(&mut self.pending);
+                }
                 let what = match current {
                     Some((_, _, false)) => "an instruction, a terminator or `}`",
                     _ => "a label or `}`",
@@ -1124,8 +1154,10 @@ impl BodyParser<'_> {
                     let name = p.text(i).into();
                     p.report(p.err_at(i, ParseErrorKind::DuplicateBlock(name)).into());
                     p.skip_line();
+                    skipping = true;
                     continue;
                 }
+                skipping = false;
                 p.bump();
                 p.bump();
                 current = Some((block, i, false));
@@ -1133,6 +1165,10 @@ impl BodyParser<'_> {
                     p.report(failure);
                     p.skip_line();
                 }
+                continue;
+            }
+            if skipping {
+                p.skip_line();
                 continue;
             }
             let failure = match current {
@@ -1162,7 +1198,7 @@ impl BodyParser<'_> {
             match result {
                 Ok(Stmt::Inst(kind)) => {
                     let inst = self.func.make_inst(kind, loc);
-                    self.func.blocks[block].insts.push(inst);
+                    self.pending.push(inst);
                 }
                 Ok(Stmt::Term(term)) => {
                     self.func.blocks[block].terminator = Some(term);

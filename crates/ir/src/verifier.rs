@@ -38,6 +38,7 @@ use crate::inst::{CastOp, InstKind, Loc, Operand, Terminator, UnaryOp};
 use crate::module::Module;
 use crate::types::{ElemType, ScalarType, Type};
 // FxHash: the keys are compiler-internal ids and names, not attacker-chosen input.
+use cranelift_entity::EntitySet;
 use rustc_hash::FxHashSet as HashSet;
 use thiserror::Error;
 
@@ -280,7 +281,7 @@ fn verify_well_formed(module: &Module) -> Result<(), Vec<VerifyError>> {
             m: module,
             f: func,
             errors: &mut errors,
-            placed: HashSet::default(),
+            placed: EntitySet::with_capacity(func.insts.len()),
             in_layout: func.layout.iter().copied().collect(),
         }
         .run();
@@ -489,7 +490,8 @@ struct FuncChecker<'a> {
     f: &'a Function,
     errors: &'a mut Vec<VerifyError>,
     /// Instructions already seen in the layout.
-    placed: HashSet<Inst>,
+    /// (A bit set: an instruction is looked up in the arena before it is marked.)
+    placed: EntitySet<Inst>,
     /// The blocks of the layout (a set: branch targets are checked against it).
     in_layout: HashSet<Block>,
 }

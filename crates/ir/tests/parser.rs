@@ -936,4 +936,10 @@ fn recovery_skips_a_broken_item_and_reports_nothing_about_its_uses() {
             "8:12: unknown type `Missing`",
         ]
     );
+    // A duplicate block is reported once; its lines are skipped without more errors.
+    let src =
+        "fn f() -> i64 {\nentry:\n    br b\nb:\n    ret 0\nb:\n    x = copy 1\n    ret 1\n}\n";
+    let errors = parse_all(src).unwrap_err().0;
+    let messages: Vec<String> = errors.iter().map(|e| format!("{}: {e}", e.loc)).collect();
+    assert_eq!(messages, ["6:1: duplicate block `b`"]);
 }
