@@ -188,13 +188,19 @@ pub(crate) enum CTerm {
 #[derive(Clone, Debug)]
 pub(crate) struct CBlock {
     pub insts: Box<[CInst]>,
+    /// The source line of each instruction (`Loc.line`, 0 = unknown), for trap reports.
+    pub lines: Box<[u32]>,
     pub term: CTerm,
+    /// The source line of the terminator.
+    pub term_line: u32,
 }
 
 /// A resolved function. Block 0 is the entry block.
 #[derive(Clone, Debug)]
 pub(crate) struct CFunc {
     pub blocks: Box<[CBlock]>,
+    /// The line of the function's `fn` (a `stack_overflow` entering it is reported there).
+    pub line: u32,
     /// Number of value slots (one per local).
     pub num_slots: u32,
     /// Bytes of the struct area.
@@ -487,12 +493,14 @@ impl Translator<'_> {
         for &b in &f.layout {
             let data = &f.blocks[b];
             let mut insts = Vec::with_capacity(data.insts.len());
+            let mut lines = Vec::with_capacity(data.insts.len());
             for &inst in &data.insts {
-                let kind = &f
+                let inst_data = f
                     .insts
                     .get(inst)
-                    .ok_or_else(|| format!("unknown instruction {inst}"))?
-                    .kind;
+                    .ok_or_else(|| format!("unknown instruction {inst}"))?;
+                let kind = &inst_data.kind;
+                lines.push(inst_data.loc.line);
                 insts.push(
                     self.inst(kind)
                         .map_err(|e| format!("block `{}`: {e}", data.name))?,
@@ -507,11 +515,14 @@ impl Translator<'_> {
                 .map_err(|e| format!("block `{}`: {e}", data.name))?;
             blocks.push(CBlock {
                 insts: insts.into_boxed_slice(),
+                lines: lines.into_boxed_slice(),
                 term,
+                term_line: data.term_loc.line,
             });
         }
         Ok(CFunc {
             blocks: blocks.into_boxed_slice(),
+            line: f.loc.line,
             num_slots: self.shape.locals.len() as u32,
             mem_size: self.shape.mem_size,
         })

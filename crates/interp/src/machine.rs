@@ -37,6 +37,9 @@ pub(crate) struct Machine<'p> {
     heap: Heap,
     fuel: Option<u64>,
     max_depth: u32,
+    /// The source line of the instruction or terminator executing (for trap reports); 0 while
+    /// a block is entered, so an `out_of_fuel` trap reports no line.
+    line: u32,
     pub(crate) stats: RunStats,
 }
 
@@ -58,6 +61,7 @@ impl<'p> Machine<'p> {
             heap: Heap::new(limits.max_memory),
             fuel: limits.fuel,
             max_depth: limits.max_depth,
+            line: 0,
             stats: RunStats::default(),
         }
     }
@@ -100,11 +104,10 @@ impl<'p> Machine<'p> {
         let body = self.body(func)?;
         let name = self.name(func);
         if self.frames.len() >= self.max_depth as usize {
-            return Err(InterpError::Trap(poolopt_ir::Trap {
-                kind: TrapKind::StackOverflow,
-                message: STACK_OVERFLOW_MESSAGE.to_string(),
-                function: name.to_string(),
-            }));
+            return Err(InterpError::Trap(
+                poolopt_ir::Trap::new(TrapKind::StackOverflow, STACK_OVERFLOW_MESSAGE, name)
+                    .at_line(body.line),
+            ));
         }
         let vbase = self.vals.len();
         let mbase = self.mem.len();
@@ -118,7 +121,7 @@ impl<'p> Machine<'p> {
             mbase,
             ret_to,
         });
-        self.consume_fuel().map_err(|f| f.into_error(name))
+        self.consume_fuel().map_err(|f| f.into_error(name, 0))
     }
 
     /// Runs `func` with scalar arguments (already wrapped to the parameter types, one per
@@ -139,7 +142,7 @@ impl<'p> Machine<'p> {
                 Ok(Flow::Done(v)) => return Ok(v),
                 Err(StepError::Fault(f)) => {
                     let func = self.frames.last().map_or(frame.func, |f| f.func);
-                    return Err(f.into_error(self.name(func)));
+                    return Err(f.into_error(self.name(func), self.line));
                 }
                 Err(StepError::Error(e)) => return Err(e),
             }
@@ -224,8 +227,10 @@ impl<'p> Machine<'p> {
         let vb = frame.vbase;
         let mb = frame.mbase;
         let insts = block.insts.get(frame.pc as usize..).unwrap_or(&[]);
+        let lines = block.lines.get(frame.pc as usize..).unwrap_or(&[]);
         for (i, inst) in insts.iter().enumerate() {
             self.stats.steps += 1;
+            self.line = lines.get(i).copied().unwrap_or(0);
             match inst {
                 CInst::Copy { dst, src, ty } => {
                     let v = self.read(vb, *src)?;
@@ -410,6 +415,7 @@ impl<'p> Machine<'p> {
             }
         }
         self.stats.steps += 1;
+        self.line = block.term_line;
         match &block.term {
             CTerm::Br(b) => self.goto(*b)?,
             CTerm::BrIf {
@@ -429,6 +435,7 @@ impl<'p> Machine<'p> {
     }
 
     fn goto(&mut self, block: u32) -> Result<(), Fault> {
+        self.line = 0;
         self.consume_fuel()?;
         if let Some(top) = self.frames.last_mut() {
             top.block = block;

@@ -391,10 +391,6 @@ impl CompiledModule {
             .get(rec.func as usize)
             .cloned()
             .unwrap_or_else(|| "?".to_string());
-        Trap {
-            kind: rec.kind,
-            message,
-            function,
-        }
+        Trap::new(rec.kind, message, function).at_line(rec.line)
     }
 }

@@ -168,6 +168,7 @@ pub fn lower_function(
         rt_refs: [None; 4],
         messages,
         slot_bytes: 0,
+        site_line: 0,
     };
     let result = l.lower();
     let slot_bytes = l.slot_bytes;
@@ -270,6 +271,8 @@ struct FnLower<'e, 'f, 'm> {
     rt_refs: [Option<FuncRef>; 4],
     messages: &'m mut Vec<String>,
     slot_bytes: u64,
+    /// The source line trap sites being emitted are attributed to (see [`FnLower::site_code`]).
+    site_line: u32,
 }
 
 type R<T> = Result<T, JitError>;
@@ -535,12 +538,20 @@ impl FnLower<'_, '_, '_> {
         Ok(())
     }
 
+    /// The trap site of the code being emitted, as the runtime functions take it:
+    /// `(line << 32) | function index` ([`crate::runtime::site_code`]); the line is the one
+    /// [`FnLower::lower`] set for the instruction, terminator or check being lowered.
+    fn site_code(&mut self) -> Value {
+        let site = crate::runtime::site_code(self.fidx, self.site_line);
+        self.i64c(site)
+    }
+
     /// Calls `rt_trap` and jumps to the bail block (terminates the current block).
     fn emit_trap_call(&mut self, kind: TrapKind, a: Option<Value>, b: Option<Value>) -> R<()> {
         let ctx = self.ctx()?;
         let bail = self.bail()?;
         let kind_v = self.i64c(i64::from(kind.code()));
-        let f = self.i64c(i64::from(self.fidx));
+        let f = self.site_code();
         let a = match a {
             Some(v) => v,
             None => self.i64c(0),
@@ -744,6 +755,7 @@ impl FnLower<'_, '_, '_> {
         self.store(depth1, ctx, CTX_DEPTH);
         let max = self.load(types::I64, ctx, CTX_MAX_DEPTH);
         let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, depth1, max);
+        self.site_line = ir.loc.line; // a stack_overflow is reported at the callee's `fn`
         self.trap_if(over, TrapKind::StackOverflow, None, None)?;
 
         // Locals: parameters take their incoming values, the rest start as zero.
@@ -822,6 +834,7 @@ impl FnLower<'_, '_, '_> {
             let c = self.cl_block(blk)?;
             self.b.switch_to_block(c);
             if self.env.fuel {
+                self.site_line = 0; // out_of_fuel reports no line
                 let fuel = self.load(types::I64, ctx, CTX_FUEL);
                 let empty = self.b.ins().icmp_imm_u(IntCC::Equal, fuel, 0);
                 self.trap_if(empty, TrapKind::OutOfFuel, None, None)?;
@@ -830,16 +843,17 @@ impl FnLower<'_, '_, '_> {
             }
             let data = &ir.blocks[blk];
             for &inst in &data.insts {
-                let kind = &ir
+                let inst_data = ir
                     .insts
                     .get(inst)
-                    .ok_or_else(|| self.malformed(format!("undeclared instruction {inst}")))?
-                    .kind;
-                self.inst(kind)?;
+                    .ok_or_else(|| self.malformed(format!("undeclared instruction {inst}")))?;
+                self.site_line = inst_data.loc.line;
+                self.inst(&inst_data.kind)?;
             }
             let term = data.terminator.as_ref().ok_or_else(|| {
                 self.malformed(format!("block `{}` has no terminator", data.name))
             })?;
+            self.site_line = data.term_loc.line;
             self.terminator(term)?;
         }
         Ok(())
@@ -1000,7 +1014,7 @@ impl FnLower<'_, '_, '_> {
                 let size = self.elem_size(*elem)?;
                 let ctx = self.ctx()?;
                 let s = self.i64c(i64::from(size));
-                let f = self.i64c(i64::from(self.fidx));
+                let f = self.site_code();
                 let rt = self.rt_ref(RtFunc::New);
                 let call = self.b.ins().call(rt, &[ctx, s, f]);
                 let h = self.b.inst_results(call)[0];
@@ -1072,7 +1086,7 @@ impl FnLower<'_, '_, '_> {
             InstKind::VecDrop { vec } => {
                 let (h, _) = self.vec_local(*vec)?;
                 let ctx = self.ctx()?;
-                let f = self.i64c(i64::from(self.fidx));
+                let f = self.site_code();
                 let rt = self.rt_ref(RtFunc::Drop);
                 let call = self.b.ins().call(rt, &[ctx, h, f]);
                 let status = self.b.inst_results(call)[0];
@@ -1370,7 +1384,7 @@ impl FnLower<'_, '_, '_> {
         self.b.ins().brif(full, grow, &[], store_blk, &[]);
         self.b.switch_to_block(grow);
         let ctx = self.ctx()?;
-        let f = self.i64c(i64::from(self.fidx));
+        let f = self.site_code();
         let rt = self.rt_ref(RtFunc::Grow);
         let call = self.b.ins().call(rt, &[ctx, h, f]);
         let status = self.b.inst_results(call)[0];
