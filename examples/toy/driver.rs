@@ -44,7 +44,7 @@ pub fn compile(source: &str) -> Result<VerifiedModule, ToyError> {
     let ast = parser::parse(&tokens).map_err(ToyError::Source)?;
     let typed = check::check(&ast).map_err(ToyError::Source)?;
     let module = lower::lower(&typed).map_err(ToyError::Source)?;
-    VerifiedModule::new(module).map_err(ToyError::Verify)
+    VerifiedModule::new(module).map_err(|e| ToyError::Verify(e.into_vec()))
 }
 
 /// What a command prints and how it exits.
@@ -65,9 +65,14 @@ impl Outcome {
         self
     }
 
-    fn trap(self, trap: &Trap) -> Outcome {
-        let line = format!("trap: {}: {} in {}", trap.kind, trap.message, trap.function);
-        self.fail(3, line)
+    /// `FILE:LINE: trap: <kind>: <message> in <function>` (the toy source line the lowering
+    /// gave the trapping operation), or without the `FILE:LINE: ` when the line is unknown.
+    fn trap(self, file: &str, trap: &Trap) -> Outcome {
+        let what = format!("trap: {}: {} in {}", trap.kind, trap.message, trap.function);
+        match trap.line {
+            0 => self.fail(3, what),
+            line => self.fail(3, format!("{file}:{line}: {what}")),
+        }
     }
 }
 
@@ -148,7 +153,7 @@ pub fn run_source(opts: &Options, source: &str) -> Outcome {
             out.stdout = format!("{v}\n");
             out
         }
-        Err(Err(trap)) => out.trap(&trap),
+        Err(Err(trap)) => out.trap(&opts.file, &trap),
         Err(Ok(message)) => out.fail(2, format!("error: {message}")),
     }
 }
