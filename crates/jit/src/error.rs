@@ -51,6 +51,16 @@ pub enum RunError {
     Thread(String),
 }
 
+impl RunError {
+    /// The trap, if the run trapped.
+    pub fn as_trap(&self) -> Option<&Trap> {
+        match self {
+            RunError::Trap(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
 /// Why a typed entry could not be made ([`crate::CompiledModule::entry`]).
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
 pub enum EntryError {
