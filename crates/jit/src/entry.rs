@@ -268,18 +268,18 @@ impl CompiledModule {
         name: &str,
         limits: &RunLimits,
     ) -> Result<TypedEntry<'_, A, R>, EntryError> {
-        let (stored_name, shim, params, ret) = self.host_entry(name)?;
+        let host = self.host_entry(name)?;
         let (want_params, want_ret) = (A::types(), R::ty());
-        if params != want_params.as_slice() || ret != want_ret {
+        if host.params != want_params.as_slice() || host.ret != want_ret {
             return Err(EntryError::Signature {
                 function: name.to_string(),
                 expected: signature_text(&want_params, want_ret),
-                found: signature_text(params, ret),
+                found: signature_text(host.params, host.ret),
             });
         }
         if limits.fuel.is_some() && !self.has_fuel() {
             return Err(EntryError::FuelNotCompiled);
         }
-        Ok(TypedEntry::new(self, stored_name, shim, *limits))
+        Ok(TypedEntry::new(self, host.name, host.shim, *limits))
     }
 }

@@ -46,6 +46,15 @@ struct HostEntry {
     ret: Option<ScalarType>,
 }
 
+/// A host-callable function as a typed entry sees it: its stored name, its finalized entry
+/// shim, and its scalar signature.
+pub(crate) struct HostSignature<'a> {
+    pub name: &'a str,
+    pub shim: usize,
+    pub params: &'a [ScalarType],
+    pub ret: Option<ScalarType>,
+}
+
 /// The entry shim's machine signature.
 type ShimFn = unsafe extern "C" fn(*mut RunCtx, *const i64) -> i64;
 
@@ -312,10 +321,7 @@ impl CompiledModule {
     }
 
     /// The entry shim and signature of `name`, for a typed entry.
-    pub(crate) fn host_entry(
-        &self,
-        name: &str,
-    ) -> Result<(&str, usize, &[ScalarType], Option<ScalarType>), EntryError> {
+    pub(crate) fn host_entry(&self, name: &str) -> Result<HostSignature<'_>, EntryError> {
         let Some((stored, e)) = self.entries.get_key_value(name) else {
             return Err(if self.func_names.iter().any(|n| n == name) {
                 EntryError::NotCompiled(name.to_string())
@@ -330,7 +336,12 @@ impl CompiledModule {
                 function: name.to_string(),
                 reason,
             })?;
-        Ok((stored.as_str(), shim, &e.params, e.ret))
+        Ok(HostSignature {
+            name: stored.as_str(),
+            shim,
+            params: &e.params,
+            ret: e.ret,
+        })
     }
 
     /// Runs `entry` with `args` (each wrapped to its parameter's type) under `limits`.
