@@ -445,6 +445,26 @@ mod tests {
     }
 
     #[test]
+    fn trap_sites_carry_function_and_line() {
+        for (func, line) in [(0, 0), (3, 17), (u32::MAX, u32::MAX), (7, 1 << 31)] {
+            assert_eq!(decode_site(site_code(func, line)), (func, line));
+        }
+        let mut ctx = RunCtx::new(1 << 20, 10, 0);
+        // SAFETY: JIT code would pass this context; the record is all that is checked.
+        unsafe {
+            rt_trap(
+                &mut *ctx as *mut RunCtx,
+                i64::from(TrapKind::DivZero.code()),
+                site_code(2, 42),
+                0,
+                0,
+            )
+        };
+        let t = ctx.trap().unwrap();
+        assert_eq!((t.kind, t.func, t.line), (TrapKind::DivZero, 2, 42));
+    }
+
+    #[test]
     fn dead_header_traps_use_after_drop() {
         let mut ctx = RunCtx::new(1 << 20, 10, 0);
         let dead: *mut VecHeader = &mut ctx.dead_header;
