@@ -196,9 +196,12 @@ impl<'m, A: EntryArgs, R: EntryResult> TypedEntry<'m, A, R> {
         shim: usize,
         limits: RunLimits,
     ) -> TypedEntry<'m, A, R> {
+        // Capped like `CompiledModule::run`'s thread stack, so an absurd depth limit cannot
+        // make the stack allocation itself fail.
         let stack = module
             .frames_size(limits.max_depth)
-            .saturating_add(ENTRY_STACK_RESERVE);
+            .saturating_add(ENTRY_STACK_RESERVE)
+            .min(crate::jit::MAX_STACK as usize);
         TypedEntry {
             module,
             name,
@@ -243,8 +246,9 @@ impl<'m, A: EntryArgs, R: EntryResult> TypedEntry<'m, A, R> {
     }
 
     /// Bytes of machine stack a call may use: the JIT frames of `max_depth` nested calls plus
-    /// a reserve for the runtime. A call made with less stack left runs on a stack of this
-    /// size allocated for it.
+    /// a reserve for the runtime, capped at 1 GiB as `CompiledModule::run`'s thread stack is
+    /// (a depth limit whose frames need more than that is not protected by either). A call
+    /// made with less stack left runs on a stack of this size allocated for it.
     pub fn required_stack(&self) -> usize {
         self.stack
     }

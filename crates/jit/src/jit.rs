@@ -75,7 +75,7 @@ pub(crate) unsafe fn call_shim(shim: usize, ctx: &mut RunCtx, args: &[i64]) -> i
 const STACK_RESERVE: u64 = 4 << 20;
 /// Bounds of the run thread's stack.
 const MIN_STACK: u64 = 8 << 20;
-const MAX_STACK: u64 = 1 << 30;
+pub(crate) const MAX_STACK: u64 = 1 << 30;
 
 /// A module compiled to machine code, ready to run any number of times.
 pub struct CompiledModule {
