@@ -2,24 +2,44 @@
 //! that can only hold verified IR.
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::verify_errors::VerifyErrors;
 use poolopt_interp::InterpError;
-use poolopt_ir::{InlineHint, Loc, Module, RunLimits, VerifyErrorKind, VerifyOptions};
-use poolopt_jit::{ClOpt, CompiledModule, JitError, JitOptions};
+use poolopt_ir::{BuildErrors, InlineHint, Loc, Module, RunLimits, VerifyErrorKind, VerifyOptions};
+use poolopt_jit::{ClOpt, CompiledModule, EntryError, JitError, JitOptions, RunError};
 use poolopt_passes::{OptLevel, PassError, PassManager, PassReport};
 use std::ops::Range;
 use thiserror::Error;
 
-/// Anything the high-level pipeline can fail with (traps are not errors: they are results).
+/// Anything the embedding API can fail with, so one `?` carries each step's error. A trap is
+/// not an error of the pipeline (it is a run's result), but [`RunError`] and
+/// [`poolopt_ir::Trap`] convert too, for callers that treat a trap as a failure.
 #[derive(Debug, Error)]
 pub enum Error {
+    /// Errors in text input, rendered as `FILE:LINE:COL: error: ...`.
     #[error("{0}")]
     Source(#[from] Diagnostics),
-    #[error("module does not verify: {}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
-    Verify(Vec<poolopt_ir::VerifyError>),
+    /// Misuse of the builder.
+    #[error(transparent)]
+    Build(#[from] BuildErrors),
+    /// The module does not verify.
+    #[error(transparent)]
+    Verify(#[from] VerifyErrors),
     #[error(transparent)]
     Pass(#[from] PassError),
     #[error(transparent)]
     Jit(#[from] JitError),
+    /// A typed entry could not be looked up.
+    #[error(transparent)]
+    Entry(#[from] EntryError),
+    /// A run by name failed (a trap included).
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// A typed entry's call trapped.
+    #[error(transparent)]
+    Trap(#[from] poolopt_ir::Trap),
+    /// The interpreter's run failed (a trap included).
+    #[error(transparent)]
+    Interp(#[from] InterpError),
 }
 
 /// A module that passed the verifier. Passes preserve verification (the pass manager
@@ -29,7 +49,7 @@ pub struct VerifiedModule(Module);
 
 impl VerifiedModule {
     /// Verifies `module` as untrusted input: unchecked vec operations are refused.
-    pub fn new(module: Module) -> Result<VerifiedModule, Vec<poolopt_ir::VerifyError>> {
+    pub fn new(module: Module) -> Result<VerifiedModule, VerifyErrors> {
         VerifiedModule::with_options(module, &VerifyOptions::default())
     }
 
@@ -40,8 +60,8 @@ impl VerifiedModule {
     pub fn with_options(
         module: Module,
         options: &VerifyOptions,
-    ) -> Result<VerifiedModule, Vec<poolopt_ir::VerifyError>> {
-        poolopt_ir::verify_with(&module, options)?;
+    ) -> Result<VerifiedModule, VerifyErrors> {
+        poolopt_ir::verify_with(&module, options).map_err(VerifyErrors)?;
         Ok(VerifiedModule(module))
     }
 
@@ -289,6 +309,29 @@ impl Session {
     /// JIT-compiles the module with explicit options.
     pub fn compile_with(&self, options: &JitOptions) -> Result<CompiledModule, Error> {
         Ok(CompiledModule::compile(self.module.module(), options)?)
+    }
+
+    /// JIT-compiles only the functions reachable through calls from `entry` (lazy
+    /// compilation: the rest of the module costs nothing). What `poolopt run --entry` does.
+    pub fn compile_for_entry(
+        &self,
+        entry: &str,
+        options: &JitOptions,
+    ) -> Result<CompiledModule, Error> {
+        self.compile_for_entries(&[entry], options)
+    }
+
+    /// JIT-compiles only the functions reachable through calls from `entries`.
+    pub fn compile_for_entries(
+        &self,
+        entries: &[&str],
+        options: &JitOptions,
+    ) -> Result<CompiledModule, Error> {
+        Ok(CompiledModule::compile_for_entries(
+            self.module.module(),
+            entries,
+            options,
+        )?)
     }
 
     /// Runs `entry` in the reference interpreter.

@@ -52,7 +52,7 @@ pub fn compile_with_names(source: &str) -> Result<(VerifiedModule, ToyNames), To
     let typed = check::check(&ast).map_err(ToyError::Source)?;
     let (module, names) = lower::lower(&typed).map_err(ToyError::Source)?;
     Ok((
-        VerifiedModule::new(module).map_err(ToyError::Verify)?,
+        VerifiedModule::new(module).map_err(|e| ToyError::Verify(e.into_vec()))?,
         names,
     ))
 }
@@ -75,9 +75,14 @@ impl Outcome {
         self
     }
 
-    fn trap(self, trap: &Trap) -> Outcome {
-        let line = format!("trap: {}: {} in {}", trap.kind, trap.message, trap.function);
-        self.fail(3, line)
+    /// `FILE:LINE: trap: <kind>: <message> in <function>` (the toy source line the lowering
+    /// gave the trapping operation), or without the `FILE:LINE: ` when the line is unknown.
+    fn trap(self, file: &str, trap: &Trap) -> Outcome {
+        let what = format!("trap: {}: {} in {}", trap.kind, trap.message, trap.function);
+        match trap.line {
+            0 => self.fail(3, what),
+            line => self.fail(3, format!("{file}:{line}: {what}")),
+        }
     }
 }
 
@@ -164,7 +169,7 @@ pub fn run_source(opts: &Options, source: &str) -> Outcome {
             out.stdout = format!("{v}\n");
             out
         }
-        Err(Err(trap)) => out.trap(&trap),
+        Err(Err(trap)) => out.trap(&opts.file, &trap),
         Err(Ok(message)) => out.fail(2, format!("error: {message}")),
     }
 }

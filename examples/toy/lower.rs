@@ -84,7 +84,9 @@ pub fn lower(program: &TProgram) -> Result<(Module, ToyNames), CompileError> {
         }
         let refs: Vec<(&str, Type)> = params.iter().map(|(n, t)| (n.as_str(), *t)).collect();
         let ret = (f.ret != Ty::Void).then(|| types.ir(f.ret));
-        func_ids.push(mb.declare_function(&f.name, &refs, ret));
+        let id = mb.declare_function(&f.name, &refs, ret);
+        mb.set_function_loc(id, f.loc); // a stack_overflow entering it reports this line
+        func_ids.push(id);
         param_names.push(names);
     }
     for ((f, &id), names) in program.fns.iter().zip(&func_ids).zip(param_names) {

@@ -6,7 +6,7 @@
 //! ```
 //!
 //! The result is the last line of stdout (exit 0); a trap prints
-//! `trap: <kind>: <message> in <function>` to stderr (exit 3); an error in the program prints
+//! `FILE:LINE: trap: <kind>: <message> in <function>` to stderr (exit 3); an error in the program prints
 //! `FILE:LINE:COL: error: ...` with a snippet (exit 2), as `poolopt run` does. The pipeline:
 //! [`args`] (clap) → [`lexer`] → [`parser`] → [`check`] → [`lower`] (poolopt's builder API) →
 //! poolopt's verifier, passes and JIT ([`driver`]); [`names`] prints remarks in toy terms.

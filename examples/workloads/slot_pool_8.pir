@@ -1,4 +1,4 @@
-; Slot pool workloads with 8-byte slots (see shared/workloads.md), written the way a
+; Slot pool workloads with 8-byte slots (described in docs/benchmarks.md), written the way a
 ; simple front end emits them: a temporary for every pop/get/push value and every
 ; subexpression, the short-circuit `i < 0 || i >= len` check as two branches, and the
 ; checked pop guarded by a length test. Entries: append, lifo, scattered (n, rounds) -> i64.

@@ -40,7 +40,7 @@ impl Expected {
     }
 }
 
-/// The expected results of the reference workloads (a copy of shared/workloads-expected.txt).
+/// The expected results of the reference workloads (examples/workloads/expected.txt).
 pub fn expected_results() -> Vec<Expected> {
     let text = std::fs::read_to_string(root().join("examples/workloads/expected.txt")).unwrap();
     text.lines()

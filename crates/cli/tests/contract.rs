@@ -52,15 +52,16 @@ fn run_prints_the_result_as_the_last_stdout_line() {
 
 #[test]
 fn a_trap_prints_its_kind_and_exits_3() {
-    for (file, kind, function) in [
-        ("examples/traps/pop_empty.pir", "pop_empty", "main"),
-        ("examples/traps/index_oob.pir", "index_oob", "main"),
-        ("examples/traps/div_zero.pir", "div_zero", "divide"),
-        ("examples/traps/explicit.pir", "explicit", "check"),
+    for (file, kind, function, line) in [
+        ("examples/traps/pop_empty.pir", "pop_empty", "main", 10),
+        ("examples/traps/index_oob.pir", "index_oob", "main", 12),
+        ("examples/traps/div_zero.pir", "div_zero", "divide", 5),
+        ("examples/traps/explicit.pir", "explicit", "check", 8),
         (
             "examples/traps/use_after_drop.pir",
             "use_after_drop",
             "main",
+            9,
         ),
     ] {
         for engine in [&[][..], &["--interp"][..]] {
@@ -73,10 +74,16 @@ fn a_trap_prints_its_kind_and_exits_3() {
                 "{file}: {}",
                 stderr(&o)
             );
+            // The IR text line of the trapping instruction or terminator follows.
             assert!(
-                stderr(&o).trim_end().ends_with(&format!(" in {function}")),
-                "{file}"
+                stderr(&o)
+                    .trim_end()
+                    .ends_with(&format!(" in {function} at line {line}")),
+                "{file}: {}",
+                stderr(&o)
             );
+            // A parser written for `trap: <kind>: <message> in <function>` still finds the kind.
+            assert_eq!(parse_trap_kind(&stderr(&o)), Some(kind), "{file}");
         }
     }
     let o = poolopt(&[
@@ -91,6 +98,59 @@ fn a_trap_prints_its_kind_and_exits_3() {
         "{}",
         stderr(&o)
     );
+    assert!(
+        stderr(&o).trim_end().ends_with(" in main at line 12"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// How a script reads the trap line of the contract: `trap: <kind>: ...` on stderr.
+fn parse_trap_kind(stderr: &str) -> Option<&str> {
+    let line = stderr.lines().find(|l| l.starts_with("trap: "))?;
+    line.strip_prefix("trap: ")?
+        .split_once(": ")
+        .map(|(kind, _)| kind)
+}
+
+#[test]
+fn out_of_fuel_reports_no_line_and_stack_overflow_the_callee_fn_line() {
+    let o = poolopt(&[
+        "run",
+        "examples/workloads/slot_pool_8.pir",
+        "--entry",
+        "lifo",
+        "--args",
+        "10,5",
+        "--fuel",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.starts_with("trap: out_of_fuel: "), "{err}");
+    assert!(!err.contains(" at line "), "{err}");
+    assert_eq!(parse_trap_kind(&err), Some("out_of_fuel"));
+    // `lifo` (depth 1) calls `lifo_owner`, declared at line 190: entering it exceeds depth 1.
+    for extra in [&["-O0"][..], &["-O2"], &["-O2", "--interp"]] {
+        let mut args = vec![
+            "run",
+            "examples/workloads/slot_pool_8.pir",
+            "--entry",
+            "lifo",
+            "--args",
+            "10,5",
+            "--max-depth",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        let o = poolopt(&args);
+        assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+        assert_eq!(
+            stderr(&o).trim_end(),
+            "trap: stack_overflow: call depth limit exceeded in lifo_owner at line 190",
+            "{extra:?}"
+        );
+    }
 }
 
 #[test]

@@ -188,7 +188,11 @@ pub(crate) enum CTerm {
 #[derive(Clone, Debug)]
 pub(crate) struct CBlock {
     pub insts: Box<[CInst]>,
+    /// The source line of each instruction (`Loc.line`, 0 = unknown), for trap reports.
+    pub lines: Box<[u32]>,
     pub term: CTerm,
+    /// The source line of the terminator.
+    pub term_line: u32,
     /// Per instruction, then for the terminator: the function the code was written in when
     /// the inliner copied it here ([`poolopt_ir::Loc::origin`]), or [`NO_ORIGIN`].
     pub origins: Box<[u32]>,
@@ -205,6 +209,8 @@ fn origin_of(loc: poolopt_ir::Loc) -> u32 {
 #[derive(Clone, Debug)]
 pub(crate) struct CFunc {
     pub blocks: Box<[CBlock]>,
+    /// The line of the function's `fn` (a `stack_overflow` entering it is reported there).
+    pub line: u32,
     /// Number of value slots (one per local).
     pub num_slots: u32,
     /// Bytes of the struct area.
@@ -501,14 +507,16 @@ impl Translator<'_> {
         for &b in &f.layout {
             let data = &f.blocks[b];
             let mut insts = Vec::with_capacity(data.insts.len());
+            let mut lines = Vec::with_capacity(data.insts.len());
             let mut origins = Vec::with_capacity(data.insts.len() + 1);
             for &inst in &data.insts {
-                let inst_data = &f
+                let inst_data = f
                     .insts
                     .get(inst)
                     .ok_or_else(|| format!("unknown instruction {inst}"))?;
-                origins.push(origin_of(inst_data.loc));
                 let kind = &inst_data.kind;
+                lines.push(inst_data.loc.line);
+                origins.push(origin_of(inst_data.loc));
                 insts.push(
                     self.inst(kind)
                         .map_err(|e| format!("block `{}`: {e}", data.name))?,
@@ -524,12 +532,15 @@ impl Translator<'_> {
             origins.push(origin_of(data.term_loc));
             blocks.push(CBlock {
                 insts: insts.into_boxed_slice(),
+                lines: lines.into_boxed_slice(),
                 term,
+                term_line: data.term_loc.line,
                 origins: origins.into_boxed_slice(),
             });
         }
         Ok(CFunc {
             blocks: blocks.into_boxed_slice(),
+            line: f.loc.line,
             num_slots: self.shape.locals.len() as u32,
             mem_size: self.shape.mem_size,
         })

@@ -50,14 +50,13 @@ pub(crate) enum Fault {
 }
 
 impl Fault {
-    /// Attaches the name of the function that was executing.
-    pub(crate) fn into_error(self, function: &str) -> InterpError {
+    /// Attaches the name of the function that was executing and the source line of the
+    /// instruction or terminator that failed (0 = unknown; see [`Trap::at_line`]).
+    pub(crate) fn into_error(self, function: &str, line: u32) -> InterpError {
         match self {
-            Fault::Trap(kind, message) => InterpError::Trap(Trap {
-                kind,
-                message,
-                function: function.to_string(),
-            }),
+            Fault::Trap(kind, message) => {
+                InterpError::Trap(Trap::new(kind, message, function).at_line(line))
+            }
             Fault::Unchecked(m) => InterpError::UncheckedViolation(format!("{m} in {function}")),
             Fault::Malformed(m) => InterpError::Malformed(format!("{m} in {function}")),
         }

@@ -44,6 +44,9 @@ pub(crate) struct Machine<'p> {
     cur: u32,
     /// The call depth: the entry frame plus the active frames of recursive functions.
     depth: u32,
+    /// The source line of the instruction or terminator executing (for trap reports); 0 while
+    /// a block is entered, so an `out_of_fuel` trap reports no line.
+    line: u32,
     pub(crate) stats: RunStats,
 }
 
@@ -67,6 +70,7 @@ impl<'p> Machine<'p> {
             max_depth: limits.max_depth,
             cur: 0,
             depth: 0,
+            line: 0,
             stats: RunStats::default(),
         }
     }
@@ -112,11 +116,10 @@ impl<'p> Machine<'p> {
             self.frames.is_empty() || self.prog.recursive.get(func as usize) == Some(&true);
         if counted {
             if self.depth >= self.max_depth {
-                return Err(InterpError::Trap(poolopt_ir::Trap {
-                    kind: TrapKind::StackOverflow,
-                    message: STACK_OVERFLOW_MESSAGE.to_string(),
-                    function: name.to_string(),
-                }));
+                return Err(InterpError::Trap(
+                    poolopt_ir::Trap::new(TrapKind::StackOverflow, STACK_OVERFLOW_MESSAGE, name)
+                        .at_line(body.line),
+                ));
             }
             self.depth += 1;
         }
@@ -132,7 +135,7 @@ impl<'p> Machine<'p> {
             mbase,
             ret_to,
         });
-        self.consume_fuel().map_err(|f| f.into_error(name))
+        self.consume_fuel().map_err(|f| f.into_error(name, 0))
     }
 
     /// Runs `func` with scalar arguments (already wrapped to the parameter types, one per
@@ -153,7 +156,7 @@ impl<'p> Machine<'p> {
                 Ok(Flow::Done(v)) => return Ok(v),
                 Err(StepError::Fault(f)) => {
                     let func = self.fault_origin(frame);
-                    return Err(f.into_error(self.name(func)));
+                    return Err(f.into_error(self.name(func), self.line));
                 }
                 Err(StepError::Error(e)) => return Err(e),
             }
@@ -257,9 +260,11 @@ impl<'p> Machine<'p> {
         let vb = frame.vbase;
         let mb = frame.mbase;
         let insts = block.insts.get(frame.pc as usize..).unwrap_or(&[]);
+        let lines = block.lines.get(frame.pc as usize..).unwrap_or(&[]);
         for (i, inst) in insts.iter().enumerate() {
             self.stats.steps += 1;
             self.cur = i as u32;
+            self.line = lines.get(i).copied().unwrap_or(0);
             match inst {
                 CInst::Copy { dst, src, ty } => {
                     let v = self.read(vb, *src)?;
@@ -445,6 +450,7 @@ impl<'p> Machine<'p> {
         }
         self.stats.steps += 1;
         self.cur = insts.len() as u32;
+        self.line = block.term_line;
         match &block.term {
             CTerm::Br(b) => self.goto(*b)?,
             CTerm::BrIf {
@@ -464,6 +470,7 @@ impl<'p> Machine<'p> {
     }
 
     fn goto(&mut self, block: u32) -> Result<(), Fault> {
+        self.line = 0;
         self.consume_fuel()?;
         if let Some(top) = self.frames.last_mut() {
             top.block = block;

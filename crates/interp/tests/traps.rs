@@ -32,11 +32,7 @@ fn main_with(body: impl FnOnce(&mut FunctionBuilder, Local, Local)) -> Module {
 fn expect_trap(r: Result<i64, InterpError>, kind: TrapKind, message: &str, function: &str) {
     assert_eq!(
         r,
-        Err(InterpError::Trap(Trap {
-            kind,
-            message: message.to_string(),
-            function: function.to_string()
-        }))
+        Err(InterpError::Trap(Trap::new(kind, message, function)))
     );
 }
 

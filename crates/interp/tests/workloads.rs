@@ -1,5 +1,5 @@
 //! The reference workloads (examples/workloads/*.pir, parsed from text) against the expected
-//! results of shared/workloads.md, and the trap examples (examples/traps/*.pir) against the trap
+//! results of examples/workloads/expected.txt, and the trap examples (examples/traps/*.pir) against the trap
 //! kind each file is named after.
 
 use poolopt_interp::run;
@@ -24,7 +24,7 @@ fn load(rel: &str) -> Module {
     module
 }
 
-/// Small sizes of the table in shared/workloads-expected.txt (the large ones are benchmarks).
+/// Small sizes of examples/workloads/expected.txt (the large ones are benchmarks).
 const EXPECTED: [(&str, &str, i64, i64, i64); 6] = [
     ("slot_pool_8.pir", "append", 100, 3, 5255504415335982936),
     ("slot_pool_128.pir", "append", 100, 3, 5920479129291261952),

@@ -4,30 +4,120 @@
 //! later); [`FunctionBuilder`] appends instructions to a current block, one method per
 //! instruction, tagging each with the current source location. Misuse (an instruction with no
 //! current block, a block terminated twice) is recorded and reported by
-//! [`ModuleBuilder::finish`] as a [`BuildError`]; the builder never panics. The result is an
+//! [`ModuleBuilder::finish`] as [`BuildErrors`] (naming function, block and instruction); the
+//! builder never panics. Front ends attach their source locations with
+//! [`FunctionBuilder::set_loc`] (instructions, terminators, locals, blocks) and
+//! [`ModuleBuilder::set_function_loc`] (functions and parameters): verify errors and trap
+//! lines then point into the front end's source. The result is an
 //! unverified [`Module`]: run [`crate::verify`] on it (the facade crate does this for you).
 
 use crate::entities::{Block, FuncId, Inst, Local, StructId};
 use crate::function::{Function, InlineHint};
 use crate::inst::{BinaryOp, CastOp, Check, CmpOp, InstKind, Loc, Operand, Terminator, UnaryOp};
 use crate::module::Module;
+use crate::printer::{display_inst, display_terminator};
 use crate::types::{ElemType, FieldDef, StructDef, Type};
+use std::fmt;
 use thiserror::Error;
 
-/// Misuse of the builder API.
+/// Misuse of the builder API, naming the function, the block (when there is one) and the
+/// offending instruction or terminator in the text syntax, and the source location the front
+/// end gave ([`FunctionBuilder::set_loc`]; unknown when it gave none).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BuildError {
-    #[error("in function `{func}`: instruction emitted with no current block")]
-    NoCurrentBlock { func: String },
-    #[error("in function `{func}`: block `{block}` is terminated twice")]
-    DoubleTerminator { func: String, block: String },
+    #[error("in function `{func}`{}: `{inst}` emitted with no current block", at(*.loc))]
+    NoCurrentBlock {
+        func: String,
+        inst: String,
+        loc: Loc,
+    },
+    #[error("in function `{func}`{}: block `{block}` is terminated twice (already ends in `{first}`, then `{second}`)", at(*.loc))]
+    DoubleTerminator {
+        func: String,
+        block: String,
+        first: String,
+        second: String,
+        loc: Loc,
+    },
+}
+
+fn at(loc: Loc) -> String {
+    if loc.is_known() {
+        format!(" at {}:{}", loc.line, loc.col)
+    } else {
+        String::new()
+    }
+}
+
+/// Every misuse [`ModuleBuilder::finish`] found; displays one per line and works with `?`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildErrors(pub Vec<BuildError>);
+
+impl BuildErrors {
+    /// The errors, in the order they happened.
+    pub fn iter(&self) -> std::slice::Iter<'_, BuildError> {
+        self.0.iter()
+    }
+
+    /// Gives the errors back.
+    pub fn into_vec(self) -> Vec<BuildError> {
+        self.0
+    }
+}
+
+impl std::ops::Deref for BuildErrors {
+    type Target = [BuildError];
+    fn deref(&self) -> &[BuildError] {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a BuildErrors {
+    type Item = &'a BuildError;
+    type IntoIter = std::slice::Iter<'a, BuildError>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl fmt::Display for BuildErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.len();
+        write!(f, "{n} builder error{}", if n == 1 { "" } else { "s" })?;
+        for e in &self.0 {
+            write!(f, "\n  {e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for BuildErrors {}
+
+/// A misuse recorded while building, rendered by [`ModuleBuilder::finish`] (when the whole
+/// module is there to print the instruction).
+enum Misuse {
+    NoBlockInst {
+        func: FuncId,
+        inst: Inst,
+    },
+    NoBlockTerm {
+        func: FuncId,
+        term: Terminator,
+        loc: Loc,
+    },
+    DoubleTerminator {
+        func: FuncId,
+        block: Block,
+        term: Terminator,
+        loc: Loc,
+    },
 }
 
 /// Builds a [`Module`].
 #[derive(Default)]
 pub struct ModuleBuilder {
     module: Module,
-    errors: Vec<BuildError>,
+    errors: Vec<Misuse>,
 }
 
 impl ModuleBuilder {
@@ -76,6 +166,31 @@ impl ModuleBuilder {
         self.module.funcs.push(func)
     }
 
+    /// Sets the source location of a declared function and of those of its parameters that
+    /// have none, so verify errors and `stack_overflow` traps in it name a real place.
+    pub fn set_function_loc(&mut self, id: FuncId, loc: Loc) {
+        let func = &mut self.module.funcs[id];
+        func.loc = loc;
+        for &p in &func.params {
+            if !func.locals[p].loc.is_known() {
+                func.locals[p].loc = loc;
+            }
+        }
+    }
+
+    /// Sets the source location of parameter `index` of a declared function.
+    pub fn set_param_loc(&mut self, id: FuncId, index: usize, loc: Loc) {
+        let func = &mut self.module.funcs[id];
+        if let Some(&p) = func.params.get(index) {
+            func.locals[p].loc = loc;
+        }
+    }
+
+    /// Sets the source location of a declared struct.
+    pub fn set_struct_loc(&mut self, id: StructId, loc: Loc) {
+        self.module.structs[id].loc = loc;
+    }
+
     /// Sets the inlining hint of a declared function (`inline` / `noinline` in the text format).
     pub fn set_inline_hint(&mut self, id: FuncId, hint: InlineHint) {
         self.module.funcs[id].inline = hint;
@@ -84,6 +199,7 @@ impl ModuleBuilder {
     /// Starts (or continues) defining the body of a declared function.
     pub fn define_function(&mut self, id: FuncId) -> FunctionBuilder<'_> {
         FunctionBuilder {
+            id,
             func: &mut self.module.funcs[id],
             errors: &mut self.errors,
             current: None,
@@ -92,19 +208,62 @@ impl ModuleBuilder {
     }
 
     /// Finishes the module. The result still has to be verified.
-    pub fn finish(self) -> Result<Module, Vec<BuildError>> {
+    pub fn finish(self) -> Result<Module, BuildErrors> {
         if self.errors.is_empty() {
-            Ok(self.module)
-        } else {
-            Err(self.errors)
+            return Ok(self.module);
         }
+        let m = &self.module;
+        let errors = self
+            .errors
+            .iter()
+            .map(|misuse| match misuse {
+                Misuse::NoBlockInst { func, inst } => {
+                    let f = &m.funcs[*func];
+                    BuildError::NoCurrentBlock {
+                        func: f.name.clone(),
+                        inst: display_inst(m, f, *inst),
+                        loc: f.insts[*inst].loc,
+                    }
+                }
+                Misuse::NoBlockTerm { func, term, loc } => {
+                    let f = &m.funcs[*func];
+                    BuildError::NoCurrentBlock {
+                        func: f.name.clone(),
+                        inst: display_terminator(f, term),
+                        loc: *loc,
+                    }
+                }
+                Misuse::DoubleTerminator {
+                    func,
+                    block,
+                    term,
+                    loc,
+                } => {
+                    let f = &m.funcs[*func];
+                    let data = &f.blocks[*block];
+                    BuildError::DoubleTerminator {
+                        func: f.name.clone(),
+                        block: data.name.clone(),
+                        first: data
+                            .terminator
+                            .as_ref()
+                            .map(|t| display_terminator(f, t))
+                            .unwrap_or_default(),
+                        second: display_terminator(f, term),
+                        loc: *loc,
+                    }
+                }
+            })
+            .collect();
+        Err(BuildErrors(errors))
     }
 }
 
 /// Appends instructions to one function.
 pub struct FunctionBuilder<'a> {
+    id: FuncId,
     func: &'a mut Function,
-    errors: &'a mut Vec<BuildError>,
+    errors: &'a mut Vec<Misuse>,
     current: Option<Block>,
     loc: Loc,
 }
@@ -166,8 +325,9 @@ impl FunctionBuilder<'_> {
         let inst = self.func.make_inst(kind, self.loc);
         match self.current {
             Some(b) => self.func.blocks[b].insts.push(inst),
-            None => self.errors.push(BuildError::NoCurrentBlock {
-                func: self.func.name.clone(),
+            None => self.errors.push(Misuse::NoBlockInst {
+                func: self.id,
+                inst,
             }),
         }
         inst
@@ -176,16 +336,20 @@ impl FunctionBuilder<'_> {
     /// Ends the current block with `term`.
     pub fn terminate(&mut self, term: Terminator) {
         let Some(b) = self.current else {
-            self.errors.push(BuildError::NoCurrentBlock {
-                func: self.func.name.clone(),
+            self.errors.push(Misuse::NoBlockTerm {
+                func: self.id,
+                term,
+                loc: self.loc,
             });
             return;
         };
         let data = &mut self.func.blocks[b];
         if data.terminator.is_some() {
-            self.errors.push(BuildError::DoubleTerminator {
-                func: self.func.name.clone(),
-                block: data.name.clone(),
+            self.errors.push(Misuse::DoubleTerminator {
+                func: self.id,
+                block: b,
+                term,
+                loc: self.loc,
             });
             return;
         }

@@ -48,7 +48,7 @@ mod semantics;
 mod types;
 pub mod verifier;
 
-pub use builder::{BuildError, FunctionBuilder, ModuleBuilder};
+pub use builder::{BuildError, BuildErrors, FunctionBuilder, ModuleBuilder};
 pub use entities::{Block, FuncId, Inst, Local, StructId};
 pub use function::{BlockData, Function, InlineHint, LocalData};
 pub use inst::{

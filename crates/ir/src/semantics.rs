@@ -51,6 +51,13 @@ impl TrapKind {
         }
     }
 
+    /// Whether a trap of this kind carries a source line. Every kind does except
+    /// `out_of_fuel`: where fuel runs out depends on the block structure, which the passes
+    /// change, so no line is reported that could differ between levels.
+    pub fn reports_line(self) -> bool {
+        self != TrapKind::OutOfFuel
+    }
+
     /// A small integer code, used by the JIT runtime to report the kind.
     pub fn code(self) -> u32 {
         self as u32
@@ -69,13 +76,53 @@ impl fmt::Display for TrapKind {
 }
 
 /// A trap: the value a run produces instead of a result when a check fails.
+///
+/// Displays as `trap: <kind>: <message> in <function>`, followed by ` at line <L>` when the
+/// line is known ([`Trap::line`] is not 0).
 #[derive(Clone, PartialEq, Eq, Debug, Error)]
-#[error("trap: {kind}: {message} in {function}")]
 pub struct Trap {
     pub kind: TrapKind,
     pub message: String,
     /// The IR function executing when the trap happened.
     pub function: String,
+    /// The source line the trap is attributed to, 0 when unknown: the `Loc.line` of the
+    /// trapping instruction or terminator (the IR text line, or the front end's line given to
+    /// the builder's `set_loc`). A `stack_overflow` reports the line of the entered function's
+    /// `fn`; an `out_of_fuel` reports none (0), since the fuel a program needs differs between
+    /// optimization levels. See [`TrapKind::reports_line`].
+    pub line: u32,
+}
+
+impl Trap {
+    /// A trap of `kind` in `function` with no known line.
+    pub fn new(kind: TrapKind, message: impl Into<String>, function: impl Into<String>) -> Trap {
+        Trap {
+            kind,
+            message: message.into(),
+            function: function.into(),
+            line: 0,
+        }
+    }
+
+    /// The same trap attributed to `line` (0 = unknown; an `out_of_fuel` trap keeps 0).
+    pub fn at_line(mut self, line: u32) -> Trap {
+        self.line = if self.kind.reports_line() { line } else { 0 };
+        self
+    }
+}
+
+impl fmt::Display for Trap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "trap: {}: {} in {}",
+            self.kind, self.message, self.function
+        )?;
+        if self.line != 0 {
+            write!(f, " at line {}", self.line)?;
+        }
+        Ok(())
+    }
 }
 
 /// Resource limits of one run. The interpreter and the JIT honour the same limits.

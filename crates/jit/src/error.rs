@@ -1,4 +1,5 @@
-//! The errors of compiling (`JitError`) and of running (`RunError`) JIT code.
+//! The errors of compiling (`JitError`) and of running (`RunError`) JIT code, and of looking up
+//! a typed entry (`EntryError`).
 
 use poolopt_ir::Trap;
 use thiserror::Error;
@@ -35,6 +36,10 @@ pub enum RunError {
     /// The entry function does not exist.
     #[error("no function named `{0}`")]
     NoSuchFunction(String),
+    /// The entry function exists but was not compiled: the module was compiled for other
+    /// entries ([`crate::CompiledModule::compile_for_entries`]) that do not reach it.
+    #[error("function `{0}` was not compiled (the module was compiled for entries that do not reach it)")]
+    NotCompiled(String),
     /// The arguments do not fit the entry function.
     #[error("cannot call `{function}` from the host: {message}")]
     BadArguments { function: String, message: String },
@@ -48,4 +53,38 @@ pub enum RunError {
     /// The thread that runs JIT code could not be started.
     #[error("cannot start the run thread: {0}")]
     Thread(String),
+}
+
+impl RunError {
+    /// The trap, if the run trapped.
+    pub fn as_trap(&self) -> Option<&Trap> {
+        match self {
+            RunError::Trap(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// Why a typed entry could not be made ([`crate::CompiledModule::entry`]).
+#[derive(Clone, PartialEq, Eq, Debug, Error)]
+pub enum EntryError {
+    /// The module has no function of that name.
+    #[error("no function named `{0}`")]
+    NoSuchFunction(String),
+    /// The function exists but was not compiled (lazy compilation for other entries).
+    #[error("function `{0}` was not compiled (the module was compiled for entries that do not reach it)")]
+    NotCompiled(String),
+    /// The function cannot be called from the host (a parameter or its result is not a scalar).
+    #[error("cannot call `{function}` from the host: {reason}")]
+    NotHostCallable { function: String, reason: String },
+    /// The requested Rust signature differs from the IR's.
+    #[error("`{function}` is `{found}` in the IR, but was looked up as `{expected}`")]
+    Signature {
+        function: String,
+        expected: String,
+        found: String,
+    },
+    /// A fuel limit was given but the module was compiled without fuel.
+    #[error("a fuel limit was given but the module was compiled without fuel (JitOptions::fuel)")]
+    FuelNotCompiled,
 }

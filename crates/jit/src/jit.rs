@@ -1,12 +1,20 @@
 //! The JIT: compiling a module into executable code with cranelift-jit, and running it.
 //!
-//! A [`CompiledModule`] owns its `JITModule` and frees the code memory when dropped. Each run
-//! gets a fresh [`RunCtx`] (freed when the run ends, trap or not) and executes on a dedicated
-//! thread whose stack is sized from the module's frame estimates and the call-depth limit, so
-//! deep recursion hits the `stack_overflow` trap long before the machine stack runs out.
+//! A [`CompiledModule`] owns its `JITModule` and frees the code memory when dropped.
+//! [`CompiledModule::compile`] compiles every function; [`CompiledModule::compile_for_entries`]
+//! only the functions reachable through calls from the given entries (lazy compilation: unused
+//! functions cost nothing, and are not even lowered).
+//!
+//! Two ways to call compiled code, each a fresh run with a fresh [`RunCtx`] (freed when the
+//! run ends, trap or not):
+//! - a typed entry ([`CompiledModule::entry`], see [`crate::entry`]): looked up once, called
+//!   many times on the calling thread — the way to call a function a million times;
+//! - [`CompiledModule::run`]: by name with `&[i64]` arguments, on a dedicated thread whose
+//!   stack is sized from the module's frame estimates and the call-depth limit (an isolated
+//!   stack, at the cost of starting a thread per run).
 
 use crate::abi;
-use crate::error::{JitError, RunError};
+use crate::error::{EntryError, JitError, RunError};
 use crate::lower::{lower_function, lower_shim, LowerEnv};
 use crate::runtime::{RtFunc, RunCtx, RunStats, TrapRecord};
 use crate::target::{host_isa, ClOpt};
@@ -14,9 +22,9 @@ use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module as _, ModuleError};
 use poolopt_ir::{
-    index_oob_message, oom_message, Module, RunLimits, ScalarType, Trap, TrapKind, Type,
-    DIV_ZERO_MESSAGE, OUT_OF_FUEL_MESSAGE, POP_EMPTY_MESSAGE, STACK_OVERFLOW_MESSAGE,
-    USE_AFTER_DROP_MESSAGE,
+    index_oob_message, oom_message, EntityRef, FuncId, InstKind, Module, RunLimits, ScalarType,
+    Trap, TrapKind, Type, DIV_ZERO_MESSAGE, OUT_OF_FUEL_MESSAGE, POP_EMPTY_MESSAGE,
+    STACK_OVERFLOW_MESSAGE, USE_AFTER_DROP_MESSAGE,
 };
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -31,9 +39,20 @@ pub struct JitOptions {
 }
 
 /// The host's way into one function: its entry shim, or why it has none.
-struct Entry {
+struct HostEntry {
     shim: Result<usize, String>,
     params: Vec<ScalarType>,
+    /// The result type (`None`: no result, or one that is not a scalar).
+    ret: Option<ScalarType>,
+}
+
+/// A host-callable function as a typed entry sees it: its stored name, its finalized entry
+/// shim, and its scalar signature.
+pub(crate) struct HostSignature<'a> {
+    pub name: &'a str,
+    pub shim: usize,
+    pub params: &'a [ScalarType],
+    pub ret: Option<ScalarType>,
 }
 
 /// The entry shim's machine signature.
@@ -44,7 +63,7 @@ type ShimFn = unsafe extern "C" fn(*mut RunCtx, *const i64) -> i64;
 /// # Safety
 /// `shim` must be a finalized entry shim of a live [`CompiledModule`] whose function takes
 /// `args.len()` parameters.
-unsafe fn call_shim(shim: usize, ctx: &mut RunCtx, args: &[i64]) -> i64 {
+pub(crate) unsafe fn call_shim(shim: usize, ctx: &mut RunCtx, args: &[i64]) -> i64 {
     // SAFETY: per the contract above, `shim` has the `ShimFn` signature.
     unsafe {
         let f = std::mem::transmute::<usize, ShimFn>(shim);
@@ -56,13 +75,15 @@ unsafe fn call_shim(shim: usize, ctx: &mut RunCtx, args: &[i64]) -> i64 {
 const STACK_RESERVE: u64 = 4 << 20;
 /// Bounds of the run thread's stack.
 const MIN_STACK: u64 = 8 << 20;
-const MAX_STACK: u64 = 1 << 30;
+pub(crate) const MAX_STACK: u64 = 1 << 30;
 
 /// A module compiled to machine code, ready to run any number of times.
 pub struct CompiledModule {
     jit: Option<JITModule>,
-    entries: HashMap<String, Entry>,
+    entries: HashMap<String, HostEntry>,
     func_names: Vec<String>,
+    /// Per IR function, whether it was compiled (lazy compilation skips unreachable ones).
+    compiled: Vec<bool>,
     messages: Vec<String>,
     fuel: bool,
     code_size: usize,
@@ -95,6 +116,39 @@ impl CompiledModule {
     /// Lowers and compiles every function of `module` (assumed verified; a malformed module
     /// gives an error, never a panic).
     pub fn compile(module: &Module, opts: &JitOptions) -> Result<CompiledModule, JitError> {
+        Self::compile_selected(module, opts, vec![true; module.funcs.len()])
+    }
+
+    /// Lowers and compiles only the functions reachable through calls from `entries` (lazy
+    /// compilation): a function no entry can reach is neither lowered nor compiled, so it costs
+    /// nothing, and something in it the JIT would reject does not stop the compile. A name
+    /// that is not in the module selects nothing (running it reports no such function).
+    pub fn compile_for_entries(
+        module: &Module,
+        entries: &[&str],
+        opts: &JitOptions,
+    ) -> Result<CompiledModule, JitError> {
+        let roots: Vec<FuncId> = entries
+            .iter()
+            .filter_map(|name| module.func_by_name(name))
+            .collect();
+        Self::compile_selected(module, opts, reachable_functions(module, &roots))
+    }
+
+    /// [`CompiledModule::compile_for_entries`] with one entry.
+    pub fn compile_for_entry(
+        module: &Module,
+        entry: &str,
+        opts: &JitOptions,
+    ) -> Result<CompiledModule, JitError> {
+        Self::compile_for_entries(module, &[entry], opts)
+    }
+
+    fn compile_selected(
+        module: &Module,
+        opts: &JitOptions,
+        selected: Vec<bool>,
+    ) -> Result<CompiledModule, JitError> {
         let isa = host_isa(opts.cl_opt)?;
         let call_conv = isa.default_call_conv();
         let frontend = isa.frontend_config();
@@ -106,6 +160,7 @@ impl CompiledModule {
             jit: Some(JITModule::new(jb)),
             entries: HashMap::new(),
             func_names: module.funcs.values().map(|f| f.name.clone()).collect(),
+            compiled: selected,
             messages: Vec::new(),
             fuel: opts.fuel,
             code_size: 0,
@@ -151,8 +206,14 @@ impl CompiledModule {
                 .map_err(|e| module_error(rt.name(), e))?;
             rt_index[i] = id.as_u32();
         }
+        // Unselected functions are not declared; no selected function calls them.
+        let selected = self.compiled.clone();
         let mut ir_ids = Vec::new();
         for (fid, f) in module.funcs.iter() {
+            if !selected.get(fid.index()).copied().unwrap_or(false) {
+                ir_ids.push(None);
+                continue;
+            }
             let id = jit
                 .declare_function(
                     &format!("poolopt_fn{}", fid.as_u32()),
@@ -160,18 +221,22 @@ impl CompiledModule {
                     &abi::ir_signature(module, f, call_conv),
                 )
                 .map_err(|e| module_error(&f.name, e))?;
-            ir_ids.push(id);
+            ir_ids.push(Some(id));
         }
         let env = LowerEnv::new(
             module,
             call_conv,
-            ir_ids.iter().map(|id| id.as_u32()).collect(),
+            ir_ids
+                .iter()
+                .map(|id| id.map_or(u32::MAX, |id| id.as_u32()))
+                .collect(),
             rt_index,
             self.fuel,
         )?;
         let mut ctx = jit.make_context();
         let mut fbc = FunctionBuilderContext::new();
         for ((fid, f), &id) in module.funcs.iter().zip(&ir_ids) {
+            let Some(id) = id else { continue };
             let info = lower_function(
                 &env,
                 fid,
@@ -193,7 +258,9 @@ impl CompiledModule {
         }
         let mut shims = Vec::new();
         for (fid, f) in module.funcs.iter() {
-            if self.entries.contains_key(&f.name) {
+            if self.entries.contains_key(&f.name)
+                || ir_ids.get(fid.index()).is_none_or(|id| id.is_none())
+            {
                 continue; // the first function of a name is the entry of that name
             }
             let params: Vec<ScalarType> = f
@@ -204,6 +271,10 @@ impl CompiledModule {
                     _ => ScalarType::I64,
                 })
                 .collect();
+            let ret = match f.ret {
+                Some(Type::Scalar(s)) => Some(s),
+                _ => None,
+            };
             let shim = match abi::host_callable(f) {
                 Err(why) => Err(why),
                 Ok(()) => {
@@ -222,7 +293,8 @@ impl CompiledModule {
                     Ok(0)
                 }
             };
-            self.entries.insert(f.name.clone(), Entry { shim, params });
+            self.entries
+                .insert(f.name.clone(), HostEntry { shim, params, ret });
         }
         jit.finalize_definitions()
             .map_err(|e| JitError::Module(e.to_string()))?;
@@ -238,6 +310,45 @@ impl CompiledModule {
     /// Bytes of machine code of the IR functions (entry shims excluded).
     pub fn code_size(&self) -> usize {
         self.code_size
+    }
+
+    /// How many IR functions were compiled (all of them, unless compiled for given entries).
+    pub fn compiled_function_count(&self) -> usize {
+        self.compiled.iter().filter(|&&c| c).count()
+    }
+
+    /// Whether the function named `name` was compiled.
+    pub fn is_compiled(&self, name: &str) -> bool {
+        self.entries.contains_key(name)
+    }
+
+    /// Whether the module was compiled with fuel checks.
+    pub(crate) fn has_fuel(&self) -> bool {
+        self.fuel
+    }
+
+    /// The entry shim and signature of `name`, for a typed entry.
+    pub(crate) fn host_entry(&self, name: &str) -> Result<HostSignature<'_>, EntryError> {
+        let Some((stored, e)) = self.entries.get_key_value(name) else {
+            return Err(if self.func_names.iter().any(|n| n == name) {
+                EntryError::NotCompiled(name.to_string())
+            } else {
+                EntryError::NoSuchFunction(name.to_string())
+            });
+        };
+        let shim = e
+            .shim
+            .clone()
+            .map_err(|reason| EntryError::NotHostCallable {
+                function: name.to_string(),
+                reason,
+            })?;
+        Ok(HostSignature {
+            name: stored.as_str(),
+            shim,
+            params: &e.params,
+            ret: e.ret,
+        })
     }
 
     /// Runs `entry` with `args` (each wrapped to its parameter's type) under `limits`.
@@ -300,10 +411,13 @@ impl CompiledModule {
         args: &[i64],
         limits: &RunLimits,
     ) -> Result<(usize, Vec<i64>), RunError> {
-        let e = self
-            .entries
-            .get(entry)
-            .ok_or_else(|| RunError::NoSuchFunction(entry.to_string()))?;
+        let e = self.entries.get(entry).ok_or_else(|| {
+            if self.func_names.iter().any(|n| n == entry) {
+                RunError::NotCompiled(entry.to_string())
+            } else {
+                RunError::NoSuchFunction(entry.to_string())
+            }
+        })?;
         let bad = |message: String| RunError::BadArguments {
             function: entry.to_string(),
             message,
@@ -382,6 +496,16 @@ impl CompiledModule {
         u32::try_from(frames.saturating_sub(2)).unwrap_or(u32::MAX)
     }
 
+    /// Bytes of the JIT frames of `max_depth` nested counted (recursive) calls, two extra for
+    /// the shim and slack, plus the longest chain of uncounted (non-recursive) calls.
+    pub(crate) fn frames_size(&self, max_depth: u32) -> usize {
+        let frames = self
+            .max_frame
+            .saturating_mul(u64::from(max_depth).saturating_add(2))
+            .saturating_add(self.chain_frames);
+        usize::try_from(frames).unwrap_or(usize::MAX)
+    }
+
     fn stack_size(&self, max_depth: u32) -> usize {
         let frames = self
             .max_frame
@@ -393,7 +517,7 @@ impl CompiledModule {
         usize::try_from(total).unwrap_or(MAX_STACK as usize)
     }
 
-    fn trap_of(&self, rec: TrapRecord, max_memory: u64) -> Trap {
+    pub(crate) fn trap_of(&self, rec: TrapRecord, max_memory: u64) -> Trap {
         let message = match rec.kind {
             TrapKind::PopEmpty => POP_EMPTY_MESSAGE.to_string(),
             TrapKind::IndexOob => index_oob_message(rec.a, rec.b),
@@ -413,10 +537,32 @@ impl CompiledModule {
             .get(rec.func as usize)
             .cloned()
             .unwrap_or_else(|| "?".to_string());
-        Trap {
-            kind: rec.kind,
-            message,
-            function,
+        Trap::new(rec.kind, message, function).at_line(rec.line)
+    }
+}
+
+/// Marks the functions reachable through calls from `roots` (the roots included).
+fn reachable_functions(module: &Module, roots: &[FuncId]) -> Vec<bool> {
+    let mut reached = vec![false; module.funcs.len()];
+    let mut work: Vec<FuncId> = roots.to_vec();
+    while let Some(fid) = work.pop() {
+        match reached.get_mut(fid.index()) {
+            Some(r) if !*r => *r = true,
+            _ => continue,
+        }
+        let Some(f) = module.funcs.get(fid) else {
+            continue;
+        };
+        for &blk in &f.layout {
+            let Some(data) = f.blocks.get(blk) else {
+                continue;
+            };
+            for &inst in &data.insts {
+                if let Some(InstKind::Call { func, .. }) = f.insts.get(inst).map(|d| &d.kind) {
+                    work.push(*func);
+                }
+            }
         }
     }
+    reached
 }

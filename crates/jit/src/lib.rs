@@ -19,12 +19,34 @@
 //! assert_eq!(compiled.run("double", &[21], &RunLimits::default()), Ok(42));
 //! ```
 //!
+//! To call a function many times, look it up once as a typed entry and call it on the calling
+//! thread (no thread per call; see [`entry`]):
+//!
+//! ```
+//! # use poolopt_ir::{BinaryOp, ModuleBuilder, RunLimits, Type};
+//! # use poolopt_jit::{CompiledModule, JitOptions};
+//! # let mut mb = ModuleBuilder::new();
+//! # let f = mb.declare_function("double", &[("x", Type::I64)], Some(Type::I64));
+//! # let mut fb = mb.define_function(f);
+//! # let x = fb.param(0).unwrap();
+//! # let entry = fb.create_block("entry");
+//! # fb.switch_to_block(entry);
+//! # fb.binary(x, BinaryOp::Add, x, x);
+//! # fb.ret(Some(x.into()));
+//! # let module = mb.finish().unwrap();
+//! let compiled = CompiledModule::compile_for_entry(&module, "double", &JitOptions::default()).unwrap();
+//! let double = compiled.entry::<(i64,), i64>("double").unwrap();
+//! assert_eq!(double.call((21,)), Ok(42));
+//! ```
+//!
 //! Modules: [`abi`] (calling convention), [`runtime`] (run context, vec headers, runtime
-//! functions), [`lower`] (IR → CLIF), [`jit`](mod@jit) (compile and run), [`emit`] (text), `target`
+//! functions), [`lower`] (IR → CLIF), [`jit`](mod@jit) (compile and run), [`entry`] (typed
+//! entry points), [`emit`] (text), `target`
 //! (ISAs and the optimization-level knob), `error`.
 
 pub mod abi;
 pub mod emit;
+pub mod entry;
 mod error;
 pub mod jit;
 pub mod lower;
@@ -32,7 +54,8 @@ pub mod runtime;
 mod target;
 
 pub use emit::{emit_asm, emit_clif};
-pub use error::{JitError, RunError};
+pub use entry::{EntryArgs, EntryResult, HostScalar, TypedEntry};
+pub use error::{EntryError, JitError, RunError};
 pub use jit::{CompiledModule, JitOptions};
 pub use runtime::RunStats;
 pub use target::{ClOpt, ParseClOptError, FIXED_TRIPLE};

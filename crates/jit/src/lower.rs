@@ -279,6 +279,7 @@ pub fn lower_function(
         rt_refs: [None; 4],
         messages,
         slot_bytes: 0,
+        site_line: 0,
     };
     let result = l.lower();
     let slot_bytes = l.slot_bytes;
@@ -416,6 +417,8 @@ struct FnLower<'e, 'f, 'm> {
     rt_refs: [Option<FuncRef>; 4],
     messages: &'m mut Vec<String>,
     slot_bytes: u64,
+    /// The source line trap sites being emitted are attributed to (see [`FnLower::site_code`]).
+    site_line: u32,
 }
 
 type R<T> = Result<T, JitError>;
@@ -672,9 +675,9 @@ impl FnLower<'_, '_, '_> {
 
     /// The site code a trap record carries for a trap raised here: the index of the IR
     /// function the trapping code was written in (the trap record's `func`; after inlining,
-    /// the callee's); the source line can be packed above it.
+    /// the callee's) and, above it, the source line ([`crate::runtime::site_code`]).
     fn site_code(&self) -> i64 {
-        i64::from(self.site)
+        crate::runtime::site_code(self.site, self.site_line)
     }
 
     /// The function's shared cold block for traps of `kind`, created on first use (and
@@ -997,6 +1000,7 @@ impl FnLower<'_, '_, '_> {
             self.store(depth1, ctx, CTX_DEPTH);
             let max = self.load(types::I64, ctx, CTX_MAX_DEPTH);
             let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, depth1, max);
+            self.site_line = ir.loc.line; // a stack_overflow is reported at the callee's `fn`
             self.trap_if(over, TrapKind::StackOverflow, None, None)?;
         }
 
@@ -1094,6 +1098,7 @@ impl FnLower<'_, '_, '_> {
             let c = self.cl_block(blk)?;
             self.b.switch_to_block(c);
             if self.env.fuel {
+                self.site_line = 0; // out_of_fuel reports no line
                 let fuel = self.load(types::I64, ctx, CTX_FUEL);
                 let empty = self.b.ins().icmp_imm_u(IntCC::Equal, fuel, 0);
                 self.trap_if(empty, TrapKind::OutOfFuel, None, None)?;
@@ -1107,12 +1112,14 @@ impl FnLower<'_, '_, '_> {
                     .get(inst)
                     .ok_or_else(|| self.malformed(format!("undeclared instruction {inst}")))?;
                 self.site = self.origin(inst_data.loc);
+                self.site_line = inst_data.loc.line;
                 self.inst(&inst_data.kind)?;
             }
             let term = data.terminator.as_ref().ok_or_else(|| {
                 self.malformed(format!("block `{}` has no terminator", data.name))
             })?;
             self.site = self.origin(data.term_loc);
+            self.site_line = data.term_loc.line;
             self.terminator(term)?;
             self.site = self.fidx;
         }
@@ -1308,7 +1315,7 @@ impl FnLower<'_, '_, '_> {
                 let size = self.elem_size(*elem)?;
                 let ctx = self.ctx()?;
                 let s = self.i64c(i64::from(size));
-                let f = self.i64c(i64::from(self.site));
+                let f = self.i64c(self.site_code());
                 let rt = self.rt_ref(RtFunc::New);
                 let call = self.b.ins().call(rt, &[ctx, s, f]);
                 let h = self.b.inst_results(call)[0];
@@ -1380,7 +1387,7 @@ impl FnLower<'_, '_, '_> {
             InstKind::VecDrop { vec } => {
                 let (h, _) = self.vec_local(*vec)?;
                 let ctx = self.ctx()?;
-                let f = self.i64c(i64::from(self.site));
+                let f = self.i64c(self.site_code());
                 let rt = self.rt_ref(RtFunc::Drop);
                 let call = self.b.ins().call(rt, &[ctx, h, f]);
                 let status = self.b.inst_results(call)[0];
@@ -1682,7 +1689,7 @@ impl FnLower<'_, '_, '_> {
         self.b.seal_block(grow);
         self.b.switch_to_block(grow);
         let ctx = self.ctx()?;
-        let f = self.i64c(i64::from(self.site));
+        let f = self.i64c(self.site_code());
         let rt = self.rt_ref(RtFunc::Grow);
         let call = self.b.ins().call(rt, &[ctx, h, f]);
         let status = self.b.inst_results(call)[0];

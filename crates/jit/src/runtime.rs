@@ -67,15 +67,27 @@ pub struct RunStats {
     pub bytes_copied: u64,
 }
 
-/// A trap as recorded by the runtime: the kind, the IR function index, and two operands whose
-/// meaning depends on the kind (index and length for `index_oob`, the message index for
-/// `explicit`, the requested bytes for `out_of_memory`).
+/// A trap as recorded by the runtime: the kind, the IR function index, the source line (0 =
+/// unknown), and two operands whose meaning depends on the kind (index and length for
+/// `index_oob`, the message index for `explicit`, the requested bytes for `out_of_memory`).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct TrapRecord {
     pub kind: TrapKind,
     pub func: u32,
+    pub line: u32,
     pub a: i64,
     pub b: i64,
+}
+
+/// The trap site JIT code passes to the runtime functions: `(line << 32) | func_index`.
+pub fn site_code(func: u32, line: u32) -> i64 {
+    ((u64::from(line) << 32) | u64::from(func)) as i64
+}
+
+/// Splits a [`site_code`] into the function index and the line.
+pub fn decode_site(site: i64) -> (u32, u32) {
+    let site = site as u64;
+    (site as u32, (site >> 32) as u32)
 }
 
 /// The context of one run.
@@ -154,14 +166,21 @@ impl RunCtx {
         self.in_use
     }
 
-    fn record_trap(&mut self, kind: TrapKind, func: u32, a: i64, b: i64) {
+    fn record_trap(&mut self, kind: TrapKind, site: i64, a: i64, b: i64) {
         if self.trap.is_none() {
-            self.trap = Some(TrapRecord { kind, func, a, b });
+            let (func, line) = decode_site(site);
+            self.trap = Some(TrapRecord {
+                kind,
+                func,
+                line,
+                a,
+                b,
+            });
         }
         self.trapped = 1;
     }
 
-    fn new_vec(&mut self, elem_size: u64, func: u32) -> *mut VecHeader {
+    fn new_vec(&mut self, elem_size: u64, site: i64) -> *mut VecHeader {
         let total = self.in_use.checked_add(HEADER_BYTES);
         match total {
             Some(total) if total <= self.max_memory => {
@@ -173,7 +192,7 @@ impl RunCtx {
                 hdr
             }
             _ => {
-                self.record_trap(TrapKind::OutOfMemory, func, HEADER_BYTES as i64, 0);
+                self.record_trap(TrapKind::OutOfMemory, site, HEADER_BYTES as i64, 0);
                 std::ptr::null_mut()
             }
         }
@@ -184,12 +203,12 @@ impl RunCtx {
     ///
     /// # Safety
     /// `hdr` must be the context's dead header or a header this context created.
-    unsafe fn grow(&mut self, hdr: *mut VecHeader, func: u32) -> bool {
+    unsafe fn grow(&mut self, hdr: *mut VecHeader, site: i64) -> bool {
         // The dead header lives inside the context: read its flag through the raw pointer
         // and never form a reference to it.
         // SAFETY: the caller guarantees `hdr` points to a header of this run.
         if unsafe { std::ptr::addr_of!((*hdr).dead).read() } != 0 {
-            self.record_trap(TrapKind::UseAfterDrop, func, 0, 0);
+            self.record_trap(TrapKind::UseAfterDrop, site, 0, 0);
             return false;
         }
         // SAFETY: a live header is a separate allocation owned by `self.headers`.
@@ -201,7 +220,7 @@ impl RunCtx {
         let oom = |ctx: &mut RunCtx| {
             ctx.record_trap(
                 TrapKind::OutOfMemory,
-                func,
+                site,
                 i64::try_from(requested).unwrap_or(i64::MAX),
                 0,
             );
@@ -252,10 +271,10 @@ impl RunCtx {
     ///
     /// # Safety
     /// `hdr` must be the context's dead header or a header this context created.
-    unsafe fn drop_vec(&mut self, hdr: *mut VecHeader, func: u32) -> bool {
+    unsafe fn drop_vec(&mut self, hdr: *mut VecHeader, site: i64) -> bool {
         // SAFETY: the caller guarantees `hdr` points to a header of this run.
         if unsafe { std::ptr::addr_of!((*hdr).dead).read() } != 0 {
-            self.record_trap(TrapKind::UseAfterDrop, func, 0, 0);
+            self.record_trap(TrapKind::UseAfterDrop, site, 0, 0);
             return false;
         }
         // SAFETY: a live header is a separate allocation owned by `self.headers`.
@@ -295,19 +314,15 @@ impl Drop for RunCtx {
     }
 }
 
-fn func_index(func: i64) -> u32 {
-    u32::try_from(func).unwrap_or(u32::MAX)
-}
-
 /// `new`: allocates a header for elements of `elem_size` bytes. Returns null after recording an
-/// `out_of_memory` trap.
+/// `out_of_memory` trap. `site` (here and in the other runtime functions) is a [`site_code`].
 ///
 /// # Safety
 /// `ctx` must point to the live context of the current run.
-pub unsafe extern "C" fn rt_new(ctx: *mut RunCtx, elem_size: i64, func: i64) -> *mut VecHeader {
+pub unsafe extern "C" fn rt_new(ctx: *mut RunCtx, elem_size: i64, site: i64) -> *mut VecHeader {
     // SAFETY: JIT code passes its context pointer.
     let ctx = unsafe { &mut *ctx };
-    ctx.new_vec(elem_size.max(0) as u64, func_index(func))
+    ctx.new_vec(elem_size.max(0) as u64, site)
 }
 
 /// `push` slow path: grows a full vec. Returns 0 on success, 1 after recording a trap
@@ -315,11 +330,11 @@ pub unsafe extern "C" fn rt_new(ctx: *mut RunCtx, elem_size: i64, func: i64) -> 
 ///
 /// # Safety
 /// `ctx` must point to the live context; `hdr` to one of its headers or its dead header.
-pub unsafe extern "C" fn rt_grow(ctx: *mut RunCtx, hdr: *mut VecHeader, func: i64) -> i64 {
+pub unsafe extern "C" fn rt_grow(ctx: *mut RunCtx, hdr: *mut VecHeader, site: i64) -> i64 {
     // SAFETY: JIT code passes its context pointer and a handle of this run.
     let ctx = unsafe { &mut *ctx };
     // SAFETY: as above.
-    i64::from(!unsafe { ctx.grow(hdr, func_index(func)) })
+    i64::from(!unsafe { ctx.grow(hdr, site) })
 }
 
 /// `drop`: frees the buffer and marks the vec dead. Returns 0 on success, 1 after recording a
@@ -327,26 +342,26 @@ pub unsafe extern "C" fn rt_grow(ctx: *mut RunCtx, hdr: *mut VecHeader, func: i6
 ///
 /// # Safety
 /// `ctx` must point to the live context; `hdr` to one of its headers or its dead header.
-pub unsafe extern "C" fn rt_drop(ctx: *mut RunCtx, hdr: *mut VecHeader, func: i64) -> i64 {
+pub unsafe extern "C" fn rt_drop(ctx: *mut RunCtx, hdr: *mut VecHeader, site: i64) -> i64 {
     // SAFETY: JIT code passes its context pointer and a handle of this run.
     let ctx = unsafe { &mut *ctx };
     // SAFETY: as above.
-    i64::from(!unsafe { ctx.drop_vec(hdr, func_index(func)) })
+    i64::from(!unsafe { ctx.drop_vec(hdr, site) })
 }
 
-/// Records a trap of kind `kind` (a [`TrapKind::code`]) in IR function `func`; `a` and `b` are
+/// Records a trap of kind `kind` (a [`TrapKind::code`]) at `site` (a [`site_code`]); `a` and `b` are
 /// described at [`TrapRecord`]. The first trap of a run wins.
 ///
 /// # Safety
 /// `ctx` must point to the live context of the current run.
-pub unsafe extern "C" fn rt_trap(ctx: *mut RunCtx, kind: i64, func: i64, a: i64, b: i64) {
+pub unsafe extern "C" fn rt_trap(ctx: *mut RunCtx, kind: i64, site: i64, a: i64, b: i64) {
     // SAFETY: JIT code passes its context pointer.
     let ctx = unsafe { &mut *ctx };
     let kind = u32::try_from(kind)
         .ok()
         .and_then(TrapKind::from_code)
         .unwrap_or(TrapKind::Explicit);
-    ctx.record_trap(kind, func_index(func), a, b);
+    ctx.record_trap(kind, site, a, b);
 }
 
 /// The runtime functions JIT code imports, with the symbol names they are registered under.
@@ -430,6 +445,26 @@ mod tests {
         }
         let t = ctx.trap().unwrap();
         assert_eq!((t.kind, t.func, t.a), (TrapKind::OutOfMemory, 3, 32));
+    }
+
+    #[test]
+    fn trap_sites_carry_function_and_line() {
+        for (func, line) in [(0, 0), (3, 17), (u32::MAX, u32::MAX), (7, 1 << 31)] {
+            assert_eq!(decode_site(site_code(func, line)), (func, line));
+        }
+        let mut ctx = RunCtx::new(1 << 20, 10, 0);
+        // SAFETY: JIT code would pass this context; the record is all that is checked.
+        unsafe {
+            rt_trap(
+                &mut *ctx as *mut RunCtx,
+                i64::from(TrapKind::DivZero.code()),
+                site_code(2, 42),
+                0,
+                0,
+            )
+        };
+        let t = ctx.trap().unwrap();
+        assert_eq!((t.kind, t.func, t.line), (TrapKind::DivZero, 2, 42));
     }
 
     #[test]

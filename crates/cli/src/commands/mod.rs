@@ -40,7 +40,8 @@ impl Failure {
 
     fn trap(trap: &Trap) -> Failure {
         Failure {
-            message: format!("trap: {}: {} in {}", trap.kind, trap.message, trap.function),
+            // `trap: <kind>: <message> in <function>`, then ` at line N` when the line is known.
+            message: trap.to_string(),
             code: 3,
         }
     }
@@ -177,7 +178,7 @@ fn run(args: RunArgs) -> Result<ExitCode, Failure> {
             fuel: args.fuel.is_some(),
         };
         let compiled = session
-            .compile_with(&options)
+            .compile_for_entry(&args.entry, &options)
             .map_err(|e| Failure::internal(format!("error: {e}")))?;
         compiled
             .run(&args.entry, &args.args, &limits)
