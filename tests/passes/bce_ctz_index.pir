@@ -1,7 +1,7 @@
 ; passes: bounds-check-elim
 ; entry: main
 ; args: 8
-; expect: 13
+; expect: value 13
 ; A bit count is never negative: with `i = ctz a` (0..=64) the test `i < len(v)` alone bounds
 ; the index, so the element check goes. By hand: ctz 8 = 3, v = [10, 11, 12, 13], v[3] = 13.
 fn main(a: i64) -> i64 {
