@@ -409,12 +409,13 @@ fn instructions_under_callgrind_are_exact_and_gate_check() {
     for s in doc["samples"].as_array().unwrap() {
         assert!(s["run"].as_u64().unwrap() > 0, "{s}");
     }
-    // Two samples of the same configuration agree to 0.1 %.
+    // Two samples of the same configuration agree to 0.5 % (measured: up to ~0.2 % in the run
+    // phase at these sizes, ~100 instructions of 50,000: hash seeds and allocator state).
     for t in doc["tables"].as_array().unwrap() {
         for row in t["rows"].as_array().unwrap() {
             for cell in row["cells"].as_array().unwrap() {
                 let (min, max) = (cell["min"].as_f64().unwrap(), cell["max"].as_f64().unwrap());
-                assert!((max - min) / max < 1e-3, "{cell}");
+                assert!((max - min) / max < 5e-3, "{cell}");
             }
         }
     }
@@ -465,8 +466,9 @@ fn baseline_compares_and_refuses_other_workloads() {
     assert_eq!(rows.len(), 1 + 2 * 3);
     for row in &rows[1..] {
         assert!(parse_cell(row[6]).is_some(), "{row:?}");
+        // Two samples a side: a change is at most a suspicion (`?`).
         assert!(
-            matches!(row[7], "smaller" | "LARGER" | "no change"),
+            matches!(row[7], "smaller?" | "LARGER?" | "no change"),
             "{row:?}"
         );
     }
@@ -497,8 +499,8 @@ fn baseline_compares_and_refuses_other_workloads() {
         "lifo_128: workload size differs",
     );
     refuse(
-        &|d| d["metric"]["metric"] = serde_json::json!("cpu"),
-        "the baseline measured CPU time",
+        &|d| d["metric"] = serde_json::json!({"metric": "wall", "source": "clock"}),
+        "the baseline measured wall time (clock)",
     );
     // A missing baseline is a usage error too.
     let missing = dir.join("missing");

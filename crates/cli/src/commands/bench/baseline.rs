@@ -112,6 +112,20 @@ fn old_series(old: &BenchDoc, m: &Measurements, config: usize, phase: Phase) -> 
     (!values.is_empty()).then_some(values)
 }
 
+/// Samples per side a noisy metric needs before a range that excludes 1 counts as a change:
+/// with 5 against 5, all new samples fall below all old ones by chance once in 252 rows.
+pub const MIN_SAMPLES_FOR_CHANGE: usize = 5;
+
+/// `smaller`, `LARGER` or `no change`, with `?` when a noisy metric has too few samples.
+fn change_label(ratio: &Estimate, deterministic: bool) -> String {
+    let change = Change::of(ratio);
+    if change != Change::Unchanged && !deterministic && ratio.samples < MIN_SAMPLES_FOR_CHANGE {
+        format!("{}?", change.name())
+    } else {
+        change.name().to_string()
+    }
+}
+
 /// The comparison tables: run and JIT total, one row per configuration.
 pub fn compare_markdown(
     m: &Measurements,
@@ -119,6 +133,7 @@ pub fn compare_markdown(
     baseline: &str,
     differences: &[String],
 ) -> Vec<Table> {
+    let deterministic = m.metric.source.is_deterministic();
     let warning = if differences.is_empty() {
         String::new()
     } else {
@@ -140,7 +155,9 @@ pub fn compare_markdown(
                     "Metric: {}. Baseline `{baseline}` (git {}), now git {}. Each row: median \
                      now / median in the baseline, and the range min(now)/max(old) – \
                      max(now)/min(old); `smaller` or `LARGER` when the whole range is below or \
-                     above 1.{warning}",
+                     above 1; marked `?` when that rests on fewer than {MIN_SAMPLES_FOR_CHANGE} \
+                     samples per side of a noisy metric (with 3 against 3, one row in 20 shows \
+                     a change by chance).{warning}",
                     m.metric.label(),
                     old.fingerprint
                         .get("git revision")
@@ -184,7 +201,7 @@ pub fn compare_markdown(
                     fmt(old_values.as_deref().and_then(med)),
                     fmt(med(&new)),
                     ratio.map_or_else(|| "n/a".to_string(), |r| r.to_string()),
-                    ratio.map_or_else(|| "n/a".to_string(), |r| Change::of(&r).name().to_string()),
+                    ratio.map_or_else(|| "n/a".to_string(), |r| change_label(&r, deterministic)),
                 ]);
             }
             t
