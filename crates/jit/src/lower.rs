@@ -274,6 +274,7 @@ pub fn lower_function(
         preds_left: SecondaryMap::new(),
         bail: None,
         trap_blocks: HashMap::new(),
+        all_trap_blocks: Vec::new(),
         recursive: env.is_recursive(fid),
         callees: HashMap::new(),
         rt_refs: [None; 4],
@@ -410,7 +411,10 @@ struct FnLower<'e, 'f, 'm> {
     preds_left: SecondaryMap<cl::Block, u32>,
     bail: Option<cl::Block>,
     /// The function's shared cold trap block of each kind (see [`FnLower::trap_block`]).
-    trap_blocks: HashMap<TrapKind, cl::Block>,
+    /// The trap block of each kind sites currently jump to, and how many sites use it.
+    trap_blocks: HashMap<TrapKind, (cl::Block, u32)>,
+    /// Every trap block created, in creation order (filled at the end).
+    all_trap_blocks: Vec<(TrapKind, cl::Block)>,
     /// Whether the function lies on a cycle of the call graph (it counts the call depth).
     recursive: bool,
     callees: HashMap<FuncId, FuncRef>,
@@ -422,6 +426,9 @@ struct FnLower<'e, 'f, 'm> {
 }
 
 type R<T> = Result<T, JitError>;
+
+/// How many trap sites share one trap block (see [`FnLower::trap_block`]).
+const TRAP_BLOCK_SITES: u32 = 32;
 
 impl FnLower<'_, '_, '_> {
     /// The function index trap sites at `loc` report.
@@ -684,10 +691,15 @@ impl FnLower<'_, '_, '_> {
     /// filled by [`FnLower::fill_trap_blocks`] once the body is lowered). Its block parameters
     /// are the site code and, for `index_oob`, the index and the length, for `explicit`, the
     /// message index; it calls `rt_trap` and jumps to the bail block. One such block per kind
-    /// replaces a call sequence per trap site.
+    /// replaces a call sequence per trap site; after [`TRAP_BLOCK_SITES`] sites a fresh one is
+    /// started, so that the register allocator never sees a block parameter merged over
+    /// thousands of edges (which made huge functions compile 2.6 times slower).
     fn trap_block(&mut self, kind: TrapKind) -> cl::Block {
-        if let Some(&blk) = self.trap_blocks.get(&kind) {
-            return blk;
+        if let Some((blk, uses)) = self.trap_blocks.get_mut(&kind) {
+            if *uses < TRAP_BLOCK_SITES {
+                *uses += 1;
+                return *blk;
+            }
         }
         let blk = self.b.create_block();
         self.b.set_cold_block(blk);
@@ -699,7 +711,8 @@ impl FnLower<'_, '_, '_> {
         for _ in 0..nparams {
             self.b.append_block_param(blk, types::I64);
         }
-        self.trap_blocks.insert(kind, blk);
+        self.trap_blocks.insert(kind, (blk, 1));
+        self.all_trap_blocks.push((kind, blk));
         blk
     }
 
@@ -707,11 +720,9 @@ impl FnLower<'_, '_, '_> {
     fn fill_trap_blocks(&mut self) -> R<()> {
         let ctx = self.ctx()?;
         let bail = self.bail()?;
-        let mut used: Vec<(TrapKind, cl::Block)> =
-            self.trap_blocks.iter().map(|(&k, &b)| (k, b)).collect();
-        used.sort_by_key(|&(k, _)| k.code());
-        for (kind, blk) in used {
+        for (kind, blk) in std::mem::take(&mut self.all_trap_blocks) {
             self.b.switch_to_block(blk);
+            self.b.seal_block(blk);
             let params = self.b.block_params(blk).to_vec();
             let kind_v = self.i64c(i64::from(kind.code()));
             let (a, b) = match params[..] {

@@ -1,9 +1,11 @@
 //! The run context and the `extern "C"` runtime functions JIT code calls.
 //!
 //! One [`RunCtx`] exists per run. JIT code receives a pointer to it as its hidden first argument
-//! (like wasmtime's `vmctx`) and reads and writes a few fields at fixed offsets: the trapped
-//! flag, the call depth and its limit, the fuel counter, and a permanently dead vec header that
-//! every unassigned vec local points at. Everything else (memory accounting, the headers and
+//! (like wasmtime's `vmctx`) and reads and writes a few fields at fixed offsets: the call depth
+//! and its limit (recursive functions only), the fuel counter, and a permanently dead vec header
+//! that every unassigned vec local points at. A trap is reported to JIT code through the status
+//! results of the runtime functions and of every IR function (see [`crate::abi`]), not through
+//! memory. Everything else (memory accounting, the headers and
 //! buffers of the run, the recorded trap, statistics) is only touched by the runtime functions.
 //!
 //! Vec handles are pointers to [`VecHeader`]s, `#[repr(C)] {ptr, len, cap, elem_size, dead}`.
@@ -93,7 +95,7 @@ pub fn decode_site(site: i64) -> (u32, u32) {
 /// The context of one run.
 #[repr(C)]
 pub struct RunCtx {
-    /// Nonzero once a trap has been recorded. JIT code checks it after every call.
+    /// Nonzero once a trap has been recorded (for the host; JIT code tests call statuses).
     pub trapped: u64,
     /// Current call depth.
     pub depth: u64,

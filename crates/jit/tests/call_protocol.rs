@@ -305,3 +305,32 @@ fn structs_across_calls_agree_with_the_interpreter() {
         );
     }
 }
+
+#[test]
+fn many_trap_sites_share_trap_blocks_and_keep_their_operands() {
+    // 100 checked reads (more than one shared trap block's worth of sites), the k-th at index
+    // `n - k`: the first one out of bounds reports its own index and the length.
+    let mut src = String::from(
+        "fn main(n: i64) -> i64 {\n    var v: vec<i64>\n    var i: i64\n    var t: i64\n    var s: i64\nentry:\n    v = new vec<i64>\n",
+    );
+    for k in 0..10 {
+        src.push_str(&format!("    push v, {k}\n"));
+    }
+    src.push_str("    s = copy 0\n");
+    for k in 0..100 {
+        src.push_str(&format!(
+            "    i = sub n, {k}\n    t = get v[i]\n    s = add s, t\n"
+        ));
+    }
+    src.push_str("    ret s\n}\n");
+    let m = module(&src);
+    let l = RunLimits::default();
+    for n in [5, 9, 10, 40, 75, 99, 120] {
+        let r = agree(&m, "main", &[n], &l);
+        assert_eq!(
+            r,
+            Err((TrapKind::IndexOob, "main".to_string())),
+            "main({n})"
+        );
+    }
+}
