@@ -130,7 +130,8 @@ fn out_of_fuel_reports_no_line_and_stack_overflow_the_callee_fn_line() {
     assert!(err.starts_with("trap: out_of_fuel: "), "{err}");
     assert!(!err.contains(" at line "), "{err}");
     assert_eq!(parse_trap_kind(&err), Some("out_of_fuel"));
-    // `lifo` (depth 1) calls `lifo_owner`, declared at line 190: entering it exceeds depth 1.
+    // Only the entry frame and frames of recursive functions count (docs/ir.md, the depth
+    // rule): with `--max-depth 0`, entering `lifo`, declared at line 405, exceeds it.
     for extra in [&["-O0"][..], &["-O2"], &["-O2", "--interp"]] {
         let mut args = vec![
             "run",
@@ -140,14 +141,14 @@ fn out_of_fuel_reports_no_line_and_stack_overflow_the_callee_fn_line() {
             "--args",
             "10,5",
             "--max-depth",
-            "1",
+            "0",
         ];
         args.extend_from_slice(extra);
         let o = poolopt(&args);
         assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
         assert_eq!(
             stderr(&o).trim_end(),
-            "trap: stack_overflow: call depth limit exceeded in lifo_owner at line 190",
+            "trap: stack_overflow: call depth limit exceeded in lifo at line 405",
             "{extra:?}"
         );
     }

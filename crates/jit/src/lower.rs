@@ -354,7 +354,11 @@ pub fn lower_shim(
         let kind = b
             .ins()
             .iconst(types::I64, i64::from(TrapKind::StackOverflow.code()));
-        let site = b.ins().iconst(types::I64, i64::from(fid.index() as u32));
+        // Reported at the entry function's `fn` line, as the interpreter does.
+        let site = b.ins().iconst(
+            types::I64,
+            crate::runtime::site_code(fid.index() as u32, ir.loc.line),
+        );
         let zero = b.ins().iconst(types::I64, 0);
         b.ins().call(rt_trap, &[ctx, kind, site, zero, zero]);
         b.ins().return_(&[zero]);
