@@ -26,6 +26,10 @@
 //! never panics and never recurses on the input (the grammar is flat), so neither byte soup nor
 //! huge input can crash it.
 
+// A parse error carries its location (with the inliner's origin), span and hint; it is built
+// only on failure, so its size does not matter on the success path.
+#![allow(clippy::result_large_err)]
+
 use crate::entities::{Block, FuncId, Local, StructId};
 use crate::function::{Function, InlineHint};
 use crate::inst::{BinaryOp, CastOp, Check, CmpOp, InstKind, Loc, Operand, Terminator, UnaryOp};
