@@ -53,8 +53,10 @@ pub fn is_recursive(module: &Module, fid: FuncId) -> bool {
         .unwrap_or(false)
 }
 
-/// Tarjan's algorithm without host recursion (a module may have a very long call chain).
-fn strongly_connected_components(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
+/// Tarjan's algorithm without host recursion (a module may have a very long call chain). The
+/// components come out in reverse topological order: every component after all the
+/// components it reaches (callees before callers).
+pub fn strongly_connected_components(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
     const NONE: usize = usize::MAX;
     let n = succ.len();
     let mut index = vec![NONE; n];

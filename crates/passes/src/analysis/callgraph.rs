@@ -5,6 +5,7 @@
 //! never creates a cycle (it only copies edges the caller already reached through the callee),
 //! so the recursion facts stay valid while the inliner rewrites bodies bottom-up.
 
+use poolopt_ir::call_graph::strongly_connected_components;
 use poolopt_ir::{EntityRef, FuncId, InstKind, Module, SecondaryMap};
 
 /// Call edges, strongly connected components and call-site counts of a module.
@@ -63,59 +64,22 @@ impl CallGraph {
         &self.bottom_up
     }
 
-    /// Tarjan's strongly connected components, iteratively (no recursion on deep call
-    /// chains). Components are completed callees-first, which is the bottom-up order.
+    /// Recursion flags and the bottom-up order from the strongly connected components
+    /// ([`strongly_connected_components`] lists them callees first).
     fn tarjan(&mut self, n: usize) {
-        const UNVISITED: u32 = u32::MAX;
-        let mut index = vec![UNVISITED; n];
-        let mut low = vec![0u32; n];
-        let mut on_stack = vec![false; n];
-        let mut stack: Vec<usize> = Vec::new();
-        let mut next = 0u32;
-        // (node, position in its callee list)
-        let mut work: Vec<(usize, usize)> = Vec::new();
-        for root in 0..n {
-            if index[root] != UNVISITED {
-                continue;
-            }
-            work.push((root, 0));
-            index[root] = next;
-            low[root] = next;
-            next += 1;
-            stack.push(root);
-            on_stack[root] = true;
-            while let Some(&mut (v, ref mut pos)) = work.last_mut() {
-                let callees = &self.callees[FuncId::new(v)];
-                if let Some(&w) = callees.get(*pos) {
-                    *pos += 1;
-                    let w = w.index();
-                    if index[w] == UNVISITED {
-                        index[w] = next;
-                        low[w] = next;
-                        next += 1;
-                        stack.push(w);
-                        on_stack[w] = true;
-                        work.push((w, 0));
-                    } else if on_stack[w] {
-                        low[v] = low[v].min(index[w]);
-                    }
-                    continue;
-                }
-                work.pop();
-                if let Some(&(parent, _)) = work.last() {
-                    low[parent] = low[parent].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    let start = stack.iter().rposition(|&x| x == v).unwrap_or(0);
-                    let members: Vec<usize> = stack.drain(start..).collect();
-                    let cyclic = members.len() > 1
-                        || self.callees[FuncId::new(v)].iter().any(|c| c.index() == v);
-                    for &m in &members {
-                        on_stack[m] = false;
-                        self.recursive[FuncId::new(m)] = cyclic;
-                        self.bottom_up.push(FuncId::new(m));
-                    }
-                }
+        let succ: Vec<Vec<usize>> = (0..n)
+            .map(|f| {
+                self.callees[FuncId::new(f)]
+                    .iter()
+                    .map(|c| c.index())
+                    .collect()
+            })
+            .collect();
+        for scc in strongly_connected_components(&succ) {
+            let cyclic = scc.len() > 1 || scc.iter().any(|&f| succ[f].contains(&f));
+            for f in scc {
+                self.recursive[FuncId::new(f)] = cyclic;
+                self.bottom_up.push(FuncId::new(f));
             }
         }
     }
