@@ -288,6 +288,30 @@ impl Session {
         Ok(self)
     }
 
+    /// Runs the passes of `manager` over the functions the `entries` reach through calls only
+    /// (unknown names are ignored); the others stay unoptimized. With
+    /// [`Session::compile_for_entries`] of the same entries, a module's unused functions cost
+    /// neither pass nor compile time.
+    pub fn optimize_for_entries(
+        mut self,
+        manager: &PassManager,
+        entries: &[&str],
+    ) -> Result<Session, Error> {
+        let mut module = self.module.into_module();
+        let roots: Vec<_> = entries
+            .iter()
+            .filter_map(|e| module.func_by_name(e))
+            .collect();
+        let report = manager.run_reachable(&mut module, &roots)?;
+        self.report.remarks.extend(report.remarks);
+        self.report.stats.merge(&report.stats);
+        self.report.dumps.extend(report.dumps);
+        self.report.pass_time += report.pass_time;
+        self.report.timings.merge(&report.timings);
+        self.module = VerifiedModule(module);
+        Ok(self)
+    }
+
     /// The (optimized) module.
     pub fn module(&self) -> &VerifiedModule {
         &self.module

@@ -8,7 +8,7 @@ use crate::registry;
 use crate::remark::{Remark, Stats};
 use crate::timing::{Analysis, PassTimings};
 use poolopt_ir::{
-    print_function, verify_with, EntityRef, Function, Module, PrimaryMap, VerifyError,
+    print_function, verify_with, EntityRef, FuncId, Function, Module, PrimaryMap, VerifyError,
     VerifyOptions,
 };
 use std::time::{Duration, Instant};
@@ -116,6 +116,26 @@ impl PassManager {
 
     /// Runs the pipeline over every function of `module` (which must have been verified).
     pub fn run(&self, module: &mut Module) -> Result<PassReport, PassError> {
+        self.run_filtered(module, None)
+    }
+
+    /// Runs the pipeline over the functions reachable through calls from `roots` only; the
+    /// others stay as they are (a JIT that compiles lazily never compiles them, and nothing
+    /// reachable calls them). `poolopt run --entry` uses this, so a module's unused functions
+    /// cost nothing at any level.
+    pub fn run_reachable(
+        &self,
+        module: &mut Module,
+        roots: &[FuncId],
+    ) -> Result<PassReport, PassError> {
+        self.run_filtered(module, Some(roots))
+    }
+
+    fn run_filtered(
+        &self,
+        module: &mut Module,
+        roots: Option<&[FuncId]>,
+    ) -> Result<PassReport, PassError> {
         let mut report = PassReport::default();
         // Bottom-up (callees first), so an interprocedural pass such as the inliner sees each
         // callee already optimized.
@@ -126,7 +146,11 @@ impl PassManager {
         let call_effects = CallEffects::compute(module, &call_graph);
         report.timings.record_analysis(Analysis::CallGraph, start);
         let mut per_function: Vec<PassReport> = vec![PassReport::default(); module.funcs.len()];
+        let wanted = roots.map(|r| call_graph.reachable_from(r));
         for &id in call_graph.bottom_up() {
+            if wanted.as_ref().is_some_and(|w| !w[id]) {
+                continue;
+            }
             let stub = signature_only(&module.funcs[id]);
             let mut func = std::mem::replace(&mut module.funcs[id], stub);
             let result = self.run_function(

@@ -158,7 +158,10 @@ fn optimize(session: Session, manager: &PassManager) -> Result<Session, Failure>
 fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     let session = load(&args.file, args.opt.trust_unchecked)?;
     require_function(&session, &args.entry, "--entry")?;
-    let session = optimize(session, &pass_manager(&args.opt, false)?)?;
+    // Only what the entry reaches is optimized (and compiled: `compile_for_entry` below).
+    let session = session
+        .optimize_for_entries(&pass_manager(&args.opt, false)?, &[args.entry.as_str()])
+        .map_err(|e| Failure::internal(format!("error: {e}")))?;
     let defaults = RunLimits::default();
     let limits = RunLimits {
         max_memory: args.max_memory.unwrap_or(defaults.max_memory),

@@ -59,6 +59,20 @@ impl CallGraph {
         self.call_sites[func]
     }
 
+    /// Which functions calls can reach from `roots` (the roots included).
+    pub fn reachable_from(&self, roots: &[FuncId]) -> SecondaryMap<FuncId, bool> {
+        let mut seen: SecondaryMap<FuncId, bool> = SecondaryMap::new();
+        let mut work: Vec<FuncId> = roots.to_vec();
+        while let Some(f) = work.pop() {
+            if seen[f] {
+                continue;
+            }
+            seen[f] = true;
+            work.extend(self.callees[f].iter().copied().filter(|&c| !seen[c]));
+        }
+        seen
+    }
+
     /// Every function, callees before callers.
     pub fn bottom_up(&self) -> &[FuncId] {
         &self.bottom_up

@@ -12,7 +12,9 @@ use super::workloads::{CallMode, Case};
 use indicatif::{ProgressBar, ProgressStyle};
 use poolopt::ir::InlineHint;
 use poolopt::jit::RunStats;
-use poolopt::{parse_and_verify, ClOpt, OptLevel, PassManager, RunLimits, Session, VerifiedModule};
+use poolopt::{
+    parse_and_verify, ClOpt, JitOptions, OptLevel, PassManager, RunLimits, Session, VerifiedModule,
+};
 use std::fmt;
 
 /// How a case is executed.
@@ -190,9 +192,20 @@ pub fn run_jit(
         .map_err(|d| pipeline(poolopt::Error::Source(d)))?;
     let module = with_call_mode(module, case.calls);
     let parsed = meter.read()?;
-    let session = Session::new(module).optimize(&manager).map_err(pipeline)?;
+    // Like `poolopt run --entry`: only what the workload's entry reaches is optimized and
+    // compiled, at every level.
+    let entry = case.workload.name();
+    let session = Session::new(module)
+        .optimize_for_entries(&manager, &[entry])
+        .map_err(pipeline)?;
     let optimized = meter.read()?;
-    let compiled = session.compile(cl_opt).map_err(pipeline)?;
+    let options = JitOptions {
+        cl_opt,
+        ..JitOptions::default()
+    };
+    let compiled = session
+        .compile_for_entry(entry, &options)
+        .map_err(pipeline)?;
     let compiled_at = meter.read()?;
     let (result, stats) = compiled.run_with_stats(
         case.workload.name(),
