@@ -129,7 +129,7 @@ impl Pass for Inline {
                         let live_in = summaries
                             .entry(callee_id)
                             .or_insert_with(|| read_before_written(callee, cx));
-                        let cont = inline_call(
+                        let Some(cont) = inline_call(
                             func,
                             block,
                             index,
@@ -138,7 +138,10 @@ impl Pass for Inline {
                             live_in,
                             &mut names,
                             &mut zero_locals,
-                        );
+                        ) else {
+                            index += 1;
+                            continue;
+                        };
                         size += callee_size + 1;
                         inlined += 1;
                         cx.applied_with(func, block, loc, || {
@@ -269,7 +272,8 @@ impl Names {
 }
 
 /// Replaces the call at `index` of `block` by a copy of `callee`; returns the continuation
-/// block that holds the instructions after the call.
+/// block that holds the instructions after the call (`None`, changing nothing, when there is no
+/// call at `index`).
 #[allow(clippy::too_many_arguments)]
 fn inline_call(
     func: &mut Function,
@@ -280,11 +284,11 @@ fn inline_call(
     read_before_written: &[Local],
     names: &mut Names,
     zero_locals: &mut FxHashMap<Type, Local>,
-) -> Block {
-    let call = func.blocks[block].insts[index];
+) -> Option<Block> {
+    let call = *func.blocks[block].insts.get(index)?;
     let call_loc = func.insts[call].loc;
     let InstKind::Call { dst, ref args, .. } = func.insts[call].kind else {
-        unreachable!("inline_call is only called on a call instruction");
+        return None;
     };
     let args = args.clone();
 
@@ -424,5 +428,5 @@ fn inline_call(
         .position(|&b| b == block)
         .map_or(func.layout.len(), |p| p + 1);
     func.layout.splice(pos..pos, new_blocks);
-    cont
+    Some(cont)
 }
