@@ -111,7 +111,7 @@ fn random_programs_agree_everywhere() {
         match check(&module, "main", &args, &LIMITS) {
             Ok((_, stats)) => {
                 let o2 = Session::new(module)
-                    .optimize(&PassManager::for_level(OptLevel::O2))
+                    .optimize(&PassManager::for_level(OptLevel::O2).collect_remarks(true))
                     .map_err(|e| TestCaseError::fail(format!("O2: {e}")))?;
                 coverage.borrow_mut().record(o2.report());
                 total_jit.set(total_jit.get() + stats.jit_runs);
@@ -192,7 +192,7 @@ fn generator_produces_a_useful_mix() {
         };
         *outcomes.entry(key).or_default() += 1;
         let o2 = Session::new(module)
-            .optimize(&PassManager::for_level(OptLevel::O2))
+            .optimize(&PassManager::for_level(OptLevel::O2).collect_remarks(true))
             .unwrap();
         coverage.record(o2.report());
         for r in &o2.report().remarks {
@@ -344,7 +344,7 @@ fn save_sample_cases() {
             Outcome::Trap(kind, ..) => kind.name(),
         };
         let o2 = Session::new(module.clone())
-            .optimize(&PassManager::for_level(OptLevel::O2))
+            .optimize(&PassManager::for_level(OptLevel::O2).collect_remarks(true))
             .unwrap();
         if !print_module(o2.module().module()).contains(".unchecked") {
             continue;

@@ -75,7 +75,8 @@ fn pass_cases() {
         let before = poolopt::ir::print_module(module.module());
         let manager = PassManager::from_names(&case.passes)
             .unwrap_or_else(|e| panic!("{name}: {e}"))
-            .verify_each(true);
+            .verify_each(true)
+            .collect_remarks(true);
         let session = Session::new(module.clone())
             .optimize(&manager)
             .unwrap_or_else(|e| panic!("{name}: {e}"));

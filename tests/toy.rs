@@ -25,7 +25,7 @@ mod parser;
 mod typed;
 
 use driver::{compile, run_command, run_source, Outcome, ToyError};
-use poolopt::{ClOpt, OptLevel, RunLimits, Session, VerifiedModule};
+use poolopt::{ClOpt, OptLevel, PassManager, RunLimits, Session, VerifiedModule};
 use std::path::{Path, PathBuf};
 
 const LEVELS: [OptLevel; 3] = [OptLevel::O0, OptLevel::O1, OptLevel::O2];
@@ -244,7 +244,9 @@ fn alloc_ir_as_emitted_by_the_front_end() {
 #[test]
 fn alloc_ir_after_o2_with_remarks() {
     let module = compile_ok("slot_pool_8.toy", &read("slot_pool_8.toy"));
-    let session = Session::new(module).optimize_level(OptLevel::O2).unwrap();
+    let session = Session::new(module)
+        .optimize(&PassManager::for_level(OptLevel::O2).collect_remarks(true))
+        .unwrap();
     let remarks: Vec<String> = session
         .report()
         .remarks

@@ -115,7 +115,9 @@ pub fn run_source(opts: &Options, source: &str) -> Outcome {
         Err(e @ ToyError::Source(_)) => return out.fail(2, e.render(&opts.file, source)),
         Err(e) => return out.fail(1, e.render(&opts.file, source)),
     };
-    let manager = PassManager::for_level(opts.level).verify_each(cfg!(debug_assertions));
+    let manager = PassManager::for_level(opts.level)
+        .verify_each(cfg!(debug_assertions))
+        .collect_remarks(opts.remarks);
     let session = match Session::new(module).optimize(&manager) {
         Ok(s) => s,
         Err(e) => return out.fail(1, format!("error: {e}")),
