@@ -279,11 +279,7 @@ impl Session {
     pub fn optimize(mut self, manager: &PassManager) -> Result<Session, Error> {
         let mut module = self.module.into_module();
         let report = manager.run(&mut module)?;
-        self.report.remarks.extend(report.remarks);
-        self.report.stats.merge(&report.stats);
-        self.report.dumps.extend(report.dumps);
-        self.report.pass_time += report.pass_time;
-        self.report.timings.merge(&report.timings);
+        self.report.merge(report);
         self.module = VerifiedModule(module);
         Ok(self)
     }
@@ -303,11 +299,7 @@ impl Session {
             .filter_map(|e| module.func_by_name(e))
             .collect();
         let report = manager.run_reachable(&mut module, &roots)?;
-        self.report.remarks.extend(report.remarks);
-        self.report.stats.merge(&report.stats);
-        self.report.dumps.extend(report.dumps);
-        self.report.pass_time += report.pass_time;
-        self.report.timings.merge(&report.timings);
+        self.report.merge(report);
         self.module = VerifiedModule(module);
         Ok(self)
     }

@@ -507,11 +507,7 @@ impl CompiledModule {
     }
 
     fn stack_size(&self, max_depth: u32) -> usize {
-        let frames = self
-            .max_frame
-            .saturating_mul(u64::from(max_depth).saturating_add(2));
-        let total = frames
-            .saturating_add(self.chain_frames)
+        let total = (self.frames_size(max_depth) as u64)
             .saturating_add(STACK_RESERVE)
             .clamp(MIN_STACK, MAX_STACK);
         usize::try_from(total).unwrap_or(MAX_STACK as usize)

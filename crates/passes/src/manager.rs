@@ -57,6 +57,17 @@ pub struct PassReport {
     pub timings: PassTimings,
 }
 
+impl PassReport {
+    /// Appends another run's report (remarks, dumps, counters, times).
+    pub fn merge(&mut self, other: PassReport) {
+        self.remarks.extend(other.remarks);
+        self.stats.merge(&other.stats);
+        self.dumps.extend(other.dumps);
+        self.pass_time += other.pass_time;
+        self.timings.merge(&other.timings);
+    }
+}
+
 /// A pipeline of passes plus the manager's debugging switches.
 pub struct PassManager {
     passes: Vec<Box<dyn Pass>>,
@@ -164,11 +175,7 @@ impl PassManager {
             result?;
         }
         for part in per_function {
-            report.remarks.extend(part.remarks);
-            report.stats.merge(&part.stats);
-            report.dumps.extend(part.dumps);
-            report.pass_time += part.pass_time;
-            report.timings.merge(&part.timings);
+            report.merge(part);
         }
         report.stats.sort_by_pass(&self.pass_names());
         Ok(report)

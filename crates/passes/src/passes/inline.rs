@@ -74,7 +74,7 @@ impl Pass for Inline {
         let Some(call_graph) = cx.call_graph() else {
             return false;
         };
-        if call_graph_has_no_calls(func) {
+        if !has_calls(func) {
             return false;
         }
         let module = cx.module;
@@ -162,9 +162,9 @@ impl Pass for Inline {
     }
 }
 
-fn call_graph_has_no_calls(func: &Function) -> bool {
-    !func
-        .insts
+/// Whether `func` calls anything (a function without calls has nothing to inline).
+fn has_calls(func: &Function) -> bool {
+    func.insts
         .values()
         .any(|d| matches!(d.kind, InstKind::Call { .. }))
 }
