@@ -2,9 +2,11 @@
 //! then the declarations of locals no instruction mentions any more.
 //!
 //! 1. A *pure* instruction ([`InstKind::is_pure`]: no trap, no memory access, no effect besides
-//!    its destination) whose destination is not live right after it is deleted. Liveness comes
-//!    from the shared analysis at block ends and is tracked backwards through each block; the
-//!    sweep repeats until nothing changes (deleting one dead instruction can kill its operands).
+//!    its destination) whose destination is not live right after it is deleted. Liveness here
+//!    is *strong* liveness ([`Liveness::compute_strong`]): a pure instruction with a dead
+//!    destination does not make its operands live, so one sweep removes chains of dead
+//!    instructions (deleting one kills its operands) and dead cycles (`acc = add acc, i` in a
+//!    loop with `acc` read nowhere else) without recomputing anything.
 //!    A `pop` or `call` whose result is dead keeps running but stops writing the local
 //!    (`t = pop v` becomes `pop v`): the trap and the memory effect stay, only the dead write
 //!    goes. Everything else that may trap or touch memory (a checked `get`, a division, `new`)
@@ -17,7 +19,9 @@
 //!    refer to a removed local. Cached analyses keyed by locals are invalidated.
 //!
 //! Soundness: a pure instruction computes a value and writes one local; if that local is not
-//! live after it, no execution reads the value, and since the instruction cannot trap, deleting
+//! strongly live after it, every read of the value on every path is by a pure instruction whose
+//! own result is never read (or by another such instruction, transitively), so no execution
+//! observes it, and since the instruction cannot trap, deleting
 //! it changes neither results nor traps. Dropping the destination of a `pop`/`call` removes only
 //! a write nobody reads. Removing an unmentioned local, and renaming locals consistently,
 //! changes no execution.
@@ -25,8 +29,8 @@
 use crate::analysis::{Liveness, LocalSet};
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
-    display_inst_kind, Block, Function, Inst, InstData, InstKind, Local, LocalData, Operand,
-    PrimaryMap, SecondaryMap,
+    display_inst_kind, Block, EntityRef, Function, Inst, InstData, InstKind, Local, LocalData,
+    Operand, PrimaryMap, SecondaryMap,
 };
 
 /// The dead code and dead local elimination pass.
@@ -46,24 +50,24 @@ impl Pass for DeadLocalElim {
     }
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-        let mut changed = false;
-        // Sweep to a fixpoint; the final sweep changes nothing and reports what stays.
-        loop {
-            let swept = sweep(func, cx, false);
-            if !swept {
-                break;
-            }
-            changed = true;
+        // One sweep under strong liveness removes everything repeated sweeps under plain
+        // liveness would (and dead cycles besides).
+        let strong = Liveness::compute_strong(func, cx.cfg(func));
+        let mut changed = sweep(func, cx, &strong, false);
+        if changed {
             // Only instructions went: the CFG stays valid, liveness does not.
             cx.invalidate_dataflow();
         }
         if cx.remarks_enabled() {
-            // A last sweep that changes nothing and reports what stays, and why.
-            sweep(func, cx, true);
+            // A last sweep under plain liveness that changes nothing and reports what stays,
+            // and why.
+            let live = cx.liveness(func).clone();
+            sweep(func, cx, &live, true);
         }
         if remove_unused_locals(func, cx) {
             changed = true;
-            cx.invalidate();
+            // Locals were renumbered: every analysis keyed by locals goes; the CFG stays.
+            cx.invalidate_dataflow();
         }
         changed
     }
@@ -81,15 +85,15 @@ fn kept_reason(kind: &InstKind) -> &'static str {
     }
 }
 
-/// One backward sweep over every reachable block. Returns whether anything was removed.
-fn sweep(func: &mut Function, cx: &mut PassContext<'_>, report: bool) -> bool {
+/// One backward sweep over every reachable block, with `liveness` giving each block's
+/// live-out set. Returns whether anything was removed.
+fn sweep(func: &mut Function, cx: &mut PassContext<'_>, liveness: &Liveness, report: bool) -> bool {
     let blocks: Vec<Block> = cx.cfg(func).rpo().to_vec();
-    let live_out: Vec<LocalSet> = {
-        let live: &Liveness = cx.liveness(func);
-        blocks.iter().map(|&b| live.live_out(b).to_set()).collect()
-    };
     let mut changed = false;
-    for (block, mut live) in blocks.into_iter().zip(live_out) {
+    let mut live = LocalSet::new(func.locals.len());
+    let mut keep = Vec::new();
+    for block in blocks {
+        liveness.live_out(block).copy_into(&mut live);
         if let Some(Operand::Local(l)) = func.blocks[block]
             .terminator
             .as_ref()
@@ -97,8 +101,9 @@ fn sweep(func: &mut Function, cx: &mut PassContext<'_>, report: bool) -> bool {
         {
             live.insert(l);
         }
-        let insts = func.blocks[block].insts.clone();
-        let mut keep = vec![true; insts.len()];
+        let insts = std::mem::take(&mut func.blocks[block].insts);
+        keep.clear();
+        keep.resize(insts.len(), true);
         for (pos, &inst) in insts.iter().enumerate().rev() {
             let kind = &func.insts[inst].kind;
             if let Some(d) = kind.def() {
@@ -167,15 +172,16 @@ fn sweep(func: &mut Function, cx: &mut PassContext<'_>, report: bool) -> bool {
                 }
             });
         }
-        if keep.iter().any(|k| !k) {
-            let kept = insts
+        func.blocks[block].insts = if keep.iter().any(|k| !k) {
+            insts
                 .iter()
                 .zip(&keep)
                 .filter(|(_, &k)| k)
                 .map(|(&i, _)| i)
-                .collect();
-            func.blocks[block].insts = kept;
-        }
+                .collect()
+        } else {
+            insts
+        };
     }
     changed
 }
@@ -246,13 +252,21 @@ fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         }
     };
     // Compact the arena: only placed instructions survive, renumbered in placement order.
-    let mut new_insts: PrimaryMap<Inst, InstData> = PrimaryMap::new();
+    let mut new_insts: PrimaryMap<Inst, InstData> = PrimaryMap::with_capacity(placed.len());
     let mut inst_map: SecondaryMap<Inst, Option<Inst>> = SecondaryMap::new();
+    // Move the placed instructions out of the old arena (each is placed once; a second
+    // placement, which the verifier rejects, keeps the first copy).
+    let mut old: Vec<Option<InstData>> = std::mem::take(&mut func.insts)
+        .into_iter()
+        .map(|(_, data)| Some(data))
+        .collect();
     for inst in placed {
         if inst_map[inst].is_some() {
             continue; // placed twice: the verifier rejects this; keep one copy
         }
-        let mut data = func.insts[inst].clone();
+        let Some(mut data) = old.get_mut(inst.index()).and_then(Option::take) else {
+            continue;
+        };
         for_each_local_mut(&mut data.kind, fix);
         inst_map[inst] = Some(new_insts.push(data));
     }

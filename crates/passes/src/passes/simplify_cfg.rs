@@ -21,6 +21,7 @@
 //! predecessor P, which always continues into B, executes exactly the same instructions in the
 //! same order, and nothing else could enter B.
 
+use crate::analysis::Cfg;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{display_terminator, Block, Function, Operand, SecondaryMap, Terminator};
 
@@ -47,8 +48,12 @@ impl Pass for SimplifyCfg {
         for _ in 0..bound {
             let mut round = fold_branches(func, cx);
             round |= thread_jumps(func, cx);
-            round |= remove_unreachable(func, cx);
-            round |= merge_blocks(func, cx);
+            // One CFG per round serves both: it is taken after the terminators changed, and
+            // merging counts only reachable predecessors, which are exactly the predecessors
+            // left once the unreachable blocks are gone.
+            let cfg = cx.fresh_cfg(func);
+            round |= remove_unreachable(func, cx, &cfg);
+            round |= merge_blocks(func, cx, &cfg);
             if !round {
                 break;
             }
@@ -63,7 +68,8 @@ impl Pass for SimplifyCfg {
 
 fn fold_branches(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     let mut changed = false;
-    for &block in &func.layout.clone() {
+    for index in 0..func.layout.len() {
+        let block = func.layout[index];
         let Some(Terminator::BrIf {
             cond,
             then_block,
@@ -128,25 +134,25 @@ fn thread_jumps(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         let Some(mut next) = forward_target(func, entry, block) else {
             continue;
         };
-        let mut seen = vec![block];
-        let mut cyclic = false;
-        loop {
-            if seen.contains(&next) {
-                cyclic = true;
-                break;
+        // A chain longer than the layout must revisit a block: it runs into a cycle.
+        let mut steps = 0;
+        let cyclic = loop {
+            if steps > func.layout.len() {
+                break true;
             }
-            seen.push(next);
+            steps += 1;
             match forward_target(func, entry, next) {
                 Some(n) => next = n,
-                None => break,
+                None => break false,
             }
-        }
+        };
         if !cyclic {
             dest[block] = Some(next);
         }
     }
     let mut changed = false;
-    for &block in &func.layout.clone() {
+    for index in 0..func.layout.len() {
+        let block = func.layout[index];
         let Some(mut term) = func.blocks[block].terminator.clone() else {
             continue;
         };
@@ -180,8 +186,7 @@ fn thread_jumps(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     changed
 }
 
-fn remove_unreachable(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-    let cfg = cx.fresh_cfg(func);
+fn remove_unreachable(func: &mut Function, cx: &mut PassContext<'_>, cfg: &Cfg) -> bool {
     let dead: Vec<Block> = func
         .layout
         .iter()
@@ -204,19 +209,23 @@ fn remove_unreachable(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     true
 }
 
-fn merge_blocks(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
+fn merge_blocks(func: &mut Function, cx: &mut PassContext<'_>, cfg: &Cfg) -> bool {
     let Some(entry) = func.entry() else {
         return false;
     };
-    let cfg = cx.fresh_cfg(func);
-    // Number of distinct predecessor blocks, kept up to date across merges.
+    // Number of distinct reachable predecessor blocks, kept up to date across merges.
     let mut npreds: SecondaryMap<Block, usize> = SecondaryMap::new();
     for &b in &func.layout {
-        npreds[b] = cfg.preds(b).len();
+        npreds[b] = cfg
+            .preds(b)
+            .iter()
+            .filter(|&&p| cfg.is_reachable(p))
+            .count();
     }
     let mut removed: SecondaryMap<Block, bool> = SecondaryMap::new();
     let mut changed = false;
-    for &p in &func.layout.clone() {
+    for index in 0..func.layout.len() {
+        let p = func.layout[index];
         if removed[p] {
             continue;
         }

@@ -32,12 +32,12 @@
 //! block-entry liveness computed once up front stays valid while a block is rewritten.
 
 use super::copy_prop::{substitute_inst, substitute_term};
+use crate::analysis::LocalSet;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
-    display_inst_kind, display_operand, display_terminator, Block, Function, InstKind, Local,
-    Operand,
+    display_inst_kind, display_operand, display_terminator, Block, EntityRef, Function, InstKind,
+    Local, Operand,
 };
-use rustc_hash::FxHashMap as HashMap;
 
 /// The temporary elision pass.
 pub struct TempElision;
@@ -57,30 +57,52 @@ impl Pass for TempElision {
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         let blocks: Vec<Block> = cx.cfg(func).rpo().to_vec();
-        let live_out: Vec<_> = {
-            let live = cx.liveness(func);
-            blocks.iter().map(|&b| live.live_out(b).to_set()).collect()
-        };
+        let mut scratch = Scratch::new(func.locals.len());
         let mut changed = false;
-        for (block, out) in blocks.into_iter().zip(live_out) {
-            changed |= elide_in_block(func, cx, block, out);
+        for block in blocks {
+            // Block-boundary liveness does not change under the rewrites (see the soundness
+            // argument), so the cached analysis stays valid for the whole pass.
+            cx.liveness(func)
+                .live_out(block)
+                .copy_into(&mut scratch.live);
+            changed |= elide_in_block(func, cx, block, &mut scratch);
         }
         changed
     }
 }
 
-/// Locals read by the renamable operand positions of `kind` (`setfield`'s implicit read of its
-/// struct excluded), each once, in order.
-fn renamable_locals(kind: &InstKind) -> Vec<Local> {
-    let mut out = Vec::new();
-    kind.clone().for_each_use_mut(|op| {
-        if let Operand::Local(l) = *op {
-            if !out.contains(&l) {
-                out.push(l);
-            }
+/// Calls `f` on the locals read by the renamable operand positions of `kind` (`setfield`'s
+/// implicit read of its struct excluded), in order, possibly more than once.
+fn for_each_renamable_local(kind: &InstKind, mut f: impl FnMut(Local)) {
+    // `for_each_use` reports `setfield`'s struct first; it is not a renamable position.
+    let mut skip = usize::from(matches!(kind, InstKind::SetField { .. }));
+    kind.for_each_use(|op| {
+        if skip > 0 {
+            skip -= 1;
+            return;
+        }
+        if let Operand::Local(l) = op {
+            f(l)
         }
     });
-    out
+}
+
+/// Fills `out` with the locals read by the renamable operand positions of `kind`, each once, in
+/// order.
+fn renamable_locals_into(kind: &InstKind, out: &mut Vec<Local>) {
+    out.clear();
+    for_each_renamable_local(kind, |l| {
+        if !out.contains(&l) {
+            out.push(l);
+        }
+    });
+}
+
+/// Whether some renamable operand position of `kind` still reads `t`.
+fn reads_renamable(kind: &InstKind, t: Local) -> bool {
+    let mut found = false;
+    for_each_renamable_local(kind, |l| found |= l == t);
+    found
 }
 
 /// Everything a local is mentioned by (read or written) in `kind`.
@@ -100,22 +122,91 @@ fn fully_defines(kind: &InstKind, local: Local) -> bool {
     kind.def() == Some(local) && !matches!(kind, InstKind::SetField { .. })
 }
 
-struct BlockState {
-    /// Position of the last (remaining) instruction mentioning a local.
-    last_mention: HashMap<Local, usize>,
-    /// Position of the last instruction writing a local (`setfield` included).
-    last_def: HashMap<Local, usize>,
+/// Marks "no position" in the per-local position tables.
+const NONE: u32 = u32::MAX;
+
+/// Buffers reused across the blocks of a function, so rewriting a block allocates nothing once
+/// they have grown to the largest block.
+struct Scratch {
+    /// The live set being walked backwards; on entry to a block, its live-out set.
+    live: LocalSet,
+    /// For each position `j` (the terminator is position `n`), the locals read at `j` with
+    /// whether each is live right after `j`: `reads[spans[j].0..spans[j].1]`.
+    reads: Vec<(Local, bool)>,
+    spans: Vec<(u32, u32)>,
+    /// Position of the last (remaining) instruction mentioning a local, or `NONE`.
+    last_mention: Vec<u32>,
+    /// Position of the last instruction writing a local (`setfield` included), or `NONE`.
+    last_def: Vec<u32>,
+    /// Locals whose table entries are set, to reset them for the next block.
+    touched: Vec<Local>,
     deleted: Vec<bool>,
+    readers: Vec<Local>,
 }
 
-impl BlockState {
-    fn record(&mut self, kind: &InstKind, pos: usize) {
-        mentions(kind, |l| {
-            self.last_mention.insert(l, pos);
-        });
-        if let Some(d) = kind.def() {
-            self.last_def.insert(d, pos);
+impl Scratch {
+    fn new(num_locals: usize) -> Scratch {
+        Scratch {
+            live: LocalSet::new(num_locals),
+            reads: Vec::new(),
+            spans: Vec::new(),
+            last_mention: vec![NONE; num_locals],
+            last_def: vec![NONE; num_locals],
+            touched: Vec::new(),
+            deleted: Vec::new(),
+            readers: Vec::new(),
         }
+    }
+
+    fn live_after(&self, j: usize, l: Local) -> bool {
+        let (a, b) = self.spans[j];
+        self.reads[a as usize..b as usize]
+            .iter()
+            .any(|&(x, live)| x == l && live)
+    }
+
+    fn last_mention(&self, l: Local) -> Option<usize> {
+        position(&self.last_mention, l)
+    }
+
+    fn last_def(&self, l: Local) -> Option<usize> {
+        position(&self.last_def, l)
+    }
+
+    fn set_mention(&mut self, l: Local, pos: usize) {
+        if self.last_mention[l.index()] == NONE && self.last_def[l.index()] == NONE {
+            self.touched.push(l);
+        }
+        self.last_mention[l.index()] = pos as u32;
+    }
+
+    fn set_def(&mut self, l: Local, pos: usize) {
+        if self.last_mention[l.index()] == NONE && self.last_def[l.index()] == NONE {
+            self.touched.push(l);
+        }
+        self.last_def[l.index()] = pos as u32;
+    }
+
+    fn record(&mut self, kind: &InstKind, pos: usize) {
+        mentions(kind, |l| self.set_mention(l, pos));
+        if let Some(d) = kind.def() {
+            self.set_def(d, pos);
+        }
+    }
+
+    /// Clears the per-local tables for the next block.
+    fn reset_positions(&mut self) {
+        for l in self.touched.drain(..) {
+            self.last_mention[l.index()] = NONE;
+            self.last_def[l.index()] = NONE;
+        }
+    }
+}
+
+fn position(table: &[u32], l: Local) -> Option<usize> {
+    match table[l.index()] {
+        NONE => None,
+        p => Some(p as usize),
     }
 }
 
@@ -123,75 +214,75 @@ fn elide_in_block(
     func: &mut Function,
     cx: &mut PassContext<'_>,
     block: Block,
-    live_out: crate::analysis::LocalSet,
+    st: &mut Scratch,
 ) -> bool {
-    let insts = func.blocks[block].insts.clone();
+    // The block's instruction list is only rebuilt at the end; take it out meanwhile.
+    let insts = std::mem::take(&mut func.blocks[block].insts);
     let n = insts.len();
 
-    // live_after[j]: for each local read at position j (n = the terminator), whether it is live
-    // right after j, computed on the code as it is now. Rewrites only touch positions at or
-    // before the one being examined, so the facts about later code stay true.
-    let mut live_after: Vec<Vec<(Local, bool)>> = vec![Vec::new(); n + 1];
-    let mut live = live_out;
+    // For each local read at position j (n = the terminator), whether it is live right after
+    // j, computed on the code as it is now. Rewrites only touch positions at or before the one
+    // being examined, so the facts about later code stay true.
+    st.reads.clear();
+    st.spans.clear();
+    st.spans.resize(n + 1, (0, 0));
+    let start = st.reads.len() as u32;
     if let Some(Operand::Local(l)) = func.blocks[block]
         .terminator
         .as_ref()
         .and_then(|t| t.used_operand())
     {
-        live_after[n].push((l, live.contains(l)));
-        live.insert(l);
+        st.reads.push((l, st.live.contains(l)));
+        st.live.insert(l);
     }
+    st.spans[n] = (start, st.reads.len() as u32);
     for j in (0..n).rev() {
         let kind = &func.insts[insts[j]].kind;
+        let start = st.reads.len() as u32;
         kind.for_each_use(|op| {
             if let Operand::Local(l) = op {
-                live_after[j].push((l, live.contains(l)));
+                st.reads.push((l, st.live.contains(l)));
             }
         });
+        st.spans[j] = (start, st.reads.len() as u32);
         if let Some(d) = kind.def() {
             if fully_defines(kind, d) {
-                live.remove(d);
+                st.live.remove(d);
             }
         }
         kind.for_each_use(|op| {
             if let Operand::Local(l) = op {
-                live.insert(l);
+                st.live.insert(l);
             }
         });
     }
-    let live_after_at = |j: usize, l: Local| live_after[j].iter().any(|&(x, live)| x == l && live);
 
-    let mut st = BlockState {
-        last_mention: HashMap::default(),
-        last_def: HashMap::default(),
-        deleted: vec![false; n],
-    };
+    st.deleted.clear();
+    st.deleted.resize(n, false);
     let mut changed = false;
 
     for j in 0..=n {
         // The reader at j: an instruction, or (j == n) the terminator.
-        let kind_j = if j < n {
-            Some(func.insts[insts[j]].kind.clone())
-        } else {
-            None
+        let copy_j = match (j < n).then(|| &func.insts[insts[j]].kind) {
+            Some(&InstKind::Copy {
+                dst,
+                src: Operand::Local(t),
+            }) => Some((dst, t)),
+            _ => None,
         };
 
         // Forward form at a copy `d = copy t`.
-        if let Some(InstKind::Copy {
-            dst: d,
-            src: Operand::Local(t),
-        }) = kind_j
-        {
+        if let Some((d, t)) = copy_j {
             if d != t {
-                match forward(func, &insts, &st, d, t, live_after_at(j, t)) {
+                match forward(func, &insts, st, d, t, st.live_after(j, t)) {
                     Forward::Apply(i) => {
                         let producer = &mut func.insts[insts[i]].kind;
                         if let Some(dst) = producer.def_mut() {
                             *dst = d;
                         }
                         st.deleted[j] = true;
-                        st.last_mention.insert(d, i);
-                        st.last_def.insert(d, i);
+                        st.set_mention(d, i);
+                        st.set_def(d, i);
                         let rhs = rhs_text(func, cx, insts[i]);
                         let msg = || {
                             format!(
@@ -216,21 +307,24 @@ fn elide_in_block(
         }
 
         // Backward form: each temporary read at j whose definition is `t = copy x`.
-        let readers = match &kind_j {
-            Some(k) => renamable_locals(k),
-            None => func.blocks[block]
-                .terminator
-                .as_ref()
-                .and_then(|t| t.used_operand())
-                .and_then(|o| o.as_local())
-                .into_iter()
-                .collect(),
-        };
-        for t in readers {
-            let Some(&i) = st.last_mention.get(&t) else {
+        let mut readers = std::mem::take(&mut st.readers);
+        if j < n {
+            renamable_locals_into(&func.insts[insts[j]].kind, &mut readers);
+        } else {
+            readers.clear();
+            readers.extend(
+                func.blocks[block]
+                    .terminator
+                    .as_ref()
+                    .and_then(|t| t.used_operand())
+                    .and_then(|o| o.as_local()),
+            );
+        }
+        for &t in &readers {
+            let Some(i) = st.last_mention(t) else {
                 continue;
             };
-            if st.deleted[i] || st.last_def.get(&t) != Some(&i) {
+            if st.deleted[i] || st.last_def(t) != Some(i) {
                 continue;
             }
             let InstKind::Copy { dst, src: x } = func.insts[insts[i]].kind else {
@@ -239,10 +333,10 @@ fn elide_in_block(
             if dst != t || x == Operand::Local(t) {
                 continue;
             }
-            let redefined_by_j = kind_j.as_ref().is_some_and(|k| fully_defines(k, t));
-            let reason = if live_after_at(j, t) && !redefined_by_j {
+            let redefined_by_j = j < n && fully_defines(&func.insts[insts[j]].kind, t);
+            let reason = if st.live_after(j, t) && !redefined_by_j {
                 Some("it is used more than once".to_string())
-            } else if let Some(xl) = x.as_local().filter(|xl| st.last_def.get(xl) > Some(&i)) {
+            } else if let Some(xl) = x.as_local().filter(|&xl| st.last_def(xl) > Some(i)) {
                 Some(if cx.remarks_enabled() {
                     format!(
                         "its source `{}` is redefined between the copy and the use",
@@ -267,11 +361,12 @@ fn elide_in_block(
             // Rename every read of t at j; refuse if some position rejects a constant.
             let mut map = |l: Local| (l == t).then_some(x);
             let (ok, text) = if j < n {
-                let mut kind = func.insts[insts[j]].kind.clone();
-                substitute_inst(&mut kind, &mut map);
-                let ok = !renamable_locals(&kind).contains(&t);
-                if ok {
-                    func.insts[insts[j]].kind = kind;
+                let kind = &mut func.insts[insts[j]].kind;
+                let before = kind.clone();
+                substitute_inst(kind, &mut map);
+                let ok = !reads_renamable(kind, t);
+                if !ok {
+                    *kind = before;
                 }
                 let text = if cx.remarks_enabled() {
                     display_inst_kind(cx.module, func, &func.insts[insts[j]].kind)
@@ -322,22 +417,24 @@ fn elide_in_block(
             cx.stat("temps_elided", 1);
             changed = true;
         }
+        st.readers = readers;
 
         if j < n {
-            let kind = func.insts[insts[j]].kind.clone();
-            st.record(&kind, j);
+            st.record(&func.insts[insts[j]].kind, j);
         }
     }
+    st.reset_positions();
 
-    if changed {
-        let kept: Vec<_> = insts
+    func.blocks[block].insts = if changed {
+        insts
             .iter()
             .zip(&st.deleted)
             .filter(|(_, &del)| !del)
             .map(|(&inst, _)| inst)
-            .collect();
-        func.blocks[block].insts = kept;
-    }
+            .collect()
+    } else {
+        insts
+    };
     changed
 }
 
@@ -355,12 +452,12 @@ enum Forward {
 fn forward(
     func: &Function,
     insts: &[poolopt_ir::Inst],
-    st: &BlockState,
+    st: &Scratch,
     d: Local,
     t: Local,
     t_live_after: bool,
 ) -> Forward {
-    let Some(&i) = st.last_def.get(&t) else {
+    let Some(i) = st.last_def(t) else {
         return Forward::NotApplicable;
     };
     if st.deleted[i] {
@@ -372,7 +469,7 @@ fn forward(
         return Forward::NotApplicable;
     }
     let is_copy = matches!(producer, InstKind::Copy { .. });
-    if st.last_mention.get(&t) != Some(&i) {
+    if st.last_mention(t) != Some(i) {
         // Read in between. For a copy-defined `t` the first reader already reported.
         return if is_copy {
             Forward::NotApplicable
@@ -382,7 +479,7 @@ fn forward(
     }
     let reason = if t_live_after {
         "it is used more than once".to_string()
-    } else if st.last_mention.get(&d).is_some_and(|&p| p > i) {
+    } else if st.last_mention(d).is_some_and(|p| p > i) {
         format!(
             "`{}` is read or written between its definition and the copy",
             func.locals[d].name
