@@ -3,7 +3,7 @@
 //! pass, records the IR after each pass and a unified diff of what it changed.
 
 use crate::analysis::{CallEffects, CallGraph};
-use crate::pass::{OptLevel, Pass, PassContext};
+use crate::pass::{EntryLiveCache, OptLevel, Pass, PassContext};
 use crate::registry;
 use crate::remark::{Remark, Stats};
 use crate::timing::{Analysis, PassTimings};
@@ -157,6 +157,7 @@ impl PassManager {
         let call_graph = CallGraph::compute(module);
         let call_effects = CallEffects::compute(module, &call_graph);
         report.timings.record_analysis(Analysis::CallGraph, start);
+        let entry_live = EntryLiveCache::default();
         let mut per_function: Vec<PassReport> = vec![PassReport::default(); module.funcs.len()];
         let wanted = roots.map(|r| call_graph.reachable_from(r));
         for &id in call_graph.bottom_up() {
@@ -167,7 +168,7 @@ impl PassManager {
             let mut func = std::mem::replace(&mut module.funcs[id], stub);
             let result = self.run_function(
                 module,
-                (&call_graph, &call_effects),
+                (&call_graph, &call_effects, &entry_live),
                 &mut func,
                 &mut per_function[id.index()],
             );
@@ -184,7 +185,7 @@ impl PassManager {
     fn run_function(
         &self,
         module: &Module,
-        (call_graph, call_effects): (&CallGraph, &CallEffects),
+        (call_graph, call_effects, entry_live): (&CallGraph, &CallEffects, &EntryLiveCache),
         func: &mut Function,
         report: &mut PassReport,
     ) -> Result<(), PassError> {
@@ -198,6 +199,7 @@ impl PassManager {
             cx.set_remarks_enabled(self.remarks);
             cx.set_call_graph(call_graph);
             cx.set_call_effects(call_effects);
+            cx.set_entry_live_cache(entry_live);
             for pass in &self.passes {
                 let before = self.record_dumps.then(|| print_function(cx.module, func));
                 cx.set_pass(pass.name());

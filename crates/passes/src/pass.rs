@@ -4,7 +4,9 @@ use crate::analysis::facts::FactAnalysis;
 use crate::analysis::{CallEffects, CallGraph, Cfg, DomTree, Liveness};
 use crate::remark::{Remark, RemarkKind, Stats};
 use crate::timing::{Analysis, PassTimings};
-use poolopt_ir::{Block, FuncId, Function, Loc, Module};
+use poolopt_ir::{Block, FuncId, Function, Loc, Local, Module};
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -87,9 +89,16 @@ pub struct PassContext<'a> {
     remarks_enabled: bool,
     call_graph: Option<&'a CallGraph>,
     call_effects: Option<&'a CallEffects>,
+    entry_live: Option<&'a EntryLiveCache>,
     func_id: Option<FuncId>,
     timings: PassTimings,
 }
+
+/// Per module run: for each function already optimized, its locals other than parameters that
+/// are live on entry (read before written on some path). The inliner resets them in every copy
+/// of the body; callers are optimized after their callees, so each callee's set is computed
+/// once however many callers inline it.
+pub type EntryLiveCache = RefCell<FxHashMap<FuncId, Rc<[Local]>>>;
 
 impl<'a> PassContext<'a> {
     /// A context for running passes over `function` of `module`.
@@ -112,6 +121,7 @@ impl<'a> PassContext<'a> {
             remarks_enabled: true,
             call_graph: None,
             call_effects: None,
+            entry_live: None,
             func_id: module.func_by_name(function),
             timings: PassTimings::default(),
         }
@@ -127,6 +137,36 @@ impl<'a> PassContext<'a> {
     /// its callee may change (the manager computes them once per run).
     pub fn set_call_effects(&mut self, effects: &'a CallEffects) {
         self.call_effects = Some(effects);
+    }
+
+    /// Shares the run's cache of entry-live locals (see [`EntryLiveCache`]).
+    pub fn set_entry_live_cache(&mut self, cache: &'a EntryLiveCache) {
+        self.entry_live = Some(cache);
+    }
+
+    /// The locals of `callee` (function `id`, not the one being transformed) other than its
+    /// parameters that may be read before they are written: those live on entry. From the
+    /// run's cache when the manager provided one.
+    pub fn entry_live_locals(&mut self, id: FuncId, callee: &Function) -> Rc<[Local]> {
+        if let Some(hit) = self.entry_live.and_then(|c| c.borrow().get(&id).cloned()) {
+            return hit;
+        }
+        let locals: Rc<[Local]> = match callee.entry() {
+            None => Rc::from(Vec::new()),
+            Some(entry) => {
+                let live = self.liveness_of(callee);
+                let live_in = live.live_in(entry);
+                callee
+                    .locals
+                    .keys()
+                    .filter(|l| !callee.params.contains(l) && live_in.contains(*l))
+                    .collect()
+            }
+        };
+        if let Some(cache) = self.entry_live {
+            cache.borrow_mut().insert(id, Rc::clone(&locals));
+        }
+        locals
     }
 
     /// The module's call graph, when the manager provided one.

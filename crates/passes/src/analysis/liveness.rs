@@ -170,8 +170,9 @@ impl Liveness {
     /// make its operands live — it is dead, and so are the values only it reads. Solved in one
     /// dataflow, this finds in one go everything that repeated rounds of "remove dead
     /// instructions, recompute liveness" find, and also dead cycles (`x = add x, 1` in a loop
-    /// with `x` read nowhere else). Not distributive, so each round walks the instructions;
-    /// it starts from empty sets and only grows them, so it reaches the least fixpoint.
+    /// with `x` read nowhere else). Not distributive, so a block's transfer walks its
+    /// instructions; sets start empty and only grow (the transfer is monotone), so the
+    /// worklist reaches the least fixpoint.
     pub fn compute_strong(func: &Function, cfg: &Cfg) -> Liveness {
         let w = func.locals.len().div_ceil(64).max(1);
         let nb = func.blocks.len();
@@ -181,47 +182,52 @@ impl Liveness {
             live_out: vec![0u64; nb * w],
         };
         let mut cur = LocalSet::new(func.locals.len());
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for &blk in cfg.rpo().iter().rev() {
-                let b = blk.index();
-                for k in 0..w {
-                    let mut o = 0u64;
-                    for &s in cfg.succs(blk) {
-                        o |= live.live_in[s.index() * w + k];
+        // A worklist seeded in post-order (successors first); a block is walked again only
+        // when the live-in set of one of its successors grew.
+        let mut queued = vec![true; nb];
+        let mut work: Vec<Block> = cfg.rpo().to_vec();
+        while let Some(blk) = work.pop() {
+            let b = blk.index();
+            queued[b] = false;
+            for k in 0..w {
+                let mut o = 0u64;
+                for &s in cfg.succs(blk) {
+                    o |= live.live_in[s.index() * w + k];
+                }
+                live.live_out[b * w + k] = o;
+            }
+            cur.words.clear();
+            cur.words
+                .extend_from_slice(&live.live_out[b * w..(b + 1) * w]);
+            let data = &func.blocks[blk];
+            if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand())
+            {
+                cur.insert(l);
+            }
+            for &inst in data.insts.iter().rev() {
+                let kind = &func.insts[inst].kind;
+                if let Some(d) = kind.def() {
+                    if !cur.contains(d) && kind.is_pure() {
+                        continue;
                     }
-                    live.live_out[b * w + k] = o;
-                }
-                cur.words.clear();
-                cur.words
-                    .extend_from_slice(&live.live_out[b * w..(b + 1) * w]);
-                let data = &func.blocks[blk];
-                if let Some(Operand::Local(l)) =
-                    data.terminator.as_ref().and_then(|t| t.used_operand())
-                {
-                    cur.insert(l);
-                }
-                for &inst in data.insts.iter().rev() {
-                    let kind = &func.insts[inst].kind;
-                    if let Some(d) = kind.def() {
-                        if !cur.contains(d) && kind.is_pure() {
-                            continue;
-                        }
-                        if !matches!(kind, InstKind::SetField { .. }) {
-                            cur.remove(d);
-                        }
+                    if !matches!(kind, InstKind::SetField { .. }) {
+                        cur.remove(d);
                     }
-                    kind.for_each_use(|op| {
-                        if let Operand::Local(l) = op {
-                            cur.insert(l);
-                        }
-                    });
                 }
-                let slot = &mut live.live_in[b * w..(b + 1) * w];
-                if slot != cur.words.as_slice() {
-                    slot.copy_from_slice(&cur.words);
-                    changed = true;
+                kind.for_each_use(|op| {
+                    if let Operand::Local(l) = op {
+                        cur.insert(l);
+                    }
+                });
+            }
+            let slot = &mut live.live_in[b * w..(b + 1) * w];
+            if slot != cur.words.as_slice() {
+                slot.copy_from_slice(&cur.words);
+                for &p in cfg.preds(blk) {
+                    if cfg.is_reachable(p) && !queued[p.index()] {
+                        queued[p.index()] = true;
+                        work.push(p);
+                    }
                 }
             }
         }

@@ -30,7 +30,7 @@ use crate::analysis::{Liveness, LocalSet};
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
     display_inst_kind, Block, EntityRef, Function, Inst, InstData, InstKind, Local, LocalData,
-    Operand, PrimaryMap, SecondaryMap,
+    Operand, PrimaryMap,
 };
 
 /// The dead code and dead local elimination pass.
@@ -201,30 +201,37 @@ fn for_each_local_mut(kind: &mut InstKind, mut f: impl FnMut(&mut Local)) {
 /// Removes locals nothing mentions (parameters excepted), renumbering the rest, and compacts
 /// the instruction arena. Returns whether any local was removed.
 fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-    let mut used: SecondaryMap<Local, bool> = SecondaryMap::new();
+    // Plain vectors sized once: growing entity maps index by index costs a reallocation each.
+    let mut used = vec![false; func.locals.len()];
+    let mut mark = |l: Local| {
+        if let Some(u) = used.get_mut(l.index()) {
+            *u = true;
+        }
+    };
     for &p in &func.params {
-        used[p] = true;
+        mark(p);
     }
-    let mut placed: Vec<Inst> = Vec::new();
+    let mut placed: Vec<Inst> = Vec::with_capacity(func.insts.len());
     for &block in &func.layout {
         let data = &func.blocks[block];
         for &inst in &data.insts {
             placed.push(inst);
             let kind = &func.insts[inst].kind;
             if let Some(d) = kind.def() {
-                used[d] = true;
+                mark(d);
             }
             kind.for_each_use(|op| {
                 if let Operand::Local(l) = op {
-                    used[l] = true;
+                    mark(l);
                 }
             });
         }
         if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
-            used[l] = true;
+            mark(l);
         }
     }
-    let dead: Vec<Local> = func.locals.keys().filter(|&l| !used[l]).collect();
+    let used = |l: Local| used[l.index()];
+    let dead: Vec<Local> = func.locals.keys().filter(|&l| !used(l)).collect();
     if dead.is_empty() {
         return false;
     }
@@ -239,21 +246,23 @@ fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     }
 
     // Renumber the survivors in their original order.
-    let mut new_locals: PrimaryMap<Local, LocalData> = PrimaryMap::new();
-    let mut remap: SecondaryMap<Local, Option<Local>> = SecondaryMap::new();
-    for (l, data) in func.locals.iter() {
-        if used[l] {
-            remap[l] = Some(new_locals.push(data.clone()));
+    let mut new_locals: PrimaryMap<Local, LocalData> =
+        PrimaryMap::with_capacity(func.locals.len() - dead.len());
+    let mut remap: Vec<Option<Local>> = vec![None; func.locals.len()];
+    for (l, data) in std::mem::take(&mut func.locals) {
+        if used(l) {
+            remap[l.index()] = Some(new_locals.push(data));
         }
     }
+    let remapped = |l: Local| remap.get(l.index()).copied().flatten();
     let fix = |l: &mut Local| {
-        if let Some(n) = remap[*l] {
+        if let Some(n) = remapped(*l) {
             *l = n;
         }
     };
     // Compact the arena: only placed instructions survive, renumbered in placement order.
     let mut new_insts: PrimaryMap<Inst, InstData> = PrimaryMap::with_capacity(placed.len());
-    let mut inst_map: SecondaryMap<Inst, Option<Inst>> = SecondaryMap::new();
+    let mut inst_map: Vec<Option<Inst>> = vec![None; func.insts.len()];
     // Move the placed instructions out of the old arena (each is placed once; a second
     // placement, which the verifier rejects, keeps the first copy).
     let mut old: Vec<Option<InstData>> = std::mem::take(&mut func.insts)
@@ -261,19 +270,19 @@ fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         .map(|(_, data)| Some(data))
         .collect();
     for inst in placed {
-        if inst_map[inst].is_some() {
+        if inst_map.get(inst.index()).is_none_or(Option::is_some) {
             continue; // placed twice: the verifier rejects this; keep one copy
         }
         let Some(mut data) = old.get_mut(inst.index()).and_then(Option::take) else {
             continue;
         };
         for_each_local_mut(&mut data.kind, fix);
-        inst_map[inst] = Some(new_insts.push(data));
+        inst_map[inst.index()] = Some(new_insts.push(data));
     }
-    for &block in &func.layout.clone() {
-        let data = &mut func.blocks[block];
+    for index in 0..func.layout.len() {
+        let data = &mut func.blocks[func.layout[index]];
         for inst in data.insts.iter_mut() {
-            if let Some(n) = inst_map[*inst] {
+            if let Some(n) = inst_map.get(inst.index()).copied().flatten() {
                 *inst = n;
             }
         }
@@ -288,13 +297,16 @@ fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     // Blocks not in the layout (removed earlier) are never executed or printed; empty their
     // instruction lists so they cannot point into the compacted arena, and keep their
     // terminators well-formed.
-    let in_layout: std::collections::HashSet<Block> = func.layout.iter().copied().collect();
+    let mut in_layout = vec![false; func.blocks.len()];
+    for &b in &func.layout {
+        in_layout[b.index()] = true;
+    }
     for (b, data) in func.blocks.iter_mut() {
-        if !in_layout.contains(&b) {
+        if !in_layout[b.index()] {
             data.insts.clear();
             if let Some(op) = data.terminator.as_mut().and_then(|t| t.used_operand_mut()) {
                 if let Operand::Local(l) = *op {
-                    *op = remap[l].map_or(Operand::Const(0), Operand::Local);
+                    *op = remapped(l).map_or(Operand::Const(0), Operand::Local);
                 }
             }
         }

@@ -45,7 +45,8 @@ use poolopt_ir::{
     Block, BlockData, EntityRef, FuncId, Function, InlineHint, Inst, InstKind, Loc, Local,
     LocalData, Operand, SecondaryMap, Terminator, Type,
 };
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
+use std::hash::BuildHasher;
 
 /// Callees up to this size are always inlined.
 pub const SMALL: usize = 16;
@@ -84,7 +85,6 @@ impl Pass for Inline {
         let mut size = original;
         let mut names = Names::of(func);
         let mut zero_locals: FxHashMap<Type, Local> = FxHashMap::default();
-        let mut summaries: FxHashMap<FuncId, Vec<Local>> = FxHashMap::default();
         let mut inlined = 0u64;
         let mut kept = 0u64;
 
@@ -126,16 +126,14 @@ impl Pass for Inline {
                         index += 1;
                     }
                     Ok(why) => {
-                        let live_in = summaries
-                            .entry(callee_id)
-                            .or_insert_with(|| read_before_written(callee, cx));
+                        let live_in = cx.entry_live_locals(callee_id, callee);
                         let Some(cont) = inline_call(
                             func,
                             block,
                             index,
                             callee_id,
                             callee,
-                            live_in,
+                            &live_in,
                             &mut names,
                             &mut zero_locals,
                         ) else {
@@ -220,46 +218,44 @@ fn decide(
     })
 }
 
-/// The callee's locals other than parameters that may be read before they are written: those
-/// live on entry. Each inlined copy resets them to zero, as a fresh frame would.
-fn read_before_written(callee: &Function, cx: &mut PassContext<'_>) -> Vec<Local> {
-    let Some(entry) = callee.entry() else {
-        return Vec::new();
-    };
-    let live = cx.liveness_of(callee);
-    let live_in = live.live_in(entry);
-    callee
-        .locals
-        .keys()
-        .filter(|l| !callee.params.contains(l) && live_in.contains(*l))
-        .collect()
+/// Unique local and block names of the caller, remembered by their hashes: a name whose hash
+/// is not in the set is certainly new; a hash collision only makes the pass pick the next
+/// suffix. No name is cloned to fill the sets, and the outcome is deterministic (FxHash has no
+/// random seed).
+struct Names {
+    locals: FxHashSet<u64>,
+    blocks: FxHashSet<u64>,
 }
 
-/// Unique local and block names of the caller.
-struct Names {
-    locals: FxHashSet<String>,
-    blocks: FxHashSet<String>,
+fn name_hash(name: &str) -> u64 {
+    FxBuildHasher.hash_one(name)
+}
+
+/// `a_b`, without the formatting machinery.
+fn joined(a: &str, b: &str) -> String {
+    let mut s = String::with_capacity(a.len() + 1 + b.len());
+    s.push_str(a);
+    s.push('_');
+    s.push_str(b);
+    s
 }
 
 impl Names {
     fn of(func: &Function) -> Names {
         Names {
-            locals: func.locals.values().map(|l| l.name.clone()).collect(),
-            blocks: func.blocks.values().map(|b| b.name.clone()).collect(),
+            locals: func.locals.values().map(|l| name_hash(&l.name)).collect(),
+            blocks: func.blocks.values().map(|b| name_hash(&b.name)).collect(),
         }
     }
 
-    fn fresh(set: &mut FxHashSet<String>, base: String) -> String {
-        let name = if set.contains(&base) {
-            (2..)
-                .map(|i| format!("{base}_{i}"))
-                .find(|n| !set.contains(n))
-                .unwrap_or(base)
-        } else {
-            base
-        };
-        set.insert(name.clone());
-        name
+    fn fresh(set: &mut FxHashSet<u64>, base: String) -> String {
+        if set.insert(name_hash(&base)) {
+            return base;
+        }
+        (2..)
+            .map(|i| format!("{base}_{i}"))
+            .find(|n| set.insert(name_hash(n)))
+            .unwrap_or(base)
     }
 
     fn local(&mut self, base: String) -> String {
@@ -295,7 +291,7 @@ fn inline_call(
     // Fresh locals for every callee local.
     let mut local_map: SecondaryMap<Local, Local> = SecondaryMap::with_default(Local::new(0));
     for (l, data) in callee.locals.iter() {
-        let name = names.local(format!("{}_{}", callee.name, data.name));
+        let name = names.local(joined(&callee.name, &data.name));
         let new = func.locals.push(LocalData {
             name,
             ty: data.ty,
@@ -310,7 +306,7 @@ fn inline_call(
     let mut block_map: SecondaryMap<Block, Block> = SecondaryMap::with_default(block);
     let mut new_blocks = Vec::with_capacity(callee.layout.len() + 1);
     for &cb in &callee.layout {
-        let name = names.block(format!("{}_{}", callee.name, callee.blocks[cb].name));
+        let name = names.block(joined(&callee.name, &callee.blocks[cb].name));
         let nb = func.blocks.push(BlockData {
             name,
             insts: Vec::new(),
