@@ -225,6 +225,9 @@ fn decide(
 struct Names {
     locals: FxHashSet<u64>,
     blocks: FxHashSet<u64>,
+    /// Per base name (by hash), the first suffix not yet tried: inlining one callee many
+    /// times into one caller then costs one probe per copy, not one per earlier copy.
+    next_suffix: FxHashMap<u64, u32>,
 }
 
 fn name_hash(name: &str) -> u64 {
@@ -245,25 +248,35 @@ impl Names {
         Names {
             locals: func.locals.values().map(|l| name_hash(&l.name)).collect(),
             blocks: func.blocks.values().map(|b| name_hash(&b.name)).collect(),
+            next_suffix: FxHashMap::default(),
         }
     }
 
-    fn fresh(set: &mut FxHashSet<u64>, base: String) -> String {
-        if set.insert(name_hash(&base)) {
+    fn fresh(
+        set: &mut FxHashSet<u64>,
+        next_suffix: &mut FxHashMap<u64, u32>,
+        base: String,
+    ) -> String {
+        let h = name_hash(&base);
+        if set.insert(h) {
             return base;
         }
-        (2..)
-            .map(|i| format!("{base}_{i}"))
-            .find(|n| set.insert(name_hash(n)))
-            .unwrap_or(base)
+        let next = next_suffix.entry(h).or_insert(2);
+        loop {
+            let candidate = format!("{base}_{next}");
+            *next += 1;
+            if set.insert(name_hash(&candidate)) {
+                return candidate;
+            }
+        }
     }
 
     fn local(&mut self, base: String) -> String {
-        Self::fresh(&mut self.locals, base)
+        Self::fresh(&mut self.locals, &mut self.next_suffix, base)
     }
 
     fn block(&mut self, base: String) -> String {
-        Self::fresh(&mut self.blocks, base)
+        Self::fresh(&mut self.blocks, &mut self.next_suffix, base)
     }
 }
 
