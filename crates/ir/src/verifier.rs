@@ -282,7 +282,13 @@ fn verify_well_formed(module: &Module) -> Result<(), Vec<VerifyError>> {
             f: func,
             errors: &mut errors,
             placed: EntitySet::with_capacity(func.insts.len()),
-            in_layout: func.layout.iter().copied().collect(),
+            in_layout: {
+                let mut set = EntitySet::with_capacity(func.blocks.len());
+                for &b in &func.layout {
+                    set.insert(b);
+                }
+                set
+            },
         }
         .run();
     }
@@ -493,7 +499,7 @@ struct FuncChecker<'a> {
     /// (A bit set: an instruction is looked up in the arena before it is marked.)
     placed: EntitySet<Inst>,
     /// The blocks of the layout (a set: branch targets are checked against it).
-    in_layout: HashSet<Block>,
+    in_layout: EntitySet<Block>,
 }
 
 impl FuncChecker<'_> {
@@ -532,7 +538,7 @@ impl FuncChecker<'_> {
     }
 
     fn check_locals(&mut self) {
-        let mut names = HashSet::default();
+        let mut names = HashSet::with_capacity_and_hasher(self.f.locals.len(), Default::default());
         for data in self.f.locals.values() {
             if !is_spellable(&data.name, NameKind::Local) {
                 self.err(
@@ -607,9 +613,9 @@ impl FuncChecker<'_> {
                 },
             );
         }
-        let mut blocks = Vec::new();
-        let mut seen = HashSet::default();
-        let mut names = HashSet::default();
+        let mut blocks = Vec::with_capacity(self.f.layout.len());
+        let mut seen = EntitySet::with_capacity(self.f.blocks.len());
+        let mut names = HashSet::with_capacity_and_hasher(self.f.layout.len(), Default::default());
         for &block in &self.f.layout {
             let Some(data) = self.f.blocks.get(block) else {
                 self.err(
@@ -659,8 +665,11 @@ impl FuncChecker<'_> {
             // The real entry is dangling; that was reported already.
             return;
         }
-        let in_layout: HashSet<Block> = layout.iter().copied().collect();
-        let mut reached = HashSet::default();
+        let mut in_layout = EntitySet::with_capacity(self.f.blocks.len());
+        for &b in layout {
+            in_layout.insert(b);
+        }
+        let mut reached = EntitySet::with_capacity(self.f.blocks.len());
         let mut stack = vec![entry];
         reached.insert(entry);
         while let Some(block) = stack.pop() {
@@ -668,13 +677,13 @@ impl FuncChecker<'_> {
                 continue;
             };
             for succ in term.successors() {
-                if in_layout.contains(&succ) && reached.insert(succ) {
+                if in_layout.contains(succ) && reached.insert(succ) {
                     stack.push(succ);
                 }
             }
         }
         for &block in layout {
-            if !reached.contains(&block) {
+            if !reached.contains(block) {
                 if let Some(data) = self.f.blocks.get(block) {
                     self.err(
                         data.loc,
@@ -737,7 +746,7 @@ impl FuncChecker<'_> {
                     },
                 ),
                 Some(data) => {
-                    if !self.in_layout.contains(&succ) {
+                    if !self.in_layout.contains(succ) {
                         self.err(
                             loc,
                             VerifyErrorKind::TargetNotInLayout {
