@@ -464,7 +464,7 @@ pub fn targets(
             format!("passes-share-{cl}"),
             format!("O2 passes / Cranelift compile, worst, {cl}"),
             shares.and_then(|s| Estimate::of(&max_across(&s)?)),
-            0.10,
+            0.05,
         );
     }
     if columns.native_cl() == ClOpt::Speed {
