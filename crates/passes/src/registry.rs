@@ -9,9 +9,12 @@ use crate::pass::{OptLevel, Pass};
 /// - `inline` first: the other passes then see a callee's pops next to the caller's length
 ///   tests. The manager runs the pipeline bottom-up over the call graph, so the inlined body
 ///   is the callee's optimized one.
-/// - `temp-elision` and `copy-prop` first: they turn `t = pop v; i = copy t` into `i = pop v`
+/// - `temp-elision`, `global-copy-prop` and `copy-prop` next: they turn `t = pop v; i = copy t` into `i = pop v`
 ///   so the fact analysis sees the index defined by the pop itself, and they leave fewer locals
-///   for every later pass to track.
+///   for every later pass to track. `global-copy-prop` forwards the copies that bind inlined
+///   callees' parameters (`alloc_items = copy items`), so facts about the caller's vec apply
+///   to the callee's code; it runs after `temp-elision`, which keeps the destination's name
+///   when a temporary only feeds one copy (`half = sdiv n, 2` rather than `t5 = ...`).
 /// - `range-check-fold` before `bounds-check-elim`: the folded `i >=u n` test gives the facts
 ///   `0 <= i < len(v)` on one edge, and the explicit-check decision in `bounds-check-elim`
 ///   reads the folded compare.
@@ -25,6 +28,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
     vec![
         Box::new(inline::Inline),
         Box::new(temp_elision::TempElision),
+        Box::new(global_copy_prop::GlobalCopyProp),
         Box::new(copy_prop::CopyProp),
         Box::new(range_check_fold::RangeCheckFold),
         Box::new(bounds_check_elim::BoundsCheckElim),
@@ -38,6 +42,10 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
 /// a name that is not a pass, or a pass added without one.
 pub fn pass_description(name: &str) -> Option<&'static str> {
     Some(match name {
+        "inline" => "replaces calls of small or hot non-recursive functions by the callee's body",
+        "global-copy-prop" => {
+            "forwards copies whose destination has one dominating definition, across blocks"
+        }
         "temp-elision" => "removes temporaries that only carry a value to its one reader",
         "copy-prop" => "block-local copy propagation of scalar copies",
         "range-check-fold" => "folds `i < 0 || i >= n` into one unsigned compare `i >=u n`",
