@@ -184,6 +184,32 @@ pub fn check_configs(
                 ));
             }
         }
+        // The levels also run compiled without fuel (the `poolopt run` default), where a trap
+        // the JIT fails to propagate out of a callee would let the caller run on: every
+        // generated program terminates by construction, so no fuel is needed.
+        if matches!(config, Config::Level(_)) && limits.fuel.is_some() {
+            let compiled = session
+                .compile_with(&JitOptions {
+                    cl_opt: ClOpt::Speed,
+                    fuel: false,
+                })
+                .map_err(|e| format!("[{label} no fuel] compile failed: {e}"))?;
+            stats.jit_runs += 1;
+            let unfueled = RunLimits {
+                fuel: None,
+                ..*limits
+            };
+            let got = match compiled.run(entry, args, &unfueled) {
+                Ok(v) => Outcome::Value(v),
+                Err(RunError::Trap(t)) => Outcome::trap(&t),
+                Err(e) => return Err(format!("[{label} no fuel] run failed: {e}")),
+            };
+            if got != reference {
+                return Err(format!(
+                    "[{label} no fuel] JIT: {got:?}, expected {reference:?}"
+                ));
+            }
+        }
     }
     Ok((reference, stats))
 }
