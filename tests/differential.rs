@@ -17,7 +17,7 @@ use gen::coverage::Coverage;
 use gen::{generate, LIMITS};
 use poolopt::ir::print_module;
 use poolopt::{OptLevel, PassManager, Session, TrapKind, VerifiedModule};
-use poolopt_test_support::{header, pir_files};
+use poolopt_test_support::{header, pir_files, XorShift};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::collections::BTreeMap;
@@ -153,19 +153,7 @@ fn random_programs_agree_everywhere() {
 
 /// A fixed stream of byte strings (xorshift), so the health check below is deterministic.
 fn seeded_inputs(count: usize) -> Vec<Vec<u8>> {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    (0..count)
-        .map(|_| {
-            let len = (next() % 600) as usize;
-            (0..len).map(|_| next() as u8).collect()
-        })
-        .collect()
+    XorShift::new(0x9e37_79b9_7f4a_7c15).byte_strings(count, 600)
 }
 
 /// The generator is healthy (200 seeded programs): its programs verify, never run out of fuel, end in values and in
