@@ -17,7 +17,7 @@
 
 use super::{FnGen, Src, V, VECS};
 use poolopt::ir::{
-    BinaryOp, CastOp, CmpOp, ElemType, FuncId, InlineHint, Local, ModuleBuilder, Operand,
+    BinaryOp, Block, CastOp, CmpOp, ElemType, FuncId, InlineHint, Local, ModuleBuilder, Operand,
     ScalarType, StructId, Type,
 };
 
@@ -472,13 +472,61 @@ impl FnGen<'_, '_, '_> {
         }
     }
 
-    /// Positive (false, byte 0) or near miss (true), equally likely.
-    fn near(&mut self) -> bool {
-        self.src.pick(2) == 1
+    /// Marks `near_miss` (true) or `positive`; true with probability 1/2 (false on byte 0).
+    fn near_or(&mut self, positive: &'static str, near_miss: &'static str) -> bool {
+        let near = self.src.pick(2) == 1;
+        self.mark(if near { near_miss } else { positive });
+        near
     }
 
     fn i64_vec(&mut self) -> V {
         [V::A, V::B][self.src.pick(2)]
+    }
+
+    fn any_vec(&mut self) -> V {
+        VECS[self.src.pick(6)]
+    }
+
+    /// `c0 = a op b; brif c0, next, join`, and goes on in `next`.
+    fn guard(&mut self, join: Block, op: CmpOp, a: impl Into<Operand>, b: impl Into<Operand>) {
+        let (c, next) = (self.l.c[0], self.block("ok"));
+        self.fb.compare(c, op, a, b);
+        self.fb.brif(c, next, join);
+        self.fb.switch_to_block(next);
+    }
+
+    /// Ends the guarded code: `br join`, and goes on in `join`.
+    fn join_at(&mut self, join: Block) {
+        self.fb.br(join);
+        self.fb.switch_to_block(join);
+    }
+
+    /// `head: <head>; brif (a op b), body, exit; body: <body>; br head`, going on in `exit`.
+    fn while_loop(
+        &mut self,
+        head: impl FnOnce(&mut Self) -> (CmpOp, Operand, Operand),
+        body: impl FnOnce(&mut Self),
+    ) {
+        let (c, head_b, body_b, exit) = (
+            self.l.c[0],
+            self.block("head"),
+            self.block("body"),
+            self.block("exit"),
+        );
+        self.fb.br(head_b);
+        self.fb.switch_to_block(head_b);
+        let (op, a, b) = head(self);
+        self.fb.compare(c, op, a, b);
+        self.fb.brif(c, body_b, exit);
+        self.fb.switch_to_block(body_b);
+        body(self);
+        self.fb.br(head_b);
+        self.fb.switch_to_block(exit);
+    }
+
+    /// The loop counter of the next nesting depth, if a loop may be written here.
+    fn loop_counter(&self) -> Option<Local> {
+        (self.loop_depth < 2).then(|| self.l.k[self.loop_depth])
     }
 
     /// A shape of issues 10 and 11.
@@ -505,61 +553,45 @@ impl FnGen<'_, '_, '_> {
 
     /// `if 0 < i && i < len(a) { a[i-1] }`; near miss `0 <= i`.
     fn offset_minus_one(&mut self) {
-        let v = VECS[self.src.pick(6)];
-        let near = self.near();
-        self.mark(if near {
-            "a[i-1] near miss: 0 <= i < len"
-        } else {
-            "a[i-1] under 0 < i < len"
-        });
+        let v = self.any_vec();
+        let near = self.near_or("a[i-1] under 0 < i < len", "a[i-1] near miss: 0 <= i < len");
         let idx = self.index(false);
-        let (n, c0, j, vl) = (self.l.n, self.l.c[0], self.l.j, self.vec(v));
-        let upper = self.block("upper");
-        let ok = self.block("ok");
-        let join = self.block("join");
-        let op = if near { CmpOp::Sge } else { CmpOp::Sgt };
-        self.fb.compare(c0, op, idx, 0i64);
-        self.fb.brif(c0, upper, join);
-        self.fb.switch_to_block(upper);
+        let (n, j, vl, join) = (self.l.n, self.l.j, self.vec(v), self.block("join"));
+        let lower = if near { CmpOp::Sge } else { CmpOp::Sgt };
+        self.guard(join, lower, idx, 0i64);
         self.fb.vec_len(n, vl);
-        self.fb.compare(c0, CmpOp::Slt, idx, n);
-        self.fb.brif(c0, ok, join);
-        self.fb.switch_to_block(ok);
+        self.guard(join, CmpOp::Slt, idx, n);
         self.fb.binary(j, BinaryOp::Sub, idx, 1i64);
         self.do_access(v, j.into());
-        self.fb.br(join);
-        self.fb.switch_to_block(join);
+        self.join_at(join);
     }
 
     /// `j = i + 1; if 0 <= i && j < len(a) { a[j] }` (or `a[i+1]` recomputed into another
     /// temporary); near miss `j <= len`. The index may be `i64::MAX`, where `i + 1` wraps.
     fn offset_plus_one(&mut self) {
-        let v = VECS[self.src.pick(6)];
-        let near = self.near();
-        self.mark(if near {
-            "a[i+1] near miss: i+1 <= len"
-        } else {
-            "a[i+1] under i+1 < len (temporary)"
-        });
+        let v = self.any_vec();
+        let near = self.near_or(
+            "a[i+1] under i+1 < len (temporary)",
+            "a[i+1] near miss: i+1 <= len",
+        );
         let idx = self.index(false);
-        let (n, c0, j, m, vl) = (self.l.n, self.l.c[0], self.l.j, self.l.m, self.vec(v));
-        let upper = self.block("upper");
-        let ok = self.block("ok");
-        let join = self.block("join");
-        self.fb.compare(c0, CmpOp::Sge, idx, 0i64);
-        self.fb.brif(c0, upper, join);
-        self.fb.switch_to_block(upper);
+        let (n, j, m, vl, join) = (
+            self.l.n,
+            self.l.j,
+            self.l.m,
+            self.vec(v),
+            self.block("join"),
+        );
+        self.guard(join, CmpOp::Sge, idx, 0i64);
         self.fb.binary(j, BinaryOp::Add, idx, 1i64);
         self.fb.vec_len(n, vl);
         if near {
-            self.fb.compare(c0, CmpOp::Sle, j, n);
+            self.guard(join, CmpOp::Sle, j, n);
         } else if self.src.pick(2) == 0 {
-            self.fb.compare(c0, CmpOp::Slt, j, n);
+            self.guard(join, CmpOp::Slt, j, n);
         } else {
-            self.fb.compare(c0, CmpOp::Sgt, n, j);
+            self.guard(join, CmpOp::Sgt, n, j);
         }
-        self.fb.brif(c0, ok, join);
-        self.fb.switch_to_block(ok);
         if self.src.pick(2) == 0 {
             self.do_access(v, j.into());
         } else {
@@ -567,46 +599,36 @@ impl FnGen<'_, '_, '_> {
             self.fb.binary(m, BinaryOp::Add, idx, 1i64);
             self.do_access(v, m.into());
         }
-        self.fb.br(join);
-        self.fb.switch_to_block(join);
+        self.join_at(join);
     }
 
     /// `if k <= i && i < len(a) { a[i-k] }` with `k = x & 3` (non-negative); near miss
     /// `k = (x & 3) - 1`, which may be -1.
     fn offset_minus_k(&mut self) {
-        let v = VECS[self.src.pick(6)];
-        let near = self.near();
-        self.mark(if near {
-            "a[i-k] near miss: k may be negative"
-        } else {
-            "a[i-k] under k <= i < len, k >= 0"
-        });
+        let v = self.any_vec();
+        let near = self.near_or(
+            "a[i-k] under k <= i < len, k >= 0",
+            "a[i-k] near miss: k may be negative",
+        );
         let idx = self.index(false);
         let x = self.local_of(ScalarType::I64);
-        let (n, c0, j, m, vl) = (self.l.n, self.l.c[0], self.l.j, self.l.m, self.vec(v));
+        let (n, j, m, vl, join) = (
+            self.l.n,
+            self.l.j,
+            self.l.m,
+            self.vec(v),
+            self.block("join"),
+        );
         self.fb.binary(m, BinaryOp::And, x, 3i64);
         if near {
             self.fb.binary(m, BinaryOp::Sub, m, 1i64);
         }
-        let upper = self.block("upper");
-        let ok = self.block("ok");
-        let join = self.block("join");
-        self.fb.compare(c0, CmpOp::Sle, m, idx);
-        self.fb.brif(c0, upper, join);
-        self.fb.switch_to_block(upper);
+        self.guard(join, CmpOp::Sle, m, idx);
         self.fb.vec_len(n, vl);
-        self.fb.compare(c0, CmpOp::Slt, idx, n);
-        self.fb.brif(c0, ok, join);
-        self.fb.switch_to_block(ok);
+        self.guard(join, CmpOp::Slt, idx, n);
         self.fb.binary(j, BinaryOp::Sub, idx, m);
         self.do_access(v, j.into());
-        self.fb.br(join);
-        self.fb.switch_to_block(join);
-    }
-
-    /// The loop counter of the next nesting depth, if a loop may be written here.
-    fn loop_counter(&self) -> Option<Local> {
-        (self.loop_depth < 2).then(|| self.l.k[self.loop_depth])
+        self.join_at(join);
     }
 
     /// Step 2 upward: `k = 0; while k + 1 < len(a) { a[k]; a[k+1]; k += 2 }` (near miss: the
@@ -616,47 +638,47 @@ impl FnGen<'_, '_, '_> {
         let Some(k) = self.loop_counter() else {
             return self.access();
         };
-        let v = VECS[self.src.pick(6)];
-        let near = self.near();
+        let v = self.any_vec();
         let down = self.src.pick(2) == 1;
-        self.mark(match (down, near) {
-            (false, false) => "stride +2 under i+1 < len",
-            (false, true) => "stride +2 near miss: a[i+1] under i < len",
-            (true, false) => "stride -2 under i > 1",
-            (true, true) => "stride -2 near miss: i > 0",
-        });
-        let (n, c, j, vl) = (self.l.n, self.l.c[0], self.l.j, self.vec(v));
-        let head = self.block("head");
-        let body = self.block("body");
-        let exit = self.block("exit");
+        let near = if down {
+            self.near_or("stride -2 under i > 1", "stride -2 near miss: i > 0")
+        } else {
+            self.near_or(
+                "stride +2 under i+1 < len",
+                "stride +2 near miss: a[i+1] under i < len",
+            )
+        };
+        let (n, j, vl) = (self.l.n, self.l.j, self.vec(v));
+        let both = move |g: &mut Self| {
+            g.do_access(v, k.into());
+            g.do_access(v, j.into());
+        };
         if down {
             self.fb.vec_len(k, vl);
-            self.fb.br(head);
-            self.fb.switch_to_block(head);
-            self.fb
-                .compare(c, CmpOp::Sgt, k, if near { 0i64 } else { 1i64 });
-            self.fb.brif(c, body, exit);
-            self.fb.switch_to_block(body);
-            self.fb.binary(k, BinaryOp::Sub, k, 2i64);
-            self.fb.binary(j, BinaryOp::Add, k, 1i64);
-            self.do_access(v, k.into());
-            self.do_access(v, j.into());
+            let stop = if near { 0i64 } else { 1 };
+            self.while_loop(
+                |_| (CmpOp::Sgt, k.into(), stop.into()),
+                |g| {
+                    g.fb.binary(k, BinaryOp::Sub, k, 2i64);
+                    g.fb.binary(j, BinaryOp::Add, k, 1i64);
+                    both(g);
+                },
+            );
         } else {
             self.fb.copy(k, 0i64);
-            self.fb.br(head);
-            self.fb.switch_to_block(head);
-            self.fb.binary(j, BinaryOp::Add, k, 1i64);
-            self.fb.vec_len(n, vl);
             let tested = if near { k } else { j };
-            self.fb.compare(c, CmpOp::Slt, tested, n);
-            self.fb.brif(c, body, exit);
-            self.fb.switch_to_block(body);
-            self.do_access(v, k.into());
-            self.do_access(v, j.into());
-            self.fb.binary(k, BinaryOp::Add, k, 2i64);
+            self.while_loop(
+                |g| {
+                    g.fb.binary(j, BinaryOp::Add, k, 1i64);
+                    g.fb.vec_len(n, vl);
+                    (CmpOp::Slt, tested.into(), n.into())
+                },
+                |g| {
+                    both(g);
+                    g.fb.binary(k, BinaryOp::Add, k, 2i64);
+                },
+            );
         }
-        self.fb.br(head);
-        self.fb.switch_to_block(exit);
     }
 
     /// `k = len(a); while k > 0 { k = k - 1; a[k] }`; near misses: `while k >= 0`, or the
@@ -665,88 +687,63 @@ impl FnGen<'_, '_, '_> {
         let Some(k) = self.loop_counter() else {
             return self.access();
         };
-        let v = VECS[self.src.pick(6)];
-        let near = self.near();
-        self.mark(if near {
-            "count-down near miss"
-        } else {
-            "count-down i = len; while i > 0"
-        });
-        let (c, vl) = (self.l.c[0], self.vec(v));
-        let head = self.block("head");
-        let body = self.block("body");
-        let exit = self.block("exit");
+        let v = self.any_vec();
+        let near = self.near_or("count-down i = len; while i > 0", "count-down near miss");
         let late = near && self.src.pick(2) == 0;
+        let vl = self.vec(v);
         self.fb.vec_len(k, vl);
-        self.fb.br(head);
-        self.fb.switch_to_block(head);
-        if near && !late {
-            self.fb.compare(c, CmpOp::Sge, k, 0i64);
+        let op = if near && !late {
+            CmpOp::Sge
         } else {
-            self.fb.compare(c, CmpOp::Sgt, k, 0i64);
-        }
-        self.fb.brif(c, body, exit);
-        self.fb.switch_to_block(body);
-        if late {
-            self.do_access(v, k.into());
-            self.fb.binary(k, BinaryOp::Sub, k, 1i64);
-        } else {
-            self.fb.binary(k, BinaryOp::Sub, k, 1i64);
-            self.do_access(v, k.into());
-        }
-        self.fb.br(head);
-        self.fb.switch_to_block(exit);
+            CmpOp::Sgt
+        };
+        self.while_loop(
+            |_| (op, k.into(), 0i64.into()),
+            |g| {
+                if late {
+                    g.do_access(v, k.into());
+                }
+                g.fb.binary(k, BinaryOp::Sub, k, 1i64);
+                if !late {
+                    g.do_access(v, k.into());
+                }
+            },
+        );
     }
 
     /// Constant bounds combined with lengths, four ways (each with its near miss).
     fn constant_bounds(&mut self) {
-        let v = VECS[self.src.pick(6)];
-        let near = self.near();
-        let (n, c0, j, vl) = (self.l.n, self.l.c[0], self.l.j, self.vec(v));
+        let v = self.any_vec();
+        let (n, j, vl) = (self.l.n, self.l.j, self.vec(v));
         let kc = 1 + self.src.pick(4) as i64;
         let mut choice = self.src.pick(4);
         if choice == 3 && self.loop_counter().is_none() {
             choice = 0;
         }
-        let ok = self.block("ok");
         let join = self.block("join");
         match choice {
             0 => {
                 // len(a) >= K, i <u K (near miss: i <u K + 1).
-                self.mark(if near {
-                    "constant near miss: bound above the length"
-                } else {
-                    "constant below a known length"
-                });
+                let near = self.near_or(
+                    "constant below a known length",
+                    "constant near miss: bound above the length",
+                );
                 let idx = self.index(false);
-                let mid = self.block("mid");
                 self.fb.vec_len(n, vl);
-                self.fb.compare(c0, CmpOp::Sge, n, kc);
-                self.fb.brif(c0, mid, join);
-                self.fb.switch_to_block(mid);
-                let b = if near { kc + 1 } else { kc };
-                self.fb.compare(c0, CmpOp::Ult, idx, b);
-                self.fb.brif(c0, ok, join);
-                self.fb.switch_to_block(ok);
+                self.guard(join, CmpOp::Sge, n, kc);
+                self.guard(join, CmpOp::Ult, idx, kc + near as i64);
                 self.do_access(v, idx);
             }
             1 => {
                 // 0 <= i < 3 (as i <u 3), len(a) >= 5: a[2*i] (near miss: len >= 4).
-                self.mark(if near {
-                    "scaled index near miss: len >= 4"
-                } else {
-                    "scaled index 2*i under i <u 3, len >= 5"
-                });
+                let near = self.near_or(
+                    "scaled index 2*i under i <u 3, len >= 5",
+                    "scaled index near miss: len >= 4",
+                );
                 let idx = self.index(false);
-                let mid = self.block("mid");
-                self.fb.compare(c0, CmpOp::Ult, idx, 3i64);
-                self.fb.brif(c0, mid, join);
-                self.fb.switch_to_block(mid);
+                self.guard(join, CmpOp::Ult, idx, 3i64);
                 self.fb.vec_len(n, vl);
-                self.fb
-                    .compare(c0, CmpOp::Sge, n, if near { 4i64 } else { 5i64 });
-                self.fb.brif(c0, ok, join);
-                self.fb.switch_to_block(ok);
+                self.guard(join, CmpOp::Sge, n, 5 - near as i64);
                 if self.src.pick(2) == 0 {
                     self.fb.binary(j, BinaryOp::Mul, idx, 2i64);
                 } else {
@@ -756,17 +753,13 @@ impl FnGen<'_, '_, '_> {
             }
             2 => {
                 // a[K] accessed (so len > K), then i <u K+1 (near miss: i <u K+2).
-                self.mark(if near {
-                    "accessed constant near miss"
-                } else {
-                    "index below an accessed constant"
-                });
+                let near = self.near_or(
+                    "index below an accessed constant",
+                    "accessed constant near miss",
+                );
                 let idx = self.index(false);
                 self.do_access(v, Operand::Const(kc));
-                let b = if near { kc + 2 } else { kc + 1 };
-                self.fb.compare(c0, CmpOp::Ult, idx, b);
-                self.fb.brif(c0, ok, join);
-                self.fb.switch_to_block(ok);
+                self.guard(join, CmpOp::Ult, idx, kc + 1 + near as i64);
                 self.do_access(v, idx);
             }
             _ => {
@@ -774,78 +767,59 @@ impl FnGen<'_, '_, '_> {
                 let k = self
                     .loop_counter()
                     .expect("chosen only where a loop may be written");
-                self.mark(if near {
-                    "constant loop bound near miss"
-                } else {
-                    "constant loop bound under a length test"
-                });
-                let head = self.block("head");
-                let body = self.block("body");
+                let near = self.near_or(
+                    "constant loop bound under a length test",
+                    "constant loop bound near miss",
+                );
                 self.fb.vec_len(n, vl);
-                self.fb.compare(c0, CmpOp::Sge, n, kc);
-                self.fb.brif(c0, ok, join);
-                self.fb.switch_to_block(ok);
+                self.guard(join, CmpOp::Sge, n, kc);
                 self.fb.copy(k, 0i64);
-                self.fb.br(head);
-                self.fb.switch_to_block(head);
-                let b = if near { kc + 1 } else { kc };
-                self.fb.compare(c0, CmpOp::Slt, k, b);
-                self.fb.brif(c0, body, join);
-                self.fb.switch_to_block(body);
-                self.do_access(v, k.into());
-                self.fb.binary(k, BinaryOp::Add, k, 1i64);
-                self.fb.br(head);
-                self.fb.switch_to_block(join);
-                return;
+                let bound = kc + near as i64;
+                self.while_loop(
+                    |_| (CmpOp::Slt, k.into(), bound.into()),
+                    |g| {
+                        g.do_access(v, k.into());
+                        g.fb.binary(k, BinaryOp::Add, k, 1i64);
+                    },
+                );
             }
         }
-        self.fb.br(join);
-        self.fb.switch_to_block(join);
+        self.join_at(join);
     }
 
     /// Two vecs of one length: `if len(x) == len(y) && i <u len(x) { y[i] }` (near miss:
     /// `len(x) >= len(y)`); two new vecs given the same pushes (near miss: the index is the
     /// number of pushes); `n = len(a); push a; a[n]` (near miss: the push goes to the twin).
     fn equal_lengths(&mut self) {
-        let near = self.near();
-        let (n, m, c0) = (self.l.n, self.l.m, self.l.c[0]);
+        let (n, m) = (self.l.n, self.l.m);
         match self.src.pick(3) {
             0 => {
-                self.mark(if near {
-                    "equal lengths near miss: len(x) >= len(y)"
-                } else {
-                    "equal lengths: len(x) == len(y)"
-                });
-                let y = VECS[self.src.pick(6)];
+                let near = self.near_or(
+                    "equal lengths: len(x) == len(y)",
+                    "equal lengths near miss: len(x) >= len(y)",
+                );
+                let y = self.any_vec();
                 let x = if self.src.pick(2) == 0 {
                     y.twin()
                 } else {
-                    VECS[self.src.pick(6)]
+                    self.any_vec()
                 };
                 let (xl, yl) = (self.vec(x), self.vec(y));
                 let idx = self.index(false);
-                let mid = self.block("mid");
-                let ok = self.block("ok");
                 let join = self.block("join");
                 self.fb.vec_len(n, xl);
                 self.fb.vec_len(m, yl);
                 let op = if near { CmpOp::Sge } else { CmpOp::Eq };
-                self.fb.compare(c0, op, n, m);
-                self.fb.brif(c0, mid, join);
-                self.fb.switch_to_block(mid);
-                self.fb.compare(c0, CmpOp::Ult, idx, n);
-                self.fb.brif(c0, ok, join);
-                self.fb.switch_to_block(ok);
+                self.guard(join, op, n, m);
+                self.guard(join, CmpOp::Ult, idx, n);
                 self.do_access(y, idx);
-                self.fb.br(join);
-                self.fb.switch_to_block(join);
+                self.join_at(join);
             }
             1 => {
-                self.mark(if near {
-                    "same pushes near miss: index = pushes"
-                } else {
-                    "same pushes on two new vecs"
-                });
+                let near = self.near_or(
+                    "same pushes on two new vecs",
+                    "same pushes near miss: index = pushes",
+                );
                 let (a, b) = if self.src.pick(2) == 0 {
                     (V::A, V::B)
                 } else {
@@ -860,20 +834,15 @@ impl FnGen<'_, '_, '_> {
                     self.push_value(a, false);
                     self.push_value(b, false);
                 }
-                let k = if near {
-                    pushes as i64
-                } else {
-                    self.src.pick(pushes) as i64
-                };
-                self.do_access(b, Operand::Const(k));
+                let k = if near { pushes } else { self.src.pick(pushes) };
+                self.do_access(b, Operand::Const(k as i64));
             }
             _ => {
-                self.mark(if near {
-                    "len before push near miss: push of the twin"
-                } else {
-                    "len taken before push"
-                });
-                let v = VECS[self.src.pick(6)];
+                let near = self.near_or(
+                    "len taken before push",
+                    "len before push near miss: push of the twin",
+                );
+                let v = self.any_vec();
                 let vl = self.vec(v);
                 self.fb.vec_len(n, vl);
                 self.push_value(if near { v.twin() } else { v }, false);
@@ -886,8 +855,7 @@ impl FnGen<'_, '_, '_> {
     /// (`bnd`); near misses: `f` pops `a` (`pp`), or pops a copy of `a`.
     fn call_effects(&mut self) {
         let v = self.i64_vec();
-        let near = self.near();
-        let (n, c0, r, vl) = (self.l.n, self.l.c[0], self.l.r, self.vec(v));
+        let near = self.src.pick(2) == 1;
         let variant = self.src.pick(2);
         self.mark(match (near, variant) {
             (false, 0) => "call that only reads the vec",
@@ -896,54 +864,52 @@ impl FnGen<'_, '_, '_> {
             (true, _) => "call through an alias that pops (near miss)",
         });
         let idx = self.index(false);
-        let ok = self.block("ok");
-        let join = self.block("join");
+        let (n, r, vl, twin, join) = (
+            self.l.n,
+            self.l.r,
+            self.vec(v),
+            self.vec(v.twin()),
+            self.block("join"),
+        );
         self.fb.vec_len(n, vl);
-        self.fb.compare(c0, CmpOp::Ult, idx, n);
-        self.fb.brif(c0, ok, join);
-        self.fb.switch_to_block(ok);
+        self.guard(join, CmpOp::Ult, idx, n);
         let x = self.operand(ScalarType::I64);
-        let twin = self.vec(v.twin());
-        match (near, variant) {
-            (false, 0) => {
-                let rd = self.helpers.rd;
-                let i2 = self.operand(ScalarType::I64);
-                self.fb.call(Some(r), rd, vec![vl.into(), i2]);
-            }
-            (false, _) => {
-                let bnd = self.helpers.bnd;
-                self.fb.call(Some(r), bnd, vec![x]);
-            }
-            (true, 0) => {
-                let pp = self.helpers.pp;
-                self.fb.call(Some(r), pp, vec![vl.into(), twin.into(), x]);
-            }
+        let (f, args) = match (near, variant) {
+            (false, 0) => (
+                self.helpers.rd,
+                vec![vl.into(), self.operand(ScalarType::I64)],
+            ),
+            (false, _) => (self.helpers.bnd, vec![x]),
+            (true, 0) => (self.helpers.pp, vec![vl.into(), twin.into(), x]),
             (true, _) => {
                 // Aliasing through a copy: the twin becomes another handle of `a`.
-                let pp = self.helpers.pp;
                 self.fb.copy(twin, vl);
-                self.fb.call(Some(r), pp, vec![twin.into(), vl.into(), x]);
+                (self.helpers.pp, vec![twin.into(), vl.into(), x])
             }
-        }
+        };
+        self.fb.call(Some(r), f, args);
         self.mix(r.into());
         self.do_access(v, idx);
-        self.fb.br(join);
-        self.fb.switch_to_block(join);
+        self.join_at(join);
     }
 
     /// `r = x & 0x7fff; k = (y & 7) + 1; q = r sdiv k; if len(a) > 0 { a[q srem len(a)] }`;
     /// near miss: `r = x` (may be negative, so the remainder may be).
     fn signed_div_rem(&mut self) {
-        let v = VECS[self.src.pick(6)];
-        let near = self.near();
-        self.mark(if near {
-            "sdiv/srem near miss: dividend may be negative"
-        } else {
-            "sdiv/srem of non-negative operands"
-        });
+        let v = self.any_vec();
+        let near = self.near_or(
+            "sdiv/srem of non-negative operands",
+            "sdiv/srem near miss: dividend may be negative",
+        );
         let x = self.local_of(ScalarType::I64);
         let y = self.local_of(ScalarType::I64);
-        let (n, c0, j, m, vl) = (self.l.n, self.l.c[0], self.l.j, self.l.m, self.vec(v));
+        let (n, j, m, vl, join) = (
+            self.l.n,
+            self.l.j,
+            self.l.m,
+            self.vec(v),
+            self.block("join"),
+        );
         if near {
             self.fb.copy(j, x);
         } else {
@@ -952,80 +918,75 @@ impl FnGen<'_, '_, '_> {
         self.fb.binary(m, BinaryOp::And, y, 7i64);
         self.fb.binary(m, BinaryOp::Add, m, 1i64);
         self.fb.binary(j, BinaryOp::SDiv, j, m);
-        let ok = self.block("ok");
-        let join = self.block("join");
         self.fb.vec_len(n, vl);
-        self.fb.compare(c0, CmpOp::Sgt, n, 0i64);
-        self.fb.brif(c0, ok, join);
-        self.fb.switch_to_block(ok);
+        self.guard(join, CmpOp::Sgt, n, 0i64);
         self.fb.binary(j, BinaryOp::SRem, j, n);
         self.do_access(v, j.into());
-        self.fb.br(join);
-        self.fb.switch_to_block(join);
+        self.join_at(join);
+    }
+
+    /// `if <upper test> || <lower test> { trap }; <then>`: the short-circuit range check with
+    /// its two tests given as (op, lhs, rhs, true-means-out-of-range).
+    fn range_check(&mut self, tests: [(CmpOp, Operand, Operand, bool); 2]) {
+        let (trap, second, ok) = (self.block("oob"), self.block("second"), self.block("ok"));
+        for (k, (op, a, b, out_when_true)) in tests.into_iter().enumerate() {
+            let (c, next) = (self.l.c[k], if k == 0 { second } else { ok });
+            self.fb.compare(c, op, a, b);
+            if out_when_true {
+                self.fb.brif(c, trap, next);
+            } else {
+                self.fb.brif(c, next, trap);
+            }
+            self.fb.switch_to_block(next);
+        }
+        self.fb.switch_to_block(trap);
+        self.fb.trap("index out of range");
+        self.fb.switch_to_block(ok);
     }
 
     /// `if i >= n || i < 0 { trap }` (the bound test first), `n` a length, in the `>=` or
     /// bound-first `<=` spelling; near miss `i > n`.
     fn range_check_bound_first(&mut self) {
-        let v = VECS[self.src.pick(6)];
-        let near = self.near();
-        self.mark(if near {
-            "range check bound first near miss: i > n"
-        } else {
-            "range check, bound test first"
-        });
+        let v = self.any_vec();
+        let near = self.near_or(
+            "range check, bound test first",
+            "range check bound first near miss: i > n",
+        );
         let idx = self.index(false);
-        let (n, c0, c1, vl) = (self.l.n, self.l.c[0], self.l.c[1], self.vec(v));
-        let trap = self.block("oob");
-        let lower = self.block("lower");
-        let ok = self.block("ok");
+        let (n, vl) = (self.l.n, self.vec(v));
         self.fb.vec_len(n, vl);
-        match (near, self.src.pick(2)) {
-            (true, _) => self.fb.compare(c1, CmpOp::Sgt, idx, n),
-            (false, 0) => self.fb.compare(c1, CmpOp::Sge, idx, n),
-            (false, _) => self.fb.compare(c1, CmpOp::Sle, n, idx),
+        let nl = Operand::Local(n);
+        let upper = match (near, self.src.pick(2)) {
+            (true, _) => (CmpOp::Sgt, idx, nl, true),
+            (false, 0) => (CmpOp::Sge, idx, nl, true),
+            (false, _) => (CmpOp::Sle, nl, idx, true),
         };
-        self.fb.brif(c1, trap, lower);
-        self.fb.switch_to_block(lower);
-        if self.src.pick(2) == 0 {
-            self.fb.compare(c0, CmpOp::Slt, idx, 0i64);
-            self.fb.brif(c0, trap, ok);
+        let lower = if self.src.pick(2) == 0 {
+            (CmpOp::Slt, idx, Operand::Const(0), true)
         } else {
-            self.fb.compare(c0, CmpOp::Sge, idx, 0i64);
-            self.fb.brif(c0, ok, trap);
-        }
-        self.fb.switch_to_block(trap);
-        self.fb.trap("index out of range");
-        self.fb.switch_to_block(ok);
+            (CmpOp::Sge, idx, Operand::Const(0), false)
+        };
+        self.range_check([upper, lower]);
         self.do_access(v, idx);
     }
 
     /// `n = x & 0x7fffffff; if i < 0 || i >= n { trap }` (foldable: the mask makes the bound
     /// non-negative); near miss `n = x & -2` (may be negative). The index is then used.
     fn masked_bound(&mut self) {
-        let v = VECS[self.src.pick(6)];
-        let near = self.near();
-        self.mark(if near {
-            "range check masked near miss: bound may be negative"
-        } else {
-            "range check, masked bound"
-        });
+        let v = self.any_vec();
+        let near = self.near_or(
+            "range check, masked bound",
+            "range check masked near miss: bound may be negative",
+        );
         let idx = self.index(false);
         let x = self.local_of(ScalarType::I64);
-        let (n, c0, c1) = (self.l.m, self.l.c[0], self.l.c[1]);
+        let n = self.l.m;
         let mask = if near { -2i64 } else { 0x7fff_ffff };
         self.fb.binary(n, BinaryOp::And, x, mask);
-        let trap = self.block("oob");
-        let upper = self.block("upper");
-        let ok = self.block("ok");
-        self.fb.compare(c0, CmpOp::Slt, idx, 0i64);
-        self.fb.brif(c0, trap, upper);
-        self.fb.switch_to_block(upper);
-        self.fb.compare(c1, CmpOp::Sge, idx, n);
-        self.fb.brif(c1, trap, ok);
-        self.fb.switch_to_block(trap);
-        self.fb.trap("index out of range");
-        self.fb.switch_to_block(ok);
+        self.range_check([
+            (CmpOp::Slt, idx, Operand::Const(0), true),
+            (CmpOp::Sge, idx, Operand::Local(n), true),
+        ]);
         self.mix(idx);
         if self.src.pick(2) == 0 {
             self.do_access(v, idx);
@@ -1036,7 +997,7 @@ impl FnGen<'_, '_, '_> {
     /// copy of `a` (an alias) or the twin (which may alias).
     fn set_then_get(&mut self) {
         let v = self.i64_vec();
-        let near = self.near();
+        let near = self.src.pick(2) == 1;
         let alias = near && self.src.pick(2) == 0;
         self.mark(match (near, alias) {
             (false, _) => "set then get of the same element",
@@ -1064,31 +1025,30 @@ impl FnGen<'_, '_, '_> {
         let v = self.i64_vec();
         let mutual = self.src.pick(2) == 1;
         let hv = self.helpers.variants;
-        let changes = if mutual {
-            hv.mutual_changes_len()
-        } else {
-            hv.rec_changes_len()
-        };
-        self.mark(match (mutual, changes) {
-            (false, false) => "recursion that keeps the length",
-            (false, true) => "recursion that changes the length (near miss)",
-            (true, false) => "mutual recursion that keeps the length",
-            (true, true) => "mutual recursion that changes the length (near miss)",
-        });
+        self.mark(
+            match (mutual, hv.rec_changes_len(), hv.mutual_changes_len()) {
+                (false, false, _) => "recursion that keeps the length",
+                (false, true, _) => "recursion that changes the length (near miss)",
+                (true, _, false) => "mutual recursion that keeps the length",
+                (true, _, true) => "mutual recursion that changes the length (near miss)",
+            },
+        );
         let x = self.local_of(ScalarType::I64);
-        let (n, c0, j, r, vl) = (self.l.n, self.l.c[0], self.l.j, self.l.r, self.vec(v));
+        let (n, j, r, vl, join) = (
+            self.l.n,
+            self.l.j,
+            self.l.r,
+            self.vec(v),
+            self.block("join"),
+        );
         let f = if mutual {
             self.helpers.ev
         } else {
             self.helpers.rec
         };
         self.fb.binary(j, BinaryOp::And, x, 7i64);
-        let ok = self.block("ok");
-        let join = self.block("join");
         self.fb.vec_len(n, vl);
-        self.fb.compare(c0, CmpOp::Sgt, n, 0i64);
-        self.fb.brif(c0, ok, join);
-        self.fb.switch_to_block(ok);
+        self.guard(join, CmpOp::Sgt, n, 0i64);
         self.fb.call(Some(r), f, vec![j.into(), vl.into()]);
         self.mix(r.into());
         if self.src.pick(2) == 0 {
@@ -1096,8 +1056,7 @@ impl FnGen<'_, '_, '_> {
         } else {
             self.pop_into(v);
         }
-        self.fb.br(join);
-        self.fb.switch_to_block(join);
+        self.join_at(join);
     }
 
     /// `n = len(a); for k in 0..n { r = call f(a, k); a[k] }` with `f = rd` (reads), or (near
@@ -1107,66 +1066,46 @@ impl FnGen<'_, '_, '_> {
             return self.call_stmt();
         };
         let v = self.i64_vec();
-        let near = self.near();
-        self.mark(if near {
-            "call in a loop that pops (near miss)"
-        } else {
-            "call in a loop that only reads"
-        });
-        let (n, c, r, vl, twin) = (
-            self.l.n,
-            self.l.c[0],
-            self.l.r,
-            self.vec(v),
-            self.vec(v.twin()),
+        let near = self.near_or(
+            "call in a loop that only reads",
+            "call in a loop that pops (near miss)",
         );
-        let head = self.block("head");
-        let body = self.block("body");
-        let exit = self.block("exit");
+        let (n, r, vl, twin) = (self.l.n, self.l.r, self.vec(v), self.vec(v.twin()));
+        let (f, args) = if near {
+            (self.helpers.pp, vec![vl.into(), twin.into(), k.into()])
+        } else {
+            (self.helpers.rd, vec![vl.into(), k.into()])
+        };
         self.fb.vec_len(n, vl);
         self.fb.copy(k, 0i64);
-        self.fb.br(head);
-        self.fb.switch_to_block(head);
-        self.fb.compare(c, CmpOp::Slt, k, n);
-        self.fb.brif(c, body, exit);
-        self.fb.switch_to_block(body);
-        if near {
-            let pp = self.helpers.pp;
-            self.fb
-                .call(Some(r), pp, vec![vl.into(), twin.into(), k.into()]);
-        } else {
-            let rd = self.helpers.rd;
-            self.fb.call(Some(r), rd, vec![vl.into(), k.into()]);
-        }
-        self.mix(r.into());
-        self.do_access(v, k.into());
-        self.fb.binary(k, BinaryOp::Add, k, 1i64);
-        self.fb.br(head);
-        self.fb.switch_to_block(exit);
+        self.while_loop(
+            |_| (CmpOp::Slt, k.into(), n.into()),
+            |g| {
+                g.fb.call(Some(r), f, args);
+                g.mix(r.into());
+                g.do_access(v, k.into());
+                g.fb.binary(k, BinaryOp::Add, k, 1i64);
+            },
+        );
     }
 
     /// `g = call sr(s, g, x)` (reads its struct parameters) or `s = call sw(s, g, x)` (writes
     /// its own copies: the caller's `g` must not change); the fields are observed after.
     fn struct_call(&mut self) {
-        let writes = self.near();
-        self.mark(if writes {
-            "struct arguments, callee writes its copies"
-        } else {
-            "struct arguments, callee reads them"
-        });
+        let writes = self.near_or(
+            "struct arguments, callee reads them",
+            "struct arguments, callee writes its copies",
+        );
         let (s, g, ts, tg) = (self.l.s, self.l.g, self.l.ts, self.l.tg);
         let x = self.operand(ScalarType::I64);
-        if writes {
-            let dst = if self.src.pick(2) == 0 { s } else { ts };
-            let sw = self.helpers.sw;
-            self.fb.call(Some(dst), sw, vec![s.into(), g.into(), x]);
-            self.observe_struct(dst, self.st.s8);
+        let to_temp = self.src.pick(2) == 1;
+        let (f, dst, id) = if writes {
+            (self.helpers.sw, if to_temp { ts } else { s }, self.st.s8)
         } else {
-            let dst = if self.src.pick(2) == 0 { g } else { tg };
-            let sr = self.helpers.sr;
-            self.fb.call(Some(dst), sr, vec![s.into(), g.into(), x]);
-            self.observe_struct(dst, self.st.big);
-        }
+            (self.helpers.sr, if to_temp { tg } else { g }, self.st.big)
+        };
+        self.fb.call(Some(dst), f, vec![s.into(), g.into(), x]);
+        self.observe_struct(dst, id);
         self.observe_struct(g, self.st.big);
         self.observe_struct(s, self.st.s8);
     }
@@ -1188,8 +1127,7 @@ impl FnGen<'_, '_, '_> {
         match self.src.pick(3) {
             0 => {
                 self.mark("callee that may trap returns a vec, used");
-                let (vr, n) = (self.l.vr, self.l.n);
-                let mv = self.helpers.mv;
+                let (vr, n, mv) = (self.l.vr, self.l.n, self.helpers.mv);
                 self.fb.call(Some(vr), mv, vec![x]);
                 self.fb.vec_len(n, vr);
                 self.mix(n.into());
@@ -1199,37 +1137,29 @@ impl FnGen<'_, '_, '_> {
                 self.mix(r.into());
             }
             1 => {
+                let bnd = self.helpers.bnd;
+                self.fb.call(Some(r), bnd, vec![x]);
                 let Some(k) = self.loop_counter() else {
-                    let bnd = self.helpers.bnd;
-                    self.fb.call(Some(r), bnd, vec![x]);
                     return self.mix(r.into());
                 };
                 self.mark("callee that may trap returns a loop bound, used");
-                let c = self.l.c[0];
-                let bnd = self.helpers.bnd;
-                self.fb.call(Some(r), bnd, vec![x]);
-                let head = self.block("head");
-                let body = self.block("body");
-                let exit = self.block("exit");
+                let v = self.any_vec();
+                let access = self.src.pick(2) == 0;
                 self.fb.copy(k, 0i64);
-                self.fb.br(head);
-                self.fb.switch_to_block(head);
-                self.fb.compare(c, CmpOp::Slt, k, r);
-                self.fb.brif(c, body, exit);
-                self.fb.switch_to_block(body);
-                self.mix(k.into());
-                let v = VECS[self.src.pick(6)];
-                if self.src.pick(2) == 0 {
-                    self.do_access(v, k.into());
-                }
-                self.fb.binary(k, BinaryOp::Add, k, 1i64);
-                self.fb.br(head);
-                self.fb.switch_to_block(exit);
+                self.while_loop(
+                    |_| (CmpOp::Slt, k.into(), r.into()),
+                    |g| {
+                        g.mix(k.into());
+                        if access {
+                            g.do_access(v, k.into());
+                        }
+                        g.fb.binary(k, BinaryOp::Add, k, 1i64);
+                    },
+                );
             }
             _ => {
                 self.mark("callee that may trap returns a struct, used");
-                let (s, g) = (self.l.s, self.l.g);
-                let sr = self.helpers.sr;
+                let (s, g, sr) = (self.l.s, self.l.g, self.helpers.sr);
                 self.fb.call(Some(g), sr, vec![s.into(), g.into(), x]);
                 self.observe_struct(g, self.st.big);
             }
