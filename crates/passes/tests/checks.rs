@@ -9,6 +9,7 @@
 //! ; lacks: f | hi:                                    (not a substring)
 //! ; applied: range check `i < 0 || i >= n` folded     (an applied remark containing this)
 //! ; missed: index check kept: `r` is the result       (a missed remark containing this)
+//! ; no-remark: propagated: 0 later reads              (no remark of any kind contains this)
 //! ; stat: bounds-check-elim checks_removed = 2        (a counter's value)
 //! ; traps: main(2)                                    (the optimized program traps on this call)
 //! ; returns: main(0)                                  (and returns a value on this one)
@@ -33,6 +34,7 @@ enum Expectation {
     Contains(String, String),
     Lacks(String, String),
     Remark(RemarkKind, String),
+    NoRemark(String),
     Stat(String, String, u64),
     Traps(String, Vec<i64>),
     Returns(String, Vec<i64>),
@@ -119,6 +121,7 @@ fn parse_case(src: &str) -> Result<Case, String> {
             "missed" => case
                 .expect
                 .push(Expectation::Remark(RemarkKind::Missed, value.to_string())),
+            "no-remark" => case.expect.push(Expectation::NoRemark(value.to_string())),
             "stat" => {
                 let (name, n) = value
                     .split_once(" = ")
@@ -149,7 +152,8 @@ fn parse_case(src: &str) -> Result<Case, String> {
     }
     if case.expect.is_empty() {
         return Err(
-            "no expectation (contains, lacks, applied, missed, stat, traps, returns)".into(),
+            "no expectation (contains, lacks, applied, missed, no-remark, stat, traps, returns)"
+                .into(),
         );
     }
     Ok(case)
@@ -185,6 +189,10 @@ fn check_case(src: &str) -> Result<(), String> {
             Expectation::Remark(kind, needle) => remarks(&report, *kind)
                 .iter()
                 .any(|r| r.contains(needle.as_str())),
+            Expectation::NoRemark(needle) => !report
+                .remarks
+                .iter()
+                .any(|r| r.message.contains(needle.as_str())),
             Expectation::Stat(pass, counter, n) => report.stats.get(pass, counter) == *n,
             Expectation::Traps(f, args) => poolopt_interp::run(&m, f, args, &limits).is_err(),
             Expectation::Returns(f, args) => poolopt_interp::run(&m, f, args, &limits).is_ok(),
