@@ -17,7 +17,7 @@ use gen::coverage::Coverage;
 use gen::{generate, LIMITS};
 use poolopt::ir::print_module;
 use poolopt::{OptLevel, PassManager, Session, TrapKind, VerifiedModule};
-use poolopt_test_support::{header, pir_files};
+use poolopt_test_support::{header, pir_files, XorShift};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::collections::BTreeMap;
@@ -36,11 +36,11 @@ fn cases() -> u32 {
 
 /// Generates and verifies the program of `bytes` (a program that does not verify is a
 /// generator bug).
-fn program(bytes: &[u8]) -> (VerifiedModule, Vec<i64>) {
+fn program(bytes: &[u8]) -> (VerifiedModule, Vec<i64>, Vec<&'static str>) {
     let case = generate(bytes);
     let args = case.args.clone();
     match VerifiedModule::new(case.module.clone()) {
-        Ok(m) => (m, args),
+        Ok(m) => (m, args, case.shapes),
         Err(errors) => panic!(
             "generator bug: the program does not verify: {errors:?}\n{}",
             print_module(&case.module)
@@ -107,13 +107,14 @@ fn random_programs_agree_everywhere() {
     let total_distinct = std::cell::Cell::new(0usize);
     let coverage = std::cell::RefCell::new(Coverage::default());
     let result = runner.run(&proptest::collection::vec(any::<u8>(), 0..700), |bytes| {
-        let (module, args) = program(&bytes);
+        let (module, args, shapes) = program(&bytes);
         match check(&module, "main", &args, &LIMITS) {
             Ok((_, stats)) => {
                 let o2 = Session::new(module)
                     .optimize(&PassManager::for_level(OptLevel::O2).collect_remarks(true))
                     .map_err(|e| TestCaseError::fail(format!("O2: {e}")))?;
                 coverage.borrow_mut().record(o2.report());
+                coverage.borrow_mut().record_shapes(&shapes);
                 total_jit.set(total_jit.get() + stats.jit_runs);
                 total_distinct.set(total_distinct.get() + stats.distinct_modules);
                 Ok(())
@@ -152,19 +153,7 @@ fn random_programs_agree_everywhere() {
 
 /// A fixed stream of byte strings (xorshift), so the health check below is deterministic.
 fn seeded_inputs(count: usize) -> Vec<Vec<u8>> {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    (0..count)
-        .map(|_| {
-            let len = (next() % 600) as usize;
-            (0..len).map(|_| next() as u8).collect()
-        })
-        .collect()
+    XorShift::new(0x9e37_79b9_7f4a_7c15).byte_strings(count, 600)
 }
 
 /// The generator is healthy (200 seeded programs): its programs verify, never run out of fuel, end in values and in
@@ -179,7 +168,8 @@ fn generator_produces_a_useful_mix() {
     let mut coverage = Coverage::default();
     let inputs = seeded_inputs(200);
     for bytes in &inputs {
-        let (module, args) = program(bytes);
+        let (module, args, shapes) = program(bytes);
+        coverage.record_shapes(&shapes);
         let outcome = interp(&module, "main", &args, &LIMITS).unwrap();
         assert!(
             !matches!(outcome, Outcome::Trap(TrapKind::OutOfFuel, ..)),
@@ -312,7 +302,7 @@ fn saved_regressions_agree_everywhere() {
 fn failure_file_is_written_and_replayable() {
     let path = failure_file();
     let _ = std::fs::remove_file(&path);
-    let (module, args) = program(&seeded_inputs(1)[0]);
+    let (module, args, _) = program(&seeded_inputs(1)[0]);
     let expect = interp(&module, "main", &args, &LIMITS).unwrap().summary();
     let text = regression_text(&module, &args, &expect, "self-test of the failure file");
     write_failure(&path, &text).unwrap();
@@ -337,7 +327,7 @@ fn failure_file_is_written_and_replayable() {
 fn save_sample_cases() {
     let mut wanted = vec!["value", "index_oob", "pop_empty"];
     for (k, bytes) in seeded_inputs(300).iter().enumerate() {
-        let (module, args) = program(bytes);
+        let (module, args, _) = program(bytes);
         let outcome = interp(&module, "main", &args, &LIMITS).unwrap();
         let key = match &outcome {
             Outcome::Value(_) => "value",
@@ -441,7 +431,7 @@ fn the_check_catches_unsound_passes() {
     let mut caught_unchecked = 0;
     let mut caught_value = 0;
     for bytes in seeded_inputs(60) {
-        let (module, args) = program(&bytes);
+        let (module, args, _) = program(&bytes);
         let configs = vec![
             CheckConfig::Custom("all-pops-unchecked", unsound::pops),
             CheckConfig::Custom("drop-first-write", unsound::writes),

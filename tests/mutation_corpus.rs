@@ -14,6 +14,7 @@ use poolopt::{
     ClOpt, InterpError, JitOptions, OptLevel, PassManager, RunError, RunLimits, Session, TrapKind,
     VerifiedModule,
 };
+use poolopt_test_support::{pir_files_below, XorShift};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -21,39 +22,7 @@ fn root() -> PathBuf {
 }
 
 fn pir_files() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![root().join("examples"), root().join("tests")];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "pir") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
+    pir_files_below(&[root().join("examples"), root().join("tests")])
 }
 
 /// Tokens of the text: maximal runs of identifier/number characters, and single other
@@ -100,7 +69,7 @@ const SPICE: [&str; 14] = [
 ];
 
 /// One mutant of `src`.
-fn mutate(src: &[u8], rng: &mut Rng) -> Vec<u8> {
+fn mutate(src: &[u8], rng: &mut XorShift) -> Vec<u8> {
     let mut out = src.to_vec();
     let rounds = 1 + rng.below(3);
     for _ in 0..rounds {
@@ -277,7 +246,8 @@ fn mutated_programs_never_panic() {
         let name = rel(path);
         // The original too (malformed files included).
         exercise(&name, &src, &mut tally);
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d ^ (fi as u64 + 1).wrapping_mul(0x9e37_79b9));
+        let mut rng =
+            XorShift::new(0x2545_f491_4f6c_dd1d ^ (fi as u64 + 1).wrapping_mul(0x9e37_79b9));
         for k in 0..per_file {
             let mutant = mutate(&src, &mut rng);
             exercise(&format!("{name} (mutant {k})"), &mutant, &mut tally);

@@ -5,47 +5,8 @@
 mod common;
 
 use common::*;
-use poolopt::{JitOptions, RunError, RunLimits, Trap, TrapKind, VerifiedModule};
-
-/// Runs `entry` everywhere and returns the one trap all of them agree on.
-fn trap_everywhere(module: &VerifiedModule, entry: &str, args: &[i64], limits: &RunLimits) -> Trap {
-    let mut seen: Option<(String, Trap)> = None;
-    let mut record = |what: String, got: Trap| match &seen {
-        None => seen = Some((what, got)),
-        Some((first, want)) => assert_eq!(&got, want, "{what} disagrees with {first}"),
-    };
-    for level in LEVELS {
-        let session = optimize(module, level);
-        match session.interpret(entry, args, limits) {
-            Err(e) => match e.as_trap() {
-                Some(t) => record(format!("interp {level:?}"), t.clone()),
-                None => panic!("interp {level:?}: {e}"),
-            },
-            Ok(v) => panic!("interp {level:?}: no trap, {v}"),
-        }
-        for cl_opt in CL_OPTS {
-            let opts = JitOptions {
-                cl_opt,
-                fuel: limits.fuel.is_some(),
-            };
-            let compiled = session.compile_for_entry(entry, &opts).unwrap();
-            match compiled.run(entry, args, limits) {
-                Err(RunError::Trap(t)) => record(format!("jit {level:?}/{cl_opt}"), t),
-                other => panic!("jit {level:?}/{cl_opt}: {other:?}"),
-            }
-        }
-    }
-    seen.expect("something ran").1
-}
-
-/// The 1-based line of the first line of `src` containing `needle`.
-fn line_of(src: &str, needle: &str) -> u32 {
-    let i = src
-        .lines()
-        .position(|l| l.contains(needle))
-        .unwrap_or_else(|| panic!("`{needle}` not in the source"));
-    i as u32 + 1
-}
+use poolopt::{JitOptions, RunLimits, TrapKind};
+use poolopt_test_support::{line_of, trap_everywhere};
 
 #[test]
 fn trap_examples_report_the_line_of_the_trapping_instruction() {

@@ -61,23 +61,8 @@ pub fn expected_results() -> Vec<Expected> {
 
 /// Every `.pir` file under the given repository folders.
 pub fn pir_files(dirs: &[&str]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack: Vec<PathBuf> = dirs.iter().map(|d| root().join(d)).collect();
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "pir") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
+    let dirs: Vec<PathBuf> = dirs.iter().map(|d| root().join(d)).collect();
+    poolopt_test_support::pir_files_below(&dirs)
 }
 
 pub fn rel(path: &Path) -> String {

@@ -165,24 +165,37 @@ pub fn check_configs(
                 "[{label}] interpreter on the optimized module: {got:?}, expected {reference:?}"
             ));
         }
-        for &cl_opt in cl_opts {
+        let jit = |what: String, cl_opt: ClOpt, limits: &RunLimits| -> Result<(), String> {
             let compiled = session
                 .compile_with(&JitOptions {
                     cl_opt,
                     fuel: limits.fuel.is_some(),
                 })
-                .map_err(|e| format!("[{label} cl={cl_opt}] compile failed: {e}"))?;
-            stats.jit_runs += 1;
+                .map_err(|e| format!("[{what}] compile failed: {e}"))?;
             let got = match compiled.run(entry, args, limits) {
                 Ok(v) => Outcome::Value(v),
                 Err(RunError::Trap(t)) => Outcome::trap(&t),
-                Err(e) => return Err(format!("[{label} cl={cl_opt}] run failed: {e}")),
+                Err(e) => return Err(format!("[{what}] run failed: {e}")),
             };
             if got != reference {
-                return Err(format!(
-                    "[{label} cl={cl_opt}] JIT: {got:?}, expected {reference:?}"
-                ));
+                return Err(format!("[{what}] JIT: {got:?}, expected {reference:?}"));
             }
+            Ok(())
+        };
+        for &cl_opt in cl_opts {
+            jit(format!("{label} cl={cl_opt}"), cl_opt, limits)?;
+            stats.jit_runs += 1;
+        }
+        // The levels also run compiled without fuel (the `poolopt run` default), where a trap
+        // the JIT fails to propagate out of a callee would let the caller run on: every
+        // generated program terminates by construction, so no fuel is needed.
+        if matches!(config, Config::Level(_)) && limits.fuel.is_some() {
+            let unfueled = RunLimits {
+                fuel: None,
+                ..*limits
+            };
+            jit(format!("{label} no fuel"), ClOpt::Speed, &unfueled)?;
+            stats.jit_runs += 1;
         }
     }
     Ok((reference, stats))

@@ -1,8 +1,10 @@
-//! Which pass decisions generated programs reach: every counter of `--stats` and every kind of
-//! bounds-check-elim and range-check-fold decision (told apart by the reason its remark gives)
+//! Which shapes and pass decisions generated programs reach: every shape the generator writes
+//! (`shapes::SHAPES`, positive forms and near misses), every counter of `--stats` and every kind
+//! of bounds-check-elim and range-check-fold decision (told apart by the reason its remark gives)
 //! is a *rule*; [`Coverage`] counts, per rule, how many programs exercised it at O2, so a rule
 //! that no generated program reaches shows up as a 0 in the table.
 
+use super::shapes::SHAPES;
 use poolopt::passes::{PassReport, RemarkKind};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -117,10 +119,60 @@ const REMARK_RULES: &[(&str, &str, RemarkKind, &str)] = &[
         RemarkKind::Missed,
         "is reassigned in",
     ),
+    (
+        "inline: inlined (marked `inline`)",
+        "inline",
+        RemarkKind::Applied,
+        "marked `inline`",
+    ),
+    (
+        "inline: inlined (small)",
+        "inline",
+        RemarkKind::Applied,
+        "; small)",
+    ),
+    (
+        "inline: inlined (called in a loop)",
+        "inline",
+        RemarkKind::Applied,
+        "called in a loop",
+    ),
+    (
+        "inline: inlined (its only call site)",
+        "inline",
+        RemarkKind::Applied,
+        "its only call site",
+    ),
+    (
+        "inline: kept (recursive)",
+        "inline",
+        RemarkKind::Missed,
+        "it is recursive",
+    ),
+    (
+        "inline: kept (`noinline`)",
+        "inline",
+        RemarkKind::Missed,
+        "marked `noinline`",
+    ),
+    (
+        "inline: kept (too large)",
+        "inline",
+        RemarkKind::Missed,
+        "too large",
+    ),
+    (
+        "inline: kept (several call sites, not in a loop)",
+        "inline",
+        RemarkKind::Missed,
+        "sites and not in a loop",
+    ),
 ];
 
 /// The counters the passes report (`poolopt opt --stats`).
 const STAT_RULES: &[(&str, &str)] = &[
+    ("inline", "calls_inlined"),
+    ("inline", "calls_kept"),
     ("bounds-check-elim", "checks_removed"),
     ("bounds-check-elim", "checks_kept"),
     ("bounds-check-elim", "explicit_checks_removed"),
@@ -167,11 +219,20 @@ impl Coverage {
         }
     }
 
-    /// Every rule with its count, in table order (rules never reached included, at 0).
+    /// Counts the generator's shapes one program contains (each at most once per program).
+    pub fn record_shapes(&mut self, shapes: &[&'static str]) {
+        for shape in shapes {
+            *self.counts.entry(format!("shape: {shape}")).or_default() += 1;
+        }
+    }
+
+    /// Every rule with its count, in table order (rules never reached included, at 0): the
+    /// generator's shapes, then the pass decisions, then the counters.
     pub fn rows(&self) -> Vec<(String, usize)> {
-        let names = REMARK_RULES
+        let names = SHAPES
             .iter()
-            .map(|r| r.0.to_string())
+            .map(|s| format!("shape: {s}"))
+            .chain(REMARK_RULES.iter().map(|r| r.0.to_string()))
             .chain(STAT_RULES.iter().map(|(p, c)| format!("stat: {p} {c}")));
         names
             .map(|n| {
@@ -194,7 +255,11 @@ impl Coverage {
 impl fmt::Display for Coverage {
     /// A markdown table: rule, programs that reached it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "| rule (O2, {} programs) | programs |", self.programs)?;
+        writeln!(
+            f,
+            "| rule ({} programs; decisions at O2) | programs |",
+            self.programs
+        )?;
         writeln!(f, "|---|--:|")?;
         for (name, count) in self.rows() {
             writeln!(f, "| {name} | {count} |")?;

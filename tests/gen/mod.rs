@@ -26,6 +26,7 @@
 
 pub mod check;
 pub mod coverage;
+pub mod shapes;
 
 use poolopt::ir::{
     BinaryOp, Block, CastOp, CmpOp, ElemType, FuncId, FunctionBuilder, Local, ModuleBuilder,
@@ -47,6 +48,8 @@ pub struct Case {
     pub module: Module,
     pub entry: &'static str,
     pub args: Vec<i64>,
+    /// The shapes of [`shapes::SHAPES`] the program contains.
+    pub shapes: Vec<&'static str>,
 }
 
 /// Reads choices from bytes; an exhausted input reads as zeros.
@@ -202,6 +205,13 @@ struct Locals {
     tg: Local,
     /// Loop counters, one per nesting depth.
     k: [Local; 2],
+    /// i64 temporaries of the shapes: an offset index (`j = i + 1`), a second bound or offset,
+    /// a call result.
+    j: Local,
+    m: Local,
+    r: Local,
+    /// A vec returned by a callee.
+    vr: Local,
 }
 
 const NFUNCS: usize = 3;
@@ -249,22 +259,35 @@ pub fn generate(bytes: &[u8]) -> Case {
         params.push(("x0", Type::I64));
         funcs.push(mb.declare_function(name, &params, Some(Type::I64)));
     }
+    let helpers = shapes::Helpers::declare(
+        &mut mb,
+        structs.s8,
+        structs.big,
+        shapes::HelperVariants::read(&mut src),
+    );
     let args = vec![
         wrap(ScalarType::I64, arg_value(&mut src)),
         wrap(ScalarType::I64, arg_value(&mut src)),
     ];
     // Bodies are generated callee-first so that the main body, which has most statements, comes
     // last in the byte string... no: main first, so the prologue sizes come first.
+    let mut shapes = Vec::new();
     for (fidx, &fid) in funcs.iter().enumerate() {
         let fb = mb.define_function(fid);
-        let gen = FnGen::new(fb, &mut src, structs, &funcs, fidx, vec_tys);
-        gen.body();
+        let gen = FnGen::new(fb, &mut src, structs, &funcs, helpers, fidx, vec_tys);
+        for shape in gen.body() {
+            if !shapes.contains(&shape) {
+                shapes.push(shape);
+            }
+        }
     }
+    helpers.define(&mut mb, structs.s8, structs.big);
     let module = mb.finish().expect("generator misused the builder");
     Case {
         module,
         entry: "main",
         args,
+        shapes,
     }
 }
 
@@ -282,8 +305,11 @@ struct FnGen<'a, 'b, 'c> {
     src: &'b mut Src<'c>,
     st: Structs,
     funcs: Vec<FuncId>,
+    helpers: shapes::Helpers,
     fidx: usize,
     l: Locals,
+    /// The shapes written so far.
+    shapes: Vec<&'static str>,
     nblocks: usize,
     loop_depth: usize,
     if_depth: usize,
@@ -297,6 +323,7 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
         src: &'b mut Src<'c>,
         st: Structs,
         funcs: &[FuncId],
+        helpers: shapes::Helpers,
         fidx: usize,
         vec_tys: [Type; 6],
     ) -> Self {
@@ -342,14 +369,20 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
             g: fb.local("g", big),
             tg: fb.local("tg", big),
             k: [fb.local("k0", Type::I64), fb.local("k1", Type::I64)],
+            j: fb.local("j", Type::I64),
+            m: fb.local("m", Type::I64),
+            r: fb.local("r", Type::I64),
+            vr: fb.local("vr", vec_tys[0]),
         };
         FnGen {
             fb,
             src,
             st,
             funcs: funcs.to_vec(),
+            helpers,
             fidx,
             l,
+            shapes: Vec::new(),
             nblocks: 0,
             loop_depth: 0,
             if_depth: 0,
@@ -454,7 +487,8 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
         }
     }
 
-    fn body(mut self) {
+    /// Writes the function; returns the shapes it contains.
+    fn body(mut self) -> Vec<&'static str> {
         let entry = self.block("entry");
         self.fb.switch_to_block(entry);
         if self.fidx == 0 {
@@ -468,6 +502,7 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
             self.stmt();
         }
         self.epilogue();
+        self.shapes
     }
 
     /// main: creates the vecs and fills them with a few elements.
@@ -563,7 +598,7 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
 
     fn stmt(&mut self) {
         self.budget = self.budget.saturating_sub(1);
-        match self.src.pick(32) {
+        match self.src.pick(44) {
             0 | 1 => self.arith_i64(),
             2 => self.arith_narrow(),
             3 => self.div(),
@@ -596,7 +631,8 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
             26 => self.observe_len(),
             27..=29 => self.alloc_pattern(),
             30 => self.access(),
-            _ => self.rule_shape(),
+            31 => self.rule_shape(),
+            _ => self.new_shape(),
         }
     }
 

@@ -2,8 +2,9 @@
 //! runaway program with exit code 3 and `trap: <kind>: ...` on stderr, with the JIT at every
 //! level and with `--interp`; generous limits let the same program finish with exit code 0.
 
-use std::path::PathBuf;
-use std::process::Command;
+use poolopt_test_support::cli::{run_cli, write_program, CliOutput};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 const PROGRAM: &str = "
 fn spin(n: i64) -> i64 {
@@ -60,31 +61,23 @@ rec:
 
 /// The program file, written once per test process (tests run on parallel threads: rewriting
 /// it for every run let a `poolopt` process read it half-written).
-fn program() -> PathBuf {
-    static PATH: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    PATH.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("poolopt-cli-limits-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("limits.pir");
-        std::fs::write(&path, PROGRAM).unwrap();
-        path
-    })
-    .clone()
+fn program() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| write_program("cli-limits", "limits.pir", PROGRAM))
 }
 
-fn run(entry: &str, arg: i64, extra: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_poolopt"))
-        .arg("run")
-        .arg(program())
-        .args(["--entry", entry, "--args", &arg.to_string()])
-        .args(extra)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+fn run(entry: &str, arg: i64, extra: &[&str]) -> CliOutput {
+    let arg = arg.to_string();
+    let mut args = vec![
+        "run",
+        program().to_str().unwrap(),
+        "--entry",
+        entry,
+        "--args",
+        &arg,
+    ];
+    args.extend_from_slice(extra);
+    run_cli(env!("CARGO_BIN_EXE_poolopt"), &args)
 }
 
 const MODES: [&[&str]; 4] = [
@@ -97,11 +90,12 @@ const MODES: [&[&str]; 4] = [
 fn assert_trap(entry: &str, arg: i64, flags: &[&str], kind: &str) {
     for mode in MODES {
         let args: Vec<&str> = flags.iter().chain(mode.iter()).copied().collect();
-        let (code, _, stderr) = run(entry, arg, &args);
-        assert_eq!(code, Some(3), "{entry} {args:?}: {stderr}");
+        let out = run(entry, arg, &args);
+        assert_eq!(out.code, Some(3), "{entry} {args:?}: {}", out.stderr);
         assert!(
-            stderr.contains(&format!("trap: {kind}: ")),
-            "{entry} {args:?}: {stderr}"
+            out.stderr.contains(&format!("trap: {kind}: ")),
+            "{entry} {args:?}: {}",
+            out.stderr
         );
     }
 }
@@ -109,9 +103,9 @@ fn assert_trap(entry: &str, arg: i64, flags: &[&str], kind: &str) {
 fn assert_value(entry: &str, arg: i64, flags: &[&str]) {
     for mode in MODES {
         let args: Vec<&str> = flags.iter().chain(mode.iter()).copied().collect();
-        let (code, stdout, stderr) = run(entry, arg, &args);
-        assert_eq!(code, Some(0), "{entry} {args:?}: {stderr}");
-        assert_eq!(stdout.lines().last(), Some(arg.to_string().as_str()));
+        let out = run(entry, arg, &args);
+        assert_eq!(out.code, Some(0), "{entry} {args:?}: {}", out.stderr);
+        assert_eq!(out.stdout.lines().last(), Some(arg.to_string().as_str()));
     }
 }
 

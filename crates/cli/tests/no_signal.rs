@@ -5,7 +5,7 @@
 //!
 //! `POOLOPT_CLI_MUTANTS=N` sets the number of mutated files (default 240).
 
-use poolopt_test_support::{header, pir_files, Expect};
+use poolopt_test_support::{header, pir_files, pir_files_below, Expect, XorShift};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -14,34 +14,10 @@ fn root() -> PathBuf {
 }
 
 fn all_pir_files() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![root().join("examples"), root().join("tests")];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "pir") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
+    pir_files_below(&[root().join("examples"), root().join("tests")])
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
-}
-
-fn mutate(src: &[u8], rng: &mut Rng) -> Vec<u8> {
+fn mutate(src: &[u8], rng: &mut XorShift) -> Vec<u8> {
     let mut out = src.to_vec();
     if out.is_empty() {
         return out;
@@ -88,7 +64,7 @@ fn mutated_programs_exit_0_2_or_3() {
     assert!(!files.is_empty());
     let dir = std::env::temp_dir().join(format!("poolopt-no-signal-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = XorShift::new(0x1234_5678_9abc_def1);
     let mut codes = std::collections::BTreeMap::new();
     for k in 0..count {
         let original = &files[k % files.len()];

@@ -29,6 +29,26 @@ pub fn pir_files(dir: &Path) -> Vec<PathBuf> {
     paths
 }
 
+/// The `.pir` files in `dirs` and every folder below them, sorted; missing folders are skipped
+/// (the callers name folders of the repository, and a suite that finds no file at all fails
+/// on its own count check).
+pub fn pir_files_below(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack: Vec<PathBuf> = dirs.to_vec();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "pir") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// An expected outcome: `value N`, `trap KIND` or `error MESSAGE-PART`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expect {

@@ -3,8 +3,8 @@
 //! remark collection and must give the same IR.
 
 use poolopt::{
-    parse_and_verify, ClOpt, InterpError, OptLevel, PassManager, RunError, RunLimits, Session,
-    Trap, VerifiedModule,
+    parse_and_verify, ClOpt, InterpError, JitOptions, OptLevel, PassManager, RunError, RunLimits,
+    Session, Trap, VerifiedModule,
 };
 
 pub const LEVELS: [OptLevel; 3] = [OptLevel::O0, OptLevel::O1, OptLevel::O2];
@@ -117,4 +117,53 @@ pub fn run_everywhere(
         }
     }
     reference
+}
+
+/// Runs `entry` in the interpreter and in the JIT (compiled for that entry, through `run`) after
+/// each level, under both Cranelift levels; asserts that every run traps with the same trap
+/// (kind, message, function and line) and returns it.
+pub fn trap_everywhere(
+    module: &VerifiedModule,
+    entry: &str,
+    args: &[i64],
+    limits: &RunLimits,
+) -> Trap {
+    let mut seen: Option<(String, Trap)> = None;
+    let mut record = |what: String, got: Trap| match &seen {
+        None => seen = Some((what, got)),
+        Some((first, want)) => assert_eq!(&got, want, "{what} disagrees with {first}"),
+    };
+    for level in LEVELS {
+        let session = optimize(module, level);
+        match session.interpret(entry, args, limits) {
+            Err(e) => match e.as_trap() {
+                Some(t) => record(format!("interp {level:?}"), t.clone()),
+                None => panic!("interp {level:?}: {e}"),
+            },
+            Ok(v) => panic!("interp {level:?}: no trap, {v}"),
+        }
+        for cl_opt in CL_OPTS {
+            let opts = JitOptions {
+                cl_opt,
+                fuel: limits.fuel.is_some(),
+            };
+            let compiled = session
+                .compile_for_entry(entry, &opts)
+                .unwrap_or_else(|e| panic!("compile {level:?}/{cl_opt}: {e}"));
+            match compiled.run(entry, args, limits) {
+                Err(RunError::Trap(t)) => record(format!("jit {level:?}/{cl_opt}"), t),
+                other => panic!("jit {level:?}/{cl_opt}: {other:?}"),
+            }
+        }
+    }
+    seen.expect("something ran").1
+}
+
+/// The 1-based number of the first line of `src` containing `needle`.
+pub fn line_of(src: &str, needle: &str) -> u32 {
+    let i = src
+        .lines()
+        .position(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("`{needle}` not in the source"));
+    i as u32 + 1
 }

@@ -51,18 +51,8 @@ pub fn expect_trap(r: Result<i64, RunError>, kind: TrapKind) -> Trap {
 /// The module as the passes could leave it: every packable struct local `packed`, every vec
 /// check `Unchecked` (only valid for programs whose checks never fail).
 pub fn packed_unchecked(module: &Module) -> Module {
-    let mut m = module.clone();
-    let packable: Vec<bool> = m
-        .structs
-        .keys()
-        .map(|s| module.packable(s).is_ok())
-        .collect();
+    let mut m = packed(module);
     for f in m.funcs.values_mut() {
-        for l in f.locals.values_mut() {
-            if let Type::Struct(s) = l.ty {
-                l.packed = packable[s.as_u32() as usize];
-            }
-        }
         for inst in f.insts.values_mut() {
             match &mut inst.kind {
                 InstKind::VecPop { check, .. }
@@ -75,7 +65,7 @@ pub fn packed_unchecked(module: &Module) -> Module {
     m
 }
 
-/// Only the packing half of [`packed_unchecked`].
+/// Only the packing half of [`packed_unchecked`]: every packable struct local `packed`.
 pub fn packed(module: &Module) -> Module {
     let mut m = module.clone();
     let packable: Vec<bool> = m
