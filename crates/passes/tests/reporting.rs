@@ -29,6 +29,7 @@ fn level_pipelines_are_the_documented_ones() {
         [
             "inline",
             "temp-elision",
+            "global-copy-prop",
             "copy-prop",
             "range-check-fold",
             "bounds-check-elim",
