@@ -223,6 +223,14 @@ impl<'a> PassContext<'a> {
         cfg
     }
 
+    /// Recomputes `cfg` for `func` as it is now, in place (no allocation once its vectors are
+    /// large enough); counted like [`PassContext::fresh_cfg`].
+    pub fn recompute_cfg(&mut self, func: &Function, cfg: &mut Cfg) {
+        let start = Instant::now();
+        cfg.recompute(func);
+        self.timings.record_analysis(Analysis::Cfg, start);
+    }
+
     /// The dominator tree of `func`, computed on first use.
     pub fn domtree(&mut self, func: &Function) -> &DomTree {
         if self.domtree.is_none() {

@@ -18,6 +18,9 @@ pub struct Cfg {
     rpo: Vec<Block>,
     /// Position in `rpo`, or `u32::MAX` when unreachable.
     rpo_index: Vec<u32>,
+    /// Storage reused by [`Cfg::recompute`] (predecessor counts; the DFS's visited marks).
+    scratch: Vec<u32>,
+    stack: Vec<(Block, usize)>,
 }
 
 const UNREACHABLE: u32 = u32::MAX;
@@ -25,52 +28,65 @@ const UNREACHABLE: u32 = u32::MAX;
 impl Cfg {
     /// Computes the CFG of `func`. Successors of a `brif` with equal targets are listed once.
     pub fn compute(func: &Function) -> Cfg {
+        let mut cfg = Cfg::default();
+        cfg.recompute(func);
+        cfg
+    }
+
+    /// Recomputes this CFG for `func` (as it is now) in place, reusing the vectors' storage:
+    /// for a pass that changes the CFG round after round.
+    pub fn recompute(&mut self, func: &Function) {
         let n = func.blocks.len();
-        let mut cfg = Cfg {
-            succ: vec![[Block::new(0); 2]; n],
-            succ_len: vec![0; n],
-            pred_start: vec![0; n + 1],
-            pred: Vec::new(),
-            rpo: Vec::with_capacity(func.layout.len()),
-            rpo_index: vec![UNREACHABLE; n],
-        };
-        let mut npreds = vec![0u32; n + 1];
+        self.succ.clear();
+        self.succ.resize(n, [Block::new(0); 2]);
+        self.succ_len.clear();
+        self.succ_len.resize(n, 0);
+        self.pred_start.clear();
+        self.pred_start.resize(n + 1, 0);
+        self.rpo.clear();
+        self.rpo_index.clear();
+        self.rpo_index.resize(n, UNREACHABLE);
+        // Predecessor counts, then (the same storage) the next free slot of each list.
+        let mut fill = std::mem::take(&mut self.scratch);
+        fill.clear();
+        fill.resize(n + 1, 0);
         for &block in &func.layout {
             let b = block.index();
             if let Some(term) = func.blocks[block].terminator.as_ref() {
                 for s in term.successors() {
-                    let len = cfg.succ_len[b] as usize;
-                    if cfg.succ[b][..len].contains(&s) || s.index() >= n {
+                    let len = self.succ_len[b] as usize;
+                    if self.succ[b][..len].contains(&s) || s.index() >= n {
                         continue;
                     }
-                    cfg.succ[b][len] = s;
-                    cfg.succ_len[b] += 1;
-                    npreds[s.index()] += 1;
+                    self.succ[b][len] = s;
+                    self.succ_len[b] += 1;
+                    fill[s.index()] += 1;
                 }
             }
         }
         // Prefix sums, then fill in layout order (so each list is in layout order).
         let mut acc = 0u32;
-        for (start, &count) in cfg.pred_start.iter_mut().zip(&npreds) {
+        for (start, count) in self.pred_start.iter_mut().zip(fill.iter_mut()) {
             *start = acc;
-            acc += count;
+            acc += *count;
+            *count = *start;
         }
-        cfg.pred_start[n] = acc;
-        cfg.pred = vec![Block::new(0); acc as usize];
-        let mut fill: Vec<u32> = cfg.pred_start[..n].to_vec();
+        self.pred_start[n] = acc;
+        self.pred.clear();
+        self.pred.resize(acc as usize, Block::new(0));
         for &block in &func.layout {
             let b = block.index();
-            for k in 0..cfg.succ_len[b] as usize {
-                let s = cfg.succ[b][k].index();
-                cfg.pred[fill[s] as usize] = block;
+            for k in 0..self.succ_len[b] as usize {
+                let s = self.succ[b][k].index();
+                self.pred[fill[s] as usize] = block;
                 fill[s] += 1;
             }
         }
-        cfg.reverse_post_order(func);
-        for (i, &b) in cfg.rpo.iter().enumerate() {
-            cfg.rpo_index[b.index()] = i as u32;
+        self.scratch = fill;
+        self.reverse_post_order(func);
+        for (i, &b) in self.rpo.iter().enumerate() {
+            self.rpo_index[b.index()] = i as u32;
         }
-        cfg
     }
 
     /// The distinct successors of `block`.
@@ -155,19 +171,25 @@ impl Cfg {
         let Some(entry) = func.entry() else {
             return;
         };
-        let mut visited = vec![false; self.succ.len()];
+        // Visited marks in `scratch` (free again once the predecessor lists are built).
+        let mut visited = std::mem::take(&mut self.scratch);
+        visited.clear();
+        visited.resize(self.succ.len(), 0);
         let Some(v) = visited.get_mut(entry.index()) else {
+            self.scratch = visited;
             return;
         };
-        *v = true;
+        *v = 1;
         // Explicit stack of (block, next successor index).
-        let mut stack: Vec<(Block, usize)> = vec![(entry, 0)];
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.push((entry, 0));
         while let Some(top) = stack.last_mut() {
             let (block, next) = *top;
             if let Some(&succ) = self.succs(block).get(next) {
                 top.1 += 1;
-                if !visited[succ.index()] {
-                    visited[succ.index()] = true;
+                if visited[succ.index()] == 0 {
+                    visited[succ.index()] = 1;
                     stack.push((succ, 0));
                 }
             } else {
@@ -176,5 +198,7 @@ impl Cfg {
             }
         }
         self.rpo.reverse();
+        self.scratch = visited;
+        self.stack = stack;
     }
 }

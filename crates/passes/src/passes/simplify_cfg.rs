@@ -45,13 +45,14 @@ impl Pass for SimplifyCfg {
         // Each round strictly shrinks the function or folds a branch, so this terminates; the
         // bound is a guard against surprises, not a limit ever reached.
         let bound = 4 * (func.layout.len() + 4);
+        let mut cfg = Cfg::default();
         for _ in 0..bound {
             let mut round = fold_branches(func, cx);
             round |= thread_jumps(func, cx);
             // One CFG per round serves both: it is taken after the terminators changed, and
             // merging counts only reachable predecessors, which are exactly the predecessors
             // left once the unreachable blocks are gone.
-            let cfg = cx.fresh_cfg(func);
+            cx.recompute_cfg(func, &mut cfg);
             round |= remove_unreachable(func, cx, &cfg);
             round |= merge_blocks(func, cx, &cfg);
             if !round {
@@ -129,7 +130,8 @@ fn thread_jumps(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     };
     // Final destination of each forwarder chain; chains that run into a cycle of empty
     // blocks are left alone.
-    let mut dest: SecondaryMap<Block, Option<Block>> = SecondaryMap::new();
+    let mut dest: SecondaryMap<Block, Option<Block>> =
+        SecondaryMap::with_capacity(func.blocks.len());
     for &block in &func.layout {
         let Some(mut next) = forward_target(func, entry, block) else {
             continue;
@@ -214,7 +216,7 @@ fn merge_blocks(func: &mut Function, cx: &mut PassContext<'_>, cfg: &Cfg) -> boo
         return false;
     };
     // Number of distinct reachable predecessor blocks, kept up to date across merges.
-    let mut npreds: SecondaryMap<Block, usize> = SecondaryMap::new();
+    let mut npreds: SecondaryMap<Block, usize> = SecondaryMap::with_capacity(func.blocks.len());
     for &b in &func.layout {
         npreds[b] = cfg
             .preds(b)
@@ -222,7 +224,7 @@ fn merge_blocks(func: &mut Function, cx: &mut PassContext<'_>, cfg: &Cfg) -> boo
             .filter(|&&p| cfg.is_reachable(p))
             .count();
     }
-    let mut removed: SecondaryMap<Block, bool> = SecondaryMap::new();
+    let mut removed: SecondaryMap<Block, bool> = SecondaryMap::with_capacity(func.blocks.len());
     let mut changed = false;
     for index in 0..func.layout.len() {
         let p = func.layout[index];
