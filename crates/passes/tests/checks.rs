@@ -265,7 +265,7 @@ entry:
     assert!(f.contains("    x = get v[k]\n"), "{f}");
     // The pop itself goes: 0 <= k < len(v) gives len(v) > 0.
     assert!(f.contains("    pop.unchecked v\n"), "{f}");
-    assert_remark(&r, RemarkKind::Missed, "index check kept: nothing proves `k < len(v)` here; it held, but `pop v` (line 16) may change the length");
+    assert_remark(&r, RemarkKind::Missed, "index check kept: needs `k < len(v)`; known: `k >= 0`, `k <= len(v)`; it held, but `pop v` (line 16) may change the length");
     assert!(is_trap(&m, "main", &[0]));
 }
 
@@ -513,7 +513,7 @@ entry:
     assert_remark(
         &r,
         RemarkKind::Missed,
-        "index check kept: `i` may be negative (only `i < len(v)` is known)",
+        "index check kept: needs `i >= 0`: `i` may be negative (only `i < len(v)` is known)",
     );
     assert!(is_trap(&m, "main", &[-1]));
 }
@@ -583,7 +583,7 @@ entry:
     assert_remark(
         &r,
         RemarkKind::Missed,
-        "index check kept: nothing proves `i < len(v)` here; it held, but `i = add i, 1`",
+        "index check kept: needs `i < len(v)`; known: `i >= 1`, `i <= len(v)`; it held, but `i = add i, 1`",
     );
     assert!(is_trap(&m, "main", &[0]));
 }
