@@ -17,12 +17,12 @@
 //! fire, and dropping it changes no result and no trap. Every check kept gets a missed remark
 //! saying which fact is missing and, where it can tell, why.
 
-use crate::analysis::facts::{Fact, FactAnalysis, FactSet};
+use crate::analysis::facts::{Fact, FactAnalysis, FactSet, Term, TermKind};
 use crate::analysis::Cfg;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
     display_inst, display_terminator, Block, Check, CmpOp, Function, Inst, InstKind, Local, Module,
-    Operand, Terminator,
+    Operand, Terminator, Type,
 };
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
@@ -66,9 +66,40 @@ fn need_of(kind: &InstKind) -> Option<Need> {
     }
 }
 
+/// The kind of a checked operation, for the per-kind counters.
+#[derive(Copy, Clone)]
+enum CheckKind {
+    Pop,
+    ConstIndex,
+    LocalIndex,
+}
+
+impl CheckKind {
+    fn of(need: &Need) -> CheckKind {
+        match need {
+            Need::Pop { .. } => CheckKind::Pop,
+            Need::Const { .. } => CheckKind::ConstIndex,
+            Need::Index { .. } => CheckKind::LocalIndex,
+        }
+    }
+
+    /// The `--stats` counter of a removed (or kept) check of this kind.
+    fn counter(self, removed: bool) -> &'static str {
+        match (self, removed) {
+            (CheckKind::Pop, true) => "pop_checks_removed",
+            (CheckKind::Pop, false) => "pop_checks_kept",
+            (CheckKind::ConstIndex, true) => "const_index_checks_removed",
+            (CheckKind::ConstIndex, false) => "const_index_checks_kept",
+            (CheckKind::LocalIndex, true) => "local_index_checks_removed",
+            (CheckKind::LocalIndex, false) => "local_index_checks_kept",
+        }
+    }
+}
+
 /// A decision about one checked operation.
 struct Decision {
     inst: Inst,
+    kind: CheckKind,
     remove: bool,
     message: String,
 }
@@ -165,9 +196,11 @@ impl Pass for BoundsCheckElim {
                 }
                 changed = true;
                 cx.stat("checks_removed", 1);
+                cx.stat(d.kind.counter(true), 1);
                 cx.applied(func, block, loc, d.message);
             } else {
                 cx.stat("checks_kept", 1);
+                cx.stat(d.kind.counter(false), 1);
                 cx.missed(func, block, loc, d.message);
             }
         }
@@ -210,42 +243,71 @@ fn is_trap_block(func: &Function, block: Block) -> bool {
     data.insts.is_empty() && matches!(data.terminator, Some(Terminator::Trap(_)))
 }
 
-/// The value of `lhs op rhs` when the facts decide it, for the compares of a range check: an
-/// index against 0, and an index against a vec length.
-fn decide_compare(facts: &FactSet, op: CmpOp, lhs: Operand, rhs: Operand) -> Option<bool> {
-    let (op, i, other) = match (lhs, rhs) {
-        (Operand::Local(i), other) => (op, i, other),
-        (Operand::Const(_), Operand::Local(i)) => (op.swap(), i, lhs),
-        _ => return None,
-    };
-    let nonneg = facts.non_neg(i);
-    match other {
-        // i against 0 (or -1): decided by i >= 0.
-        Operand::Const(0) if nonneg => match op {
-            CmpOp::Slt => Some(false),
-            CmpOp::Sge => Some(true),
-            _ => None,
-        },
-        Operand::Const(-1) if nonneg => match op {
-            CmpOp::Sle => Some(false),
-            CmpOp::Sgt => Some(true),
-            _ => None,
-        },
-        // i against n == len(v): decided by i < len(v) (and i >= 0 for the unsigned forms).
-        Operand::Local(n) => {
-            let v = facts.len_of(n)?;
-            if !facts.lt_len(i, v) {
-                return None;
-            }
-            match op {
-                CmpOp::Sge => Some(false),
-                CmpOp::Slt => Some(true),
-                CmpOp::Uge if nonneg => Some(false),
-                CmpOp::Ult if nonneg => Some(true),
-                _ => None,
-            }
+/// An `i64` operand as a term plus a constant.
+fn term_of(func: &Function, o: Operand) -> Option<(Term, i128)> {
+    match o {
+        Operand::Local(l) if func.local_ty(l) == Type::I64 => Some((Term::value(l), 0)),
+        Operand::Local(_) => None,
+        Operand::Const(k) => Some((Term::ZERO, k as i128)),
+    }
+}
+
+/// Whether the facts prove `x <= y + c` for operand terms.
+fn proves(facts: &FactSet, x: (Term, i128), y: (Term, i128), c: i128) -> bool {
+    let off = y.1 + c - x.1;
+    if x.0 == y.0 {
+        return off >= 0;
+    }
+    i64::try_from(off).is_ok_and(|off| facts.implies(x.0, y.0, off))
+}
+
+/// The value of `lhs op rhs` when the facts decide it (`i64` operands).
+fn decide_compare(
+    func: &Function,
+    facts: &FactSet,
+    op: CmpOp,
+    lhs: Operand,
+    rhs: Operand,
+) -> Option<bool> {
+    let (x, y) = (term_of(func, lhs)?, term_of(func, rhs)?);
+    let zero = (Term::ZERO, 0);
+    let lt = |a, b| proves(facts, a, b, -1);
+    let le = |a, b| proves(facts, a, b, 0);
+    // Unsigned: for 0 <= a, a <u b when a < b; b <=u a when 0 <= b <= a.
+    let ult = |a, b| {
+        if le(zero, a) && lt(a, b) {
+            Some(true)
+        } else if le(zero, b) && le(b, a) {
+            Some(false)
+        } else {
+            None
         }
+    };
+    let ule = |a, b| {
+        if le(zero, a) && le(a, b) {
+            Some(true)
+        } else if le(zero, b) && lt(b, a) {
+            Some(false)
+        } else {
+            None
+        }
+    };
+    let signed = |t: bool, f: bool| match (t, f) {
+        (true, _) => Some(true),
+        (_, true) => Some(false),
         _ => None,
+    };
+    match op {
+        CmpOp::Slt => signed(lt(x, y), le(y, x)),
+        CmpOp::Sle => signed(le(x, y), lt(y, x)),
+        CmpOp::Sgt => signed(lt(y, x), le(x, y)),
+        CmpOp::Sge => signed(le(y, x), lt(x, y)),
+        CmpOp::Eq => (lt(x, y) || lt(y, x)).then_some(false),
+        CmpOp::Ne => (lt(x, y) || lt(y, x)).then_some(true),
+        CmpOp::Ult => ult(x, y),
+        CmpOp::Ule => ule(x, y),
+        CmpOp::Ugt => ult(y, x),
+        CmpOp::Uge => ule(y, x),
     }
 }
 
@@ -263,35 +325,29 @@ struct Ctx<'a> {
     explain: bool,
 }
 
-/// The latest instruction that killed (or established) each fact in a block.
+/// The latest instruction that killed (or established) each constraint in a block, by pair of
+/// terms, with its offset.
 #[derive(Default)]
 struct Events {
-    facts: HashMap<Fact, Inst>,
-    /// `len(v) > k` facts by vec: the bound and the instruction.
-    len_gt: HashMap<Local, (i64, Inst)>,
+    cons: HashMap<(Term, Term), (i64, Inst)>,
 }
 
 impl Events {
     fn record(&mut self, fact: Fact, inst: Inst) {
-        match fact {
-            Fact::LenGt { v, k } => {
-                self.len_gt.insert(v, (k, inst));
-            }
-            f => {
-                self.facts.insert(f, inst);
-            }
+        if let Fact::Le(k) = fact {
+            self.cons.insert((k.a, k.b), (k.c, inst));
         }
     }
 
-    /// The latest instruction whose event concerns `need` (or a stronger `len(v) > k`).
+    /// The latest instruction whose event concerns `need` (the same pair, at least as strong).
     fn find(&self, need: &Fact) -> Option<Inst> {
         match *need {
-            Fact::LenGt { v, k } => self
-                .len_gt
-                .get(&v)
-                .filter(|&&(k2, _)| k2 >= k)
+            Fact::Le(k) => self
+                .cons
+                .get(&(k.a, k.b))
+                .filter(|&&(c, _)| c <= k.c)
                 .map(|&(_, i)| i),
-            ref f => self.facts.get(f).copied(),
+            Fact::CmpIs(_) => None,
         }
     }
 }
@@ -341,13 +397,12 @@ impl Ctx<'_> {
         let facts = self.fa.block_out(self.block)?;
         let (op, lhs, rhs) = facts.cmp_of(c)?;
         let index = match (lhs, rhs) {
-            (Operand::Local(i), Operand::Const(0 | -1))
-            | (Operand::Const(0 | -1), Operand::Local(i)) => i,
+            (Operand::Local(i), Operand::Const(_)) | (Operand::Const(_), Operand::Local(i)) => i,
             (Operand::Local(i), Operand::Local(n)) if facts.len_of(n).is_some() => i,
             (Operand::Local(n), Operand::Local(i)) if facts.len_of(n).is_some() => i,
             _ => return None,
         };
-        let decided = decide_compare(facts, op, lhs, rhs).filter(|&value| value != trap_when);
+        let decided = decide_compare(func, facts, op, lhs, rhs).filter(|&value| value != trap_when);
         if !self.explain {
             return Some(ExplicitDecision {
                 always: decided.map(|_| pass_to),
@@ -361,7 +416,7 @@ impl Ctx<'_> {
             poolopt_ir::display_operand(func, lhs),
             poolopt_ir::display_operand(func, rhs)
         );
-        match decide_compare(facts, op, lhs, rhs) {
+        match decide_compare(func, facts, op, lhs, rhs) {
             Some(value) if value != trap_when => Some(ExplicitDecision {
                 always: Some(pass_to),
                 message: format!(
@@ -382,14 +437,16 @@ impl Ctx<'_> {
         }
     }
 
-    /// What the facts say about index `i`, for remarks.
+    /// What the facts say about index `i`, for remarks: the constraints that mention it.
     fn known_about(&self, facts: &FactSet, i: Local) -> String {
-        let mut known: Vec<String> = Vec::new();
-        if facts.non_neg(i) {
-            known.push(format!("{} >= 0", self.name(i)));
-        }
-        for v in facts.lt_len_vecs(i) {
-            known.push(format!("{} < len({})", self.name(i), self.name(v)));
+        let mut known: Vec<String> = facts
+            .constraints_mentioning(Term::value(i))
+            .iter()
+            .map(|k| format!("`{}`", k.describe(self.func)))
+            .collect();
+        if known.len() > 6 {
+            known.truncate(6);
+            known.push("...".to_string());
         }
         known.join(", ")
     }
@@ -403,33 +460,35 @@ impl Ctx<'_> {
         gained: &Events,
         local_defs: &HashMap<Local, (usize, Inst)>,
     ) -> Decision {
+        let kind = CheckKind::of(need);
         if !self.explain {
             let remove = match *need {
-                Need::Pop { vec } => before.holds(&Fact::LenGt { v: vec, k: 0 }),
-                Need::Const { vec, k } => k >= 0 && before.holds(&Fact::LenGt { v: vec, k }),
-                Need::Index { vec, i } => {
-                    before.holds(&Fact::NonNeg(i)) && before.holds(&Fact::LtLen { i, v: vec })
-                }
+                Need::Pop { vec } => before.len_gt(vec, 0),
+                Need::Const { vec, k } => k >= 0 && before.len_gt(vec, k),
+                Need::Index { vec, i } => before.non_neg(i) && before.lt_len(i, vec),
             };
             return Decision {
                 inst,
+                kind,
                 remove,
                 message: String::new(),
             };
         }
         let keep = |message: String| Decision {
             inst,
+            kind,
             remove: false,
             message,
         };
         let remove = |message: String| Decision {
             inst,
+            kind,
             remove: true,
             message,
         };
         match *need {
             Need::Pop { vec } => {
-                let fact = Fact::LenGt { v: vec, k: 0 };
+                let fact = Fact::len_gt(vec, 0).expect("0 < i64::MAX");
                 if before.holds(&fact) {
                     return remove(format!(
                         "pop check removed: len({}) > 0 holds on every path here{}",
@@ -457,7 +516,11 @@ impl Ctx<'_> {
                         "index check kept: index {k} is negative; the access always traps"
                     ));
                 }
-                let fact = Fact::LenGt { v: vec, k };
+                let Some(fact) = Fact::len_gt(vec, k) else {
+                    return keep(format!(
+                        "index check kept: index {k} is past any length; the access always traps"
+                    ));
+                };
                 if before.holds(&fact) {
                     return remove(format!(
                         "index check removed: len({}) > {k} holds on every path here{}",
@@ -465,15 +528,20 @@ impl Ctx<'_> {
                         self.origins(gained, &[fact])
                     ));
                 }
+                let known = before
+                    .len_gt_vecs()
+                    .find(|&(w, _)| w == vec)
+                    .map(|(_, m)| format!(" (only len({}) > {m} is known)", self.name(vec)))
+                    .unwrap_or_default();
                 keep(format!(
-                    "index check kept: nothing proves len({}) > {k} here{}",
+                    "index check kept: nothing proves len({}) > {k} here{known}{}",
                     self.name(vec),
                     self.why_missing(killed, &fact)
                 ))
             }
             Need::Index { vec, i } => {
-                let nn = Fact::NonNeg(i);
-                let lt = Fact::LtLen { i, v: vec };
+                let nn = Fact::non_neg(i);
+                let lt = Fact::lt_len(i, vec);
                 let (has_nn, has_lt) = (before.holds(&nn), before.holds(&lt));
                 let (iname, vname) = (self.name(i), self.name(vec));
                 if has_nn && has_lt {
@@ -482,7 +550,8 @@ impl Ctx<'_> {
                         self.origins(gained, &[nn, lt])
                     ));
                 }
-                if !has_nn && !has_lt {
+                let known = self.known_about(before, i);
+                if !has_nn && !has_lt && known.is_empty() {
                     if let Some(origin) = self.index_origin(local_defs, i) {
                         return keep(format!("index check kept: {origin}; nothing bounds it"));
                     }
@@ -495,19 +564,28 @@ impl Ctx<'_> {
                             self.name(w)
                         ));
                     }
-                    let what = if has_nn {
-                        format!("`{iname} < len({vname})`")
-                    } else {
-                        format!("`0 <= {iname} < len({vname})`")
-                    };
+                }
+                let missing: Vec<String> = [(!has_nn).then_some(nn), (!has_lt).then_some(lt)]
+                    .into_iter()
+                    .flatten()
+                    .map(|f| format!("`{}`", f.describe(self.func)))
+                    .collect();
+                let known = if known.is_empty() {
+                    format!("nothing about `{iname}`")
+                } else {
+                    known
+                };
+                if has_lt {
                     return keep(format!(
-                        "index check kept: nothing proves {what} here{}",
-                        self.why_missing(killed, &lt)
+                        "index check kept: needs `{iname} >= 0`: `{iname}` may be negative (only {known} is known){}",
+                        self.why_missing(killed, &nn)
                     ));
                 }
+                let first_missing = lt;
                 keep(format!(
-                    "index check kept: `{iname}` may be negative (only `{iname} < len({vname})` is known){}",
-                    self.why_missing(killed, &nn)
+                    "index check kept: needs {}; known: {known}{}",
+                    missing.join(" and "),
+                    self.why_missing(killed, &first_missing)
                 ))
             }
         }
@@ -519,8 +597,15 @@ impl Ctx<'_> {
             let kind = self.func.inst(inst);
             let text = self.inst_text(inst);
             let line = line_of(self.func, inst);
-            let index_redefined =
-                matches!(*fact, Fact::NonNeg(i) | Fact::LtLen { i, .. } if kind.def() == Some(i));
+            // The index (the value term of the missing constraint) was reassigned.
+            let index = match *fact {
+                Fact::Le(k) => [k.a, k.b].into_iter().find_map(|t| match t.kind() {
+                    TermKind::Value(l) => Some(l),
+                    _ => None,
+                }),
+                Fact::CmpIs(_) => None,
+            };
+            let index_redefined = index.is_some() && kind.def() == index;
             return match kind {
                 _ if index_redefined => {
                     format!("; it held, but `{text}`{line} reassigns the index after the test")

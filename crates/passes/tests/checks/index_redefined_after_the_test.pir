@@ -2,7 +2,7 @@
 ; runs: main(0) main(-1)
 ; `i + 1` is non-negative (i < len(v) rules out overflow) but may equal len(v).
 ; contains: f |     x = get v[i]\n
-; missed: index check kept: nothing proves `i < len(v)` here; it held, but `i = add i, 1`
+; missed: index check kept: needs `i < len(v)`; known: `i >= 1`, `i <= len(v)`; it held, but `i = add i, 1`
 ; traps: main(0)
 fn f(v: vec<i64>, i: i64) -> i64 {
     var n: i64

@@ -1,7 +1,7 @@
 ; passes: bounds-check-elim
 ; runs: main(0) main(-1) main(3)
 ; contains: f |     x = get v[i]\n
-; missed: index check kept: `i` may be negative (only `i < len(v)` is known)
+; missed: index check kept: needs `i >= 0`: `i` may be negative (only `i < len(v)` is known)
 ; traps: main(-1)
 fn f(v: vec<i64>, i: i64) -> i64 {
     var n: i64

@@ -1,0 +1,664 @@
+//! The fact language: difference constraints `a <= b + c` between terms, and the set of them
+//! that holds at one program point.
+//!
+//! A [`Term`] is the constant 0, the value of an `i64` local, or the length of the vec a vec
+//! local holds. A [`Constraint`] `a <= b + c` (with a constant `c`) is a statement about the
+//! *mathematical* integers those terms denote; every fact the transfer functions add is proved
+//! for the exact values, so wrapping arithmetic never enters a constraint (an `add` whose result
+//! may wrap produces no constraint at all). With the zero term the language says `i >= 0`
+//! (`0 <= i + 0`), `i < len(v)` (`i <= len(v) - 1`), `len(v) > k` (`0 <= len(v) - (k + 1)`),
+//! `i < 10` (`i <= 0 + 9`), `n == len(v)` (two constraints), `len(v) == len(w) + c`,
+//! `j == i - 1`.
+//!
+//! A [`FactSet`] holds at most one constraint per ordered pair of terms (the strongest, smallest
+//! `c`) in one flat vector sorted by the pair, plus the compares known for bool locals
+//! ([`CmpFact`]), so the meet is one merge and a clone is one allocation. Queries
+//! ([`FactSet::implies`]) read the set as a graph — an edge `a → b` of weight `c` per constraint
+//! — and look for a short path (a bounded Bellman–Ford of [`SEARCH_DEPTH`] rounds from the
+//! source): a path of total weight `w` from `a` to `b` proves `a <= b + w`, because difference
+//! constraints compose by addition. Two implicit edges model what is always true of a length:
+//! `0 <= len(v)` and `len(v) <= i64::MAX`. A contradictory set (a negative cycle) only arises
+//! on paths that cannot execute, where any answer is sound; the bounded search terminates
+//! regardless.
+//!
+//! Removing a term ([`FactSet::eliminate`], when a local dies or is reassigned, or a length
+//! changes by an unknown amount) first composes every pair of constraints through it (`x <= t +
+//! c1` and `t <= y + c2` give `x <= y + c1 + c2`: Fourier–Motzkin elimination, exact for
+//! difference constraints), so what the term linked stays known.
+
+use poolopt_ir::{CmpOp, EntityRef, Function, Local, Operand};
+
+/// How many edges a query path may have. Deep enough for `i → t → n → len(v)` (an index, a
+/// temporary derived from it, a local holding the length, the length).
+pub const SEARCH_DEPTH: usize = 5;
+
+/// Past this many compositions, eliminating a term just drops its constraints (always sound).
+const MAX_COMPOSITIONS: usize = 64;
+
+/// A term of a constraint: 0, the value of an `i64` local, or `len` of a vec local.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Term(u32);
+
+/// What a [`Term`] denotes.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum TermKind {
+    Zero,
+    Value(Local),
+    Len(Local),
+}
+
+impl Term {
+    /// The constant 0.
+    pub const ZERO: Term = Term(0);
+
+    /// The value of the `i64` local `l`.
+    pub fn value(l: Local) -> Term {
+        Term(2 * l.index() as u32 + 1)
+    }
+
+    /// The length of the vec held in vec local `v`.
+    pub fn len(v: Local) -> Term {
+        Term(2 * v.index() as u32 + 2)
+    }
+
+    pub fn kind(self) -> TermKind {
+        match self.0 {
+            0 => TermKind::Zero,
+            n if n % 2 == 1 => TermKind::Value(Local::new((n as usize - 1) / 2)),
+            n => TermKind::Len(Local::new((n as usize - 2) / 2)),
+        }
+    }
+
+    /// The local the term is about (`None` for 0).
+    pub fn local(self) -> Option<Local> {
+        match self.kind() {
+            TermKind::Zero => None,
+            TermKind::Value(l) | TermKind::Len(l) => Some(l),
+        }
+    }
+
+    /// The vec whose length this is, if it is a length.
+    pub fn len_of(self) -> Option<Local> {
+        match self.kind() {
+            TermKind::Len(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// `i`, `len(v)` or `0`, with the function's local names.
+    pub fn describe(self, func: &Function) -> String {
+        match self.kind() {
+            TermKind::Zero => "0".to_string(),
+            TermKind::Value(l) => func.local_name(l).to_string(),
+            TermKind::Len(v) => format!("len({})", func.local_name(v)),
+        }
+    }
+}
+
+/// `a <= b + c`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Constraint {
+    pub a: Term,
+    pub b: Term,
+    pub c: i64,
+}
+
+impl Constraint {
+    pub fn new(a: Term, b: Term, c: i64) -> Constraint {
+        Constraint { a, b, c }
+    }
+
+    fn key(&self) -> (Term, Term) {
+        (self.a, self.b)
+    }
+
+    fn mentions(&self, t: Term) -> bool {
+        self.a == t || self.b == t
+    }
+
+    /// Readable form: `i >= 0`, `i < len(v)`, `len(v) > 3`, `t <= i + 1`, `i <= 9`.
+    pub fn describe(&self, func: &Function) -> String {
+        let (a, b, c) = (self.a, self.b, self.c as i128);
+        let plus = |t: Term, c: i128| -> String {
+            let t = t.describe(func);
+            match c.cmp(&0) {
+                std::cmp::Ordering::Equal => t,
+                std::cmp::Ordering::Greater => format!("{t} + {c}"),
+                std::cmp::Ordering::Less => format!("{t} - {}", -c),
+            }
+        };
+        if a == Term::ZERO {
+            // 0 <= b + c: b >= -c; with b a length and c < 0, len(b) > -c - 1.
+            if b.len_of().is_some() && c < 0 {
+                return format!("{} > {}", b.describe(func), -c - 1);
+            }
+            return format!("{} >= {}", b.describe(func), -c);
+        }
+        if b == Term::ZERO {
+            return format!("{} <= {c}", a.describe(func));
+        }
+        if c == -1 {
+            return format!("{} < {}", a.describe(func), b.describe(func));
+        }
+        if c < -1 {
+            return format!("{} < {}", a.describe(func), plus(b, c + 1));
+        }
+        format!("{} <= {}", a.describe(func), plus(b, c))
+    }
+}
+
+/// Bool local `c` holds `lhs op rhs` for the current values of the operands.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct CmpFact {
+    pub c: Local,
+    pub op: CmpOp,
+    pub lhs: Operand,
+    pub rhs: Operand,
+}
+
+impl CmpFact {
+    fn mentions(&self, l: Local) -> bool {
+        let lo = Operand::Local(l);
+        self.c == l || self.lhs == lo || self.rhs == lo
+    }
+}
+
+/// One fact, for queries, change logs and messages.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Fact {
+    Le(Constraint),
+    CmpIs(CmpFact),
+}
+
+impl Fact {
+    /// Renders the fact with the function's local names.
+    pub fn describe(&self, func: &Function) -> String {
+        match self {
+            Fact::Le(k) => k.describe(func),
+            Fact::CmpIs(f) => {
+                let op = |o: Operand| match o {
+                    Operand::Local(l) => func.local_name(l).to_string(),
+                    Operand::Const(c) => c.to_string(),
+                };
+                format!(
+                    "{} == ({} {} {})",
+                    func.local_name(f.c),
+                    op(f.lhs),
+                    f.op.name(),
+                    op(f.rhs)
+                )
+            }
+        }
+    }
+}
+
+/// The facts holding at one program point (see the module docs).
+#[derive(Debug, Default)]
+pub struct FactSet {
+    /// Sorted by `(a, b)`, one per pair.
+    cons: Vec<Constraint>,
+    /// Sorted by the bool local, one per local.
+    cmps: Vec<CmpFact>,
+    /// When `Some`, every fact added (`true`) or removed (`false`) is appended.
+    pub(super) log: Option<Vec<(Fact, bool)>>,
+}
+
+impl Clone for FactSet {
+    fn clone(&self) -> FactSet {
+        FactSet {
+            cons: self.cons.clone(),
+            cmps: self.cmps.clone(),
+            log: None,
+        }
+    }
+}
+
+impl PartialEq for FactSet {
+    fn eq(&self, other: &FactSet) -> bool {
+        self.cons == other.cons && self.cmps == other.cmps
+    }
+}
+
+impl Eq for FactSet {}
+
+/// `x` as an `i64`, when it fits.
+pub fn fit(x: i128) -> Option<i64> {
+    i64::try_from(x).ok()
+}
+
+impl FactSet {
+    /// The empty set (nothing known), as at the function entry.
+    pub fn new() -> FactSet {
+        FactSet::default()
+    }
+
+    /// Every constraint recorded (sorted).
+    pub fn constraints(&self) -> &[Constraint] {
+        &self.cons
+    }
+
+    fn note(&mut self, fact: Fact, added: bool) {
+        if let Some(log) = self.log.as_mut() {
+            log.push((fact, added));
+        }
+    }
+
+    /// The constraints with `a` on the left (`a <= _ + c`).
+    fn from(&self, a: Term) -> &[Constraint] {
+        let start = self.cons.partition_point(|k| k.a < a);
+        let end = start + self.cons[start..].partition_point(|k| k.a == a);
+        &self.cons[start..end]
+    }
+
+    /// Records `a <= b + c` (kept only if stronger than what is recorded for the pair).
+    pub fn add(&mut self, a: Term, b: Term, c: i64) {
+        if a == b {
+            return;
+        }
+        let k = Constraint::new(a, b, c);
+        match self.cons.binary_search_by(|x| x.key().cmp(&(a, b))) {
+            Ok(at) => {
+                let old = self.cons[at];
+                if c < old.c {
+                    self.cons[at] = k;
+                    self.note(Fact::Le(old), false);
+                    self.note(Fact::Le(k), true);
+                }
+            }
+            Err(at) => {
+                self.cons.insert(at, k);
+                self.note(Fact::Le(k), true);
+            }
+        }
+    }
+
+    /// Records `a <= b + c` with a wide offset (nothing when it does not fit an `i64`).
+    pub fn add_wide(&mut self, a: Term, b: Term, c: i128) {
+        if let Some(c) = fit(c) {
+            self.add(a, b, c);
+        }
+    }
+
+    /// Records `a == b + c`.
+    pub fn add_eq(&mut self, a: Term, b: Term, c: i128) {
+        self.add_wide(a, b, c);
+        self.add_wide(b, a, -c);
+    }
+
+    /// Records that bool `c` holds a compare (replacing the bool's old compare).
+    pub fn add_cmp(&mut self, f: CmpFact) {
+        match self.cmps.binary_search_by(|x| x.c.cmp(&f.c)) {
+            Ok(at) => {
+                let old = self.cmps[at];
+                if old != f {
+                    self.cmps[at] = f;
+                    self.note(Fact::CmpIs(old), false);
+                    self.note(Fact::CmpIs(f), true);
+                }
+            }
+            Err(at) => {
+                self.cmps.insert(at, f);
+                self.note(Fact::CmpIs(f), true);
+            }
+        }
+    }
+
+    /// The smallest `w` found with `a <= b + w` (a path of at most [`SEARCH_DEPTH`] edges).
+    pub fn dist(&self, a: Term, b: Term) -> Option<i128> {
+        if a == b {
+            return Some(0);
+        }
+        // best[i] = (term, distance from a); `frontier` the terms improved in the last round.
+        let mut best: Vec<(Term, i128)> = vec![(a, 0)];
+        let mut frontier: Vec<(Term, i128)> = vec![(a, 0)];
+        let mut lens: Option<Vec<Term>> = None;
+        for _ in 0..SEARCH_DEPTH {
+            let mut next: Vec<(Term, i128)> = Vec::new();
+            for &(t, d) in &frontier {
+                let mut relax = |u: Term, w: i128, next: &mut Vec<(Term, i128)>| {
+                    let nd = d + w;
+                    match best.iter_mut().find(|(x, _)| *x == u) {
+                        Some((_, old)) if *old <= nd => {}
+                        Some((_, old)) => {
+                            *old = nd;
+                            next.push((u, nd));
+                        }
+                        None => {
+                            best.push((u, nd));
+                            next.push((u, nd));
+                        }
+                    }
+                };
+                for k in self.from(t) {
+                    relax(k.b, k.c as i128, &mut next);
+                }
+                match t.kind() {
+                    // len(v) <= i64::MAX.
+                    TermKind::Len(_) => relax(Term::ZERO, i64::MAX as i128, &mut next),
+                    // 0 <= len(w), for the lengths that lead somewhere.
+                    TermKind::Zero => {
+                        let lens = lens.get_or_insert_with(|| {
+                            let mut l = self.len_terms();
+                            if b.len_of().is_some() && !l.contains(&b) {
+                                l.push(b);
+                            }
+                            l
+                        });
+                        for &l in lens.iter() {
+                            relax(l, 0, &mut next);
+                        }
+                    }
+                    TermKind::Value(_) => {}
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            frontier = next;
+        }
+        best.iter().find(|(x, _)| *x == b).map(|&(_, d)| d)
+    }
+
+    /// The length terms that have constraints on their left.
+    fn len_terms(&self) -> Vec<Term> {
+        let mut out: Vec<Term> = Vec::new();
+        for k in &self.cons {
+            if k.a.len_of().is_some() && out.last() != Some(&k.a) {
+                out.push(k.a);
+            }
+        }
+        out
+    }
+
+    /// Whether `a <= b + c` follows from the set.
+    pub fn implies(&self, a: Term, b: Term, c: i64) -> bool {
+        if a == b {
+            return c >= 0;
+        }
+        self.dist(a, b).is_some_and(|d| d <= c as i128)
+    }
+
+    /// The largest known lower bound of `t` (`t >= lower`).
+    pub fn lower(&self, t: Term) -> Option<i128> {
+        let known = self.dist(Term::ZERO, t).map(|d| -d);
+        if t.len_of().is_some() {
+            return Some(known.unwrap_or(0).max(0));
+        }
+        known
+    }
+
+    /// The smallest known upper bound of `t` (`t <= upper`).
+    pub fn upper(&self, t: Term) -> Option<i128> {
+        self.dist(t, Term::ZERO)
+    }
+
+    /// Whether `i >= 0` is known.
+    pub fn non_neg(&self, i: Local) -> bool {
+        self.implies(Term::ZERO, Term::value(i), 0)
+    }
+
+    /// Whether `i < len(v)` is known.
+    pub fn lt_len(&self, i: Local, v: Local) -> bool {
+        self.implies(Term::value(i), Term::len(v), -1)
+    }
+
+    /// Whether `len(v) > k` is known (always for `k < 0`).
+    pub fn len_gt(&self, v: Local, k: i64) -> bool {
+        k < 0 || fit(-(k as i128) - 1).is_some_and(|c| self.implies(Term::ZERO, Term::len(v), c))
+    }
+
+    /// A vec `v` with `n == len(v)`, if any (recorded directly).
+    pub fn len_of(&self, n: Local) -> Option<Local> {
+        let t = Term::value(n);
+        self.from(t).iter().find_map(|k| {
+            let v = k.b.len_of()?;
+            (k.c <= 0 && self.implies(k.b, t, 0)).then_some(v)
+        })
+    }
+
+    /// The compare `c` is known to hold, if any.
+    pub fn cmp_of(&self, c: Local) -> Option<(CmpOp, Operand, Operand)> {
+        self.cmps.binary_search_by(|x| x.c.cmp(&c)).ok().map(|at| {
+            let f = self.cmps[at];
+            (f.op, f.lhs, f.rhs)
+        })
+    }
+
+    /// The vecs `w` with `i < len(w)` recorded directly.
+    pub fn lt_len_vecs(&self, i: Local) -> impl Iterator<Item = Local> + '_ {
+        self.from(Term::value(i))
+            .iter()
+            .filter(|k| k.c <= -1)
+            .filter_map(|k| k.b.len_of())
+    }
+
+    /// Every `(v, k)` with `len(v) > k` recorded directly (`k >= 0`).
+    pub fn len_gt_vecs(&self) -> impl Iterator<Item = (Local, i64)> + '_ {
+        self.from(Term::ZERO)
+            .iter()
+            .filter(|k| k.c <= -1)
+            .filter_map(|k| Some((k.b.len_of()?, -k.c - 1)))
+    }
+
+    /// Whether `fact` holds (a constraint: follows from the set; a compare: recorded).
+    pub fn holds(&self, fact: &Fact) -> bool {
+        match *fact {
+            Fact::Le(k) => self.implies(k.a, k.b, k.c),
+            Fact::CmpIs(f) => self.cmp_of(f.c) == Some((f.op, f.lhs, f.rhs)),
+        }
+    }
+
+    /// Every fact of the set.
+    pub fn facts(&self) -> Vec<Fact> {
+        let mut out: Vec<Fact> = self.cons.iter().copied().map(Fact::Le).collect();
+        out.extend(self.cmps.iter().copied().map(Fact::CmpIs));
+        out
+    }
+
+    /// The constraints that mention term `t`.
+    pub fn constraints_mentioning(&self, t: Term) -> Vec<Constraint> {
+        self.cons
+            .iter()
+            .filter(|k| k.mentions(t))
+            .copied()
+            .collect()
+    }
+
+    /// Removes the constraints `kill` selects, logging each.
+    fn remove_cons_where(&mut self, kill: impl Fn(&Constraint) -> bool) {
+        if self.log.is_some() {
+            let mut removed = Vec::new();
+            self.cons.retain(|k| {
+                let gone = kill(k);
+                if gone {
+                    removed.push(*k);
+                }
+                !gone
+            });
+            for k in removed {
+                self.note(Fact::Le(k), false);
+            }
+        } else {
+            self.cons.retain(|k| !kill(k));
+        }
+    }
+
+    fn remove_cmps_where(&mut self, kill: impl Fn(&CmpFact) -> bool) {
+        if self.log.is_some() {
+            let mut removed = Vec::new();
+            self.cmps.retain(|f| {
+                let gone = kill(f);
+                if gone {
+                    removed.push(*f);
+                }
+                !gone
+            });
+            for f in removed {
+                self.note(Fact::CmpIs(f), false);
+            }
+        } else {
+            self.cmps.retain(|f| !kill(f));
+        }
+    }
+
+    /// Removes term `t`, first composing every pair of constraints through it (sound: the
+    /// composed constraints held while `t` had its old value, and do not mention `t`).
+    pub fn eliminate(&mut self, t: Term) {
+        let ins: Vec<Constraint> = self.cons.iter().filter(|k| k.b == t).copied().collect();
+        let outs: Vec<Constraint> = self.from(t).to_vec();
+        if ins.is_empty() && outs.is_empty() {
+            return;
+        }
+        self.remove_cons_where(|k| k.mentions(t));
+        if ins.len() * outs.len() > MAX_COMPOSITIONS {
+            return;
+        }
+        for i in &ins {
+            for o in &outs {
+                if i.a != o.b {
+                    self.add_wide(i.a, o.b, i.c as i128 + o.c as i128);
+                }
+            }
+        }
+    }
+
+    /// Local `l` gets a new value (or a new vec): its value and length terms are eliminated and
+    /// every compare that mentions it is dropped.
+    pub fn kill_local(&mut self, l: Local) {
+        self.eliminate(Term::value(l));
+        self.eliminate(Term::len(l));
+        self.remove_cmps_where(|f| f.mentions(l));
+    }
+
+    /// Local `l` is dead (not read before it is written again): its value term is eliminated
+    /// and a compare stored in it is dropped (compares that only read it stay: they die when it
+    /// is written). The length of a dead vec local stays: the local still holds that vec until
+    /// it is assigned, so the length rules keep applying to it, and remarks use it to say
+    /// which vec a guard was about.
+    pub fn forget_local(&mut self, l: Local) {
+        self.eliminate(Term::value(l));
+        self.remove_cmps_where(|f| f.c == l);
+    }
+
+    /// Keeps only the compares `keep` accepts.
+    pub fn retain_cmps(&mut self, keep: impl Fn(&CmpFact) -> bool) {
+        self.remove_cmps_where(|f| !keep(f));
+    }
+
+    /// The locals the set's terms and compares are about (may repeat).
+    pub fn locals(&self) -> Vec<Local> {
+        let mut out: Vec<Local> = self
+            .cons
+            .iter()
+            .flat_map(|k| [k.a.local(), k.b.local()])
+            .flatten()
+            .collect();
+        out.extend(self.cmps.iter().map(|f| f.c));
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The terms that appear in the set (sorted, unique).
+    pub fn terms(&self) -> Vec<Term> {
+        let mut out: Vec<Term> = self.cons.iter().flat_map(|k| [k.a, k.b]).collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Lengths change: `delta(t)` is the range `[lo, hi]` of `new(t) - old(t)` for each term it
+    /// knows (`None`: unchanged). `a <= b + c` becomes `a <= b + c + hi(a) - lo(b)`, which
+    /// holds of the new values whenever the old constraint held of the old ones.
+    pub fn shift(&mut self, delta: impl Fn(Term) -> Option<(i64, i64)>) {
+        let mut changed: Vec<(usize, Constraint)> = Vec::new();
+        let mut dropped: Vec<usize> = Vec::new();
+        for (at, k) in self.cons.iter().enumerate() {
+            let (da, db) = (delta(k.a), delta(k.b));
+            if da.is_none() && db.is_none() {
+                continue;
+            }
+            let hi_a = da.map_or(0, |d| d.1) as i128;
+            let lo_b = db.map_or(0, |d| d.0) as i128;
+            match fit(k.c as i128 + hi_a - lo_b) {
+                Some(c) if c != k.c => changed.push((at, Constraint::new(k.a, k.b, c))),
+                Some(_) => {}
+                None => dropped.push(at),
+            }
+        }
+        for (at, k) in changed {
+            let old = self.cons[at];
+            self.cons[at] = k;
+            self.note(Fact::Le(old), false);
+            self.note(Fact::Le(k), true);
+        }
+        for at in dropped.into_iter().rev() {
+            let old = self.cons.remove(at);
+            self.note(Fact::Le(old), false);
+        }
+    }
+
+    /// `self ∩ other`: a constraint stays when both have its pair, with the weaker offset; a
+    /// compare stays when both have it. Returns whether `self` changed.
+    pub fn meet_with(&mut self, other: &FactSet) -> bool {
+        let mut changed = false;
+        let mut j = 0;
+        let mut out = 0;
+        for i in 0..self.cons.len() {
+            let k = self.cons[i];
+            while j < other.cons.len() && other.cons[j].key() < k.key() {
+                j += 1;
+            }
+            match other.cons.get(j).filter(|o| o.key() == k.key()) {
+                Some(o) => {
+                    if o.c > k.c {
+                        changed = true;
+                    }
+                    self.cons[out] = Constraint::new(k.a, k.b, k.c.max(o.c));
+                    out += 1;
+                }
+                None => changed = true,
+            }
+        }
+        self.cons.truncate(out);
+        let before = self.cmps.len();
+        self.cmps.retain(|f| other.cmps.contains(f));
+        changed || before != self.cmps.len()
+    }
+
+    /// Widening at a revisited block: a constraint whose offset grew since the last visit, or
+    /// whose pair was not there, is dropped rather than weakened step by step (so loops reach a
+    /// fixpoint after a bounded number of sweeps).
+    pub fn widen(&mut self, old: &FactSet) {
+        self.cons.retain(|k| {
+            old.cons
+                .binary_search_by(|o| o.key().cmp(&k.key()))
+                .is_ok_and(|at| old.cons[at].c >= k.c)
+        });
+    }
+}
+
+impl Fact {
+    /// `i >= 0`.
+    pub fn non_neg(i: Local) -> Fact {
+        Fact::Le(Constraint::new(Term::ZERO, Term::value(i), 0))
+    }
+
+    /// `i < len(v)`.
+    pub fn lt_len(i: Local, v: Local) -> Fact {
+        Fact::Le(Constraint::new(Term::value(i), Term::len(v), -1))
+    }
+
+    /// `len(v) > k` (`None` when `k == i64::MAX`: no length is that large).
+    pub fn len_gt(v: Local, k: i64) -> Option<Fact> {
+        fit(-(k as i128) - 1).map(|c| Fact::Le(Constraint::new(Term::ZERO, Term::len(v), c)))
+    }
+
+    /// The local the fact is mainly about: the left term's local, else the right one's.
+    pub fn subject(&self) -> Option<Local> {
+        match self {
+            Fact::Le(k) => k.a.local().or(k.b.local()),
+            Fact::CmpIs(f) => Some(f.c),
+        }
+    }
+}

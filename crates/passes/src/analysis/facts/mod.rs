@@ -1,0 +1,424 @@
+//! The fact analysis: which constraints between indices and vec lengths hold at each program
+//! point.
+//!
+//! A forward *must* dataflow over the CFG. Each program point carries a [`FactSet`]: difference
+//! constraints `a <= b + c` between terms (0, an `i64` local's value, a vec local's length) and
+//! the compares bool locals hold ([`constraints`] describes the language and the queries). A
+//! constraint is in the set only when it holds on **every** path from the entry to that point.
+//! The analysis is optimistic (blocks not yet visited are "top"), meets at merges (a pair of
+//! terms keeps the weaker offset), takes edge-specific constraints from conditional branches,
+//! and iterates over the reverse post-order to a fixpoint, widening at revisited blocks (an
+//! offset that grew is dropped). Unreachable blocks get no state at all.
+//!
+//! [`transfer`] has the rules, each with its soundness argument:
+//! dominating branches (every compare, both operand orders, constants), successful checked
+//! accesses, `len`/`push`/`pop`/`new`/`drop`, copies, `add`/`sub` with constants where the facts
+//! exclude overflow, `sub`/`add` of bounded locals, `mul`/`shl` of a bounded non-negative index
+//! by a small constant, masks, shifts, remainders and divisions of non-negative values, bit
+//! counts; loop induction variables fall out of the dataflow (see [`transfer`]).
+//!
+//! Kill rules (design.md, "Aliasing"): assigning a local eliminates its old value's term
+//! (constraints through it are composed first, so what it linked stays known); `push w` raises
+//! `len(w)` by exactly one and a may-alias vec's (same vec type) by zero or one, so offsets are
+//! shifted rather than dropped (`n == len(w)` becomes `n == len(w) - 1`); `pop w` lowers them
+//! likewise; `drop w` leaves `len(w) == 0` and eliminates the lengths of may-alias vecs; a
+//! `call` eliminates the lengths of the vecs whose type the callee may change ([`CallEffects`]:
+//! a callee reaches vecs only through handles, and only its — or its callees' — `push`, `pop`
+//! and `drop` change lengths); scalar facts survive calls (callees cannot see locals).
+//!
+//! Soundness rests on three points: (1) every generated constraint follows from the semantics
+//! of the instruction or branch edge that generates it, evaluated on the pre-state, and
+//! mentions the assigned local only in its new meaning; (2) every instruction that may change
+//! a term's value eliminates or shifts each constraint on it by a bound on the change; (3)
+//! merges keep, per pair of terms, the weaker of the offsets, so a constraint at a merge held
+//! on all incoming paths. Facts about locals that are dead are eliminated (composed away), so
+//! sets stay as small as the live state.
+
+pub mod constraints;
+pub mod transfer;
+
+pub use constraints::{CmpFact, Constraint, Fact, FactSet, Term, TermKind};
+pub use transfer::may_alias;
+
+use super::cfg::Cfg;
+use super::effects::CallEffects;
+use super::liveness::{LiveSet, Liveness};
+use poolopt_ir::Local;
+use poolopt_ir::{Block, Function, Inst, InstKind, Operand, SecondaryMap, Type};
+use transfer::{edge_extra, transfer_with};
+
+/// Eliminates every term and compare of `s` about a local that is not live.
+fn drop_dead(s: &mut FactSet, live: LiveSet<'_>) {
+    for l in s.locals() {
+        if !live.contains(l) {
+            s.forget_local(l);
+        }
+    }
+    s.retain_cmps(|f| live.contains(f.c));
+}
+
+/// The facts on the edge `from → to`: `out` plus what the branch condition says.
+fn edge_facts(func: &Function, from: Block, to: Block, out: &FactSet) -> FactSet {
+    let mut s = out.clone();
+    for (a, b, c) in edge_extra(func, from, to, out) {
+        s.add_wide(a, b, c);
+    }
+    s
+}
+
+/// Replays a block instruction by instruction without cloning the fact set each time: at each
+/// step the client reads the facts before the instruction, then [`FactCursor::step`] applies it
+/// and returns what it killed and established.
+pub struct FactCursor<'f> {
+    func: &'f Function,
+    calls: &'f CallKills,
+    insts: &'f [Inst],
+    pos: usize,
+    state: FactSet,
+    deaths: &'f [(usize, Local)],
+    next_death: usize,
+}
+
+impl<'f> FactCursor<'f> {
+    /// The next instruction (with its index) or `None` at the end of the block.
+    pub fn peek(&self) -> Option<(usize, Inst)> {
+        self.insts.get(self.pos).map(|&i| (self.pos, i))
+    }
+
+    /// The facts before the next instruction (after the last one at the end).
+    pub fn facts(&self) -> &FactSet {
+        &self.state
+    }
+
+    /// Applies the next instruction; returns the facts it killed and the facts it established
+    /// (net: a fact removed and re-established by the same instruction is in neither list).
+    pub fn step(&mut self) -> (Vec<Fact>, Vec<Fact>) {
+        let Some(&inst) = self.insts.get(self.pos) else {
+            return (Vec::new(), Vec::new());
+        };
+        self.pos += 1;
+        self.state.log = Some(Vec::new());
+        step_block(
+            self.func,
+            self.calls,
+            inst,
+            self.pos - 1,
+            self.deaths,
+            &mut self.next_death,
+            &mut self.state,
+        );
+        let log = self.state.log.take().unwrap_or_default();
+        let mut killed: Vec<Fact> = Vec::new();
+        let mut gained: Vec<Fact> = Vec::new();
+        for (f, added) in log {
+            let (this, other) = if added {
+                (&mut gained, &mut killed)
+            } else {
+                (&mut killed, &mut gained)
+            };
+            if let Some(p) = other.iter().position(|g| *g == f) {
+                other.swap_remove(p);
+            } else if !this.contains(&f) {
+                this.push(f);
+            }
+        }
+        (killed, gained)
+    }
+}
+
+/// Per-block results of the fact analysis.
+#[derive(Clone, Debug, Default)]
+pub struct FactAnalysis {
+    /// Facts on entry to each reachable block (`None`: unreachable).
+    block_in: SecondaryMap<Block, Option<FactSet>>,
+    /// Facts after the last instruction of each reachable block (before its terminator).
+    block_out: SecondaryMap<Block, Option<FactSet>>,
+    /// For each block, `(index, local)`: after instruction `index`, `local` is dead, so the
+    /// facts about it can be forgotten (ascending by index).
+    deaths: SecondaryMap<Block, Vec<(usize, Local)>>,
+    /// What the calls of this function may do to vec lengths.
+    calls: CallKills,
+}
+
+/// For each function this one calls, the vec types whose length the call may change (`None`:
+/// unknown, every vec). Without a summary every call kills every length fact.
+#[derive(Clone, Debug, Default)]
+pub struct CallKills {
+    by_callee: Vec<(poolopt_ir::FuncId, Option<Vec<Type>>)>,
+}
+
+impl CallKills {
+    /// The kills of `func`'s calls under `effects`.
+    pub fn of(func: &Function, effects: Option<&CallEffects>) -> CallKills {
+        let mut by_callee = Vec::new();
+        let Some(effects) = effects else {
+            return CallKills { by_callee };
+        };
+        let mut vec_types: Vec<Type> = Vec::new();
+        for ty in func.locals.values().map(|l| l.ty) {
+            if matches!(ty, Type::Vec(_)) && !vec_types.contains(&ty) {
+                vec_types.push(ty);
+            }
+        }
+        for data in func.insts.values() {
+            if let InstKind::Call { func: callee, .. } = data.kind {
+                if by_callee.iter().any(|(c, _)| *c == callee) {
+                    continue;
+                }
+                let changed: Vec<Type> = vec_types
+                    .iter()
+                    .copied()
+                    .filter(|&ty| effects.may_change(callee, ty))
+                    .collect();
+                by_callee.push((callee, Some(changed)));
+            }
+        }
+        CallKills { by_callee }
+    }
+
+    /// Whether a call of `callee` may change the length of a vec of type `ty`.
+    fn may_change(&self, callee: poolopt_ir::FuncId, ty: Type) -> bool {
+        match self.by_callee.iter().find(|(c, _)| *c == callee) {
+            Some((_, Some(types))) => types.contains(&ty),
+            _ => true,
+        }
+    }
+}
+
+/// Where the locals of `block` die: after which instruction each local is no longer live. A
+/// `brif c` at the end keeps the operands of `c`'s compare (defined in this block), and the vec
+/// whose length an operand holds, alive to the end: the branch's edge facts are derived from
+/// them.
+fn block_deaths(func: &Function, block: Block, live: &Liveness) -> Vec<(usize, Local)> {
+    let data = &func.blocks[block];
+    let mut alive = live.live_out(block).to_set();
+    let mut term_uses: Vec<Local> = Vec::new();
+    if let Some(Operand::Local(c)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
+        term_uses.push(c);
+        let compare = data
+            .insts
+            .iter()
+            .rev()
+            .find(|&&i| func.inst(i).def() == Some(c));
+        if let Some(&i) = compare {
+            if let InstKind::Compare { lhs, rhs, .. } = *func.inst(i) {
+                for x in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
+                    term_uses.push(x);
+                    // `x == len(v)` is what turns the compare into a length fact: keep `v` too.
+                    let def = data
+                        .insts
+                        .iter()
+                        .rev()
+                        .find(|&&j| func.inst(j).def() == Some(x));
+                    if let Some(&j) = def {
+                        if let InstKind::VecLen { vec, .. } = *func.inst(j) {
+                            term_uses.push(vec);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for l in term_uses {
+        alive.insert(l);
+    }
+    let mut deaths = Vec::new();
+    for (index, &inst) in data.insts.iter().enumerate().rev() {
+        let kind = func.inst(inst);
+        let mut mentioned: Vec<Local> = Vec::new();
+        kind.for_each_use(|op| mentioned.extend(op.as_local()));
+        let def = kind.def();
+        mentioned.extend(def);
+        mentioned.sort_unstable();
+        mentioned.dedup();
+        for &l in &mentioned {
+            if !alive.contains(l) {
+                deaths.push((index, l));
+            }
+        }
+        if let Some(d) = def {
+            if !matches!(kind, InstKind::SetField { .. }) {
+                alive.remove(d);
+            }
+        }
+        kind.for_each_use(|op| {
+            if let Operand::Local(l) = op {
+                alive.insert(l);
+            }
+        });
+    }
+    deaths.reverse();
+    deaths
+}
+
+/// Applies instruction `index` of a block and forgets the locals that die after it.
+fn step_block(
+    func: &Function,
+    calls: &CallKills,
+    inst: Inst,
+    index: usize,
+    deaths: &[(usize, Local)],
+    next_death: &mut usize,
+    s: &mut FactSet,
+) {
+    transfer_with(func, calls, inst, s);
+    while let Some(&(at, l)) = deaths.get(*next_death) {
+        if at > index {
+            break;
+        }
+        if at == index {
+            s.forget_local(l);
+        }
+        *next_death += 1;
+    }
+}
+
+/// Safety net on the number of sweeps; past it the analysis gives up and reports nothing known
+/// anywhere (always sound).
+const MAX_SWEEPS: usize = 1000;
+
+impl FactAnalysis {
+    /// Runs the analysis over `func`.
+    pub fn compute(func: &Function, cfg: &Cfg) -> FactAnalysis {
+        let live = Liveness::compute(func, cfg);
+        FactAnalysis::compute_with(func, cfg, &live)
+    }
+
+    /// Runs the analysis over `func`, reusing a liveness result of the same function. Every
+    /// call kills every length fact.
+    pub fn compute_with(func: &Function, cfg: &Cfg, live: &Liveness) -> FactAnalysis {
+        FactAnalysis::compute_with_effects(func, cfg, live, None)
+    }
+
+    /// Like [`FactAnalysis::compute_with`], with the module's call effects: a call kills only
+    /// the length facts of vecs whose type its callee may change.
+    pub fn compute_with_effects(
+        func: &Function,
+        cfg: &Cfg,
+        live: &Liveness,
+        effects: Option<&CallEffects>,
+    ) -> FactAnalysis {
+        let mut fa = FactAnalysis {
+            calls: CallKills::of(func, effects),
+            ..FactAnalysis::default()
+        };
+        let Some(entry) = func.entry() else {
+            return fa;
+        };
+        for &b in cfg.rpo() {
+            fa.deaths[b] = block_deaths(func, b, live);
+        }
+        let mut sweeps = 0;
+        let mut changed = true;
+        while changed {
+            changed = false;
+            sweeps += 1;
+            if sweeps > MAX_SWEEPS {
+                for &b in cfg.rpo() {
+                    fa.block_in[b] = Some(FactSet::new());
+                    fa.block_out[b] = Some(FactSet::new());
+                }
+                return fa;
+            }
+            for &b in cfg.rpo() {
+                let mut state: Option<FactSet> = if b == entry {
+                    Some(FactSet::new())
+                } else {
+                    None
+                };
+                // Facts about locals that are dead here can never be used again (a dead local is
+                // written before it is read): eliminating them on each edge, before the meet,
+                // keeps what they linked (`i < n`, `n == len(v)` gives `i < len(v)`) and every
+                // set as small as the live state, so long functions cost linear time.
+                let live_in = live.live_in(b);
+                for &p in cfg.preds(b) {
+                    let Some(out) = fa.block_out[p].as_ref() else {
+                        continue; // unreachable or not yet visited: top
+                    };
+                    let mut edge = edge_facts(func, p, b, out);
+                    drop_dead(&mut edge, live_in);
+                    match state.as_mut() {
+                        None => state = Some(edge),
+                        Some(s) => {
+                            s.meet_with(&edge);
+                        }
+                    }
+                }
+                let Some(mut new_in) = state else { continue };
+                if b == entry {
+                    drop_dead(&mut new_in, live_in);
+                }
+                if let Some(old) = fa.block_in[b].as_ref() {
+                    if *old == new_in {
+                        continue;
+                    }
+                    // Widening: an offset that grew is dropped, not counted up.
+                    new_in.widen(old);
+                    if *old == new_in {
+                        continue;
+                    }
+                }
+                let mut s = new_in.clone();
+                let mut next_death = 0;
+                for (index, &inst) in func.blocks[b].insts.iter().enumerate() {
+                    step_block(
+                        func,
+                        &fa.calls,
+                        inst,
+                        index,
+                        &fa.deaths[b],
+                        &mut next_death,
+                        &mut s,
+                    );
+                }
+                fa.block_in[b] = Some(new_in);
+                fa.block_out[b] = Some(s);
+                changed = true;
+            }
+        }
+        fa
+    }
+
+    /// Facts on entry to `block` (`None` when unreachable).
+    pub fn block_in(&self, block: Block) -> Option<&FactSet> {
+        self.block_in.get(block).and_then(|s| s.as_ref())
+    }
+
+    /// Facts after the last instruction of `block`, before its terminator.
+    pub fn block_out(&self, block: Block) -> Option<&FactSet> {
+        self.block_out.get(block).and_then(|s| s.as_ref())
+    }
+
+    /// Facts on the edge `from → to` (the terminator's branch facts included).
+    pub fn edge(&self, func: &Function, from: Block, to: Block) -> Option<FactSet> {
+        self.block_out(from)
+            .map(|out| edge_facts(func, from, to, out))
+    }
+
+    /// A cursor over `block` starting from its entry facts (`None` when unreachable).
+    pub fn cursor<'f>(&'f self, func: &'f Function, block: Block) -> Option<FactCursor<'f>> {
+        let start = self.block_in(block)?.clone();
+        Some(FactCursor {
+            func,
+            calls: &self.calls,
+            insts: &func.blocks[block].insts,
+            pos: 0,
+            state: start,
+            deaths: &self.deaths[block],
+            next_death: 0,
+        })
+    }
+
+    /// Replays `block`: calls `f(index, inst, before)` for each instruction with the facts
+    /// just before it. Does nothing for an unreachable block. (Use [`FactAnalysis::cursor`] to
+    /// also see what each instruction killed and established.)
+    pub fn replay(&self, func: &Function, block: Block, mut f: impl FnMut(usize, Inst, &FactSet)) {
+        let Some(mut cursor) = self.cursor(func, block) else {
+            return;
+        };
+        while let Some((idx, inst)) = cursor.peek() {
+            f(idx, inst, cursor.facts());
+            cursor.step();
+        }
+    }
+}

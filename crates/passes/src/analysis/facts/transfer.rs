@@ -1,0 +1,511 @@
+//! Transfer functions: what each instruction and each branch edge does to the constraints.
+//!
+//! Every rule below derives constraints about the *exact* values after the instruction from the
+//! constraints before it; the soundness argument of each is next to it and in docs/passes.md
+//! ("Facts and bounds-check elimination"). Values are `i64` and arithmetic wraps, so a rule for
+//! `add`/`sub`/`mul` first proves from the facts that the exact result fits in an `i64`; when
+//! it cannot, the destination gets no constraint.
+//!
+//! Loop induction variables need no rule of their own: the analysis is a must-dataflow, so at a
+//! loop header a constraint survives only if it holds on entry and after every back edge. For
+//! `i = start; while i < n { ...; i = i + step }` the update rewrites the old `i`'s constraints
+//! with the step (`0 <= i` becomes `0 <= i - step`, i.e. `step <= i`), only when the facts at
+//! the update rule out overflow (`i + 2` needs `i <= i64::MAX - 2`, which `i + 1 < len(v)`
+//! gives and `i < len(v)` does not); the meet at the header then keeps `0 <= i` for a
+//! non-negative start and a positive step (count-down loops keep `i <= len(a)`), and widening
+//! drops bounds that grow each iteration.
+
+use super::constraints::{fit, CmpFact, FactSet, Term};
+use super::CallKills;
+use poolopt_ir::{
+    BinaryOp, Block, CmpOp, Function, Inst, InstKind, Local, Operand, Terminator, Type, UnaryOp,
+};
+
+fn is_i64(func: &Function, l: Local) -> bool {
+    func.local_ty(l) == Type::I64
+}
+
+fn is_vec(func: &Function, l: Local) -> bool {
+    matches!(func.local_ty(l), Type::Vec(_))
+}
+
+/// Whether two vec locals may hold the same vec: same vec type.
+pub fn may_alias(func: &Function, v: Local, w: Local) -> bool {
+    v == w || (is_vec(func, v) && func.local_ty(v) == func.local_ty(w))
+}
+
+/// An `i64` operand as a term plus a constant: a local is itself plus 0, a constant is 0 plus
+/// itself. `None` for operands of other types.
+fn term_of(func: &Function, o: Operand) -> Option<(Term, i128)> {
+    match o {
+        Operand::Local(l) if is_i64(func, l) => Some((Term::value(l), 0)),
+        Operand::Local(_) => None,
+        Operand::Const(k) => Some((Term::ZERO, k as i128)),
+    }
+}
+
+/// Constraints to add, as `(a, b, c)` for `a <= b + c`.
+type Gen = Vec<(Term, Term, i128)>;
+
+/// `x <= y + c` for operand terms.
+fn le(gen: &mut Gen, x: (Term, i128), y: (Term, i128), c: i128) {
+    if x.0 != y.0 {
+        gen.push((x.0, y.0, y.1 + c - x.1));
+    }
+}
+
+/// `lo <= t <= hi` for constants (either side optional).
+fn within(gen: &mut Gen, t: Term, lo: Option<i128>, hi: Option<i128>) {
+    if let Some(lo) = lo {
+        gen.push((Term::ZERO, t, -lo));
+    }
+    if let Some(hi) = hi {
+        gen.push((t, Term::ZERO, hi));
+    }
+}
+
+/// Lower and upper bound of an operand (a constant is its own bounds).
+fn bounds(s: &FactSet, o: (Term, i128)) -> (Option<i128>, Option<i128>) {
+    if o.0 == Term::ZERO {
+        return (Some(o.1), Some(o.1));
+    }
+    (s.lower(o.0).map(|l| l + o.1), s.upper(o.0).map(|u| u + o.1))
+}
+
+fn in_i64(x: Option<i128>) -> bool {
+    x.is_some_and(|x| fit(x).is_some())
+}
+
+/// Applies one instruction to `s`; a call kills the length facts its callee may change.
+pub(super) fn transfer_with(func: &Function, calls: &CallKills, inst: Inst, s: &mut FactSet) {
+    let kind = func.inst(inst);
+    // 1. A checked access that did not trap proves `0 <= i < len(v)` (a constant index `k`:
+    //    `len(v) > k`); the operands are read before the destination is written.
+    match *kind {
+        InstKind::VecGet {
+            vec, index, check, ..
+        }
+        | InstKind::VecSet {
+            vec, index, check, ..
+        } if check.is_checked() => match index {
+            Operand::Local(i) if is_i64(func, i) => {
+                s.add(Term::ZERO, Term::value(i), 0);
+                s.add(Term::value(i), Term::len(vec), -1);
+            }
+            Operand::Const(k) if k >= 0 => s.add_wide(Term::ZERO, Term::len(vec), -(k as i128) - 1),
+            _ => {}
+        },
+        _ => {}
+    }
+    // 2. Facts about the destination's new value, from the pre-state.
+    let (gen, cmp) = def_facts(func, kind, s);
+    // 3. Effects on vec lengths.
+    match *kind {
+        // push: len(vec) grows by exactly 1; a vec that may alias it grows by 0 or 1.
+        InstKind::VecPush { vec, .. } => s.shift(|t| {
+            let v = t.len_of()?;
+            if v == vec {
+                Some((1, 1))
+            } else {
+                may_alias(func, v, vec).then_some((0, 1))
+            }
+        }),
+        // pop (checked: it did not trap; unchecked: proven non-empty): by exactly -1 / -1 or 0.
+        InstKind::VecPop { vec, .. } => s.shift(|t| {
+            let v = t.len_of()?;
+            if v == vec {
+                Some((-1, -1))
+            } else {
+                may_alias(func, v, vec).then_some((-1, 0))
+            }
+        }),
+        // drop: the vec is now empty; a may-alias vec is either it or unchanged.
+        InstKind::VecDrop { vec } => {
+            for t in s.terms() {
+                if t.len_of()
+                    .is_some_and(|v| v != vec && may_alias(func, v, vec))
+                {
+                    s.eliminate(t);
+                }
+            }
+            s.eliminate(Term::len(vec));
+            s.add(Term::len(vec), Term::ZERO, 0);
+        }
+        InstKind::Call { func: callee, .. } => {
+            for t in s.terms() {
+                if t.len_of()
+                    .is_some_and(|v| calls.may_change(callee, func.local_ty(v)))
+                {
+                    s.eliminate(t);
+                }
+            }
+        }
+        _ => {}
+    }
+    // 4. The destination's old value is eliminated; its new facts are added.
+    if let Some(d) = kind.def() {
+        s.kill_local(d);
+    }
+    for (a, b, c) in gen {
+        s.add_wide(a, b, c);
+    }
+    if let Some(f) = cmp {
+        s.add_cmp(f);
+    }
+}
+
+/// Constraints about the destination of `kind` after it runs, from the pre-state `s`; none of
+/// them mentions the destination's old value. Also the compare a bool destination holds.
+fn def_facts(func: &Function, kind: &InstKind, s: &FactSet) -> (Gen, Option<CmpFact>) {
+    let mut gen = Gen::new();
+    let mut cmp = None;
+    match *kind {
+        InstKind::Copy { dst, src } => match src {
+            Operand::Const(k) if is_i64(func, dst) => {
+                gen.push((Term::value(dst), Term::ZERO, k as i128));
+                gen.push((Term::ZERO, Term::value(dst), -(k as i128)));
+            }
+            Operand::Local(j) if j != dst && is_i64(func, dst) && is_i64(func, j) => {
+                rename(&mut gen, s, Term::value(j), Term::value(dst), 0, dst);
+            }
+            // A vec handle copy: both locals hold the same vec.
+            Operand::Local(j) if j != dst && is_vec(func, dst) && is_vec(func, j) => {
+                rename(&mut gen, s, Term::len(j), Term::len(dst), 0, dst);
+            }
+            _ => {}
+        },
+        InstKind::VecNew { dst, .. } => {
+            gen.push((Term::len(dst), Term::ZERO, 0));
+            gen.push((Term::ZERO, Term::len(dst), 0));
+        }
+        InstKind::VecLen { dst, vec } => {
+            gen.push((Term::value(dst), Term::len(vec), 0));
+            gen.push((Term::len(vec), Term::value(dst), 0));
+            gen.push((Term::ZERO, Term::value(dst), 0));
+        }
+        InstKind::Compare { dst, op, lhs, rhs } => {
+            let lo = Operand::Local(dst);
+            if lhs != lo && rhs != lo {
+                cmp = Some(CmpFact {
+                    c: dst,
+                    op,
+                    lhs,
+                    rhs,
+                });
+            }
+        }
+        InstKind::Unary {
+            dst,
+            op: UnaryOp::Not,
+            arg: Operand::Local(c),
+        } if func.local_ty(dst) == Type::BOOL => {
+            if let Some((op, lhs, rhs)) = s.cmp_of(c) {
+                let lo = Operand::Local(dst);
+                if lhs != lo && rhs != lo {
+                    cmp = Some(CmpFact {
+                        c: dst,
+                        op: op.negate(),
+                        lhs,
+                        rhs,
+                    });
+                }
+            }
+        }
+        // A bit count of an i64 is in 0..=64.
+        InstKind::Unary {
+            dst,
+            op: UnaryOp::Ctz | UnaryOp::Clz | UnaryOp::Popcnt,
+            ..
+        } if is_i64(func, dst) => within(&mut gen, Term::value(dst), Some(0), Some(64)),
+        InstKind::Binary { dst, op, lhs, rhs } if is_i64(func, dst) => {
+            if let (Some(x), Some(y)) = (term_of(func, lhs), term_of(func, rhs)) {
+                binary_facts(&mut gen, s, Term::value(dst), op, x, y);
+            }
+        }
+        _ => {}
+    }
+    (gen, cmp)
+}
+
+/// `dst = src + k` exactly: every constraint about `src` holds of `dst` with the offset
+/// shifted by `k`, plus `dst == src + k` itself (when `src` is another local). Constraints
+/// that mention the destination's old value are skipped.
+fn rename(gen: &mut Gen, s: &FactSet, src: Term, dst: Term, k: i128, dst_local: Local) {
+    let old = |t: Term| t.local() == Some(dst_local);
+    for c in s.constraints_mentioning(src) {
+        if c.a == src && !old(c.b) {
+            // src <= b + c  ⇒  dst = src + k <= b + c + k.
+            gen.push((dst, c.b, c.c as i128 + k));
+        } else if c.b == src && !old(c.a) {
+            // a <= src + c  ⇒  a <= dst - k + c.
+            gen.push((c.a, dst, c.c as i128 - k));
+        }
+    }
+    if src != dst && !old(src) {
+        gen.push((dst, src, k));
+        gen.push((src, dst, -k));
+    }
+}
+
+/// Facts about `d = x op y` for `i64` operands (as terms plus constants).
+fn binary_facts(
+    gen: &mut Gen,
+    s: &FactSet,
+    d: Term,
+    op: BinaryOp,
+    x: (Term, i128),
+    y: (Term, i128),
+) {
+    let Some(dst_local) = d.local() else { return };
+    let (lx, hx) = bounds(s, x);
+    let (ly, _) = bounds(s, y);
+    let nonneg = |l: Option<i128>| l.is_some_and(|l| l >= 0);
+    match op {
+        BinaryOp::Add | BinaryOp::Sub => {
+            // y' = the second operand as added (negated for sub).
+            let y = if op == BinaryOp::Sub { (y.0, -y.1) } else { y };
+            let sub_local = op == BinaryOp::Sub && y.0 != Term::ZERO;
+            let pairs: &[((Term, i128), (Term, i128))] = if op == BinaryOp::Add {
+                &[(x, y), (y, x)]
+            } else {
+                &[(x, y)]
+            };
+            for &(p, q) in pairs {
+                if p.0 == Term::ZERO {
+                    continue;
+                }
+                if q.0 == Term::ZERO {
+                    // d = p + k: no overflow when p's bound on the side k moves towards fits.
+                    let k = q.1;
+                    let fits = if k >= 0 {
+                        in_i64(s.upper(p.0).map(|u| u + k))
+                    } else {
+                        in_i64(s.lower(p.0).map(|l| l + k))
+                    };
+                    if fits {
+                        rename(gen, s, p.0, d, k, dst_local);
+                    }
+                    continue;
+                }
+                if sub_local {
+                    continue; // handled below
+                }
+                // d = p + q for locals: exact when every sum of bounds fits.
+                let (lp, hp) = bounds(s, p);
+                let (lq, hq) = bounds(s, q);
+                let up = in_i64(hp.zip(hq).map(|(a, b)| a + b))
+                    || hq.is_some_and(|h| h <= 0)
+                    || hp.is_some_and(|h| h <= 0);
+                let down = in_i64(lp.zip(lq).map(|(a, b)| a + b)) || nonneg(lp) || nonneg(lq);
+                let fits = up && down;
+                if fits && p.0 != d {
+                    if let Some(h) = hq {
+                        gen.push((d, p.0, h));
+                    }
+                    if let Some(l) = lq {
+                        gen.push((p.0, d, -l));
+                    }
+                }
+            }
+            if sub_local {
+                // d = x - y (y a local here, `y` holds -y): exact when x - y fits.
+                let (ly, hy) = bounds(s, (y.0, 0));
+                let fits = (nonneg(lx) && nonneg(ly))
+                    || (in_i64(lx.zip(hy).map(|(a, b)| a - b))
+                        && in_i64(hx.zip(ly).map(|(a, b)| a - b)));
+                if fits {
+                    if x.0 != d && x.0 != Term::ZERO {
+                        // d <= x - lo(y); x <= d + hi(y).
+                        if let Some(l) = ly {
+                            gen.push((d, x.0, x.1 - l));
+                        }
+                        if let Some(h) = hy {
+                            gen.push((x.0, d, h - x.1));
+                        }
+                    }
+                    // y <= x + c ⇒ 0 <= x - y + c = d + c; x <= y + c ⇒ d <= c.
+                    if x.0 != d && y.0 != d {
+                        if let Some(c) = s.dist(y.0, x.0) {
+                            gen.push((Term::ZERO, d, c - x.1));
+                        }
+                        if let Some(c) = s.dist(x.0, y.0) {
+                            gen.push((d, Term::ZERO, c + x.1));
+                        }
+                    }
+                }
+            }
+        }
+        // d = x * k (or x << s) for a bounded non-negative x and a small positive k: the
+        // product fits, 0 <= d <= hi(x) * k, and d >= x.
+        BinaryOp::Mul | BinaryOp::Shl => {
+            let (p, k) = match (op, x.0 == Term::ZERO, y.0 == Term::ZERO) {
+                (BinaryOp::Mul, false, true) => (x, y.1),
+                (BinaryOp::Mul, true, false) => (y, x.1),
+                (BinaryOp::Shl, false, true) if (1..=20).contains(&y.1) => (x, 1i128 << y.1),
+                _ => return,
+            };
+            if !(1..=1 << 20).contains(&k) || p.0 == d {
+                return;
+            }
+            let (lp, hp) = bounds(s, p);
+            if let (Some(lp), Some(hp)) = (lp, hp) {
+                if lp >= 0 && in_i64(Some(hp * k)) {
+                    within(gen, d, Some(lp * k), Some(hp * k));
+                    gen.push((p.0, d, 0));
+                }
+            }
+        }
+        // And with a non-negative operand is between 0 and that operand.
+        BinaryOp::And => {
+            let mut any = false;
+            for o in [x, y] {
+                let (lo, hi) = bounds(s, o);
+                if nonneg(lo) {
+                    any = true;
+                    if o.0 == Term::ZERO {
+                        within(gen, d, None, hi);
+                    } else if o.0 != d {
+                        gen.push((d, o.0, 0));
+                    }
+                }
+            }
+            if any {
+                within(gen, d, Some(0), None);
+            }
+        }
+        // A logical shift by 1..63 clears the sign bit: 0 <= d <= i64::MAX >> s, and d <= x
+        // for x >= 0.
+        BinaryOp::LShr if y.0 == Term::ZERO && y.1.rem_euclid(64) != 0 => {
+            within(
+                gen,
+                d,
+                Some(0),
+                Some((i64::MAX >> y.1.rem_euclid(64)) as i128),
+            );
+            if nonneg(lx) && x.0 != d && x.0 != Term::ZERO {
+                gen.push((d, x.0, 0));
+            }
+        }
+        // d = x >> s (arithmetic) of x >= 0: 0 <= d <= x.
+        BinaryOp::AShr if nonneg(lx) => {
+            within(gen, d, Some(0), hx);
+            if x.0 != d && x.0 != Term::ZERO {
+                gen.push((d, x.0, 0));
+            }
+        }
+        // Unsigned remainder: it did not trap, so y != 0 and d <u y; with y >= 0 (signed),
+        // 0 <= d <= y - 1. For x >= 0, d <= x too.
+        BinaryOp::URem => {
+            if nonneg(ly) {
+                within(gen, d, Some(0), None);
+                if y.0 == Term::ZERO {
+                    within(gen, d, None, Some(y.1 - 1));
+                } else if y.0 != d {
+                    gen.push((d, y.0, -1));
+                }
+            }
+            if nonneg(lx) {
+                within(gen, d, Some(0), None);
+                if x.0 != d && x.0 != Term::ZERO {
+                    gen.push((d, x.0, 0));
+                }
+            }
+        }
+        // Unsigned division of x >= 0: 0 <= d <= x.
+        BinaryOp::UDiv if nonneg(lx) => {
+            within(gen, d, Some(0), hx);
+            if x.0 != d && x.0 != Term::ZERO {
+                gen.push((d, x.0, 0));
+            }
+        }
+        // Signed remainder of x >= 0: the result has x's sign and |d| < |y|, |d| <= x; so
+        // 0 <= d <= x, and d <= y - 1 for y >= 0 (y != 0: it did not trap).
+        BinaryOp::SRem if nonneg(lx) => {
+            within(gen, d, Some(0), hx);
+            if x.0 != d && x.0 != Term::ZERO {
+                gen.push((d, x.0, 0));
+            }
+            if y.0 == Term::ZERO {
+                if y.1 != 0 {
+                    within(gen, d, None, Some(y.1.abs() - 1));
+                }
+            } else if nonneg(ly) && y.0 != d {
+                gen.push((d, y.0, -1));
+            }
+        }
+        // Signed division of x >= 0 by y >= 0 (so y >= 1: it did not trap): 0 <= d <= x.
+        BinaryOp::SDiv if nonneg(lx) && nonneg(ly) => {
+            within(gen, d, Some(0), hx);
+            if x.0 != d && x.0 != Term::ZERO {
+                gen.push((d, x.0, 0));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What the edge `from → to` adds to the facts `out` at the end of `from`: the constraints that
+/// follow from the branch condition being true (or false) on that edge.
+pub(super) fn edge_extra(func: &Function, from: Block, to: Block, out: &FactSet) -> Gen {
+    let mut gen = Gen::new();
+    let Some(Terminator::BrIf {
+        cond: Operand::Local(c),
+        then_block,
+        else_block,
+    }) = func.terminator(from)
+    else {
+        return gen;
+    };
+    if then_block == else_block {
+        return gen;
+    }
+    let Some((op, lhs, rhs)) = out.cmp_of(*c) else {
+        return gen;
+    };
+    let op = if to == *then_block { op } else { op.negate() };
+    let (Some(x), Some(y)) = (term_of(func, lhs), term_of(func, rhs)) else {
+        return gen;
+    };
+    relation(&mut gen, out, op, x, y);
+    gen
+}
+
+/// The constraints that `x op y` being true gives.
+fn relation(gen: &mut Gen, s: &FactSet, op: CmpOp, x: (Term, i128), y: (Term, i128)) {
+    let nonneg = |o: (Term, i128)| bounds(s, o).0.is_some_and(|l| l >= 0);
+    let zero = (Term::ZERO, 0);
+    match op {
+        CmpOp::Slt => le(gen, x, y, -1),
+        CmpOp::Sle => le(gen, x, y, 0),
+        CmpOp::Sgt => le(gen, y, x, -1),
+        CmpOp::Sge => le(gen, y, x, 0),
+        CmpOp::Eq => {
+            le(gen, x, y, 0);
+            le(gen, y, x, 0);
+        }
+        // x != y with x <= y known means x < y (the `i != n` loop exit).
+        CmpOp::Ne => {
+            let implied = |p: (Term, i128), q: (Term, i128)| {
+                p.0 != q.0 && fit(q.1 - p.1).is_some_and(|c| s.implies(p.0, q.0, c))
+            };
+            if implied(x, y) {
+                le(gen, x, y, -1);
+            }
+            if implied(y, x) {
+                le(gen, y, x, -1);
+            }
+        }
+        // x <u y with y >= 0: 0 <= x < y (a negative x is a huge unsigned number).
+        CmpOp::Ult if nonneg(y) => {
+            le(gen, zero, x, 0);
+            le(gen, x, y, -1);
+        }
+        CmpOp::Ule if nonneg(y) => {
+            le(gen, zero, x, 0);
+            le(gen, x, y, 0);
+        }
+        CmpOp::Ugt => relation(gen, s, CmpOp::Ult, y, x),
+        CmpOp::Uge => relation(gen, s, CmpOp::Ule, y, x),
+        _ => {}
+    }
+}
