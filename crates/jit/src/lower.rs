@@ -281,6 +281,7 @@ pub fn lower_function(
         var_kinds: Vec::new(),
         block_values: Vec::new(),
         known: Vec::new(),
+        block_consts: Vec::new(),
         preds_left: SecondaryMap::new(),
         bail: None,
         trap_blocks: HashMap::new(),
@@ -434,6 +435,8 @@ struct FnLower<'e, 'f, 'm> {
     block_values: Vec<Option<Value>>,
     /// The indices set in `block_values`.
     known: Vec<usize>,
+    /// The constants created on the current IR block's main line ([`FnLower::block_const`]).
+    block_consts: Vec<(types::Type, i64, Value)>,
     /// Per lowered IR block, the branches into it not yet emitted; the block is sealed when
     /// this reaches zero (early sealing keeps SSA construction local and cheap).
     preds_left: SecondaryMap<cl::Block, u32>,
@@ -587,6 +590,22 @@ impl FnLower<'_, '_, '_> {
 
     fn i64c(&mut self, c: i64) -> Value {
         self.b.ins().iconst(types::I64, c)
+    }
+
+    /// A constant on the IR block's main line, created once per IR block (the main line's
+    /// blocks dominate each other in order; see [`block_local_locals`]). Never use it on a
+    /// cold path (trap edges, growth, the bail block).
+    fn block_const(&mut self, ty: types::Type, c: i64) -> Value {
+        if let Some(&(_, _, v)) = self
+            .block_consts
+            .iter()
+            .find(|&&(t, k, _)| t == ty && k == c)
+        {
+            return v;
+        }
+        let v = self.b.ins().iconst(ty, c);
+        self.block_consts.push((ty, c, v));
+        v
     }
 
     fn load(&mut self, ty: types::Type, addr: Value, off: i32) -> Value {
@@ -909,6 +928,7 @@ impl FnLower<'_, '_, '_> {
 
     /// Forgets the values known in the IR block just lowered.
     fn forget_block_values(&mut self) {
+        self.block_consts.clear();
         for i in self.known.drain(..) {
             self.block_values[i] = None;
         }
@@ -974,7 +994,7 @@ impl FnLower<'_, '_, '_> {
     /// The value of a scalar operand of type `ty`.
     fn scalar_operand(&mut self, op: Operand, ty: ScalarType) -> R<Value> {
         match op {
-            Operand::Const(c) => Ok(self.iconst(ty, c)),
+            Operand::Const(c) => Ok(self.block_const(abi::scalar_cl(ty), imm_for(ty, c))),
             Operand::Local(l) => {
                 let (v, lt) = self.scalar_local(l)?;
                 if lt != ty {
@@ -1555,10 +1575,11 @@ impl FnLower<'_, '_, '_> {
                 let size = self.elem_size(elem)?;
                 let len = self.load(types::I64, h, HDR_LEN);
                 if check.is_checked() {
-                    let zero = self.i64c(0);
+                    let zero = self.block_const(types::I64, 0);
                     self.trap_if(IntCC::Equal, len, zero, TrapKind::PopEmpty, None, None)?;
                 }
-                let n = self.b.ins().iadd_imm_s(len, -1);
+                let minus_one = self.block_const(types::I64, -1);
+                let n = self.b.ins().iadd(len, minus_one);
                 self.store(n, h, HDR_LEN);
                 if let Some(dst) = dst {
                     let addr = self.elem_addr(h, n, size);
@@ -1811,7 +1832,8 @@ impl FnLower<'_, '_, '_> {
 
     fn elem_addr(&mut self, h: Value, index: Value, size: u32) -> Value {
         let ptr = self.load(PTR, h, HDR_PTR);
-        let off = self.b.ins().imul_imm_s(index, i64::from(size));
+        let size = self.block_const(types::I64, i64::from(size));
+        let off = self.b.ins().imul(index, size);
         self.b.ins().iadd(ptr, off)
     }
 
@@ -1923,7 +1945,8 @@ impl FnLower<'_, '_, '_> {
         self.b.switch_to_block(store_blk);
         let addr = self.elem_addr(h, len, size);
         self.store_elem(v, addr)?;
-        let len1 = self.b.ins().iadd_imm_s(len, 1);
+        let one = self.block_const(types::I64, 1);
+        let len1 = self.b.ins().iadd(len, one);
         self.store(len1, h, HDR_LEN);
         Ok(())
     }
