@@ -27,6 +27,12 @@
 //!   anything else; decremented on return); the entry shim counts a non-recursive entry
 //!   function. With fuel compiled in, every IR block entry consumes one unit.
 //! - Blocks are sealed as soon as their last predecessor is emitted.
+//! - Block-local locals (every read preceded by a write in the same IR block,
+//!   [`block_local_locals`]) are no variable at all; constants on an IR block's main line are
+//!   created once per block.
+//! - Functions in the huge tier ([`crate::tier`]) keep their locals in one stack slot instead
+//!   of variables and name their branches' successors in source order.
+//! - Struct copies move 16 bytes at a time through SSE registers.
 
 use crate::abi::{self, PTR};
 use crate::error::JitError;
