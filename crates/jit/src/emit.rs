@@ -3,13 +3,15 @@
 //! Both use the fixed target (`x86_64-unknown-linux-gnu` with explicitly set flags, see
 //! [`crate::target::fixed_isa`]) and the same declaration numbering as the JIT (runtime
 //! functions `u0:0`..`u0:3`, then IR function `i` as `u0:(4 + i)`), so the text is identical on
-//! every host and stable enough for snapshot tests. Code is compiled without fuel checks.
+//! every host and stable enough for snapshot tests. Code is compiled without fuel checks. A
+//! function is lowered and compiled in its tier ([`crate::tier`]), as the JIT does.
 
 use crate::abi;
 use crate::error::JitError;
 use crate::lower::{lower_function, LowerEnv};
 use crate::runtime::RtFunc;
 use crate::target::{fixed_isa, ClOpt};
+use crate::tier::Tier;
 use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir;
 use cranelift_codegen::isa::OwnedTargetIsa;
@@ -24,7 +26,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 fn for_each_lowered(
     module: &Module,
     isa: &OwnedTargetIsa,
-    each: impl FnMut(&str, ir::Function) -> Result<(), JitError>,
+    each: impl FnMut(&str, ir::Function, Tier) -> Result<(), JitError>,
 ) -> Result<(), JitError> {
     catch_unwind(AssertUnwindSafe(|| lower_all(module, isa, each))).unwrap_or_else(|_| {
         Err(JitError::Codegen {
@@ -37,7 +39,7 @@ fn for_each_lowered(
 fn lower_all(
     module: &Module,
     isa: &OwnedTargetIsa,
-    mut each: impl FnMut(&str, ir::Function) -> Result<(), JitError>,
+    mut each: impl FnMut(&str, ir::Function, Tier) -> Result<(), JitError>,
 ) -> Result<(), JitError> {
     let call_conv = isa.default_call_conv();
     let rt_count = RtFunc::ALL.len() as u32;
@@ -51,6 +53,7 @@ fn lower_all(
     for (fid, f) in module.funcs.iter() {
         let mut func = ir::Function::new();
         func.signature = abi::ir_signature(module, f, call_conv);
+        let tier = Tier::of(f);
         lower_function(
             &env,
             fid,
@@ -58,8 +61,9 @@ fn lower_all(
             &mut fbc,
             isa.frontend_config(),
             &mut messages,
+            tier,
         )?;
-        each(&f.name, func)?;
+        each(&f.name, func, tier)?;
     }
     Ok(())
 }
@@ -68,9 +72,9 @@ fn lower_all(
 /// another, each under a `; function NAME` header. The lowering does not depend on `cl_opt`;
 /// it only selects the ISA settings recorded with the text.
 pub fn emit_clif(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
-    let isa = fixed_isa(cl_opt)?;
+    let isa = fixed_isa(cl_opt, Tier::Normal)?;
     let mut out = String::new();
-    for_each_lowered(module, &isa, |name, func| {
+    for_each_lowered(module, &isa, |name, func, _| {
         let _ = writeln!(out, "; function {name}");
         let _ = writeln!(out, "{}", func.display());
         Ok(())
@@ -82,15 +86,23 @@ pub fn emit_clif(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
 /// fixed target, one function after another under a `; function NAME (N bytes)` header.
 /// Calls appear unrelocated (address 0).
 pub fn emit_asm(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
-    let isa = fixed_isa(cl_opt)?;
+    let isa = fixed_isa(cl_opt, Tier::Normal)?;
+    let mut huge_isa: Option<OwnedTargetIsa> = None;
     let cs = isa
         .to_capstone()
         .map_err(|e| JitError::Disasm(e.to_string()))?;
     let mut out = String::new();
-    for_each_lowered(module, &isa, |name, func| {
+    for_each_lowered(module, &isa, |name, func, tier| {
+        let tier_isa = match tier {
+            Tier::Normal => &isa,
+            Tier::Huge => match &mut huge_isa {
+                Some(i) => &*i,
+                slot => slot.insert(fixed_isa(cl_opt, Tier::Huge)?),
+            },
+        };
         let mut ctx = Context::for_function(func);
         let code = ctx
-            .compile(&*isa, &mut ControlPlane::default())
+            .compile(&**tier_isa, &mut ControlPlane::default())
             .map_err(|e| JitError::Codegen {
                 function: name.to_string(),
                 message: format!("{:?}", e.inner),

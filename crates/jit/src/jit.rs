@@ -18,9 +18,12 @@ use crate::error::{EntryError, JitError, RunError};
 use crate::lower::{lower_function, lower_shim, LowerEnv};
 use crate::runtime::{RtFunc, RunCtx, RunStats, TrapRecord};
 use crate::target::{host_isa, ClOpt};
+use crate::tier::Tier;
+use cranelift_codegen::control::ControlPlane;
+use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{default_libcall_names, Linkage, Module as _, ModuleError};
+use cranelift_module::{default_libcall_names, Linkage, Module as _, ModuleError, ModuleReloc};
 use poolopt_ir::{
     index_oob_message, oom_message, EntityRef, FuncId, InstKind, Module, RunLimits, ScalarType,
     Trap, TrapKind, Type, DIV_ZERO_MESSAGE, OUT_OF_FUEL_MESSAGE, POP_EMPTY_MESSAGE,
@@ -87,6 +90,8 @@ pub struct CompiledModule {
     messages: Vec<String>,
     fuel: bool,
     code_size: usize,
+    /// The largest frame of a function on a call-graph cycle (its frames count towards the
+    /// call depth), 0 if there is none.
     max_frame: u64,
     /// Frame estimates of the functions off every call-graph cycle, summed: each is active at
     /// most once at a time, and none of them counts towards the call depth.
@@ -149,7 +154,7 @@ impl CompiledModule {
         opts: &JitOptions,
         selected: Vec<bool>,
     ) -> Result<CompiledModule, JitError> {
-        let isa = host_isa(opts.cl_opt)?;
+        let isa = host_isa(opts.cl_opt, Tier::Normal)?;
         let call_conv = isa.default_call_conv();
         let frontend = isa.frontend_config();
         let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
@@ -170,7 +175,7 @@ impl CompiledModule {
         // A panic inside Cranelift would be a bug; report it as an error rather than take the
         // host down.
         match catch_unwind(AssertUnwindSafe(|| {
-            compiled.build(module, call_conv, frontend)
+            compiled.build(module, opts.cl_opt, call_conv, frontend)
         })) {
             Ok(r) => r?,
             Err(_) => {
@@ -186,6 +191,7 @@ impl CompiledModule {
     fn build(
         &mut self,
         module: &Module,
+        cl_opt: ClOpt,
         call_conv: cranelift_codegen::isa::CallConv,
         frontend: cranelift_codegen::isa::TargetFrontendConfig,
     ) -> Result<(), JitError> {
@@ -235,8 +241,11 @@ impl CompiledModule {
         )?;
         let mut ctx = jit.make_context();
         let mut fbc = FunctionBuilderContext::new();
+        // The ISA of the huge tier, built when the first huge function comes.
+        let mut huge_isa: Option<OwnedTargetIsa> = None;
         for ((fid, f), &id) in module.funcs.iter().zip(&ir_ids) {
             let Some(id) = id else { continue };
+            let tier = Tier::of(f);
             let info = lower_function(
                 &env,
                 fid,
@@ -244,16 +253,58 @@ impl CompiledModule {
                 &mut fbc,
                 frontend,
                 &mut self.messages,
+                tier,
             )?;
-            self.max_frame = self.max_frame.max(info.frame_estimate);
-            if !info.counts_depth {
-                self.chain_frames = self.chain_frames.saturating_add(info.frame_estimate);
+            match tier {
+                Tier::Normal => jit
+                    .define_function(id, &mut ctx)
+                    .map_err(|e| module_error(&f.name, e))?,
+                Tier::Huge => {
+                    let isa = match &mut huge_isa {
+                        Some(isa) => &*isa,
+                        slot => slot.insert(host_isa(cl_opt, Tier::Huge)?),
+                    };
+                    // What `define_function` does, with the huge tier's ISA.
+                    let alignment = ctx
+                        .compile(&**isa, &mut ControlPlane::default())
+                        .map_err(|e| JitError::Codegen {
+                            function: f.name.clone(),
+                            message: e.inner.to_string(),
+                        })?
+                        .buffer
+                        .alignment;
+                    let code = ctx.compiled_code().ok_or_else(|| JitError::Codegen {
+                        function: f.name.clone(),
+                        message: "no compiled code".to_string(),
+                    })?;
+                    let relocs: Vec<ModuleReloc> = code
+                        .buffer
+                        .relocs()
+                        .iter()
+                        .map(|r| ModuleReloc::from_mach_reloc(r, &ctx.func, id))
+                        .collect();
+                    jit.define_function_bytes(
+                        id,
+                        u64::from(alignment),
+                        code.code_buffer(),
+                        &relocs,
+                    )
+                    .map_err(|e| module_error(&f.name, e))?;
+                }
             }
-            jit.define_function(id, &mut ctx)
-                .map_err(|e| module_error(&f.name, e))?;
-            self.code_size += ctx
-                .compiled_code()
-                .map_or(0, |c| c.code_info().total_size as usize);
+            let code = ctx.compiled_code();
+            self.code_size += code.map_or(0, |c| c.code_info().total_size as usize);
+            // The frame as compiled (below the frame pointer, plus the saved frame pointer
+            // and the return address), never less than the lowering's estimate.
+            let frame = code
+                .and_then(|c| c.buffer.frame_layout())
+                .map_or(0, |l| u64::from(l.frame_to_fp_offset) + 16)
+                .max(info.frame_estimate);
+            if info.counts_depth {
+                self.max_frame = self.max_frame.max(frame);
+            } else {
+                self.chain_frames = self.chain_frames.saturating_add(frame);
+            }
             jit.clear_context(&mut ctx);
         }
         let mut shims = Vec::new();
@@ -492,7 +543,8 @@ impl CompiledModule {
     /// The largest call-depth limit whose frames fit the largest run stack, so the limit
     /// always traps before the machine stack overflows.
     fn max_supported_depth(&self) -> u32 {
-        let frames = (MAX_STACK - STACK_RESERVE) / self.max_frame.max(1);
+        let room = (MAX_STACK - STACK_RESERVE).saturating_sub(self.chain_frames);
+        let frames = room / self.max_frame.max(1);
         u32::try_from(frames.saturating_sub(2)).unwrap_or(u32::MAX)
     }
 

@@ -41,8 +41,8 @@
 //!
 //! Modules: [`abi`] (calling convention), [`runtime`] (run context, vec headers, runtime
 //! functions), [`lower`] (IR → CLIF), [`jit`](mod@jit) (compile and run), [`entry`] (typed
-//! entry points), [`emit`] (text), `target`
-//! (ISAs and the optimization-level knob), `error`.
+//! entry points), [`emit`] (text), [`tier`] (how a function is compiled, by its size),
+//! `target` (ISAs and the optimization-level knob), `error`.
 
 pub mod abi;
 pub mod emit;
@@ -52,6 +52,7 @@ pub mod jit;
 pub mod lower;
 pub mod runtime;
 mod target;
+pub mod tier;
 
 pub use emit::{emit_asm, emit_clif};
 pub use entry::{EntryArgs, EntryResult, HostScalar, TypedEntry};

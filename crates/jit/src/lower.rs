@@ -27,16 +27,24 @@
 //!   anything else; decremented on return); the entry shim counts a non-recursive entry
 //!   function. With fuel compiled in, every IR block entry consumes one unit.
 //! - Blocks are sealed as soon as their last predecessor is emitted.
+//! - Block-local locals (every read preceded by a write in the same IR block,
+//!   [`block_local_locals`]) are no variable at all; constants on an IR block's main line are
+//!   created once per block.
+//! - Functions in the huge tier ([`crate::tier`]) keep their locals in one stack slot instead
+//!   of variables and name their branches' successors in source order.
+//! - Struct copies move 16 bytes at a time through SSE registers.
 
 use crate::abi::{self, PTR};
 use crate::error::JitError;
 use crate::runtime::{
     RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, HDR_CAP, HDR_LEN, HDR_PTR,
 };
-use cranelift_codegen::ir::condcodes::IntCC;
+use crate::tier::Tier;
+use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::{
-    self as cl, types, ExtFuncData, ExternalName, FuncRef, InstBuilder, MemFlagsData, Signature,
-    StackSlot, StackSlotData, StackSlotKind, UserExternalName, Value,
+    self as cl, types, ExtFuncData, ExternalName, FuncRef, InstBuilder, InstructionData,
+    MemFlagsData, Opcode, Signature, StackSlot, StackSlotData, StackSlotKind, UserExternalName,
+    Value, ValueDef,
 };
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
@@ -249,6 +257,7 @@ pub fn lower_function(
     fbc: &mut FunctionBuilderContext,
     frontend: TargetFrontendConfig,
     messages: &mut Vec<String>,
+    tier: Tier,
 ) -> Result<LowerInfo, JitError> {
     let ir = env
         .module
@@ -271,6 +280,14 @@ pub fn lower_function(
         retarea: None,
         locals: SecondaryMap::new(),
         blocks: SecondaryMap::new(),
+        layout_pos: SecondaryMap::new(),
+        tier,
+        huge: None,
+        block_local: SecondaryMap::new(),
+        var_kinds: Vec::new(),
+        block_values: Vec::new(),
+        known: Vec::new(),
+        block_consts: Vec::new(),
         preds_left: SecondaryMap::new(),
         bail: None,
         trap_blocks: HashMap::new(),
@@ -410,6 +427,22 @@ struct FnLower<'e, 'f, 'm> {
     retarea: Option<Value>,
     locals: SecondaryMap<Local, Option<Repr>>,
     blocks: SecondaryMap<Block, Option<cl::Block>>,
+    /// Position of each IR block in the function's layout.
+    layout_pos: SecondaryMap<Block, u32>,
+    /// How the function is compiled (see [`crate::tier`]).
+    tier: Tier,
+    /// In the huge tier, where the locals live.
+    huge: Option<HugeLocals>,
+    /// Per local: block-local (see [`block_local_locals`]).
+    block_local: SecondaryMap<Local, bool>,
+    /// Per variable index: where its value lives.
+    var_kinds: Vec<VarKind>,
+    /// Per variable index: its value in the IR block being lowered, where known.
+    block_values: Vec<Option<Value>>,
+    /// The indices set in `block_values`.
+    known: Vec<usize>,
+    /// The constants created on the current IR block's main line ([`FnLower::block_const`]).
+    block_consts: Vec<(types::Type, i64, Value)>,
     /// Per lowered IR block, the branches into it not yet emitted; the block is sealed when
     /// this reaches zero (early sealing keeps SSA construction local and cheap).
     preds_left: SecondaryMap<cl::Block, u32>,
@@ -565,6 +598,22 @@ impl FnLower<'_, '_, '_> {
         self.b.ins().iconst(types::I64, c)
     }
 
+    /// A constant on the IR block's main line, created once per IR block (the main line's
+    /// blocks dominate each other in order; see [`block_local_locals`]). Never use it on a
+    /// cold path (trap edges, growth, the bail block).
+    fn block_const(&mut self, ty: types::Type, c: i64) -> Value {
+        if let Some(&(_, _, v)) = self
+            .block_consts
+            .iter()
+            .find(|&&(t, k, _)| t == ty && k == c)
+        {
+            return v;
+        }
+        let v = self.b.ins().iconst(ty, c);
+        self.block_consts.push((ty, c, v));
+        v
+    }
+
     fn load(&mut self, ty: types::Type, addr: Value, off: i32) -> Value {
         self.b.ins().load(ty, mflags(), addr, off)
     }
@@ -609,9 +658,17 @@ impl FnLower<'_, '_, '_> {
         }
     }
 
-    /// Copies `size` bytes from `src` to `dst` (both addresses), every byte.
+    /// Copies `size` bytes from `src` to `dst` (both addresses), every byte: 16 bytes at a
+    /// time through an SSE register (`movdqu`, x86-64's baseline; no alignment needed), the
+    /// rest in 8-, 4-, 2- and 1-byte pieces. A 128-byte struct is 8 loads and 8 stores.
     fn copy_mem(&mut self, dst: Value, dst_off: i32, src: Value, src_off: i32, size: u32) {
-        for (off, bytes) in Self::chunks(size) {
+        let wide = size / 16 * 16;
+        for off in (0..wide).step_by(16) {
+            let v = self.load(types::I8X16, src, src_off + off as i32);
+            self.store(v, dst, dst_off + off as i32);
+        }
+        for (off, bytes) in Self::chunks(size - wide) {
+            let off = wide + off;
             let ty = Self::chunk_ty(bytes);
             let v = self.load(ty, src, src_off + off as i32);
             self.store(v, dst, dst_off + off as i32);
@@ -772,11 +829,19 @@ impl FnLower<'_, '_, '_> {
         Ok(args)
     }
 
-    /// Branches to the trap block of `kind` when `cond` is nonzero, through a small cold edge
+    /// Branches to the trap block of `kind` when `x cc y` holds, through a small cold edge
     /// block that supplies this site's code (so the hot path carries no trap constants).
+    ///
+    /// In the huge tier the branch tests the complement (`brif ok, cont, edge`): Cranelift's
+    /// block order (a reverse postorder whose depth-first walk takes a branch's first
+    /// successor first) then places the edge block right after its site instead of after
+    /// the rest of the function, so the index and length it passes are not live across
+    /// everything in between (which made register allocation quadratic in huge functions).
     fn trap_if(
         &mut self,
-        cond: Value,
+        cc: IntCC,
+        x: Value,
+        y: Value,
         kind: TrapKind,
         a: Option<Value>,
         b: Option<Value>,
@@ -784,7 +849,13 @@ impl FnLower<'_, '_, '_> {
         let edge = self.b.create_block();
         self.b.set_cold_block(edge);
         let cont = self.b.create_block();
-        self.b.ins().brif(cond, edge, &[], cont, &[]);
+        if self.tier == Tier::Huge {
+            let ok = self.b.ins().icmp(cc.complement(), x, y);
+            self.b.ins().brif(ok, cont, &[], edge, &[]);
+        } else {
+            let fail = self.b.ins().icmp(cc, x, y);
+            self.b.ins().brif(fail, edge, &[], cont, &[]);
+        }
         self.b.seal_block(edge);
         self.b.seal_block(cont);
         self.b.switch_to_block(edge);
@@ -811,11 +882,122 @@ impl FnLower<'_, '_, '_> {
         Ok(())
     }
 
+    // ---------------------------------------------------------------- local variables
+
+    /// Declares the variable of scalar, vec or packed local `local`, with its incoming value.
+    ///
+    /// A *block-local* local (every read is preceded by a write in the same IR block; see
+    /// [`block_local_locals`]) is no variable at all: its value is known where it is read.
+    /// Otherwise it is normally a cranelift-frontend `Variable`: a local is zero until
+    /// assigned, and without `init` it is not defined here (cranelift-frontend materializes a
+    /// zero in the entry block only for a read that some path reaches before any assignment,
+    /// so a local that every path writes before reading costs nothing). In the huge tier it
+    /// lives in 8 bytes of the function's locals slot, stored here (zero without `init`).
+    fn declare_local_var(
+        &mut self,
+        local: Local,
+        ty: types::Type,
+        init: Option<Value>,
+    ) -> Variable {
+        let var = self.b.declare_var(ty);
+        let i = var.index();
+        if self.var_kinds.len() <= i {
+            self.var_kinds.resize(i + 1, VarKind::Frontend);
+            self.block_values.resize(i + 1, None);
+        }
+        if self.block_local[local] && init.is_none() {
+            self.var_kinds[i] = VarKind::BlockLocal(ty);
+        } else if let Some(mem) = self.huge.as_mut() {
+            self.var_kinds[i] = VarKind::Memory(mem.next_offset, ty);
+            mem.next_offset += 8;
+            let v = init.unwrap_or_else(|| self.b.ins().iconst(ty, 0));
+            self.write_var(var, v);
+        } else if let Some(v) = init {
+            self.b.def_var(var, v);
+        }
+        var
+    }
+
+    /// In the huge tier, the address of the locals slot, computed once per IR block.
+    fn huge_base(&mut self, slot: StackSlot) -> Value {
+        if let Some(base) = self.huge.as_ref().and_then(|m| m.base) {
+            return base;
+        }
+        let base = self.b.ins().stack_addr(PTR, slot, 0);
+        if let Some(mem) = self.huge.as_mut() {
+            mem.base = Some(base);
+        }
+        base
+    }
+
+    /// Records that a local's variable holds `v` from here to the end of the IR block.
+    fn remember(&mut self, i: usize, v: Value) {
+        if let Some(slot) = self.block_values.get_mut(i) {
+            if slot.is_none() {
+                self.known.push(i);
+            }
+            *slot = Some(v);
+        }
+    }
+
+    /// Forgets the values known in the IR block just lowered.
+    fn forget_block_values(&mut self) {
+        self.block_consts.clear();
+        for i in self.known.drain(..) {
+            self.block_values[i] = None;
+        }
+        if let Some(mem) = self.huge.as_mut() {
+            mem.base = None;
+        }
+    }
+
+    /// The current value of a local's variable.
+    fn read_var(&mut self, var: Variable) -> Value {
+        let i = var.index();
+        if let Some(v) = self.block_values.get(i).copied().flatten() {
+            return v;
+        }
+        match self.var_kinds.get(i).copied().unwrap_or(VarKind::Frontend) {
+            VarKind::Frontend => self.b.use_var(var),
+            // Never read before its write in the block (see `block_local_locals`); the
+            // local's initial zero keeps this total.
+            VarKind::BlockLocal(ty) => self.b.ins().iconst(ty, 0),
+            VarKind::Memory(offset, ty) => {
+                let Some(slot) = self.huge.as_ref().map(|m| m.slot) else {
+                    return self.b.use_var(var);
+                };
+                let base = self.huge_base(slot);
+                let v = self.b.ins().load(ty, mflags(), base, offset as i32);
+                self.remember(i, v);
+                v
+            }
+        }
+    }
+
+    /// Assigns a local's variable.
+    fn write_var(&mut self, var: Variable, v: Value) {
+        let i = var.index();
+        match self.var_kinds.get(i).copied().unwrap_or(VarKind::Frontend) {
+            VarKind::Frontend => {
+                self.b.def_var(var, v);
+                return;
+            }
+            VarKind::BlockLocal(_) => {}
+            VarKind::Memory(offset, _) => {
+                if let Some(slot) = self.huge.as_ref().map(|m| m.slot) {
+                    let base = self.huge_base(slot);
+                    self.b.ins().store(mflags(), v, base, offset as i32);
+                }
+            }
+        }
+        self.remember(i, v);
+    }
+
     // ---------------------------------------------------------------- operands
 
     fn scalar_local(&mut self, l: Local) -> R<(Value, ScalarType)> {
         match self.repr(l)? {
-            Repr::Scalar(var, ty) => Ok((self.b.use_var(var), ty)),
+            Repr::Scalar(var, ty) => Ok((self.read_var(var), ty)),
             _ => Err(self.malformed(format!(
                 "local `{}` is used as a scalar but is not one",
                 self.local_name(l)
@@ -826,7 +1008,7 @@ impl FnLower<'_, '_, '_> {
     /// The value of a scalar operand of type `ty`.
     fn scalar_operand(&mut self, op: Operand, ty: ScalarType) -> R<Value> {
         match op {
-            Operand::Const(c) => Ok(self.iconst(ty, c)),
+            Operand::Const(c) => Ok(self.block_const(abi::scalar_cl(ty), imm_for(ty, c))),
             Operand::Local(l) => {
                 let (v, lt) = self.scalar_local(l)?;
                 if lt != ty {
@@ -866,7 +1048,7 @@ impl FnLower<'_, '_, '_> {
 
     fn vec_local(&mut self, l: Local) -> R<(Value, ElemType)> {
         match self.repr(l)? {
-            Repr::Vec(var, elem) => Ok((self.b.use_var(var), elem)),
+            Repr::Vec(var, elem) => Ok((self.read_var(var), elem)),
             _ => Err(self.malformed(format!(
                 "local `{}` is used as a vec but is not one",
                 self.local_name(l)
@@ -912,7 +1094,7 @@ impl FnLower<'_, '_, '_> {
                 self.copy_mem(addr, off, from, 0, size);
             }
             Repr::Packed(var, _) => {
-                let v = self.b.use_var(var);
+                let v = self.read_var(var);
                 self.store_bytes(v, addr, off, size);
             }
             _ => return Err(self.malformed("struct expected")),
@@ -930,7 +1112,7 @@ impl FnLower<'_, '_, '_> {
             }
             Repr::Packed(var, _) => {
                 let v = self.load_bytes(addr, off, size);
-                self.b.def_var(var, v);
+                self.write_var(var, v);
             }
             _ => return Err(self.malformed("struct expected")),
         }
@@ -959,12 +1141,13 @@ impl FnLower<'_, '_, '_> {
         if ir.layout.is_empty() {
             return Err(self.malformed("the function has no blocks"));
         }
-        for &blk in &ir.layout {
+        for (pos, &blk) in ir.layout.iter().enumerate() {
             if ir.blocks.get(blk).is_none() {
                 return Err(self.malformed(format!("layout lists undeclared block {blk}")));
             }
             let c = self.b.create_block();
             self.blocks[blk] = Some(c);
+            self.layout_pos[blk] = pos as u32;
         }
         // Count the branches into each block (the entry block is also entered from `start`).
         let mut preds: SecondaryMap<cl::Block, u32> = SecondaryMap::new();
@@ -1014,11 +1197,32 @@ impl FnLower<'_, '_, '_> {
             let depth1 = self.b.ins().iadd_imm_s(depth, 1);
             self.store(depth1, ctx, CTX_DEPTH);
             let max = self.load(types::I64, ctx, CTX_MAX_DEPTH);
-            let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, depth1, max);
             self.site_line = ir.loc.line; // a stack_overflow is reported at the callee's `fn`
-            self.trap_if(over, TrapKind::StackOverflow, None, None)?;
+            self.trap_if(
+                IntCC::UnsignedGreaterThan,
+                depth1,
+                max,
+                TrapKind::StackOverflow,
+                None,
+                None,
+            )?;
         }
 
+        if self.tier == Tier::Huge {
+            let count = ir
+                .locals
+                .values()
+                .filter(|l| !matches!(l.ty, Type::Struct(_)) || l.packed)
+                .count() as u32;
+            let slot = self.new_slot(8 * count.max(1), 8);
+            self.huge = Some(HugeLocals {
+                slot,
+                next_offset: 0,
+                base: None,
+            });
+        }
+
+        self.block_local = block_local_locals(ir);
         // Locals: parameters take their incoming values, the rest start as zero.
         let mut param_index: SecondaryMap<Local, Option<usize>> = SecondaryMap::new();
         for (i, &l) in ir.params.iter().enumerate() {
@@ -1032,22 +1236,19 @@ impl FnLower<'_, '_, '_> {
                     // materializes a zero in the entry block only for a read that some path
                     // reaches before any assignment, so a local that every path writes before
                     // reading costs nothing.
-                    let var = self.b.declare_var(abi::scalar_cl(s));
-                    if let Some(v) = incoming {
-                        self.b.def_var(var, v);
-                    }
+                    let var = self.declare_local_var(local, abi::scalar_cl(s), incoming);
                     Repr::Scalar(var, s)
                 }
                 Type::Vec(elem) => {
                     if let ElemType::Struct(sid) = elem {
                         self.layout(sid)?;
                     }
-                    let var = self.b.declare_var(PTR);
                     let v = match incoming {
-                        Some(v) => v,
-                        None => self.b.ins().iadd_imm_s(ctx, i64::from(CTX_DEAD_HEADER)),
+                        Some(v) => Some(v),
+                        None if self.block_local[local] => None,
+                        None => Some(self.b.ins().iadd_imm_s(ctx, i64::from(CTX_DEAD_HEADER))),
                     };
-                    self.b.def_var(var, v);
+                    let var = self.declare_local_var(local, PTR, v);
                     Repr::Vec(var, elem)
                 }
                 Type::Struct(sid) => {
@@ -1060,15 +1261,12 @@ impl FnLower<'_, '_, '_> {
                             self.unsupported(format!("local `{}` is packed but {why}", data.name))
                         })?;
                         // As for scalars, the all-zero value comes from the frontend if needed.
-                        let var = self.b.declare_var(types::I64);
                         let v = match incoming {
                             Some(p) if small => Some(p),
                             Some(p) => Some(self.load_bytes(p, 0, lay.size)),
                             None => None,
                         };
-                        if let Some(v) = v {
-                            self.b.def_var(var, v);
-                        }
+                        let var = self.declare_local_var(local, types::I64, v);
                         Repr::Packed(var, sid)
                     } else {
                         let ss = self.new_slot(lay.size, lay.align);
@@ -1090,33 +1288,17 @@ impl FnLower<'_, '_, '_> {
 
         // The bail block returns at once with a dummy result and the status 1 (trapped).
         self.b.switch_to_block(bail);
-        let trapped = self.b.ins().iconst(abi::STATUS, 1);
-        match ir.ret {
-            Some(Type::Scalar(s)) => {
-                let z = self.iconst(s, 0);
-                self.b.ins().return_(&[z, trapped]);
-            }
-            Some(Type::Vec(_)) => {
-                let z = self.i64c(0);
-                self.b.ins().return_(&[z, trapped]);
-            }
-            Some(Type::Struct(sid)) if abi::is_small_struct(self.env.module, sid) => {
-                let z = self.i64c(0);
-                self.b.ins().return_(&[z, trapped]);
-            }
-            Some(Type::Struct(_)) | None => {
-                self.b.ins().return_(&[trapped]);
-            }
-        }
+        self.fill_bail();
 
         for &blk in &ir.layout {
             let c = self.cl_block(blk)?;
             self.b.switch_to_block(c);
+            self.forget_block_values();
             if self.env.fuel {
                 self.site_line = 0; // out_of_fuel reports no line
                 let fuel = self.load(types::I64, ctx, CTX_FUEL);
-                let empty = self.b.ins().icmp_imm_u(IntCC::Equal, fuel, 0);
-                self.trap_if(empty, TrapKind::OutOfFuel, None, None)?;
+                let zero = self.i64c(0);
+                self.trap_if(IntCC::Equal, fuel, zero, TrapKind::OutOfFuel, None, None)?;
                 let fuel1 = self.b.ins().iadd_imm_s(fuel, -1);
                 self.store(fuel1, ctx, CTX_FUEL);
             }
@@ -1139,6 +1321,29 @@ impl FnLower<'_, '_, '_> {
             self.site = self.fidx;
         }
         self.fill_trap_blocks()
+    }
+
+    /// Fills the current block with the bail-out return: a dummy result and the status 1.
+    fn fill_bail(&mut self) {
+        let ir = self.ir;
+        let trapped = self.b.ins().iconst(abi::STATUS, 1);
+        match ir.ret {
+            Some(Type::Scalar(s)) => {
+                let z = self.iconst(s, 0);
+                self.b.ins().return_(&[z, trapped]);
+            }
+            Some(Type::Vec(_)) => {
+                let z = self.i64c(0);
+                self.b.ins().return_(&[z, trapped]);
+            }
+            Some(Type::Struct(sid)) if abi::is_small_struct(self.env.module, sid) => {
+                let z = self.i64c(0);
+                self.b.ins().return_(&[z, trapped]);
+            }
+            Some(Type::Struct(_)) | None => {
+                self.b.ins().return_(&[trapped]);
+            }
+        }
     }
 
     /// Records that one branch into `target` is emitted; seals it once all are.
@@ -1167,7 +1372,20 @@ impl FnLower<'_, '_, '_> {
                 let c = self.scalar_operand(*cond, ScalarType::Bool)?;
                 let t = self.cl_block(*then_block)?;
                 let e = self.cl_block(*else_block)?;
-                self.b.ins().brif(c, t, &[], e, &[]);
+                // In the huge tier: Cranelift lays blocks out in a reverse postorder whose
+                // depth-first walk takes a branch's first successor first, which puts that
+                // successor's subtree AFTER the other's. Naming the block that comes later in
+                // the IR layout first keeps the layout's order (a loop body right after its
+                // header, not after the rest of the function), so values stay live over short
+                // stretches of the linear order the single-pass allocator works in.
+                if self.tier == Tier::Huge
+                    && self.layout_pos[*then_block] < self.layout_pos[*else_block]
+                {
+                    let not_c = self.negate(c);
+                    self.b.ins().brif(not_c, e, &[], t, &[]);
+                } else {
+                    self.b.ins().brif(c, t, &[], e, &[]);
+                }
                 self.edge_emitted(t);
                 self.edge_emitted(e);
             }
@@ -1181,7 +1399,7 @@ impl FnLower<'_, '_, '_> {
                     {
                         let size = self.layout(sid)?.size;
                         Some(match self.struct_operand(*op, sid)? {
-                            Repr::Packed(var, _) => self.b.use_var(var),
+                            Repr::Packed(var, _) => self.read_var(var),
                             Repr::Slot(ss, _) => {
                                 let addr = self.slot_addr(ss);
                                 self.load_bytes(addr, 0, size)
@@ -1221,6 +1439,22 @@ impl FnLower<'_, '_, '_> {
         Ok(())
     }
 
+    /// The negation of the bool `c`: the complementary comparison when `c` is an `icmp`
+    /// result (free: the original comparison is then usually dead), else `c == 0`.
+    fn negate(&mut self, c: Value) -> Value {
+        if let ValueDef::Result(inst, 0) = self.b.func.dfg.value_def(c) {
+            if let InstructionData::IntCompare {
+                opcode: Opcode::Icmp,
+                args,
+                cond,
+            } = self.b.func.dfg.insts[inst]
+            {
+                return self.b.ins().icmp(cond.complement(), args[0], args[1]);
+            }
+        }
+        self.b.ins().icmp_imm_u(IntCC::Equal, c, 0)
+    }
+
     fn inst(&mut self, kind: &InstKind) -> R<()> {
         match kind {
             InstKind::Copy { dst, src } => self.copy(*dst, *src),
@@ -1240,7 +1474,7 @@ impl FnLower<'_, '_, '_> {
                     (UnaryOp::Clz, _) => self.b.ins().clz(x),
                     (UnaryOp::Popcnt, _) => self.b.ins().popcnt(x),
                 };
-                self.b.def_var(var, r);
+                self.write_var(var, r);
                 Ok(())
             }
             InstKind::Binary { dst, op, lhs, rhs } => self.binary(*dst, *op, *lhs, *rhs),
@@ -1268,7 +1502,7 @@ impl FnLower<'_, '_, '_> {
                     CmpOp::Uge => IntCC::UnsignedGreaterThanOrEqual,
                 };
                 let r = self.b.ins().icmp(cc, a, c);
-                self.b.def_var(var, r);
+                self.write_var(var, r);
                 Ok(())
             }
             InstKind::Cast { dst, op, arg } => {
@@ -1279,7 +1513,7 @@ impl FnLower<'_, '_, '_> {
                     CastOp::Sext => self.convert(x, from, to, true),
                     CastOp::Zext | CastOp::Trunc => self.convert(x, from, to, false),
                 };
-                self.b.def_var(var, r);
+                self.write_var(var, r);
                 Ok(())
             }
             InstKind::Make { dst, ty, fields } => self.make(*dst, *ty, fields),
@@ -1296,12 +1530,12 @@ impl FnLower<'_, '_, '_> {
                         self.load(abi::scalar_cl(fty), addr, off as i32)
                     }
                     Repr::Packed(pv, _) => {
-                        let p = self.b.use_var(pv);
+                        let p = self.read_var(pv);
                         self.packed_get(p, off, fty)
                     }
                     _ => return Err(self.malformed("struct expected")),
                 };
-                self.b.def_var(var, v);
+                self.write_var(var, v);
                 Ok(())
             }
             InstKind::SetField { dst, field, value } => {
@@ -1314,9 +1548,9 @@ impl FnLower<'_, '_, '_> {
                         self.store(v, addr, off as i32);
                     }
                     Repr::Packed(pv, _) => {
-                        let p = self.b.use_var(pv);
+                        let p = self.read_var(pv);
                         let n = self.packed_set(p, off, fty, v);
-                        self.b.def_var(pv, n);
+                        self.write_var(pv, n);
                     }
                     _ => return Err(self.malformed("struct expected")),
                 }
@@ -1336,7 +1570,7 @@ impl FnLower<'_, '_, '_> {
                 let h = self.b.inst_results(call)[0];
                 let null = self.b.ins().icmp_imm_u(IntCC::Equal, h, 0);
                 self.bail_if(null)?;
-                self.b.def_var(var, h);
+                self.write_var(var, h);
                 Ok(())
             }
             InstKind::VecLen { dst, vec } => {
@@ -1346,7 +1580,7 @@ impl FnLower<'_, '_, '_> {
                 }
                 let (h, _) = self.vec_local(*vec)?;
                 let len = self.load(types::I64, h, HDR_LEN);
-                self.b.def_var(var, len);
+                self.write_var(var, len);
                 Ok(())
             }
             InstKind::VecPush { vec, value } => self.push(*vec, *value),
@@ -1355,10 +1589,11 @@ impl FnLower<'_, '_, '_> {
                 let size = self.elem_size(elem)?;
                 let len = self.load(types::I64, h, HDR_LEN);
                 if check.is_checked() {
-                    let empty = self.b.ins().icmp_imm_u(IntCC::Equal, len, 0);
-                    self.trap_if(empty, TrapKind::PopEmpty, None, None)?;
+                    let zero = self.block_const(types::I64, 0);
+                    self.trap_if(IntCC::Equal, len, zero, TrapKind::PopEmpty, None, None)?;
                 }
-                let n = self.b.ins().iadd_imm_s(len, -1);
+                let minus_one = self.block_const(types::I64, -1);
+                let n = self.b.ins().iadd(len, minus_one);
                 self.store(n, h, HDR_LEN);
                 if let Some(dst) = dst {
                     let addr = self.elem_addr(h, n, size);
@@ -1416,7 +1651,7 @@ impl FnLower<'_, '_, '_> {
         match self.repr(dst)? {
             Repr::Scalar(var, ty) => {
                 let v = self.scalar_operand(src, ty)?;
-                self.b.def_var(var, v);
+                self.write_var(var, v);
             }
             Repr::Vec(var, elem) => {
                 let Operand::Local(s) = src else {
@@ -1426,14 +1661,14 @@ impl FnLower<'_, '_, '_> {
                 if e != elem {
                     return Err(self.malformed("vec copy between different element types"));
                 }
-                self.b.def_var(var, v);
+                self.write_var(var, v);
             }
             dst_repr @ (Repr::Slot(_, sid) | Repr::Packed(_, sid)) => {
                 let src_repr = self.struct_operand(src, sid)?;
                 match (dst_repr, src_repr) {
                     (Repr::Packed(dv, _), Repr::Packed(sv, _)) => {
-                        let v = self.b.use_var(sv);
-                        self.b.def_var(dv, v);
+                        let v = self.read_var(sv);
+                        self.write_var(dv, v);
                     }
                     (Repr::Slot(ss, _), s) => {
                         let addr = self.slot_addr(ss);
@@ -1482,13 +1717,13 @@ impl FnLower<'_, '_, '_> {
         } else {
             r
         };
-        self.b.def_var(var, r);
+        self.write_var(var, r);
         Ok(())
     }
 
     fn div_rem(&mut self, op: BinaryOp, ty: ScalarType, x: Value, y: Value) -> R<Value> {
-        let zero = self.b.ins().icmp_imm_u(IntCC::Equal, y, 0);
-        self.trap_if(zero, TrapKind::DivZero, None, None)?;
+        let zero = self.b.ins().iconst(abi::scalar_cl(ty), 0);
+        self.trap_if(IntCC::Equal, y, zero, TrapKind::DivZero, None, None)?;
         match op {
             BinaryOp::UDiv => return Ok(self.b.ins().udiv(x, y)),
             BinaryOp::URem => return Ok(self.b.ins().urem(x, y)),
@@ -1602,7 +1837,7 @@ impl FnLower<'_, '_, '_> {
                     });
                 }
                 let v = acc.unwrap_or_else(|| self.i64c(0));
-                self.b.def_var(var, v);
+                self.write_var(var, v);
             }
             _ => return Err(self.malformed("struct expected")),
         }
@@ -1611,18 +1846,22 @@ impl FnLower<'_, '_, '_> {
 
     fn elem_addr(&mut self, h: Value, index: Value, size: u32) -> Value {
         let ptr = self.load(PTR, h, HDR_PTR);
-        let off = self.b.ins().imul_imm_s(index, i64::from(size));
+        let size = self.block_const(types::I64, i64::from(size));
+        let off = self.b.ins().imul(index, size);
         self.b.ins().iadd(ptr, off)
     }
 
     /// The checked-access test: one unsigned compare of the index with the length.
     fn bounds_check(&mut self, h: Value, index: Value) -> R<()> {
         let len = self.load(types::I64, h, HDR_LEN);
-        let oob = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, index, len);
-        self.trap_if(oob, TrapKind::IndexOob, Some(index), Some(len))
+        self.trap_if(
+            IntCC::UnsignedGreaterThanOrEqual,
+            index,
+            len,
+            TrapKind::IndexOob,
+            Some(index),
+            Some(len),
+        )
     }
 
     /// Loads an element (or one field of it) at `addr` into `dst`.
@@ -1634,7 +1873,7 @@ impl FnLower<'_, '_, '_> {
                     return Err(self.malformed("element type does not match the destination"));
                 }
                 let v = self.load(abi::scalar_cl(s), addr, 0);
-                self.b.def_var(var, v);
+                self.write_var(var, v);
             }
             (ElemType::Struct(sid), Some(f)) => {
                 let (off, fty) = self.field(sid, f)?;
@@ -1643,7 +1882,7 @@ impl FnLower<'_, '_, '_> {
                     return Err(self.malformed("field type does not match the destination"));
                 }
                 let v = self.load(abi::scalar_cl(fty), addr, off as i32);
-                self.b.def_var(var, v);
+                self.write_var(var, v);
             }
             (ElemType::Struct(sid), None) => {
                 let repr = self.struct_repr(dst, sid)?;
@@ -1668,7 +1907,7 @@ impl FnLower<'_, '_, '_> {
                 let repr = self.struct_operand(value, sid)?;
                 // Read a packed value now; a slot is copied at the store.
                 match repr {
-                    Repr::Packed(var, _) => ElemValue::Packed(self.b.use_var(var), sid),
+                    Repr::Packed(var, _) => ElemValue::Packed(self.read_var(var), sid),
                     other => ElemValue::Struct(other, sid),
                 }
             }
@@ -1696,11 +1935,17 @@ impl FnLower<'_, '_, '_> {
         let v = self.elem_value(elem, None, value)?;
         let len = self.load(types::I64, h, HDR_LEN);
         let cap = self.load(types::I64, h, HDR_CAP);
-        let full = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, len, cap);
         let grow = self.b.create_block();
         self.b.set_cold_block(grow);
         let store_blk = self.b.create_block();
-        self.b.ins().brif(full, grow, &[], store_blk, &[]);
+        if self.tier == Tier::Huge {
+            // The hot successor first (see [`FnLower::trap_if`]).
+            let room = self.b.ins().icmp(IntCC::SignedLessThan, len, cap);
+            self.b.ins().brif(room, store_blk, &[], grow, &[]);
+        } else {
+            let full = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, len, cap);
+            self.b.ins().brif(full, grow, &[], store_blk, &[]);
+        }
         self.b.seal_block(grow);
         self.b.switch_to_block(grow);
         let ctx = self.ctx()?;
@@ -1714,7 +1959,8 @@ impl FnLower<'_, '_, '_> {
         self.b.switch_to_block(store_blk);
         let addr = self.elem_addr(h, len, size);
         self.store_elem(v, addr)?;
-        let len1 = self.b.ins().iadd_imm_s(len, 1);
+        let one = self.block_const(types::I64, 1);
+        let len1 = self.b.ins().iadd(len, one);
         self.store(len1, h, HDR_LEN);
         Ok(())
     }
@@ -1777,7 +2023,7 @@ impl FnLower<'_, '_, '_> {
                 Type::Struct(sid) if abi::is_small_struct(self.env.module, sid) => {
                     let size = self.layout(sid)?.size;
                     match self.struct_operand(arg, sid)? {
-                        Repr::Packed(var, _) => self.b.use_var(var),
+                        Repr::Packed(var, _) => self.read_var(var),
                         Repr::Slot(ss, _) => {
                             let addr = self.slot_addr(ss);
                             self.load_bytes(addr, 0, size)
@@ -1809,16 +2055,16 @@ impl FnLower<'_, '_, '_> {
                 if ty != s {
                     return Err(self.malformed("call result type does not match"));
                 }
-                self.b.def_var(var, results[0]);
+                self.write_var(var, results[0]);
             }
             (Some(Type::Vec(e)), Some(d)) => match self.repr(d)? {
-                Repr::Vec(var, de) if de == e => self.b.def_var(var, results[0]),
+                Repr::Vec(var, de) if de == e => self.write_var(var, results[0]),
                 _ => return Err(self.malformed("call result type does not match")),
             },
             (Some(Type::Struct(sid)), Some(d)) if abi::is_small_struct(self.env.module, sid) => {
                 let size = self.layout(sid)?.size;
                 match self.struct_repr(d, sid)? {
-                    Repr::Packed(var, _) => self.b.def_var(var, results[0]),
+                    Repr::Packed(var, _) => self.write_var(var, results[0]),
                     Repr::Slot(ss, _) => {
                         let addr = self.slot_addr(ss);
                         self.store_bytes(results[0], addr, 0, size);
@@ -1841,6 +2087,72 @@ impl FnLower<'_, '_, '_> {
         }
         Ok(())
     }
+}
+
+/// The huge tier's locals: one stack slot holding 8 bytes per scalar, vec and packed local
+/// (block-local ones excepted), and the slot's address within the IR block being lowered.
+struct HugeLocals {
+    slot: StackSlot,
+    next_offset: u32,
+    base: Option<Value>,
+}
+
+/// Where a scalar, vec or packed local's value lives.
+#[derive(Copy, Clone, Debug)]
+enum VarKind {
+    /// A cranelift-frontend `Variable` (SSA construction).
+    Frontend,
+    /// Only in the IR block being lowered (the local is block-local), of this type.
+    BlockLocal(types::Type),
+    /// At this offset of the huge tier's locals slot, of this type.
+    Memory(u32, types::Type),
+}
+
+/// Per local, whether it is *block-local*: every read of it is preceded by a write in the
+/// same IR block, so its value never crosses a block boundary (and its initial zero is never
+/// seen). Parameters are not. Values read and written within one block are all the lowering
+/// needs for such a local: no SSA construction, no memory.
+///
+/// Within an IR block, locals are read and written only on its main line of Cranelift blocks
+/// (each dominated by the one before; the cold paths of traps and of a push's growth touch no
+/// local), so a value remembered there dominates every later access in the same IR block.
+pub fn block_local_locals(ir: &Function) -> SecondaryMap<Local, bool> {
+    let mut exposed: SecondaryMap<Local, bool> = SecondaryMap::new();
+    // The 1-based index of the block in which the local was last written.
+    let mut written: SecondaryMap<Local, u32> = SecondaryMap::new();
+    for &l in &ir.params {
+        exposed[l] = true;
+    }
+    for (n, &blk) in ir.layout.iter().enumerate() {
+        let stamp = n as u32 + 1;
+        let Some(data) = ir.blocks.get(blk) else {
+            continue;
+        };
+        let mut read = |op: Operand, written: &SecondaryMap<Local, u32>| {
+            if let Operand::Local(l) = op {
+                if written[l] != stamp {
+                    exposed[l] = true;
+                }
+            }
+        };
+        for &inst in &data.insts {
+            let Some(d) = ir.insts.get(inst) else {
+                continue;
+            };
+            d.kind.for_each_use(|op| read(op, &written));
+            if let Some(l) = d.kind.def() {
+                written[l] = stamp;
+            }
+        }
+        if let Some(op) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
+            read(op, &written);
+        }
+    }
+    let mut local_only: SecondaryMap<Local, bool> = SecondaryMap::new();
+    for (l, _) in ir.locals.iter() {
+        local_only[l] = !exposed[l];
+    }
+    local_only
 }
 
 /// A value to store into an element.

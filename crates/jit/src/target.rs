@@ -2,6 +2,7 @@
 //! the host's (for running code) and a fixed x86-64 one (for host-independent text output).
 
 use crate::error::JitError;
+use crate::tier::Tier;
 use cranelift_codegen::isa::{self, OwnedTargetIsa};
 use cranelift_codegen::settings::{self, Configurable};
 use std::fmt;
@@ -82,10 +83,15 @@ fn set(b: &mut dyn Configurable, name: &str, value: &str) -> Result<(), JitError
         .map_err(|e| JitError::Isa(format!("setting `{name}={value}`: {e}")))
 }
 
-/// The shared (target-independent) flags, every one we depend on set explicitly.
-fn shared_flags(cl_opt: ClOpt, verify: bool) -> Result<settings::Flags, JitError> {
+/// The shared (target-independent) flags, every one we depend on set explicitly. The huge
+/// tier ([`crate::tier`]) compiles at `opt_level=none` with the single-pass allocator.
+fn shared_flags(cl_opt: ClOpt, tier: Tier, verify: bool) -> Result<settings::Flags, JitError> {
     let mut b = settings::builder();
-    set(&mut b, "opt_level", cl_opt.name())?;
+    let (opt_level, regalloc) = match tier {
+        Tier::Normal => (cl_opt.name(), "backtracking"),
+        Tier::Huge => (ClOpt::None.name(), "single_pass"),
+    };
+    set(&mut b, "opt_level", opt_level)?;
     set(
         &mut b,
         "enable_verifier",
@@ -99,7 +105,7 @@ fn shared_flags(cl_opt: ClOpt, verify: bool) -> Result<settings::Flags, JitError
     // machine-stack overflow can never skip past it.
     set(&mut b, "enable_probestack", "true")?;
     set(&mut b, "probestack_strategy", "inline")?;
-    set(&mut b, "regalloc_algorithm", "backtracking")?;
+    set(&mut b, "regalloc_algorithm", regalloc)?;
     Ok(settings::Flags::new(b))
 }
 
@@ -109,21 +115,21 @@ pub fn verify_enabled() -> bool {
 }
 
 /// The host ISA, for code that runs here.
-pub fn host_isa(cl_opt: ClOpt) -> Result<OwnedTargetIsa, JitError> {
+pub fn host_isa(cl_opt: ClOpt, tier: Tier) -> Result<OwnedTargetIsa, JitError> {
     let builder = cranelift_native::builder().map_err(|e| JitError::Isa(e.to_string()))?;
     builder
-        .finish(shared_flags(cl_opt, verify_enabled())?)
+        .finish(shared_flags(cl_opt, tier, verify_enabled())?)
         .map_err(|e| JitError::Isa(e.to_string()))
 }
 
 /// The fixed x86-64 ISA with explicit flags: its output is identical on every host.
-pub fn fixed_isa(cl_opt: ClOpt) -> Result<OwnedTargetIsa, JitError> {
+pub fn fixed_isa(cl_opt: ClOpt, tier: Tier) -> Result<OwnedTargetIsa, JitError> {
     let triple = Triple::from_str(FIXED_TRIPLE).map_err(|e| JitError::Isa(e.to_string()))?;
     let mut builder = isa::lookup(triple).map_err(|e| JitError::Isa(e.to_string()))?;
     for (name, value) in FIXED_X86_FLAGS {
         set(&mut builder, name, value)?;
     }
     builder
-        .finish(shared_flags(cl_opt, verify_enabled())?)
+        .finish(shared_flags(cl_opt, tier, verify_enabled())?)
         .map_err(|e| JitError::Isa(e.to_string()))
 }

@@ -1,0 +1,84 @@
+//! Code generation tiers: how a function is compiled, chosen by its size.
+//!
+//! - [`Tier::Normal`]: locals are SSA values built by cranelift-frontend, and Cranelift
+//!   compiles at the requested optimization level with regalloc2's backtracking allocator.
+//! - [`Tier::Huge`], for a function of more than [`huge_threshold`] IR instructions
+//!   (terminators included): every scalar, vec and packed local lives in a stack slot of its
+//!   own (read with a load, written with a store, like a simple C compiler at `-O0`), branches
+//!   name their hot or later successor first, and Cranelift compiles with `opt_level=none` and
+//!   regalloc2's single-pass allocator, whatever `--cl-opt` says.
+//!
+//! Why: on one function of hundreds of thousands of blocks the normal tier is super-linear in
+//! three places, each measured on the generated chain of diamonds of
+//! `benches/huge_function.rs` (docs/jit.md, "Huge functions"): cranelift-frontend's SSA
+//! construction clears a bit set as large as the function's block count on every variable
+//! lookup that leaves the current block; regalloc2's backtracking allocator builds
+//! per-block liveness sets over all virtual registers and walks the deep dominator tree of a
+//! chain of diamonds; and the single-pass allocator, which works in the linear block order,
+//! carries every value whose uses Cranelift's block order places far from its definition
+//! across everything in between. The huge tier avoids all three: no frontend variables, no
+//! backtracking allocator, and a block order that follows the source. Results and traps are
+//! the same in both tiers (the differential corpus runs with every function forced into the
+//! huge tier: `POOLOPT_HUGE_FUNCTION_INSTS=0`).
+//!
+//! A huge function's code is slower (every local access is a memory access), which is the
+//! right trade for code as large as that: it is compiled in linear time and memory.
+
+use poolopt_ir::Function;
+use std::sync::OnceLock;
+
+/// How a function is compiled.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum Tier {
+    /// SSA locals, Cranelift at the requested level, backtracking register allocation.
+    #[default]
+    Normal,
+    /// Locals in stack slots, Cranelift `opt_level=none`, single-pass register allocation.
+    Huge,
+}
+
+/// Functions of more IR instructions than this are compiled in the huge tier.
+pub const DEFAULT_HUGE_THRESHOLD: usize = 20_000;
+
+/// The environment variable that overrides [`DEFAULT_HUGE_THRESHOLD`] (read once per
+/// process; `0` puts every function in the huge tier, which is how the tier is tested).
+pub const HUGE_THRESHOLD_ENV: &str = "POOLOPT_HUGE_FUNCTION_INSTS";
+
+/// The size above which a function is compiled in the huge tier.
+pub fn huge_threshold() -> usize {
+    static THRESHOLD: OnceLock<usize> = OnceLock::new();
+    *THRESHOLD.get_or_init(|| {
+        std::env::var(HUGE_THRESHOLD_ENV)
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(DEFAULT_HUGE_THRESHOLD)
+    })
+}
+
+impl Tier {
+    /// The tier of `func`, by its instruction count against `threshold`.
+    pub fn for_size(insts: usize, threshold: usize) -> Tier {
+        if insts > threshold {
+            Tier::Huge
+        } else {
+            Tier::Normal
+        }
+    }
+
+    /// The tier `func` is compiled in.
+    pub fn of(func: &Function) -> Tier {
+        Tier::for_size(func.inst_count(), huge_threshold())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_threshold_is_exclusive() {
+        assert_eq!(Tier::for_size(20_000, 20_000), Tier::Normal);
+        assert_eq!(Tier::for_size(20_001, 20_000), Tier::Huge);
+        assert_eq!(Tier::for_size(1, 0), Tier::Huge);
+    }
+}
