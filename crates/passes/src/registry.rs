@@ -12,6 +12,9 @@ use crate::pass::{OptLevel, Pass};
 /// - `temp-elision` and `copy-prop` first: they turn `t = pop v; i = copy t` into `i = pop v`
 ///   so the fact analysis sees the index defined by the pop itself, and they leave fewer locals
 ///   for every later pass to track.
+/// - `store-load-forward` after them (it matches the vec, index and value locals by name, so
+///   fewer copies mean more matches) and before the check passes: a forwarded `get` is one
+///   check fewer for them to decide, and its copy gives the facts the stored value.
 /// - `range-check-fold` before `bounds-check-elim`: the folded `i >=u n` test gives the facts
 ///   `0 <= i < len(v)` on one edge, and the explicit-check decision in `bounds-check-elim`
 ///   reads the folded compare.
@@ -26,6 +29,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(inline::Inline),
         Box::new(temp_elision::TempElision),
         Box::new(copy_prop::CopyProp),
+        Box::new(store_load_forward::StoreLoadForward),
         Box::new(range_check_fold::RangeCheckFold),
         Box::new(bounds_check_elim::BoundsCheckElim),
         Box::new(dead_local_elim::DeadLocalElim),
@@ -40,6 +44,9 @@ pub fn pass_description(name: &str) -> Option<&'static str> {
     Some(match name {
         "temp-elision" => "removes temporaries that only carry a value to its one reader",
         "copy-prop" => "block-local copy propagation of scalar copies",
+        "store-load-forward" => {
+            "`set v[k], x` then `y = get v[k]` becomes `y = copy x` when nothing between may write the element or shrink the vec"
+        }
         "range-check-fold" => "folds `i < 0 || i >= n` into one unsigned compare `i >=u n`",
         "bounds-check-elim" => {
             "drops pop and index checks (and explicit range checks) that dominating facts prove"
