@@ -9,3 +9,4 @@ pub mod scalarize;
 pub mod simplify_cfg;
 pub mod store_load_forward;
 pub mod temp_elision;
+pub mod value_numbering;
