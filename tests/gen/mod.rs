@@ -991,6 +991,13 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
                 _ => {
                     let val = self.operand(ScalarType::I64);
                     self.fb.set(vl, idx, None, val);
+                    // Read back (store-to-load forwarding), sometimes past a push, pop or call.
+                    if self.src.one_in(3) {
+                        self.between(v, idx);
+                        let dst = self.local_of(ScalarType::I64);
+                        self.fb.get(dst, vl, idx, None);
+                        self.observe_local(dst, ScalarType::I64);
+                    }
                 }
             },
             Some(id) => {

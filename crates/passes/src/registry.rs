@@ -15,6 +15,12 @@ use crate::pass::{OptLevel, Pass};
 ///   callees' parameters (`alloc_items = copy items`), so facts about the caller's vec apply
 ///   to the callee's code; it runs after `temp-elision`, which keeps the destination's name
 ///   when a temporary only feeds one copy (`half = sdiv n, 2` rather than `t5 = ...`).
+/// - `store-load-forward` after them (it matches the vec, index and value locals by name, so
+///   fewer copies mean more matches) and before the check passes: a forwarded `get` is one
+///   check fewer for them to decide, and its copy gives the facts the stored value.
+/// - `value-numbering` after forwarding (a forwarded value's copy makes more expressions
+///   equal) and before the check passes, so facts about the first computation of an index
+///   reach the second one through its copy.
 /// - `range-check-fold` before `bounds-check-elim`: the folded `i >=u n` test gives the facts
 ///   `0 <= i < len(v)` on one edge, and the explicit-check decision in `bounds-check-elim`
 ///   reads the folded compare.
@@ -30,6 +36,8 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(temp_elision::TempElision),
         Box::new(global_copy_prop::GlobalCopyProp),
         Box::new(copy_prop::CopyProp),
+        Box::new(store_load_forward::StoreLoadForward),
+        Box::new(value_numbering::ValueNumbering),
         Box::new(range_check_fold::RangeCheckFold),
         Box::new(bounds_check_elim::BoundsCheckElim),
         Box::new(dead_local_elim::DeadLocalElim),
@@ -48,6 +56,12 @@ pub fn pass_description(name: &str) -> Option<&'static str> {
         }
         "temp-elision" => "removes temporaries that only carry a value to its one reader",
         "copy-prop" => "block-local copy propagation of scalar copies",
+        "store-load-forward" => {
+            "`set v[k], x` then `y = get v[k]` becomes `y = copy x` when nothing between may write the element or shrink the vec"
+        }
+        "value-numbering" => {
+            "a second computation of the same pure expression (arithmetic, compare, cast, `len`) becomes a copy of the first"
+        }
         "range-check-fold" => "folds `i < 0 || i >= n` into one unsigned compare `i >=u n`",
         "bounds-check-elim" => {
             "drops pop and index checks (and explicit range checks) that dominating facts prove"

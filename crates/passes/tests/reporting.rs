@@ -31,6 +31,8 @@ fn level_pipelines_are_the_documented_ones() {
             "temp-elision",
             "global-copy-prop",
             "copy-prop",
+            "store-load-forward",
+            "value-numbering",
             "range-check-fold",
             "bounds-check-elim",
             "dead-local-elim",

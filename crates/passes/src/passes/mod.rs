@@ -8,4 +8,6 @@ pub mod inline;
 pub mod range_check_fold;
 pub mod scalarize;
 pub mod simplify_cfg;
+pub mod store_load_forward;
 pub mod temp_elision;
+pub mod value_numbering;

@@ -215,6 +215,16 @@ fn non_negative(func: &Function, facts: &FactSet, n: Operand) -> bool {
                                 ..
                             } if k >= 0 => {}
                             InstKind::VecLen { .. } => {}
+                            // A mask whose sign bit (at the local's width) is clear.
+                            InstKind::Binary {
+                                op: BinaryOp::And,
+                                lhs,
+                                rhs,
+                                ..
+                            } if [lhs, rhs].into_iter().any(|o| {
+                                o.as_const()
+                                    .is_some_and(|k| mask_clears_sign(func.local_ty(n), k))
+                            }) => {}
                             _ => return false,
                         }
                     }
@@ -223,6 +233,16 @@ fn non_negative(func: &Function, facts: &FactSet, n: Operand) -> bool {
             defs > 0
         }
     }
+}
+
+/// Whether `x & k` is non-negative for every `x` of type `ty`: `k`'s sign bit at `ty`'s width
+/// is clear.
+fn mask_clears_sign(ty: Type, k: i64) -> bool {
+    let bits = match ty.as_int() {
+        Some(int) => int.bits(),
+        None => return false,
+    };
+    (k >> (bits - 1)) & 1 == 0
 }
 
 fn same_int_type(func: &Function, i: Local, n: Operand) -> bool {
@@ -329,19 +349,29 @@ fn fold_bitwise(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
 }
 
 /// A short-circuit fold ready to apply.
-struct Fold {
-    a: Block,
-    b: Block,
-    /// Index in `b` of the compare to make unsigned.
-    cmp_index: usize,
-    message: String,
+enum Fold {
+    /// The zero test ends `a`, the bound test ends `b`: `a` gets copies of `b`'s instructions
+    /// (the compare at `cmp_index` made unsigned) and `b`'s terminator.
+    ZeroFirst {
+        a: Block,
+        b: Block,
+        cmp_index: usize,
+        message: String,
+    },
+    /// The bound test ends `a`, the zero test ends `b`: `a`'s compare `c` becomes unsigned and
+    /// the edge `a → b` goes straight to `ok`, `b`'s in-range successor.
+    BoundFirst {
+        a: Block,
+        b: Block,
+        ok: Block,
+        c: Local,
+        cmp: (CmpOp, Operand, Operand),
+        message: String,
+    },
 }
 
-/// Looks for the short-circuit shape ending block `a`. `None`: no match; `Some(Err)`: the shape
-/// matches but cannot be folded (the instruction to report and why).
-/// A cheap syntactic filter: `a` ends in `brif c, ..` with `c` defined in `a` by a compare
-/// against a constant, and one successor ends in `brif` too. Only then is the fact analysis
-/// worth computing.
+/// A cheap syntactic filter: `a` ends in `brif c, ..` with `c` defined in `a` by a compare, and
+/// one successor ends in `brif` too. Only then is the fact analysis worth computing.
 fn short_circuit_candidate(func: &Function, a: Block) -> bool {
     let Some(Terminator::BrIf {
         cond: Operand::Local(c),
@@ -356,22 +386,69 @@ fn short_circuit_candidate(func: &Function, a: Block) -> bool {
         .iter()
         .rev()
         .find(|&&i| func.inst(i).def() == Some(*c));
-    let against_const = compare.is_some_and(|&i| {
-        matches!(
-            func.inst(i),
-            InstKind::Compare {
-                lhs: Operand::Const(_),
-                ..
-            } | InstKind::Compare {
-                rhs: Operand::Const(_),
-                ..
-            }
-        )
-    });
+    let is_compare = compare
+        .is_some_and(|&i| matches!(func.inst(i), InstKind::Compare { op, .. } if op.is_signed()));
     let ends_in_brif = |b: Block| matches!(func.terminator(b), Some(Terminator::BrIf { .. }));
-    against_const && (ends_in_brif(*then_block) || ends_in_brif(*else_block))
+    is_compare && (ends_in_brif(*then_block) || ends_in_brif(*else_block))
 }
 
+/// The compare that `b`'s `brif` tests, defined in `b` itself: `(position, cond, op, lhs, rhs,
+/// then, else)`.
+type BlockTest = (usize, Local, CmpOp, Operand, Operand, Block, Block);
+
+fn block_test(func: &Function, b: Block) -> Option<BlockTest> {
+    let Some(Terminator::BrIf {
+        cond: Operand::Local(c),
+        then_block,
+        else_block,
+    }) = func.terminator(b)
+    else {
+        return None;
+    };
+    if then_block == else_block {
+        return None;
+    }
+    let insts = &func.blocks[b].insts;
+    let p = insts
+        .iter()
+        .rposition(|&d| func.inst(d).def() == Some(*c))?;
+    let InstKind::Compare { op, lhs, rhs, .. } = *func.inst(insts[p]) else {
+        return None;
+    };
+    Some((p, *c, op, lhs, rhs, *then_block, *else_block))
+}
+
+/// A signed compare of a local with a constant in `-1..=1` that is *not* a test of the sign
+/// (`i > 0`, `i <= 0`, `i >= 1`, ...): the near miss of [`zero_test`]. Returns the local.
+fn loose_zero_test(op: CmpOp, lhs: Operand, rhs: Operand) -> Option<Local> {
+    let (i, c) = match (lhs, rhs) {
+        (Operand::Local(i), Operand::Const(c)) | (Operand::Const(c), Operand::Local(i)) => (i, c),
+        _ => return None,
+    };
+    ((-1..=1).contains(&c) && op.is_signed() && zero_test(op, lhs, rhs).is_none()).then_some(i)
+}
+
+fn cmp_text(func: &Function, op: CmpOp, lhs: Operand, rhs: Operand) -> String {
+    format!(
+        "`{} {} {}`",
+        op_text(func, lhs),
+        sym(op),
+        op_text(func, rhs)
+    )
+}
+
+/// The other successor of a two-way branch.
+fn other(then_block: Block, else_block: Block, one: Block) -> Block {
+    if one == then_block {
+        else_block
+    } else {
+        then_block
+    }
+}
+
+/// Looks for a short-circuit range check ending block `a`, in either order (the test of `i`
+/// against 0 first, or the test against the bound first). `None`: no candidate; `Some(Err)`:
+/// a candidate that cannot be folded (the instruction to report and why).
 fn short_circuit(
     func: &Function,
     cx: &mut PassContext<'_>,
@@ -379,131 +456,367 @@ fn short_circuit(
     cfg: &Cfg,
     a: Block,
 ) -> Option<Result<Fold, (Inst, String)>> {
-    let Some(Terminator::BrIf {
-        cond: Operand::Local(c1),
-        then_block,
-        else_block,
-    }) = func.terminator(a)
-    else {
-        return None;
-    };
-    let (c1, x, y) = (*c1, *then_block, *else_block);
-    if x == y {
-        return None;
-    }
+    let (pa, c1, _, _, _, x, y) = block_test(func, a)?;
+    // The facts must confirm that `c1` still holds its compare at the branch.
     let (op1, l1, r1) = fa.block_out(a)?.cmp_of(c1)?;
-    let (i, neg_when_true) = zero_test(op1, l1, r1)?;
-    let (f, b) = if neg_when_true { (x, y) } else { (y, x) };
-    if b == a || !cfg.is_reachable(b) {
-        return None;
+    let a_cmp_inst = func.blocks[a].insts[pa];
+    let mut near_miss: Option<(Inst, String)> = None;
+    for b in [x, y] {
+        if b == a || !cfg.is_reachable(b) {
+            continue;
+        }
+        let Some((pb, _, op2, l2, r2, t2, e2)) = block_test(func, b) else {
+            continue;
+        };
+        let f_of_a = other(x, y, b);
+        if f_of_a != t2 && f_of_a != e2 {
+            continue;
+        }
+        let b_cmp_inst = func.blocks[b].insts[pb];
+        // Zero test first.
+        if let Some((i, neg)) = zero_test(op1, l1, r1) {
+            let f = if neg { x } else { y };
+            if f != f_of_a {
+                continue;
+            }
+            match bound_test(op2, l2, r2, i) {
+                Some((op, n)) if same_int_type(func, i, n) => {
+                    let fail2 = if fails_high(op) { t2 } else { e2 };
+                    if fail2 != f {
+                        near_miss.get_or_insert((
+                            b_cmp_inst,
+                            format!(
+                                "range check not folded: {} and {} fail to different blocks",
+                                cmp_text(func, op1, l1, r1),
+                                cmp_text(func, op2, l2, r2)
+                            ),
+                        ));
+                        continue;
+                    }
+                    return Some(zero_first(func, cx, fa, a, b, f, pb, i, op, n));
+                }
+                _ if op2.is_signed()
+                    && l2 != Operand::Local(i)
+                    && r2 != Operand::Local(i)
+                    && (l2.as_local().is_some() || r2.as_local().is_some()) =>
+                {
+                    near_miss.get_or_insert((
+                        b_cmp_inst,
+                        format!(
+                            "range check not folded: the lower test {} is on `{}` but the upper test {} does not compare it",
+                            cmp_text(func, op1, l1, r1),
+                            func.local_name(i),
+                            cmp_text(func, op2, l2, r2)
+                        ),
+                    ));
+                }
+                _ => {}
+            }
+            continue;
+        }
+        // Bound test first: `b` tests `i` against 0, `a` tests `i` against the bound.
+        if let Some((i, neg)) = zero_test(op2, l2, r2) {
+            let fail2 = if neg { t2 } else { e2 };
+            if fail2 != f_of_a {
+                continue;
+            }
+            let Some((op, n)) = bound_test(op1, l1, r1, i) else {
+                if op1.is_signed() {
+                    near_miss.get_or_insert((
+                        a_cmp_inst,
+                        format!(
+                            "range check not folded: the lower test {} is on `{}` but the upper test {} does not compare it",
+                            cmp_text(func, op2, l2, r2),
+                            func.local_name(i),
+                            cmp_text(func, op1, l1, r1)
+                        ),
+                    ));
+                }
+                continue;
+            };
+            if !same_int_type(func, i, n) {
+                continue;
+            }
+            // `c1` is true exactly when `i op n`: the failing side for `>`/`>=`.
+            let fail1 = if fails_high(op) { x } else { y };
+            if fail1 != f_of_a {
+                continue;
+            }
+            let ok = other(t2, e2, fail2);
+            if ok == b {
+                continue;
+            }
+            return Some(bound_first(
+                func,
+                cx,
+                fa,
+                a,
+                b,
+                f_of_a,
+                ok,
+                (c1, op1, l1, r1),
+                i,
+                op,
+                n,
+            ));
+        }
+        // Near misses: a test against a small constant that is not a sign test.
+        let loose = loose_zero_test(op1, l1, r1)
+            .filter(|&i| bound_test(op2, l2, r2, i).is_some())
+            .map(|_| (a_cmp_inst, cmp_text(func, op1, l1, r1)))
+            .or_else(|| {
+                loose_zero_test(op2, l2, r2)
+                    .filter(|&i| bound_test(op1, l1, r1, i).is_some())
+                    .map(|_| (b_cmp_inst, cmp_text(func, op2, l2, r2)))
+            });
+        if let Some((inst, text)) = loose {
+            near_miss.get_or_insert((
+                inst,
+                format!(
+                    "range check not folded: the lower test {text} is not a sign test (`< 0` or `>= 0`)"
+                ),
+            ));
+        }
     }
-    let Some(Terminator::BrIf {
-        cond: Operand::Local(c2),
-        then_block: t2,
-        else_block: e2,
-    }) = func.terminator(b)
-    else {
-        return None;
-    };
-    let (c2, t2, e2) = (*c2, *t2, *e2);
-    if t2 == e2 {
-        return None;
-    }
+    near_miss.map(Err)
+}
+
+/// The zero-first shape matched: `a` ends `brif (i < 0)`, its non-negative side `b` ends
+/// `brif (i op n)`, both failing to `f`. Checks the remaining conditions.
+#[allow(clippy::too_many_arguments)]
+fn zero_first(
+    func: &Function,
+    cx: &mut PassContext<'_>,
+    fa: &FactAnalysis,
+    a: Block,
+    b: Block,
+    f: Block,
+    p: usize,
+    i: Local,
+    op: CmpOp,
+    n: Operand,
+) -> Result<Fold, (Inst, String)> {
     let insts = &func.blocks[b].insts;
-    let p = insts
-        .iter()
-        .rposition(|&d| func.inst(d).def() == Some(c2))?;
     let cmp_inst = insts[p];
-    let InstKind::Compare {
-        op: op2,
-        lhs: l2,
-        rhs: r2,
-        ..
-    } = *func.inst(cmp_inst)
-    else {
-        return None;
-    };
-    let (op, n) = bound_test(op2, l2, r2, i)?;
-    if !same_int_type(func, i, n) {
-        return None;
-    }
-    let fail2 = if fails_high(op) { t2 } else { e2 };
-    if fail2 != f {
-        return None;
-    }
-    // The shape matches; now the conditions.
     let iname = func.local_name(i);
     let bname = &func.blocks[b].name;
     let prefix = format!("range check {} not folded", texts(func, i, op, n).0);
     if let Some(&d) = insts.iter().find(|&&d| func.inst(d).def() == Some(i)) {
-        return Some(Err((
-            d,
-            format!("{prefix}: `{iname}` is reassigned in `{bname}`"),
-        )));
+        return Err((d, format!("{prefix}: `{iname}` is reassigned in `{bname}`")));
     }
     if let Some(&d) = insts.iter().find(|&&d| !func.inst(d).is_pure()) {
-        return Some(Err((
+        return Err((
             d,
             format!(
                 "{prefix}: `{bname}` has an instruction with side effects (`{}`)",
                 display_inst(cx.module, func, d)
             ),
-        )));
+        ));
     }
     // The facts just before the compare at position `p` of `b`.
-    let mut cursor = fa.cursor(func, b)?;
+    let Some(mut cursor) = fa.cursor(func, b) else {
+        return Err((cmp_inst, format!("{prefix}: no facts at `{bname}`")));
+    };
     for _ in 0..p {
         cursor.step();
     }
     if !non_negative(func, cursor.facts(), n) {
-        return Some(Err((
+        return Err((
             cmp_inst,
             format!("{prefix}: `{}` may be negative", op_text(func, n)),
-        )));
+        ));
     }
     let live = cx.liveness(func).live_in(f).to_set();
     for &d in insts {
         if let Some(l) = func.inst(d).def() {
             if live.contains(l) {
-                return Some(Err((
+                return Err((
                     d,
                     format!(
                         "{prefix}: `{}` (assigned in `{bname}`) is live at `{}`",
                         func.local_name(l),
                         func.blocks[f].name
                     ),
-                )));
+                ));
             }
         }
     }
-    Some(Ok(Fold {
+    Ok(Fold::ZeroFirst {
         a,
         b,
         cmp_index: p,
         message: format!("range check {}", describe(func, i, op, n)),
-    }))
+    })
+}
+
+/// The bound-first shape matched: `a` ends `brif (i op n)` (as `c`), its in-range side `b` ends
+/// `brif (i < 0)`, both failing to `f`; `b`'s in-range side is `ok`. The fold skips `b`, so its
+/// instructions must be pure and assign nothing live at `f` or `ok`, and `c` (whose value
+/// changes for negative `i`) must not be live there either.
+#[allow(clippy::too_many_arguments)]
+fn bound_first(
+    func: &Function,
+    cx: &mut PassContext<'_>,
+    fa: &FactAnalysis,
+    a: Block,
+    b: Block,
+    f: Block,
+    ok: Block,
+    (c, op1, l1, r1): (Local, CmpOp, Operand, Operand),
+    i: Local,
+    op: CmpOp,
+    n: Operand,
+) -> Result<Fold, (Inst, String)> {
+    let insts = &func.blocks[b].insts;
+    let a_insts = &func.blocks[a].insts;
+    let cmp_inst = a_insts
+        .iter()
+        .rev()
+        .copied()
+        .find(|&d| func.inst(d).def() == Some(c))
+        .unwrap_or_else(|| insts[0]);
+    let iname = func.local_name(i);
+    let bname = &func.blocks[b].name;
+    let written = if fails_high(op) {
+        format!("`{iname} {} {} || {iname} < 0`", sym(op), op_text(func, n))
+    } else {
+        format!("`{iname} {} {} && {iname} >= 0`", sym(op), op_text(func, n))
+    };
+    let prefix = format!("range check {written} not folded");
+    if let Some(&d) = insts.iter().find(|&&d| func.inst(d).def() == Some(i)) {
+        return Err((d, format!("{prefix}: `{iname}` is reassigned in `{bname}`")));
+    }
+    if let Some(&d) = insts.iter().find(|&&d| !func.inst(d).is_pure()) {
+        return Err((
+            d,
+            format!(
+                "{prefix}: `{bname}` has an instruction with side effects (`{}`)",
+                display_inst(cx.module, func, d)
+            ),
+        ));
+    }
+    let Some(out) = fa.block_out(a) else {
+        return Err((cmp_inst, format!("{prefix}: no facts at `{bname}`")));
+    };
+    if !non_negative(func, out, n) {
+        return Err((
+            cmp_inst,
+            format!("{prefix}: `{}` may be negative", op_text(func, n)),
+        ));
+    }
+    let live_f = cx.liveness(func).live_in(f).to_set();
+    let live_ok = cx.liveness(func).live_in(ok).to_set();
+    let defs = insts
+        .iter()
+        .filter_map(|&d| func.inst(d).def().map(|l| (d, l)))
+        .chain(std::iter::once((cmp_inst, c)));
+    for (d, l) in defs {
+        for (live, at) in [(&live_f, f), (&live_ok, ok)] {
+            if live.contains(l) {
+                return Err((
+                    d,
+                    format!(
+                        "{prefix}: `{}` is live at `{}`",
+                        func.local_name(l),
+                        func.blocks[at].name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(Fold::BoundFirst {
+        a,
+        b,
+        ok,
+        c,
+        cmp: (unsigned(op1), l1, r1),
+        message: format!("range check {}", describe(func, i, op, n)),
+    })
 }
 
 fn apply(func: &mut Function, cx: &mut PassContext<'_>, fold: Fold) {
-    let b_insts = func.blocks[fold.b].insts.clone();
-    let mut cmp_loc = func.blocks[fold.b].term_loc;
-    for (k, &src) in b_insts.iter().enumerate() {
-        let mut kind = func.insts[src].kind.clone();
-        let loc = func.insts[src].loc;
-        if k == fold.cmp_index {
-            // Same operands, unsigned counterpart of the signed compare: the folded test.
-            if let InstKind::Compare { op, .. } = &mut kind {
-                *op = unsigned(*op);
+    match fold {
+        Fold::ZeroFirst {
+            a,
+            b,
+            cmp_index,
+            message,
+        } => {
+            let b_insts = func.blocks[b].insts.clone();
+            let mut cmp_loc = func.blocks[b].term_loc;
+            for (k, &src) in b_insts.iter().enumerate() {
+                let mut kind = func.insts[src].kind.clone();
+                let loc = func.insts[src].loc;
+                if k == cmp_index {
+                    // Same operands, unsigned counterpart of the signed compare: the folded test.
+                    if let InstKind::Compare { op, .. } = &mut kind {
+                        *op = unsigned(*op);
+                    }
+                    cmp_loc = loc;
+                }
+                let new = func.make_inst(kind, loc);
+                func.blocks[a].insts.push(new);
             }
-            cmp_loc = loc;
+            let term = func.blocks[b].terminator.clone();
+            let term_loc = func.blocks[b].term_loc;
+            func.blocks[a].terminator = term;
+            func.blocks[a].term_loc = term_loc;
+            cx.stat("compares_folded", 1);
+            cx.applied(func, a, cmp_loc, message);
         }
-        let new = func.make_inst(kind, loc);
-        func.blocks[fold.a].insts.push(new);
+        Fold::BoundFirst {
+            a,
+            b,
+            ok,
+            c,
+            cmp: (op, lhs, rhs),
+            message,
+        } => {
+            let kind = InstKind::Compare {
+                dst: c,
+                op,
+                lhs,
+                rhs,
+            };
+            // Rewrite `c`'s last definition in `a` in place when nothing after it in `a`
+            // reads `c`; else recompute `c` just before the branch (the facts said `c` still
+            // holds the compare of the current operands there).
+            let insts = func.blocks[a].insts.clone();
+            let def_pos = insts.iter().rposition(|&d| func.inst(d).def() == Some(c));
+            let read_after = def_pos.is_some_and(|p| {
+                insts[p + 1..].iter().any(|&d| {
+                    let mut reads = false;
+                    func.inst(d)
+                        .for_each_use(|o| reads |= o == Operand::Local(c));
+                    reads
+                })
+            });
+            let loc = match def_pos {
+                Some(p) if !read_after => {
+                    func.insts[insts[p]].kind = kind;
+                    func.insts[insts[p]].loc
+                }
+                _ => {
+                    let loc = func.blocks[a].term_loc;
+                    let new = func.make_inst(kind, loc);
+                    func.blocks[a].insts.push(new);
+                    loc
+                }
+            };
+            if let Some(Terminator::BrIf {
+                then_block,
+                else_block,
+                ..
+            }) = &mut func.blocks[a].terminator
+            {
+                if *then_block == b {
+                    *then_block = ok;
+                } else if *else_block == b {
+                    *else_block = ok;
+                }
+            }
+            cx.stat("compares_folded", 1);
+            cx.applied(func, a, loc, message);
+        }
     }
-    let term = func.blocks[fold.b].terminator.clone();
-    let term_loc = func.blocks[fold.b].term_loc;
-    func.blocks[fold.a].terminator = term;
-    func.blocks[fold.a].term_loc = term_loc;
-    cx.stat("compares_folded", 1);
-    cx.applied(func, fold.a, cmp_loc, fold.message);
 }

@@ -1,0 +1,244 @@
+//! `value-numbering`: a second computation of the same pure expression becomes a copy of the
+//! local that still holds the first, so facts about one attach to the other.
+//!
+//! Numbered expressions: unary, binary (division and remainder included), compare and cast
+//! instructions, and `len v`, keyed by operator, operands (commutative operators and `eq`/`ne`
+//! with sorted operands) and destination type. The scan runs over *extended basic blocks*: a
+//! block with exactly one predecessor starts with the expressions still available at the end
+//! of that predecessor, any other block with none; so every path to a numbered instruction runs
+//! through the first computation with only scanned instructions in between. (A full dominator-
+//! tree scope would also need every path between a dominator and the use checked for
+//! reassignments, since the IR is not SSA; extended blocks need no such check.)
+//!
+//! An available expression `h = e` dies when
+//!
+//! - `h` is reassigned (it no longer holds `e`), or an operand of `e` is (the same spelling
+//!   now denotes another value);
+//! - for `len v`: a `push`, `pop` or `drop` of a handle that may alias `v`, or a call that
+//!   receives a handle of `v`'s type (a callee reaches vecs only through its arguments).
+//!
+//! **Soundness.** At the second computation `d = e`, `h` was assigned `e` on every path
+//! (extended block) and neither `h` nor any operand of `e` changed since, nor (for `len`) the
+//! length; pure expressions depend on nothing else, so `e` now equals `h`. A division or
+//! remainder traps only for a divisor that also made the first one trap, which would not have
+//! let execution reach the second: replacing it by a copy hides no trap.
+
+use crate::analysis::facts::may_alias;
+use crate::pass::{OptLevel, Pass, PassContext};
+use poolopt_ir::{
+    display_inst, BinaryOp, Block, CmpOp, Function, Inst, InstKind, Local, Operand, SecondaryMap,
+    Type,
+};
+
+/// The pass.
+pub struct ValueNumbering;
+
+/// A pure expression, with its destination type.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Expr {
+    Unary(poolopt_ir::UnaryOp, Operand, Type),
+    Binary(BinaryOp, Operand, Operand, Type),
+    Compare(CmpOp, Operand, Operand),
+    Cast(poolopt_ir::CastOp, Operand, Type),
+    Len(Local),
+}
+
+impl Expr {
+    fn mentions(self, l: Local) -> bool {
+        let o = Operand::Local(l);
+        match self {
+            Expr::Unary(_, a, _) | Expr::Cast(_, a, _) => a == o,
+            Expr::Binary(_, a, b, _) | Expr::Compare(_, a, b) => a == o || b == o,
+            Expr::Len(v) => v == l,
+        }
+    }
+}
+
+fn operand_key(o: Operand) -> (u8, i64) {
+    match o {
+        Operand::Local(l) => (0, poolopt_ir::EntityRef::index(l) as i64),
+        Operand::Const(c) => (1, c),
+    }
+}
+
+fn sorted(a: Operand, b: Operand) -> (Operand, Operand) {
+    if operand_key(a) <= operand_key(b) {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+/// The expression `kind` computes, if it is numbered.
+fn expr_of(func: &Function, kind: &InstKind) -> Option<(Local, Expr)> {
+    Some(match *kind {
+        InstKind::Unary { dst, op, arg } => (dst, Expr::Unary(op, arg, func.local_ty(dst))),
+        InstKind::Binary { dst, op, lhs, rhs } => {
+            let (lhs, rhs) = match op {
+                BinaryOp::Add | BinaryOp::Mul | BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
+                    sorted(lhs, rhs)
+                }
+                _ => (lhs, rhs),
+            };
+            (dst, Expr::Binary(op, lhs, rhs, func.local_ty(dst)))
+        }
+        InstKind::Compare { dst, op, lhs, rhs } => {
+            let (lhs, rhs) = match op {
+                CmpOp::Eq | CmpOp::Ne => sorted(lhs, rhs),
+                _ => (lhs, rhs),
+            };
+            (dst, Expr::Compare(op, lhs, rhs))
+        }
+        InstKind::Cast { dst, op, arg } => (dst, Expr::Cast(op, arg, func.local_ty(dst))),
+        InstKind::VecLen { dst, vec } => (dst, Expr::Len(vec)),
+        _ => return None,
+    })
+}
+
+#[derive(Clone)]
+struct Avail {
+    expr: Expr,
+    holder: Local,
+    inst: Inst,
+}
+
+#[derive(Clone, Default)]
+struct State {
+    live: Vec<Avail>,
+    /// Expressions that were available until the reason given.
+    killed: Vec<(Expr, String)>,
+}
+
+impl State {
+    fn kill(&mut self, why: impl Fn() -> String, dies: impl Fn(&Avail) -> bool) {
+        let (dead, keep): (Vec<Avail>, Vec<Avail>) = self.live.drain(..).partition(|a| dies(a));
+        self.live = keep;
+        if dead.is_empty() {
+            return;
+        }
+        let why = why();
+        for a in dead {
+            self.killed.retain(|(e, _)| *e != a.expr);
+            self.killed.push((a.expr, why.clone()));
+        }
+    }
+}
+
+impl Pass for ValueNumbering {
+    fn name(&self) -> &'static str {
+        "value-numbering"
+    }
+
+    fn min_level(&self) -> OptLevel {
+        OptLevel::O2
+    }
+
+    fn preserves_cfg(&self) -> bool {
+        true
+    }
+
+    fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
+        let cfg = cx.cfg(func).clone();
+        let mut out: SecondaryMap<Block, Option<State>> = SecondaryMap::new();
+        let mut changed = false;
+        for &block in cfg.rpo() {
+            let preds = cfg.preds(block);
+            let single = preds.first().copied().filter(|&p| {
+                preds.iter().all(|&q| q == p) && p != block && Some(block) != func.entry()
+            });
+            let mut state = single.and_then(|p| out[p].clone()).unwrap_or_default();
+            let insts = func.blocks[block].insts.clone();
+            for inst in insts {
+                changed |= visit(func, cx, block, inst, &mut state);
+            }
+            out[block] = Some(state);
+        }
+        changed
+    }
+}
+
+fn visit(
+    func: &mut Function,
+    cx: &mut PassContext<'_>,
+    block: Block,
+    inst: Inst,
+    state: &mut State,
+) -> bool {
+    let mut changed = false;
+    let numbered = expr_of(func, func.inst(inst));
+    if let Some((dst, expr)) = numbered {
+        if let Some(a) = state.live.iter().find(|a| a.expr == expr).cloned() {
+            if a.holder != dst && func.local_ty(a.holder) == func.local_ty(dst) {
+                let before = display_inst(cx.module, func, inst);
+                let first_line = func.insts[a.inst].loc.line;
+                func.insts[inst].kind = InstKind::Copy {
+                    dst,
+                    src: Operand::Local(a.holder),
+                };
+                changed = true;
+                cx.stat("expressions_numbered", 1);
+                let loc = func.insts[inst].loc;
+                let holder = func.local_name(a.holder).to_string();
+                cx.applied_with(func, block, loc, || {
+                    format!("`{before}` is the value `{holder}` holds since line {first_line}: now a copy")
+                });
+            }
+        } else if let Some((_, why)) = state.killed.iter().rev().find(|(e, _)| *e == expr) {
+            let why = why.clone();
+            let loc = func.insts[inst].loc;
+            cx.missed_with(func, block, loc, || {
+                format!(
+                    "`{}` not numbered: {why}",
+                    display_inst(cx.module, func, inst)
+                )
+            });
+        }
+    }
+    let kind = func.inst(inst).clone();
+    let text = || display_inst(cx.module, func, inst);
+    match kind {
+        InstKind::VecPush { vec, .. }
+        | InstKind::VecPop { vec, .. }
+        | InstKind::VecDrop { vec } => {
+            state.kill(
+                || format!("`{}` between may change the length", text()),
+                |a| matches!(a.expr, Expr::Len(v) if may_alias(func, v, vec)),
+            );
+        }
+        InstKind::Call { ref args, .. } => {
+            let types: Vec<Type> = args
+                .iter()
+                .filter_map(|a| a.as_local())
+                .map(|l| func.local_ty(l))
+                .collect();
+            state.kill(
+                || format!("`{}` between receives a vec of that type", text()),
+                |a| matches!(a.expr, Expr::Len(v) if types.contains(&func.local_ty(v))),
+            );
+        }
+        _ => {}
+    }
+    if let Some(d) = kind.def() {
+        state.kill(
+            || {
+                format!(
+                    "`{}` is reassigned between (`{}`)",
+                    func.local_name(d),
+                    text()
+                )
+            },
+            |a| a.holder == d || a.expr.mentions(d),
+        );
+        if let Some((dst, expr)) = expr_of(func, &kind) {
+            // `i = add i, 1` computes from the old `i`: not available afterwards.
+            if !expr.mentions(dst) {
+                state.live.push(Avail {
+                    expr,
+                    holder: dst,
+                    inst,
+                });
+            }
+        }
+    }
+    changed
+}
