@@ -308,6 +308,7 @@ impl FactAnalysis {
         for &b in cfg.rpo() {
             fa.deaths[b] = block_deaths(func, b, live);
         }
+        let mut visits: SecondaryMap<Block, u32> = SecondaryMap::new();
         let mut sweeps = 0;
         let mut changed = true;
         while changed {
@@ -352,8 +353,22 @@ impl FactAnalysis {
                     if *old == new_in {
                         continue;
                     }
-                    // Widening: an offset that grew is dropped, not counted up.
-                    new_in.widen(old);
+                    // Widening at loop headers (a predecessor not before it in the reverse
+                    // post-order: a back edge): an offset that grew is dropped, not counted
+                    // up. Every cycle passes through a header, so that bounds the sweeps;
+                    // other blocks keep the constraints their edges give afresh each sweep.
+                    let header = cfg
+                        .preds(b)
+                        .iter()
+                        .any(|&p| cfg.rpo_index(p) >= cfg.rpo_index(b));
+                    if header {
+                        visits[b] += 1;
+                        if visits[b] > constraints::STRICT_AFTER {
+                            new_in.widen_strict(old);
+                        } else {
+                            new_in.widen(old);
+                        }
+                    }
                     if *old == new_in {
                         continue;
                     }
