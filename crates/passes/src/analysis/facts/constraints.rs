@@ -531,6 +531,30 @@ impl FactSet {
         }
     }
 
+    /// Makes the constraints implied through constant bounds explicit: `x <= c1` and `c2 <= y`
+    /// give `x <= y + c1 - c2` (at most [`MAX_COMPOSITIONS`] of them). Used at loop headers,
+    /// so that `k == 0` and `len(v) == 0` on entry become `k == len(v)`, a relation the loop
+    /// body's updates (`push v; k = k + 1`) then carry along, constraint by constraint.
+    pub fn close_through_zero(&mut self) {
+        let ins: Vec<Constraint> = self
+            .cons
+            .iter()
+            .filter(|k| k.b == Term::ZERO)
+            .copied()
+            .collect();
+        let outs: Vec<Constraint> = self.from(Term::ZERO).to_vec();
+        if ins.len() * outs.len() > MAX_COMPOSITIONS {
+            return;
+        }
+        for i in &ins {
+            for o in &outs {
+                if i.a != o.b {
+                    self.add_wide(i.a, o.b, i.c as i128 + o.c as i128);
+                }
+            }
+        }
+    }
+
     /// Local `l` gets a new value (or a new vec): its value and length terms are eliminated and
     /// every compare that mentions it is dropped.
     pub fn kill_local(&mut self, l: Local) {

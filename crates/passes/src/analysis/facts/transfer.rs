@@ -111,7 +111,7 @@ pub(super) fn transfer_with(func: &Function, calls: &CallKills, inst: Inst, s: &
             if v == vec {
                 Some((1, 1))
             } else {
-                may_alias(func, v, vec).then_some((0, 1))
+                calls.may_alias(func, v, vec).then_some((0, 1))
             }
         }),
         // pop (checked: it did not trap; unchecked: proven non-empty): by exactly -1 / -1 or 0.
@@ -120,14 +120,14 @@ pub(super) fn transfer_with(func: &Function, calls: &CallKills, inst: Inst, s: &
             if v == vec {
                 Some((-1, -1))
             } else {
-                may_alias(func, v, vec).then_some((-1, 0))
+                calls.may_alias(func, v, vec).then_some((-1, 0))
             }
         }),
         // drop: the vec is now empty; a may-alias vec is either it or unchanged.
         InstKind::VecDrop { vec } => {
             for t in s.terms() {
                 if t.len_of()
-                    .is_some_and(|v| v != vec && may_alias(func, v, vec))
+                    .is_some_and(|v| v != vec && calls.may_alias(func, v, vec))
                 {
                     s.eliminate(t);
                 }
@@ -153,7 +153,7 @@ pub(super) fn transfer_with(func: &Function, calls: &CallKills, inst: Inst, s: &
             if !changed.is_empty() {
                 for t in s.terms() {
                     if t.len_of()
-                        .is_some_and(|v| changed.iter().any(|&w| may_alias(func, v, w)))
+                        .is_some_and(|v| changed.iter().any(|&w| calls.may_alias(func, v, w)))
                     {
                         s.eliminate(t);
                     }
