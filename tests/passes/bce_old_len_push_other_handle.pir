@@ -1,8 +1,8 @@
 ; passes: bounds-check-elim
 ; entry: main
 ; expect: trap index_oob
-; Near miss: the push goes to `w`, which may be `v` (same type) but here is not, so `n` is
-; still `len(v)` and `v[n]` keeps its check and traps.
+; Near miss: the push goes to `w`, a different vec (each local only holds vecs of its own
+; `new`), so `n` is still `len(v)` and `v[n]` keeps its check and traps.
 fn main() -> i64 {
     var v: vec<i64>
     var w: vec<i64>

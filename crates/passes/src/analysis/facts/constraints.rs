@@ -17,7 +17,7 @@
 //! — and look for a short path (a bounded Bellman–Ford of [`SEARCH_DEPTH`] rounds from the
 //! source): a path of total weight `w` from `a` to `b` proves `a <= b + w`, because difference
 //! constraints compose by addition. Two implicit edges model what is always true of a length:
-//! `0 <= len(v)` and `len(v) <= i64::MAX`. A contradictory set (a negative cycle) only arises
+//! `0 <= len(v)` and `len(v) <= 2^62` ([`MAX_LEN`]). A contradictory set (a negative cycle) only arises
 //! on paths that cannot execute, where any answer is sound; the bounded search terminates
 //! regardless.
 //!
@@ -31,6 +31,15 @@ use poolopt_ir::{CmpOp, EntityRef, Function, Local, Operand};
 /// How many edges a query path may have. Deep enough for `i → t → n → len(v)` (an index, a
 /// temporary derived from it, a local holding the length, the length).
 pub const SEARCH_DEPTH: usize = 5;
+
+/// An upper bound of every vec length: 2^62. A vec's capacity is 0 or `4 * 2^k` (docs/ir.md,
+/// §3.2: it starts at 4 and doubles) and its buffer of `cap * elem_size >= cap` bytes is a real
+/// allocation, which cannot exceed `isize::MAX` bytes; so `len <= cap <= 2^62`. This is what
+/// lets `i + 1`, `i + 2`, ... not wrap for an index below a length.
+pub const MAX_LEN: i64 = 1 << 62;
+
+/// Visits of a loop header after which its widening is [`FactSet::widen_strict`].
+pub const STRICT_AFTER: u32 = 4;
 
 /// Past this many compositions, eliminating a term just drops its constraints (always sound).
 const MAX_COMPOSITIONS: usize = 64;
@@ -333,8 +342,8 @@ impl FactSet {
                     relax(k.b, k.c as i128, &mut next);
                 }
                 match t.kind() {
-                    // len(v) <= i64::MAX.
-                    TermKind::Len(_) => relax(Term::ZERO, i64::MAX as i128, &mut next),
+                    // len(v) <= MAX_LEN.
+                    TermKind::Len(_) => relax(Term::ZERO, MAX_LEN as i128, &mut next),
                     // 0 <= len(w), for the lengths that lead somewhere.
                     TermKind::Zero => {
                         let lens = lens.get_or_insert_with(|| {
@@ -522,6 +531,30 @@ impl FactSet {
         }
     }
 
+    /// Makes the constraints implied through constant bounds explicit: `x <= c1` and `c2 <= y`
+    /// give `x <= y + c1 - c2` (at most [`MAX_COMPOSITIONS`] of them). Used at loop headers,
+    /// so that `k == 0` and `len(v) == 0` on entry become `k == len(v)`, a relation the loop
+    /// body's updates (`push v; k = k + 1`) then carry along, constraint by constraint.
+    pub fn close_through_zero(&mut self) {
+        let ins: Vec<Constraint> = self
+            .cons
+            .iter()
+            .filter(|k| k.b == Term::ZERO)
+            .copied()
+            .collect();
+        let outs: Vec<Constraint> = self.from(Term::ZERO).to_vec();
+        if ins.len() * outs.len() > MAX_COMPOSITIONS {
+            return;
+        }
+        for i in &ins {
+            for o in &outs {
+                if i.a != o.b {
+                    self.add_wide(i.a, o.b, i.c as i128 + o.c as i128);
+                }
+            }
+        }
+    }
+
     /// Local `l` gets a new value (or a new vec): its value and length terms are eliminated and
     /// every compare that mentions it is dropped.
     pub fn kill_local(&mut self, l: Local) {
@@ -598,38 +631,60 @@ impl FactSet {
         }
     }
 
-    /// `self ∩ other`: a constraint stays when both have its pair, with the weaker offset; a
-    /// compare stays when both have it. Returns whether `self` changed.
+    /// `self ∩ other`: for every pair of terms that either side constrains, the weaker of the
+    /// two sides' bounds, where a side that does not record the pair contributes what its
+    /// constraints imply by a path (so `i == 0` on one side and `i <= len(a)` on the other
+    /// keep `i <= len(a)`, which `i <= 0 <= len(a)` implies); a pair that one side does not
+    /// bound at all goes. A compare stays when both have it. Returns whether `self` changed.
     pub fn meet_with(&mut self, other: &FactSet) -> bool {
-        let mut changed = false;
-        let mut j = 0;
-        let mut out = 0;
-        for i in 0..self.cons.len() {
-            let k = self.cons[i];
-            while j < other.cons.len() && other.cons[j].key() < k.key() {
-                j += 1;
-            }
-            match other.cons.get(j).filter(|o| o.key() == k.key()) {
-                Some(o) => {
-                    if o.c > k.c {
-                        changed = true;
-                    }
-                    self.cons[out] = Constraint::new(k.a, k.b, k.c.max(o.c));
-                    out += 1;
+        let mut out: Vec<Constraint> = Vec::with_capacity(self.cons.len());
+        let (mut i, mut j) = (0, 0);
+        loop {
+            let (key, mine, theirs) = match (self.cons.get(i), other.cons.get(j)) {
+                (Some(x), Some(y)) if x.key() == y.key() => {
+                    i += 1;
+                    j += 1;
+                    (x.key(), Some(x.c as i128), Some(y.c as i128))
                 }
-                None => changed = true,
+                (Some(x), y) if y.is_none_or(|y| x.key() < y.key()) => {
+                    i += 1;
+                    (x.key(), Some(x.c as i128), other.dist(x.a, x.b))
+                }
+                (_, Some(y)) => {
+                    j += 1;
+                    (y.key(), self.dist(y.a, y.b), Some(y.c as i128))
+                }
+                _ => break,
+            };
+            if let (Some(m), Some(t)) = (mine, theirs) {
+                // Offsets beyond ±MAX_LEN only restate `len <= MAX_LEN` and would make loop
+                // headers flip between sweeps: not kept.
+                let c = m.max(t);
+                if c.abs() <= MAX_LEN as i128 / 2 {
+                    out.push(Constraint::new(key.0, key.1, c as i64));
+                }
             }
         }
-        self.cons.truncate(out);
+        let changed = out != self.cons;
+        self.cons = out;
         let before = self.cmps.len();
         self.cmps.retain(|f| other.cmps.contains(f));
         changed || before != self.cmps.len()
     }
 
-    /// Widening at a revisited block: a constraint whose offset grew since the last visit, or
-    /// whose pair was not there, is dropped rather than weakened step by step (so loops reach a
-    /// fixpoint after a bounded number of sweeps).
+    /// Widening at a loop header: a constraint stays only if the last visit's state bounded
+    /// its pair at least as tightly (directly or by a path); one that grew, or that the old
+    /// state did not bound at all, is dropped rather than weakened step by step, so loops
+    /// reach a fixpoint after a bounded number of sweeps.
     pub fn widen(&mut self, old: &FactSet) {
+        self.cons
+            .retain(|k| old.dist(k.a, k.b).is_some_and(|d| k.c as i128 <= d));
+    }
+
+    /// The strict widening used once a header has been visited [`STRICT_AFTER`] times: a
+    /// constraint stays only if the old state recorded its pair directly with an offset at
+    /// least as large, so the pairs only shrink from then on.
+    pub fn widen_strict(&mut self, old: &FactSet) {
         self.cons.retain(|k| {
             old.cons
                 .binary_search_by(|o| o.key().cmp(&k.key()))

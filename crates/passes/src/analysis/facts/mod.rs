@@ -19,12 +19,14 @@
 //!
 //! Kill rules (design.md, "Aliasing"): assigning a local eliminates its old value's term
 //! (constraints through it are composed first, so what it linked stays known); `push w` raises
-//! `len(w)` by exactly one and a may-alias vec's (same vec type) by zero or one, so offsets are
+//! `len(w)` by exactly one and a may-alias vec's (same vec type, and `new` sites that are
+//! unknown or overlap: see [`CallKills`]) by zero or one, so offsets are
 //! shifted rather than dropped (`n == len(w)` becomes `n == len(w) - 1`); `pop w` lowers them
 //! likewise; `drop w` leaves `len(w) == 0` and eliminates the lengths of may-alias vecs; a
-//! `call` eliminates the lengths of the vecs whose type the callee may change ([`CallEffects`]:
-//! a callee reaches vecs only through handles, and only its — or its callees' — `push`, `pop`
-//! and `drop` change lengths); scalar facts survive calls (callees cannot see locals).
+//! `call` eliminates the lengths of the vecs that may alias a vec argument whose type the callee
+//! may change ([`CallEffects`]: a callee reaches the caller's vecs only through its arguments,
+//! and only its — or its callees' — `push`, `pop` and `drop` change lengths); scalar facts
+//! survive calls (callees cannot see locals).
 //!
 //! Soundness rests on three points: (1) every generated constraint follows from the semantics
 //! of the instruction or branch edge that generates it, evaluated on the pre-state, and
@@ -43,8 +45,8 @@ pub use transfer::may_alias;
 use super::cfg::Cfg;
 use super::effects::CallEffects;
 use super::liveness::{LiveSet, Liveness};
-use poolopt_ir::Local;
 use poolopt_ir::{Block, Function, Inst, InstKind, Operand, SecondaryMap, Type};
+use poolopt_ir::{EntityRef, Local};
 use transfer::{edge_extra, transfer_with};
 
 /// Eliminates every term and compare of `s` about a local that is not live.
@@ -140,19 +142,110 @@ pub struct FactAnalysis {
     calls: CallKills,
 }
 
-/// For each function this one calls, the vec types whose length the call may change (`None`:
-/// unknown, every vec). Without a summary every call kills every length fact.
+/// What may change a vec length in one function: for each function it calls, the vec types
+/// whose length the call may change (`None`: unknown, every vec; without a summary every call
+/// kills every length fact), and where each vec local's vecs come from.
+///
+/// The *sites* of a vec local are the `new` instructions whose vecs it may hold: a `new` into
+/// it adds that instruction, a copy from another vec local adds that local's sites (to a
+/// fixpoint), and any other source — a parameter, a call result — makes them unknown. A local
+/// only ever holds what its assignments put there (before the first one it holds no vec, whose
+/// length is 0 and cannot change: `push` traps), so two locals whose sites are known and
+/// disjoint never hold the same vec, even when their types are equal
+/// ([`CallKills::may_alias`]).
 #[derive(Clone, Debug, Default)]
 pub struct CallKills {
     by_callee: Vec<(poolopt_ir::FuncId, Option<Vec<Type>>)>,
+    /// Indexed by local: the sites (`None`: unknown).
+    sites: Vec<Option<Vec<Inst>>>,
+}
+
+/// Past this many sites a local's sites count as unknown.
+const MAX_SITES: usize = 16;
+
+/// The sites of every vec local of `func` (see [`CallKills`]).
+fn vec_sites(func: &Function) -> Vec<Option<Vec<Inst>>> {
+    let mut sites: Vec<Option<Vec<Inst>>> =
+        func.locals.values().map(|_| Some(Vec::new())).collect();
+    for &p in &func.params {
+        if let Some(s) = sites.get_mut(p.index()) {
+            *s = None;
+        }
+    }
+    let mut changed = true;
+    let mut rounds = 0;
+    while changed && rounds < 64 {
+        changed = false;
+        rounds += 1;
+        for &b in &func.layout {
+            for &inst in &func.blocks[b].insts {
+                let kind = func.inst(inst);
+                let Some(d) = kind.def() else { continue };
+                if !matches!(func.local_ty(d), Type::Vec(_)) {
+                    continue;
+                }
+                let add: Option<Vec<Inst>> = match *kind {
+                    InstKind::VecNew { .. } => Some(vec![inst]),
+                    InstKind::Copy {
+                        src: Operand::Local(w),
+                        ..
+                    } => sites.get(w.index()).cloned().flatten(),
+                    _ => None,
+                };
+                let cur = &mut sites[d.index()];
+                match (cur.as_mut(), add) {
+                    (None, _) => {}
+                    (Some(_), None) => {
+                        *cur = None;
+                        changed = true;
+                    }
+                    (Some(set), Some(add)) => {
+                        for a in add {
+                            if !set.contains(&a) {
+                                set.push(a);
+                                changed = true;
+                            }
+                        }
+                        if set.len() > MAX_SITES {
+                            *cur = None;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if changed {
+        // No fixpoint within the bound: know nothing.
+        sites.iter_mut().for_each(|s| *s = None);
+    }
+    sites
 }
 
 impl CallKills {
+    /// Whether vec locals `v` and `w` may hold the same vec: the same local, or the same type
+    /// and sites that are unknown or overlap.
+    pub fn may_alias(&self, func: &Function, v: Local, w: Local) -> bool {
+        if v == w {
+            return true;
+        }
+        if !may_alias(func, v, w) {
+            return false;
+        }
+        match (
+            self.sites.get(v.index()).and_then(|s| s.as_ref()),
+            self.sites.get(w.index()).and_then(|s| s.as_ref()),
+        ) {
+            (Some(a), Some(b)) => a.iter().any(|x| b.contains(x)),
+            _ => true,
+        }
+    }
+
     /// The kills of `func`'s calls under `effects`.
     pub fn of(func: &Function, effects: Option<&CallEffects>) -> CallKills {
         let mut by_callee = Vec::new();
+        let sites = vec_sites(func);
         let Some(effects) = effects else {
-            return CallKills { by_callee };
+            return CallKills { by_callee, sites };
         };
         let mut vec_types: Vec<Type> = Vec::new();
         for ty in func.locals.values().map(|l| l.ty) {
@@ -173,7 +266,7 @@ impl CallKills {
                 by_callee.push((callee, Some(changed)));
             }
         }
-        CallKills { by_callee }
+        CallKills { by_callee, sites }
     }
 
     /// Whether a call of `callee` may change the length of a vec of type `ty`.
@@ -308,6 +401,7 @@ impl FactAnalysis {
         for &b in cfg.rpo() {
             fa.deaths[b] = block_deaths(func, b, live);
         }
+        let mut visits: SecondaryMap<Block, u32> = SecondaryMap::new();
         let mut sweeps = 0;
         let mut changed = true;
         while changed {
@@ -348,12 +442,30 @@ impl FactAnalysis {
                 if b == entry {
                     drop_dead(&mut new_in, live_in);
                 }
+                // At a loop header (a predecessor not before it in the reverse post-order: a
+                // back edge), relations implied by constant bounds are made explicit.
+                let header = cfg
+                    .preds(b)
+                    .iter()
+                    .any(|&p| cfg.rpo_index(p) >= cfg.rpo_index(b));
+                if header {
+                    new_in.close_through_zero();
+                }
                 if let Some(old) = fa.block_in[b].as_ref() {
                     if *old == new_in {
                         continue;
                     }
-                    // Widening: an offset that grew is dropped, not counted up.
-                    new_in.widen(old);
+                    // Widening at loop headers: an offset that grew is dropped, not counted
+                    // up. Every cycle passes through a header, so that bounds the sweeps;
+                    // other blocks keep the constraints their edges give afresh each sweep.
+                    if header {
+                        visits[b] += 1;
+                        if visits[b] > constraints::STRICT_AFTER {
+                            new_in.widen_strict(old);
+                        } else {
+                            new_in.widen(old);
+                        }
+                    }
                     if *old == new_in {
                         continue;
                     }

@@ -10,10 +10,14 @@
 //! loop header a constraint survives only if it holds on entry and after every back edge. For
 //! `i = start; while i < n { ...; i = i + step }` the update rewrites the old `i`'s constraints
 //! with the step (`0 <= i` becomes `0 <= i - step`, i.e. `step <= i`), only when the facts at
-//! the update rule out overflow (`i + 2` needs `i <= i64::MAX - 2`, which `i + 1 < len(v)`
-//! gives and `i < len(v)` does not); the meet at the header then keeps `0 <= i` for a
-//! non-negative start and a positive step (count-down loops keep `i <= len(a)`), and widening
-//! drops bounds that grow each iteration.
+//! the update rule out overflow (`i + 2` needs `i <= i64::MAX - 2`, which any bound `i <=
+//! len(v) + c` with a small `c` gives, lengths being at most 2^62; an unbounded `i` gets no
+//! constraint); the meet at the header then keeps `0 <= i` for a non-negative start and a
+//! positive step (count-down loops keep `i <= len(a)`), and widening drops bounds that grow
+//! each iteration. Whether the *step can skip the bound* needs no special case either: the
+//! accesses are proved from the constraints at the access (`i += 2` under `i + 1 < len(a)`
+//! proves `a[i + 1]`; under `i < len(a)` it does not, and under `i != len(a)` the `ne` rule only
+//! fires when `i <= len(a)` holds at the head, which a step of 2 breaks).
 
 use super::constraints::{fit, CmpFact, FactSet, Term};
 use super::CallKills;
@@ -107,7 +111,7 @@ pub(super) fn transfer_with(func: &Function, calls: &CallKills, inst: Inst, s: &
             if v == vec {
                 Some((1, 1))
             } else {
-                may_alias(func, v, vec).then_some((0, 1))
+                calls.may_alias(func, v, vec).then_some((0, 1))
             }
         }),
         // pop (checked: it did not trap; unchecked: proven non-empty): by exactly -1 / -1 or 0.
@@ -116,14 +120,14 @@ pub(super) fn transfer_with(func: &Function, calls: &CallKills, inst: Inst, s: &
             if v == vec {
                 Some((-1, -1))
             } else {
-                may_alias(func, v, vec).then_some((-1, 0))
+                calls.may_alias(func, v, vec).then_some((-1, 0))
             }
         }),
         // drop: the vec is now empty; a may-alias vec is either it or unchanged.
         InstKind::VecDrop { vec } => {
             for t in s.terms() {
                 if t.len_of()
-                    .is_some_and(|v| v != vec && may_alias(func, v, vec))
+                    .is_some_and(|v| v != vec && calls.may_alias(func, v, vec))
                 {
                     s.eliminate(t);
                 }
@@ -131,12 +135,28 @@ pub(super) fn transfer_with(func: &Function, calls: &CallKills, inst: Inst, s: &
             s.eliminate(Term::len(vec));
             s.add(Term::len(vec), Term::ZERO, 0);
         }
-        InstKind::Call { func: callee, .. } => {
-            for t in s.terms() {
-                if t.len_of()
-                    .is_some_and(|v| calls.may_change(callee, func.local_ty(v)))
-                {
-                    s.eliminate(t);
+        // A callee reaches a caller's vec only through a vec argument (vecs hold no vecs,
+        // struct fields are scalars, there are no globals), and can change its length only if
+        // its summary (or a callee's) pushes, pops or drops a vec of that type; so the length
+        // of `v` may change only if an argument may alias `v` and the callee may change vecs
+        // of that type.
+        InstKind::Call {
+            func: callee,
+            ref args,
+            ..
+        } => {
+            let changed: Vec<Local> = args
+                .iter()
+                .filter_map(|a| a.as_local())
+                .filter(|&w| is_vec(func, w) && calls.may_change(callee, func.local_ty(w)))
+                .collect();
+            if !changed.is_empty() {
+                for t in s.terms() {
+                    if t.len_of()
+                        .is_some_and(|v| changed.iter().any(|&w| calls.may_alias(func, v, w)))
+                    {
+                        s.eliminate(t);
+                    }
                 }
             }
         }

@@ -1,0 +1,60 @@
+; passes: bounds-check-elim
+; entry: main
+; args: 10
+; expect: value 450
+; A loop with a constant bound that a length test dominates: `len(a) >= 10`, `0 <= i < 10`:
+; the check goes.
+fn f(a: vec<i64>) -> i64 {
+    var s: i64
+    var i: i64
+    var n: i64
+    var c: bool
+    var x: i64
+entry:
+    s = copy 0
+    n = len a
+    c = sge n, 10
+    brif c, start, done
+start:
+    i = copy 0
+    br head
+head:
+    c = slt i, 10
+    brif c, body, done
+body:
+    x = get a[i]
+    s = add s, x
+    i = add i, 1
+    br head
+done:
+    ret s
+}
+
+fn fill(v: vec<i64>, n: i64) {
+    var k: i64
+    var c: bool
+    var x: i64
+entry:
+    k = copy 0
+    br head
+head:
+    c = slt k, n
+    brif c, body, done
+body:
+    x = mul k, 10
+    push v, x
+    k = add k, 1
+    br head
+done:
+    ret
+}
+
+fn main(n: i64) -> i64 {
+    var a: vec<i64>
+    var r: i64
+entry:
+    a = new vec<i64>
+    call fill(a, n)
+    r = call f(a)
+    ret r
+}
