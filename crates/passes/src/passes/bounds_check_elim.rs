@@ -441,7 +441,6 @@ impl Ctx<'_> {
     fn known_about(&self, facts: &FactSet, i: Local) -> String {
         let mut known: Vec<String> = facts
             .constraints_mentioning(Term::value(i))
-            .iter()
             .map(|k| format!("`{}`", k.describe(self.func)))
             .collect();
         if known.len() > 6 {

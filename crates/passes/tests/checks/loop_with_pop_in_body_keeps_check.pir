@@ -4,7 +4,7 @@
 ; The pop itself goes: 0 <= k < len(v) gives len(v) > 0.
 ; contains: f |     x = get v[k]\n
 ; contains: f |     pop.unchecked v\n
-; missed: index check kept: nothing proves `k < len(v)` here; it held, but `pop v` (line 23) may change the length
+; missed: index check kept: needs `k < len(v)`; known: `k >= 0`, `k <= len(v)`; it held, but `pop v` (line 23) may change the length
 ; traps: main(0)
 fn f(v: vec<i64>) -> i64 {
     var k: i64

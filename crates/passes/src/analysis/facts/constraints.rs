@@ -27,6 +27,8 @@
 //! difference constraints), so what the term linked stays known.
 
 use poolopt_ir::{CmpOp, EntityRef, Function, Local, Operand};
+use smallvec::SmallVec;
+use std::cell::RefCell;
 
 /// How many edges a query path may have. Deep enough for `i → t → n → len(v)` (an index, a
 /// temporary derived from it, a local holding the length, the length).
@@ -43,6 +45,89 @@ pub const STRICT_AFTER: u32 = 4;
 
 /// Past this many compositions, eliminating a term just drops its constraints (always sound).
 const MAX_COMPOSITIONS: usize = 64;
+
+/// Terms a query or an elimination keeps on the stack before it allocates.
+const INLINE_TERMS: usize = 16;
+
+thread_local! {
+    /// The work space of [`FactSet::dist`], kept across queries.
+    static SEARCH: RefCell<Search> = RefCell::new(Search::default());
+}
+
+/// The state of one shortest-path query, reusable across queries.
+#[derive(Default)]
+struct Search {
+    /// Bumped per query; an entry of `dist` counts only if it carries the current stamp.
+    stamp: u32,
+    /// Indexed by term: `(stamp, distance from the source)`.
+    dist: Vec<(u32, i128)>,
+    frontier: Vec<(Term, i128)>,
+    next: Vec<(Term, i128)>,
+}
+
+impl Search {
+    fn run(&mut self, set: &FactSet, a: Term, b: Term) -> Option<i128> {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.dist.iter_mut().for_each(|e| e.0 = 0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        let Search {
+            dist,
+            frontier,
+            next,
+            ..
+        } = self;
+        let mut relax = |u: Term, nd: i128, next: &mut Vec<(Term, i128)>| {
+            let at = u.0 as usize;
+            if at >= dist.len() {
+                dist.resize(at + 1, (0, 0));
+            }
+            let e = &mut dist[at];
+            if e.0 != stamp || nd < e.1 {
+                *e = (stamp, nd);
+                next.push((u, nd));
+            }
+        };
+        frontier.clear();
+        relax(a, 0, frontier);
+        for _ in 0..SEARCH_DEPTH {
+            next.clear();
+            for &(t, d) in frontier.iter() {
+                for k in set.from(t) {
+                    relax(k.b, d + k.c as i128, next);
+                }
+                match t.kind() {
+                    // len(v) <= MAX_LEN.
+                    TermKind::Len(_) => relax(Term::ZERO, d + MAX_LEN as i128, next),
+                    // 0 <= len(w), for the lengths that lead somewhere (and the target).
+                    TermKind::Zero => {
+                        let mut last = None;
+                        for k in &set.cons {
+                            if k.a.len_of().is_some() && last != Some(k.a) {
+                                last = Some(k.a);
+                                relax(k.a, d, next);
+                            }
+                        }
+                        if b.len_of().is_some() {
+                            relax(b, d, next);
+                        }
+                    }
+                    TermKind::Value(_) => {}
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            std::mem::swap(frontier, next);
+        }
+        dist.get(b.0 as usize).filter(|e| e.0 == stamp).map(|e| e.1)
+    }
+}
+
+/// Constraints gathered for one elimination.
+type ConstraintBuf = SmallVec<[Constraint; INLINE_TERMS]>;
 
 /// A term of a constraint: 0, the value of an `i64` local, or `len` of a vec local.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -313,70 +398,19 @@ impl FactSet {
     }
 
     /// The smallest `w` found with `a <= b + w` (a path of at most [`SEARCH_DEPTH`] edges).
+    ///
+    /// A frontier-based Bellman–Ford: round `r` relaxes the out-edges of the terms improved in
+    /// round `r - 1`, so after `r` rounds every walk of at most `r` edges has been seen. The
+    /// distances live in a per-thread table indexed by term (reset by a generation stamp), so
+    /// a query allocates nothing once the table has grown to the function's terms.
     pub fn dist(&self, a: Term, b: Term) -> Option<i128> {
         if a == b {
             return Some(0);
         }
-        // best[i] = (term, distance from a); `frontier` the terms improved in the last round.
-        let mut best: Vec<(Term, i128)> = vec![(a, 0)];
-        let mut frontier: Vec<(Term, i128)> = vec![(a, 0)];
-        let mut lens: Option<Vec<Term>> = None;
-        for _ in 0..SEARCH_DEPTH {
-            let mut next: Vec<(Term, i128)> = Vec::new();
-            for &(t, d) in &frontier {
-                let mut relax = |u: Term, w: i128, next: &mut Vec<(Term, i128)>| {
-                    let nd = d + w;
-                    match best.iter_mut().find(|(x, _)| *x == u) {
-                        Some((_, old)) if *old <= nd => {}
-                        Some((_, old)) => {
-                            *old = nd;
-                            next.push((u, nd));
-                        }
-                        None => {
-                            best.push((u, nd));
-                            next.push((u, nd));
-                        }
-                    }
-                };
-                for k in self.from(t) {
-                    relax(k.b, k.c as i128, &mut next);
-                }
-                match t.kind() {
-                    // len(v) <= MAX_LEN.
-                    TermKind::Len(_) => relax(Term::ZERO, MAX_LEN as i128, &mut next),
-                    // 0 <= len(w), for the lengths that lead somewhere.
-                    TermKind::Zero => {
-                        let lens = lens.get_or_insert_with(|| {
-                            let mut l = self.len_terms();
-                            if b.len_of().is_some() && !l.contains(&b) {
-                                l.push(b);
-                            }
-                            l
-                        });
-                        for &l in lens.iter() {
-                            relax(l, 0, &mut next);
-                        }
-                    }
-                    TermKind::Value(_) => {}
-                }
-            }
-            if next.is_empty() {
-                break;
-            }
-            frontier = next;
-        }
-        best.iter().find(|(x, _)| *x == b).map(|&(_, d)| d)
-    }
-
-    /// The length terms that have constraints on their left.
-    fn len_terms(&self) -> Vec<Term> {
-        let mut out: Vec<Term> = Vec::new();
-        for k in &self.cons {
-            if k.a.len_of().is_some() && out.last() != Some(&k.a) {
-                out.push(k.a);
-            }
-        }
-        out
+        SEARCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut search) => search.run(self, a, b),
+            Err(_) => Search::default().run(self, a, b),
+        })
     }
 
     /// Whether `a <= b + c` follows from the set.
@@ -384,7 +418,19 @@ impl FactSet {
         if a == b {
             return c >= 0;
         }
+        // A recorded constraint that is strong enough answers without a search.
+        if self.recorded(a, b).is_some_and(|r| r <= c) {
+            return true;
+        }
         self.dist(a, b).is_some_and(|d| d <= c as i128)
+    }
+
+    /// The offset recorded for the pair `(a, b)`, if any.
+    fn recorded(&self, a: Term, b: Term) -> Option<i64> {
+        self.cons
+            .binary_search_by(|x| x.key().cmp(&(a, b)))
+            .ok()
+            .map(|at| self.cons[at].c)
     }
 
     /// The largest known lower bound of `t` (`t >= lower`).
@@ -465,12 +511,8 @@ impl FactSet {
     }
 
     /// The constraints that mention term `t`.
-    pub fn constraints_mentioning(&self, t: Term) -> Vec<Constraint> {
-        self.cons
-            .iter()
-            .filter(|k| k.mentions(t))
-            .copied()
-            .collect()
+    pub fn constraints_mentioning(&self, t: Term) -> impl Iterator<Item = &Constraint> + '_ {
+        self.cons.iter().filter(move |k| k.mentions(t))
     }
 
     /// Removes the constraints `kill` selects, logging each.
@@ -513,8 +555,11 @@ impl FactSet {
     /// Removes term `t`, first composing every pair of constraints through it (sound: the
     /// composed constraints held while `t` had its old value, and do not mention `t`).
     pub fn eliminate(&mut self, t: Term) {
-        let ins: Vec<Constraint> = self.cons.iter().filter(|k| k.b == t).copied().collect();
-        let outs: Vec<Constraint> = self.from(t).to_vec();
+        if !self.cons.iter().any(|k| k.mentions(t)) {
+            return;
+        }
+        let ins: ConstraintBuf = self.cons.iter().filter(|k| k.b == t).copied().collect();
+        let outs: ConstraintBuf = self.from(t).iter().copied().collect();
         if ins.is_empty() && outs.is_empty() {
             return;
         }
@@ -531,26 +576,32 @@ impl FactSet {
         }
     }
 
-    /// Makes the constraints implied through constant bounds explicit: `x <= c1` and `c2 <= y`
-    /// give `x <= y + c1 - c2` (at most [`MAX_COMPOSITIONS`] of them). Used at loop headers,
-    /// so that `k == 0` and `len(v) == 0` on entry become `k == len(v)`, a relation the loop
-    /// body's updates (`push v; k = k + 1`) then carry along, constraint by constraint.
+    /// Makes the relations between terms of known constant value explicit: `x == c1` and
+    /// `y == c2` give `x == y + c1 - c2`. Used at loop headers, so that `k == 0` and
+    /// `len(v) == 0` on entry become `k == len(v)`, a relation the loop body's updates
+    /// (`push v; k = k + 1`) then carry along, constraint by constraint. Only terms pinned to
+    /// one value take part (at most [`INLINE_TERMS`] of them): composing every upper bound
+    /// with every lower bound would make every set at a header quadratic in its terms.
     pub fn close_through_zero(&mut self) {
-        let ins: Vec<Constraint> = self
-            .cons
-            .iter()
-            .filter(|k| k.b == Term::ZERO)
-            .copied()
-            .collect();
-        let outs: Vec<Constraint> = self.from(Term::ZERO).to_vec();
-        if ins.len() * outs.len() > MAX_COMPOSITIONS {
-            return;
-        }
-        for i in &ins {
-            for o in &outs {
-                if i.a != o.b {
-                    self.add_wide(i.a, o.b, i.c as i128 + o.c as i128);
+        let mut pinned: SmallVec<[(Term, i64); INLINE_TERMS]> = SmallVec::new();
+        for k in self.from(Term::ZERO) {
+            // 0 <= t + c, i.e. t >= -c; pinned when t <= -c is recorded too.
+            let t = k.b;
+            let at_most = self
+                .from(t)
+                .iter()
+                .find(|u| u.b == Term::ZERO)
+                .map(|u| u.c as i128);
+            if at_most == Some(-(k.c as i128)) {
+                if pinned.len() == INLINE_TERMS {
+                    return;
                 }
+                pinned.push((t, -k.c));
+            }
+        }
+        for (i, &(x, cx)) in pinned.iter().enumerate() {
+            for &(y, cy) in &pinned[i + 1..] {
+                self.add_eq(x, y, cx as i128 - cy as i128);
             }
         }
     }
@@ -578,7 +629,16 @@ impl FactSet {
         self.remove_cmps_where(|f| !keep(f));
     }
 
-    /// The locals the set's terms and compares are about (may repeat).
+    /// Calls `f` for every local a term or a compare's result is about (a local may come
+    /// more than once).
+    pub fn for_each_local(&self, mut f: impl FnMut(Local)) {
+        for k in &self.cons {
+            k.a.local().into_iter().chain(k.b.local()).for_each(&mut f);
+        }
+        self.cmps.iter().for_each(|c| f(c.c));
+    }
+
+    /// The locals the set's terms and compares are about (sorted, unique).
     pub fn locals(&self) -> Vec<Local> {
         let mut out: Vec<Local> = self
             .cons
@@ -677,8 +737,14 @@ impl FactSet {
     /// state did not bound at all, is dropped rather than weakened step by step, so loops
     /// reach a fixpoint after a bounded number of sweeps.
     pub fn widen(&mut self, old: &FactSet) {
-        self.cons
-            .retain(|k| old.dist(k.a, k.b).is_some_and(|d| k.c as i128 <= d));
+        self.cons.retain(|k| {
+            // The old state's recorded offset bounds its shortest path: a smaller one there
+            // already rejects `k` without a search.
+            if old.recorded(k.a, k.b).is_some_and(|r| r < k.c) {
+                return false;
+            }
+            old.dist(k.a, k.b).is_some_and(|d| k.c as i128 <= d)
+        });
     }
 
     /// The strict widening used once a header has been visited [`STRICT_AFTER`] times: a

@@ -37,6 +37,7 @@
 //! sets stay as small as the live state.
 
 pub mod constraints;
+pub mod relevance;
 pub mod transfer;
 
 pub use constraints::{CmpFact, Constraint, Fact, FactSet, Term, TermKind};
@@ -47,23 +48,37 @@ use super::effects::CallEffects;
 use super::liveness::{LiveSet, Liveness};
 use poolopt_ir::{Block, Function, Inst, InstKind, Operand, SecondaryMap, Type};
 use poolopt_ir::{EntityRef, Local};
+use relevance::Tracked;
+use smallvec::SmallVec;
 use transfer::{edge_extra, transfer_with};
 
 /// Eliminates every term and compare of `s` about a local that is not live.
 fn drop_dead(s: &mut FactSet, live: LiveSet<'_>) {
-    for l in s.locals() {
-        if !live.contains(l) {
-            s.forget_local(l);
+    let mut dead: SmallVec<[Local; 8]> = SmallVec::new();
+    s.for_each_local(|l| {
+        if !live.contains(l) && !dead.contains(&l) {
+            dead.push(l);
         }
+    });
+    for l in dead {
+        s.forget_local(l);
     }
     s.retain_cmps(|f| live.contains(f.c));
 }
 
 /// The facts on the edge `from → to`: `out` plus what the branch condition says.
-fn edge_facts(func: &Function, from: Block, to: Block, out: &FactSet) -> FactSet {
+fn edge_facts(
+    func: &Function,
+    tracked: &Tracked,
+    from: Block,
+    to: Block,
+    out: &FactSet,
+) -> FactSet {
     let mut s = out.clone();
     for (a, b, c) in edge_extra(func, from, to, out) {
-        s.add_wide(a, b, c);
+        if tracked.term(a) && tracked.term(b) {
+            s.add_wide(a, b, c);
+        }
     }
     s
 }
@@ -74,6 +89,7 @@ fn edge_facts(func: &Function, from: Block, to: Block, out: &FactSet) -> FactSet
 pub struct FactCursor<'f> {
     func: &'f Function,
     calls: &'f CallKills,
+    tracked: &'f Tracked,
     insts: &'f [Inst],
     pos: usize,
     state: FactSet,
@@ -103,6 +119,7 @@ impl<'f> FactCursor<'f> {
         step_block(
             self.func,
             self.calls,
+            self.tracked,
             inst,
             self.pos - 1,
             self.deaths,
@@ -140,6 +157,8 @@ pub struct FactAnalysis {
     deaths: SecondaryMap<Block, Vec<(usize, Local)>>,
     /// What the calls of this function may do to vec lengths.
     calls: CallKills,
+    /// The locals constraints may mention.
+    tracked: Tracked,
 }
 
 /// What may change a vec length in one function: for each function it calls, the vec types
@@ -348,13 +367,14 @@ fn block_deaths(func: &Function, block: Block, live: &Liveness) -> Vec<(usize, L
 fn step_block(
     func: &Function,
     calls: &CallKills,
+    tracked: &Tracked,
     inst: Inst,
     index: usize,
     deaths: &[(usize, Local)],
     next_death: &mut usize,
     s: &mut FactSet,
 ) {
-    transfer_with(func, calls, inst, s);
+    transfer_with(func, calls, tracked, inst, s);
     while let Some(&(at, l)) = deaths.get(*next_death) {
         if at > index {
             break;
@@ -393,6 +413,7 @@ impl FactAnalysis {
     ) -> FactAnalysis {
         let mut fa = FactAnalysis {
             calls: CallKills::of(func, effects),
+            tracked: Tracked::of(func),
             ..FactAnalysis::default()
         };
         let Some(entry) = func.entry() else {
@@ -402,6 +423,12 @@ impl FactAnalysis {
             fa.deaths[b] = block_deaths(func, b, live);
         }
         let mut visits: SecondaryMap<Block, u32> = SecondaryMap::new();
+        // Change clocks: a block is evaluated again only when an out-state of one of its
+        // predecessors changed after its last evaluation (its in-state cannot differ
+        // otherwise), so a sweep costs only the blocks a change reaches.
+        let mut clock: u64 = 0;
+        let mut evaluated_at: SecondaryMap<Block, u64> = SecondaryMap::new();
+        let mut out_changed_at: SecondaryMap<Block, u64> = SecondaryMap::new();
         let mut sweeps = 0;
         let mut changed = true;
         while changed {
@@ -415,6 +442,15 @@ impl FactAnalysis {
                 return fa;
             }
             for &b in cfg.rpo() {
+                let stale = cfg
+                    .preds(b)
+                    .iter()
+                    .any(|&p| out_changed_at[p] > evaluated_at[b]);
+                if evaluated_at[b] != 0 && !stale {
+                    continue;
+                }
+                clock += 1;
+                evaluated_at[b] = clock;
                 let mut state: Option<FactSet> = if b == entry {
                     Some(FactSet::new())
                 } else {
@@ -429,7 +465,7 @@ impl FactAnalysis {
                     let Some(out) = fa.block_out[p].as_ref() else {
                         continue; // unreachable or not yet visited: top
                     };
-                    let mut edge = edge_facts(func, p, b, out);
+                    let mut edge = edge_facts(func, &fa.tracked, p, b, out);
                     drop_dead(&mut edge, live_in);
                     match state.as_mut() {
                         None => state = Some(edge),
@@ -476,6 +512,7 @@ impl FactAnalysis {
                     step_block(
                         func,
                         &fa.calls,
+                        &fa.tracked,
                         inst,
                         index,
                         &fa.deaths[b],
@@ -483,8 +520,13 @@ impl FactAnalysis {
                         &mut s,
                     );
                 }
+                let out_changed = fa.block_out[b].as_ref() != Some(&s);
                 fa.block_in[b] = Some(new_in);
                 fa.block_out[b] = Some(s);
+                if out_changed {
+                    clock += 1;
+                    out_changed_at[b] = clock;
+                }
                 changed = true;
             }
         }
@@ -504,7 +546,7 @@ impl FactAnalysis {
     /// Facts on the edge `from → to` (the terminator's branch facts included).
     pub fn edge(&self, func: &Function, from: Block, to: Block) -> Option<FactSet> {
         self.block_out(from)
-            .map(|out| edge_facts(func, from, to, out))
+            .map(|out| edge_facts(func, &self.tracked, from, to, out))
     }
 
     /// A cursor over `block` starting from its entry facts (`None` when unreachable).
@@ -513,6 +555,7 @@ impl FactAnalysis {
         Some(FactCursor {
             func,
             calls: &self.calls,
+            tracked: &self.tracked,
             insts: &func.blocks[block].insts,
             pos: 0,
             state: start,

@@ -20,10 +20,12 @@
 //! fires when `i <= len(a)` holds at the head, which a step of 2 breaks).
 
 use super::constraints::{fit, CmpFact, FactSet, Term};
+use super::relevance::Tracked;
 use super::CallKills;
 use poolopt_ir::{
     BinaryOp, Block, CmpOp, Function, Inst, InstKind, Local, Operand, Terminator, Type, UnaryOp,
 };
+use smallvec::SmallVec;
 
 fn is_i64(func: &Function, l: Local) -> bool {
     func.local_ty(l) == Type::I64
@@ -48,8 +50,8 @@ fn term_of(func: &Function, o: Operand) -> Option<(Term, i128)> {
     }
 }
 
-/// Constraints to add, as `(a, b, c)` for `a <= b + c`.
-type Gen = Vec<(Term, Term, i128)>;
+/// Constraints to add, as `(a, b, c)` for `a <= b + c` (on the stack for the usual few).
+type Gen = SmallVec<[(Term, Term, i128); 8]>;
 
 /// `x <= y + c` for operand terms.
 fn le(gen: &mut Gen, x: (Term, i128), y: (Term, i128), c: i128) {
@@ -68,6 +70,22 @@ fn within(gen: &mut Gen, t: Term, lo: Option<i128>, hi: Option<i128>) {
     }
 }
 
+/// Lower bound of an operand (a constant is its own bound).
+fn lower_of(s: &FactSet, o: (Term, i128)) -> Option<i128> {
+    if o.0 == Term::ZERO {
+        return Some(o.1);
+    }
+    s.lower(o.0).map(|l| l + o.1)
+}
+
+/// Upper bound of an operand (a constant is its own bound).
+fn upper_of(s: &FactSet, o: (Term, i128)) -> Option<i128> {
+    if o.0 == Term::ZERO {
+        return Some(o.1);
+    }
+    s.upper(o.0).map(|u| u + o.1)
+}
+
 /// Lower and upper bound of an operand (a constant is its own bounds).
 fn bounds(s: &FactSet, o: (Term, i128)) -> (Option<i128>, Option<i128>) {
     if o.0 == Term::ZERO {
@@ -81,7 +99,13 @@ fn in_i64(x: Option<i128>) -> bool {
 }
 
 /// Applies one instruction to `s`; a call kills the length facts its callee may change.
-pub(super) fn transfer_with(func: &Function, calls: &CallKills, inst: Inst, s: &mut FactSet) {
+pub(super) fn transfer_with(
+    func: &Function,
+    calls: &CallKills,
+    tracked: &Tracked,
+    inst: Inst,
+    s: &mut FactSet,
+) {
     let kind = func.inst(inst);
     // 1. A checked access that did not trap proves `0 <= i < len(v)` (a constant index `k`:
     //    `len(v) > k`); the operands are read before the destination is written.
@@ -167,7 +191,9 @@ pub(super) fn transfer_with(func: &Function, calls: &CallKills, inst: Inst, s: &
         s.kill_local(d);
     }
     for (a, b, c) in gen {
-        s.add_wide(a, b, c);
+        if tracked.term(a) && tracked.term(b) {
+            s.add_wide(a, b, c);
+        }
     }
     if let Some(f) = cmp {
         s.add_cmp(f);
@@ -277,8 +303,10 @@ fn binary_facts(
     y: (Term, i128),
 ) {
     let Some(dst_local) = d.local() else { return };
-    let (lx, hx) = bounds(s, x);
-    let (ly, _) = bounds(s, y);
+    // Bounds are searched for only where a rule needs them (each is a path query).
+    let lx = || lower_of(s, x);
+    let hx = || upper_of(s, x);
+    let ly = || lower_of(s, y);
     let nonneg = |l: Option<i128>| l.is_some_and(|l| l >= 0);
     match op {
         BinaryOp::Add | BinaryOp::Sub => {
@@ -330,6 +358,7 @@ fn binary_facts(
             if sub_local {
                 // d = x - y (y a local here, `y` holds -y): exact when x - y fits.
                 let (ly, hy) = bounds(s, (y.0, 0));
+                let (lx, hx) = (lx(), hx());
                 let fits = (nonneg(lx) && nonneg(ly))
                     || (in_i64(lx.zip(hy).map(|(a, b)| a - b))
                         && in_i64(hx.zip(ly).map(|(a, b)| a - b)));
@@ -402,13 +431,13 @@ fn binary_facts(
                 Some(0),
                 Some((i64::MAX >> y.1.rem_euclid(64)) as i128),
             );
-            if nonneg(lx) && x.0 != d && x.0 != Term::ZERO {
+            if nonneg(lx()) && x.0 != d && x.0 != Term::ZERO {
                 gen.push((d, x.0, 0));
             }
         }
         // d = x >> s (arithmetic) of x >= 0: 0 <= d <= x.
-        BinaryOp::AShr if nonneg(lx) => {
-            within(gen, d, Some(0), hx);
+        BinaryOp::AShr if nonneg(lx()) => {
+            within(gen, d, Some(0), hx());
             if x.0 != d && x.0 != Term::ZERO {
                 gen.push((d, x.0, 0));
             }
@@ -416,7 +445,7 @@ fn binary_facts(
         // Unsigned remainder: it did not trap, so y != 0 and d <u y; with y >= 0 (signed),
         // 0 <= d <= y - 1. For x >= 0, d <= x too.
         BinaryOp::URem => {
-            if nonneg(ly) {
+            if nonneg(ly()) {
                 within(gen, d, Some(0), None);
                 if y.0 == Term::ZERO {
                     within(gen, d, None, Some(y.1 - 1));
@@ -424,7 +453,7 @@ fn binary_facts(
                     gen.push((d, y.0, -1));
                 }
             }
-            if nonneg(lx) {
+            if nonneg(lx()) {
                 within(gen, d, Some(0), None);
                 if x.0 != d && x.0 != Term::ZERO {
                     gen.push((d, x.0, 0));
@@ -432,16 +461,16 @@ fn binary_facts(
             }
         }
         // Unsigned division of x >= 0: 0 <= d <= x.
-        BinaryOp::UDiv if nonneg(lx) => {
-            within(gen, d, Some(0), hx);
+        BinaryOp::UDiv if nonneg(lx()) => {
+            within(gen, d, Some(0), hx());
             if x.0 != d && x.0 != Term::ZERO {
                 gen.push((d, x.0, 0));
             }
         }
         // Signed remainder of x >= 0: the result has x's sign and |d| < |y|, |d| <= x; so
         // 0 <= d <= x, and d <= y - 1 for y >= 0 (y != 0: it did not trap).
-        BinaryOp::SRem if nonneg(lx) => {
-            within(gen, d, Some(0), hx);
+        BinaryOp::SRem if nonneg(lx()) => {
+            within(gen, d, Some(0), hx());
             if x.0 != d && x.0 != Term::ZERO {
                 gen.push((d, x.0, 0));
             }
@@ -449,13 +478,13 @@ fn binary_facts(
                 if y.1 != 0 {
                     within(gen, d, None, Some(y.1.abs() - 1));
                 }
-            } else if nonneg(ly) && y.0 != d {
+            } else if nonneg(ly()) && y.0 != d {
                 gen.push((d, y.0, -1));
             }
         }
         // Signed division of x >= 0 by y >= 0 (so y >= 1: it did not trap): 0 <= d <= x.
-        BinaryOp::SDiv if nonneg(lx) && nonneg(ly) => {
-            within(gen, d, Some(0), hx);
+        BinaryOp::SDiv if nonneg(lx()) && nonneg(ly()) => {
+            within(gen, d, Some(0), hx());
             if x.0 != d && x.0 != Term::ZERO {
                 gen.push((d, x.0, 0));
             }

@@ -1,0 +1,160 @@
+//! Which locals the fact analysis tracks: those connected to a check.
+//!
+//! Only a few questions are ever asked of the facts: is an index within its vec's length, is a
+//! vec non-empty before a pop, does an explicit range check or a folded compare hold. A
+//! constraint between two locals that no chain of definitions and compares links to such a
+//! question can never contribute to an answer, yet it costs time in every meet, query and
+//! elimination. So the analysis only records constraints whose terms are *tracked*.
+//!
+//! Tracked locals, to a fixpoint:
+//! - the index and vec of every checked `get`/`set`, the vec of every checked `pop`;
+//! - both operands of a compare that a branch with a trapping successor tests (an explicit
+//!   check), or that an `and`/`or` combines (a range-check-fold candidate);
+//! - the operands of the definition of a tracked value local (`copy`, unary, binary);
+//! - `n = len v`: `n` and `v` together;
+//! - a vec copy: source and destination together;
+//! - a compare with one tracked operand: the other one too (its branch links them).
+//!
+//! A length tested only to guard *another* vec's access is therefore not tracked, and a remark
+//! about that access cannot quote it (measured on examples/workloads/slot_pool_8.pir: tracking
+//! every `len` doubles the analysis's cost).
+//!
+//! Soundness: dropping a constraint only makes the facts weaker, and every check decision
+//! reads the facts as "proved" or "not proved"; an untracked local simply never appears in a
+//! constraint.
+
+use poolopt_ir::{BinaryOp, EntityRef, Function, InstKind, Operand, Terminator};
+
+use super::constraints::Term;
+
+/// The tracked locals of one function (see the module docs).
+#[derive(Clone, Debug, Default)]
+pub struct Tracked {
+    locals: Vec<bool>,
+}
+
+impl Tracked {
+    /// Every local tracked (for callers without a function at hand).
+    pub fn all() -> Tracked {
+        Tracked { locals: Vec::new() }
+    }
+
+    /// Whether constraints about term `t` are recorded.
+    pub fn term(&self, t: Term) -> bool {
+        match t.local() {
+            None => true,
+            Some(l) => self.locals.get(l.index()).is_none_or(|&b| b),
+        }
+    }
+
+    /// The tracked locals of `func`.
+    pub fn of(func: &Function) -> Tracked {
+        let n = func.locals.len();
+        let mut on = vec![false; n];
+        let mark = |on: &mut Vec<bool>, o: Operand| {
+            if let Operand::Local(l) = o {
+                if let Some(slot) = on.get_mut(l.index()) {
+                    *slot = true;
+                }
+            }
+        };
+        // Bool locals that an explicit check's branch or an and/or reads.
+        let mut tested = vec![false; n];
+        for &b in &func.layout {
+            if let Some(Terminator::BrIf {
+                cond: Operand::Local(c),
+                then_block,
+                else_block,
+            }) = func.terminator(b)
+            {
+                let traps = |t| matches!(func.terminator(t), Some(Terminator::Trap(_)));
+                if traps(*then_block) || traps(*else_block) {
+                    tested[c.index()] = true;
+                }
+            }
+            for &inst in &func.blocks[b].insts {
+                if let InstKind::Binary {
+                    op: BinaryOp::And | BinaryOp::Or,
+                    lhs,
+                    rhs,
+                    ..
+                } = *func.inst(inst)
+                {
+                    for o in [lhs, rhs] {
+                        if let Operand::Local(l) = o {
+                            tested[l.index()] = true;
+                        }
+                    }
+                }
+            }
+        }
+        // Seeds.
+        for &b in &func.layout {
+            for &inst in &func.blocks[b].insts {
+                match *func.inst(inst) {
+                    InstKind::VecGet {
+                        vec, index, check, ..
+                    }
+                    | InstKind::VecSet {
+                        vec, index, check, ..
+                    } if check.is_checked() => {
+                        mark(&mut on, Operand::Local(vec));
+                        mark(&mut on, index);
+                    }
+                    InstKind::VecPop { vec, check, .. } if check.is_checked() => {
+                        mark(&mut on, Operand::Local(vec));
+                    }
+                    InstKind::Compare { dst, lhs, rhs, .. } if tested[dst.index()] => {
+                        mark(&mut on, lhs);
+                        mark(&mut on, rhs);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // Propagation to a fixpoint (each round only adds; at most one round per local).
+        let is = |on: &Vec<bool>, o: Operand| o.as_local().is_some_and(|l| on[l.index()]);
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &b in &func.layout {
+                for &inst in &func.blocks[b].insts {
+                    let mut add: [Option<Operand>; 2] = [None, None];
+                    match *func.inst(inst) {
+                        InstKind::Copy { dst, src } => {
+                            if on[dst.index()] && !is(&on, src) {
+                                add[0] = Some(src);
+                            } else if is(&on, src) && !on[dst.index()] {
+                                add[0] = Some(Operand::Local(dst));
+                            }
+                        }
+                        InstKind::Unary { dst, arg, .. } if on[dst.index()] => add[0] = Some(arg),
+                        InstKind::Binary { dst, lhs, rhs, .. } if on[dst.index()] => {
+                            add = [Some(lhs), Some(rhs)];
+                        }
+                        InstKind::VecLen { dst, vec } => {
+                            if on[dst.index()] != on[vec.index()] {
+                                add = [Some(Operand::Local(dst)), Some(Operand::Local(vec))];
+                            }
+                        }
+                        InstKind::Compare { lhs, rhs, .. } => {
+                            if is(&on, lhs) || is(&on, rhs) {
+                                add = [Some(lhs), Some(rhs)];
+                            }
+                        }
+                        _ => {}
+                    }
+                    for o in add.into_iter().flatten() {
+                        if let Operand::Local(l) = o {
+                            if !on[l.index()] {
+                                on[l.index()] = true;
+                                changed = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Tracked { locals: on }
+    }
+}
