@@ -168,10 +168,11 @@ impl Pass for BoundsCheckElim {
                     if let Some(d) = func.inst(inst).def() {
                         local_defs.insert(d, (idx, inst));
                     }
-                    let (lost, won) = cursor.step();
                     if !explain {
+                        cursor.advance();
                         continue;
                     }
+                    let (lost, won) = cursor.step();
                     for f in lost {
                         killed.record(f, inst);
                     }

@@ -618,7 +618,7 @@ fn zero_first(
         return Err((cmp_inst, format!("{prefix}: no facts at `{bname}`")));
     };
     for _ in 0..p {
-        cursor.step();
+        cursor.advance();
     }
     if !non_negative(func, cursor.facts(), n) {
         return Err((

@@ -32,7 +32,9 @@
 
 use crate::analysis::facts::may_alias;
 use crate::pass::{OptLevel, Pass, PassContext};
-use poolopt_ir::{display_inst, Block, Function, Inst, InstKind, Local, Operand, SecondaryMap};
+use poolopt_ir::{
+    display_inst, Block, Function, Inst, InstKind, Local, Module, Operand, SecondaryMap,
+};
 
 /// The pass.
 pub struct StoreLoadForward;
@@ -47,33 +49,75 @@ struct Store {
     inst: Inst,
 }
 
-/// A store that was available until `why` happened (for the missed remark of a later get).
+/// Why a store stopped being available (the text is only made for a remark).
+#[derive(Clone, Copy)]
+enum Cause {
+    /// A `set` that may write the same element.
+    Writes,
+    /// A `pop` or `drop` of a vec that may be the store's.
+    Shrinks,
+    /// A call that receives a vec of the store's type.
+    CallReceives,
+    /// The vec, index or value local is assigned.
+    Reassigned(Local),
+}
+
+/// A store that was available until instruction `at` (for the missed remark of a later get;
+/// recorded only when remarks are collected).
 #[derive(Clone)]
 struct Killed {
     vec: Local,
     index: Operand,
     field: Option<u32>,
-    why: String,
+    cause: Cause,
+    at: Inst,
+}
+
+impl Killed {
+    fn why(&self, module: &Module, func: &Function) -> String {
+        let text = display_inst(module, func, self.at);
+        match self.cause {
+            Cause::Writes => format!("`{text}` between may write the same element"),
+            Cause::Shrinks => format!("`{text}` between may shrink the vec"),
+            Cause::CallReceives => {
+                format!("`{text}` between receives a vec of that type and may write or shrink it")
+            }
+            Cause::Reassigned(d) => {
+                format!("`{}` is reassigned between (`{text}`)", func.local_name(d))
+            }
+        }
+    }
 }
 
 #[derive(Clone, Default)]
 struct State {
     live: Vec<Store>,
     killed: Vec<Killed>,
+    /// Whether `killed` is kept (remarks are collected).
+    explain: bool,
 }
 
 impl State {
-    fn kill(&mut self, why: &str, dies: impl Fn(&Store) -> bool) {
-        let (dead, keep): (Vec<Store>, Vec<Store>) = self.live.drain(..).partition(|s| dies(s));
-        self.live = keep;
-        for s in dead {
+    fn kill(&mut self, cause: Cause, at: Inst, dies: impl Fn(&Store) -> bool) {
+        if !self.explain {
+            self.live.retain(|s| !dies(s));
+            return;
+        }
+        let mut i = 0;
+        while i < self.live.len() {
+            if !dies(&self.live[i]) {
+                i += 1;
+                continue;
+            }
+            let s = self.live.remove(i);
             self.killed
                 .retain(|k| !(k.vec == s.vec && k.index == s.index && k.field == s.field));
             self.killed.push(Killed {
                 vec: s.vec,
                 index: s.index,
                 field: s.field,
-                why: why.to_string(),
+                cause,
+                at,
             });
         }
     }
@@ -111,8 +155,9 @@ impl Pass for StoreLoadForward {
                 preds.iter().all(|&q| q == p) && p != block && Some(block) != func.entry()
             });
             let mut state = single.and_then(|p| out[p].clone()).unwrap_or_default();
-            let insts = func.blocks[block].insts.clone();
-            for inst in insts {
+            state.explain = cx.remarks_enabled();
+            for at in 0..func.blocks[block].insts.len() {
+                let inst = func.blocks[block].insts[at];
                 changed |= visit(func, cx, block, inst, &mut state);
             }
             out[block] = Some(state);
@@ -134,14 +179,13 @@ fn visit(
     state: &mut State,
 ) -> bool {
     let mut changed = false;
-    let kind = func.inst(inst).clone();
     if let InstKind::VecGet {
         dst,
         vec,
         index,
         field,
         ..
-    } = kind
+    } = *func.inst(inst)
     {
         let hit = state
             .live
@@ -150,8 +194,9 @@ fn visit(
             .find(|s| s.vec == vec && s.index == index && s.field == field)
             .cloned();
         if let Some(store) = hit {
-            let before = display_inst(cx.module, func, inst);
-            let set_text = display_inst(cx.module, func, store.inst);
+            let explain = cx.remarks_enabled();
+            let before = explain.then(|| display_inst(cx.module, func, inst));
+            let set_text = explain.then(|| display_inst(cx.module, func, store.inst));
             let set_line = func.insts[store.inst].loc.line;
             func.insts[inst].kind = InstKind::Copy {
                 dst,
@@ -162,7 +207,9 @@ fn visit(
             let loc = func.insts[inst].loc;
             cx.applied_with(func, block, loc, || {
                 format!(
-                    "`{before}` forwarded from `{set_text}` (line {set_line}): no write to that element and no length decrease between, so its check would pass"
+                    "`{}` forwarded from `{}` (line {set_line}): no write to that element and no length decrease between, so its check would pass",
+                    before.unwrap_or_default(),
+                    set_text.unwrap_or_default()
                 )
             });
         } else if let Some(k) = state
@@ -171,7 +218,7 @@ fn visit(
             .rev()
             .find(|k| k.vec == vec && k.index == index && k.field == field)
         {
-            let why = k.why.clone();
+            let why = k.why(cx.module, func);
             let loc = func.insts[inst].loc;
             cx.missed_with(func, block, loc, || {
                 format!(
@@ -181,9 +228,8 @@ fn visit(
             });
         }
     }
-    let kind = func.inst(inst).clone();
-    let text = || display_inst(cx.module, func, inst);
-    match kind {
+    let kind = func.inst(inst);
+    match *kind {
         InstKind::VecSet {
             vec,
             index,
@@ -191,8 +237,7 @@ fn visit(
             value,
             ..
         } => {
-            let why = format!("`{}` between may write the same element", text());
-            state.kill(&why, |s| {
+            state.kill(Cause::Writes, inst, |s| {
                 may_alias(func, s.vec, vec)
                     && !matches!((s.index, index), (Operand::Const(a), Operand::Const(b)) if a != b)
             });
@@ -208,30 +253,19 @@ fn visit(
             }
         }
         InstKind::VecPop { vec, .. } | InstKind::VecDrop { vec } => {
-            let why = format!("`{}` between may shrink the vec", text());
-            state.kill(&why, |s| may_alias(func, s.vec, vec));
+            state.kill(Cause::Shrinks, inst, |s| may_alias(func, s.vec, vec));
         }
         InstKind::Call { ref args, .. } => {
-            let types: Vec<_> = args
-                .iter()
-                .filter_map(|a| a.as_local())
-                .map(|l| func.local_ty(l))
-                .collect();
-            let why = format!(
-                "`{}` between receives a vec of that type and may write or shrink it",
-                text()
-            );
-            state.kill(&why, |s| types.contains(&func.local_ty(s.vec)));
+            state.kill(Cause::CallReceives, inst, |s| {
+                args.iter()
+                    .filter_map(|a| a.as_local())
+                    .any(|l| func.local_ty(l) == func.local_ty(s.vec))
+            });
         }
         _ => {}
     }
     if let Some(d) = kind.def() {
-        let why = format!(
-            "`{}` is reassigned between (`{}`)",
-            func.local_name(d),
-            text()
-        );
-        state.kill(&why, |s| {
+        state.kill(Cause::Reassigned(d), inst, |s| {
             s.vec == d || op_is(s.index, d) || op_is(s.value, d)
         });
     }

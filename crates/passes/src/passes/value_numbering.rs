@@ -105,21 +105,29 @@ struct Avail {
 #[derive(Clone, Default)]
 struct State {
     live: Vec<Avail>,
-    /// Expressions that were available until the reason given.
+    /// Expressions that were available until the reason given (kept only when remarks are
+    /// collected: the text is made only for them).
     killed: Vec<(Expr, String)>,
+    explain: bool,
 }
 
 impl State {
     fn kill(&mut self, why: impl Fn() -> String, dies: impl Fn(&Avail) -> bool) {
-        let (dead, keep): (Vec<Avail>, Vec<Avail>) = self.live.drain(..).partition(|a| dies(a));
-        self.live = keep;
-        if dead.is_empty() {
+        if !self.explain {
+            self.live.retain(|a| !dies(a));
             return;
         }
-        let why = why();
-        for a in dead {
+        let mut why_text: Option<String> = None;
+        let mut i = 0;
+        while i < self.live.len() {
+            if !dies(&self.live[i]) {
+                i += 1;
+                continue;
+            }
+            let a = self.live.remove(i);
+            let why = why_text.get_or_insert_with(&why).clone();
             self.killed.retain(|(e, _)| *e != a.expr);
-            self.killed.push((a.expr, why.clone()));
+            self.killed.push((a.expr, why));
         }
     }
 }
@@ -147,8 +155,9 @@ impl Pass for ValueNumbering {
                 preds.iter().all(|&q| q == p) && p != block && Some(block) != func.entry()
             });
             let mut state = single.and_then(|p| out[p].clone()).unwrap_or_default();
-            let insts = func.blocks[block].insts.clone();
-            for inst in insts {
+            state.explain = cx.remarks_enabled();
+            for at in 0..func.blocks[block].insts.len() {
+                let inst = func.blocks[block].insts[at];
                 changed |= visit(func, cx, block, inst, &mut state);
             }
             out[block] = Some(state);
@@ -169,7 +178,10 @@ fn visit(
     if let Some((dst, expr)) = numbered {
         if let Some(a) = state.live.iter().find(|a| a.expr == expr).cloned() {
             if a.holder != dst && func.local_ty(a.holder) == func.local_ty(dst) {
-                let before = display_inst(cx.module, func, inst);
+                let before = cx
+                    .remarks_enabled()
+                    .then(|| display_inst(cx.module, func, inst))
+                    .unwrap_or_default();
                 let first_line = func.insts[a.inst].loc.line;
                 func.insts[inst].kind = InstKind::Copy {
                     dst,
@@ -194,9 +206,9 @@ fn visit(
             });
         }
     }
-    let kind = func.inst(inst).clone();
+    let kind = func.inst(inst);
     let text = || display_inst(cx.module, func, inst);
-    match kind {
+    match *kind {
         InstKind::VecPush { vec, .. }
         | InstKind::VecPop { vec, .. }
         | InstKind::VecDrop { vec } => {
@@ -206,14 +218,14 @@ fn visit(
             );
         }
         InstKind::Call { ref args, .. } => {
-            let types: Vec<Type> = args
-                .iter()
-                .filter_map(|a| a.as_local())
-                .map(|l| func.local_ty(l))
-                .collect();
+            let receives = |t: Type| {
+                args.iter()
+                    .filter_map(|a| a.as_local())
+                    .any(|l| func.local_ty(l) == t)
+            };
             state.kill(
                 || format!("`{}` between receives a vec of that type", text()),
-                |a| matches!(a.expr, Expr::Len(v) if types.contains(&func.local_ty(v))),
+                |a| matches!(a.expr, Expr::Len(v) if receives(func.local_ty(v))),
             );
         }
         _ => {}
@@ -229,7 +241,7 @@ fn visit(
             },
             |a| a.holder == d || a.expr.mentions(d),
         );
-        if let Some((dst, expr)) = expr_of(func, &kind) {
+        if let Some((dst, expr)) = expr_of(func, kind) {
             // `i = add i, 1` computes from the old `i`: not available afterwards.
             if !expr.mentions(dst) {
                 state.live.push(Avail {

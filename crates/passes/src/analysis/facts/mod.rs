@@ -108,6 +108,24 @@ impl<'f> FactCursor<'f> {
         &self.state
     }
 
+    /// Applies the next instruction without recording what changed.
+    pub fn advance(&mut self) {
+        let Some(&inst) = self.insts.get(self.pos) else {
+            return;
+        };
+        self.pos += 1;
+        step_block(
+            self.func,
+            self.calls,
+            self.tracked,
+            inst,
+            self.pos - 1,
+            self.deaths,
+            &mut self.next_death,
+            &mut self.state,
+        );
+    }
+
     /// Applies the next instruction; returns the facts it killed and the facts it established
     /// (net: a fact removed and re-established by the same instruction is in neither list).
     pub fn step(&mut self) -> (Vec<Fact>, Vec<Fact>) {
@@ -411,9 +429,10 @@ impl FactAnalysis {
         live: &Liveness,
         effects: Option<&CallEffects>,
     ) -> FactAnalysis {
+        let calls = CallKills::of(func, effects);
         let mut fa = FactAnalysis {
-            calls: CallKills::of(func, effects),
-            tracked: Tracked::of(func),
+            tracked: Tracked::of(func, &calls),
+            calls,
             ..FactAnalysis::default()
         };
         let Some(entry) = func.entry() else {
@@ -573,7 +592,7 @@ impl FactAnalysis {
         };
         while let Some((idx, inst)) = cursor.peek() {
             f(idx, inst, cursor.facts());
-            cursor.step();
+            cursor.advance();
         }
     }
 }

@@ -11,21 +11,20 @@
 //! - both operands of a compare that a branch with a trapping successor tests (an explicit
 //!   check), or that an `and`/`or` combines (a range-check-fold candidate);
 //! - the operands of the definition of a tracked value local (`copy`, unary, binary);
-//! - `n = len v`: `n` and `v` together;
+//! - `n = len v`: `n` and `v` together; and every `n = len w` that a branch's compare reads
+//!   and whose `w` may hold the same vec as a tracked vec ([`CallKills::may_alias`]: a guard
+//!   on a vec that may or may not be the checked one, which the kept check's remark names);
 //! - a vec copy: source and destination together;
 //! - a compare with one tracked operand: the other one too (its branch links them).
-//!
-//! A length tested only to guard *another* vec's access is therefore not tracked, and a remark
-//! about that access cannot quote it (measured on examples/workloads/slot_pool_8.pir: tracking
-//! every `len` doubles the analysis's cost).
 //!
 //! Soundness: dropping a constraint only makes the facts weaker, and every check decision
 //! reads the facts as "proved" or "not proved"; an untracked local simply never appears in a
 //! constraint.
 
-use poolopt_ir::{BinaryOp, EntityRef, Function, InstKind, Operand, Terminator};
+use poolopt_ir::{BinaryOp, EntityRef, Function, InstKind, Local, Operand, Terminator, Type};
 
 use super::constraints::Term;
+use super::CallKills;
 
 /// The tracked locals of one function (see the module docs).
 #[derive(Clone, Debug, Default)]
@@ -48,7 +47,7 @@ impl Tracked {
     }
 
     /// The tracked locals of `func`.
-    pub fn of(func: &Function) -> Tracked {
+    pub fn of(func: &Function, calls: &CallKills) -> Tracked {
         let n = func.locals.len();
         let mut on = vec![false; n];
         let mark = |on: &mut Vec<bool>, o: Operand| {
@@ -109,6 +108,47 @@ impl Tracked {
                         mark(&mut on, rhs);
                     }
                     _ => {}
+                }
+            }
+        }
+        // `n = len w` where `w` may be a checked vec: a guard that may be about the wrong vec,
+        // which the kept check's remark names ("only len(a) > 0 is known").
+        let checked_vecs: Vec<Local> = (0..n)
+            .map(Local::new)
+            .filter(|&l| on[l.index()] && matches!(func.local_ty(l), Type::Vec(_)))
+            .collect();
+        // Locals a branch's compare reads.
+        let mut branch_cond = vec![false; n];
+        for &b in &func.layout {
+            if let Some(Terminator::BrIf {
+                cond: Operand::Local(c),
+                ..
+            }) = func.terminator(b)
+            {
+                branch_cond[c.index()] = true;
+            }
+        }
+        let mut guarded = vec![false; n];
+        for &b in &func.layout {
+            for &inst in &func.blocks[b].insts {
+                if let InstKind::Compare { dst, lhs, rhs, .. } = *func.inst(inst) {
+                    if branch_cond[dst.index()] {
+                        for l in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
+                            guarded[l.index()] = true;
+                        }
+                    }
+                }
+            }
+        }
+        for &b in &func.layout {
+            for &inst in &func.blocks[b].insts {
+                if let InstKind::VecLen { dst, vec } = *func.inst(inst) {
+                    if guarded[dst.index()]
+                        && checked_vecs.iter().any(|&w| calls.may_alias(func, vec, w))
+                    {
+                        on[dst.index()] = true;
+                        on[vec.index()] = true;
+                    }
                 }
             }
         }
