@@ -126,7 +126,7 @@ pub(super) fn transfer_with(
         _ => {}
     }
     // 2. Facts about the destination's new value, from the pre-state.
-    let (gen, cmp) = def_facts(func, kind, s);
+    let (gen, cmp) = def_facts(func, tracked, kind, s);
     // 3. Effects on vec lengths.
     match *kind {
         // push: len(vec) grows by exactly 1; a vec that may alias it grows by 0 or 1.
@@ -202,9 +202,20 @@ pub(super) fn transfer_with(
 
 /// Constraints about the destination of `kind` after it runs, from the pre-state `s`; none of
 /// them mentions the destination's old value. Also the compare a bool destination holds.
-fn def_facts(func: &Function, kind: &InstKind, s: &FactSet) -> (Gen, Option<CmpFact>) {
+fn def_facts(
+    func: &Function,
+    tracked: &Tracked,
+    kind: &InstKind,
+    s: &FactSet,
+) -> (Gen, Option<CmpFact>) {
     let mut gen = Gen::new();
     let mut cmp = None;
+    // Constraints about an untracked destination would be dropped: none are derived (their
+    // bounds queries are the costly part). Compares are kept whatever their destination.
+    let derive = kind.def().is_none_or(|d| tracked.term(Term::value(d)));
+    if !derive && !matches!(kind, InstKind::Compare { .. } | InstKind::Unary { .. }) {
+        return (gen, cmp);
+    }
     match *kind {
         InstKind::Copy { dst, src } => match src {
             Operand::Const(k) if is_i64(func, dst) => {
