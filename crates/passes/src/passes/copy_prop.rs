@@ -86,6 +86,7 @@ pub(crate) fn substitute_term(
 }
 
 /// One active copy `d = copy x`: where it is and how many reads it rewrote.
+#[derive(Clone, Copy)]
 struct Active {
     src: Operand,
     loc: Loc,
@@ -107,14 +108,32 @@ impl Pass for CopyProp {
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         let mut changed = false;
-        let layout = func.layout.clone();
-        for block in layout {
-            let mut active: HashMap<Local, Active> = HashMap::default();
-            // Reverse index: local x -> copies `d = copy x` currently active.
-            let mut readers: HashMap<Local, Vec<Local>> = HashMap::default();
-            let mut finished: Vec<(Local, Active)> = Vec::new();
-            let insts = func.blocks[block].insts.clone();
-            for inst in insts {
+        // Reused across blocks (cleared at each block's start).
+        let mut active: HashMap<Local, Active> = HashMap::default();
+        // Reverse index: local x -> copies `d = copy x` currently active.
+        let mut readers: HashMap<Local, Vec<Local>> = HashMap::default();
+        let mut finished: Vec<(Local, Active)> = Vec::new();
+        for at_block in 0..func.layout.len() {
+            let block = func.layout[at_block];
+            active.clear();
+            readers.clear();
+            finished.clear();
+            for at in 0..func.blocks[block].insts.len() {
+                let inst = func.blocks[block].insts[at];
+                let mut reads_active = false;
+                if !active.is_empty() {
+                    func.insts[inst].kind.for_each_use(|op| {
+                        reads_active |= op.as_local().is_some_and(|l| active.contains_key(&l));
+                    });
+                }
+                if !reads_active {
+                    let kind = &func.insts[inst].kind;
+                    if let Some(def) = kind.def() {
+                        kill(def, &mut active, &mut readers, &mut finished);
+                    }
+                    record_copy(func, inst, &mut active, &mut readers);
+                    continue;
+                }
                 let mut kind = func.insts[inst].kind.clone();
                 let n = substitute_inst(&mut kind, &mut |l| active.get(&l).map(|a| a.src));
                 if n > 0 {
@@ -127,16 +146,7 @@ impl Pass for CopyProp {
                 if let Some(def) = kind.def() {
                     kill(def, &mut active, &mut readers, &mut finished);
                 }
-                if let InstKind::Copy { dst, src } = *kind {
-                    let scalar = matches!(func.locals[dst].ty, Type::Scalar(_));
-                    if scalar && src != Operand::Local(dst) {
-                        let loc = func.insts[inst].loc;
-                        active.insert(dst, Active { src, loc, uses: 0 });
-                        if let Operand::Local(x) = src {
-                            readers.entry(x).or_default().push(dst);
-                        }
-                    }
-                }
+                record_copy(func, inst, &mut active, &mut readers);
             }
             if let Some(mut term) = func.blocks[block].terminator.take() {
                 let old = term.used_operand();
@@ -154,8 +164,11 @@ impl Pass for CopyProp {
                 func.blocks[block].terminator = Some(term);
             }
             finished.extend(active.drain());
+            if !cx.remarks_enabled() {
+                continue;
+            }
             finished.sort_by_key(|(_, a)| a.loc);
-            for (d, a) in finished {
+            for &(d, a) in &finished {
                 if a.uses > 0 {
                     let msg = || {
                         format!(
@@ -173,6 +186,25 @@ impl Pass for CopyProp {
             }
         }
         changed
+    }
+}
+
+/// Makes `d = copy src` (a scalar copy, not of itself) active.
+fn record_copy(
+    func: &Function,
+    inst: poolopt_ir::Inst,
+    active: &mut HashMap<Local, Active>,
+    readers: &mut HashMap<Local, Vec<Local>>,
+) {
+    if let InstKind::Copy { dst, src } = func.insts[inst].kind {
+        let scalar = matches!(func.locals[dst].ty, Type::Scalar(_));
+        if scalar && src != Operand::Local(dst) {
+            let loc = func.insts[inst].loc;
+            active.insert(dst, Active { src, loc, uses: 0 });
+            if let Operand::Local(x) = src {
+                readers.entry(x).or_default().push(dst);
+            }
+        }
     }
 }
 

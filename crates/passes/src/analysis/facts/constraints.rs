@@ -664,30 +664,42 @@ impl FactSet {
     /// knows (`None`: unchanged). `a <= b + c` becomes `a <= b + c + hi(a) - lo(b)`, which
     /// holds of the new values whenever the old constraint held of the old ones.
     pub fn shift(&mut self, delta: impl Fn(Term) -> Option<(i64, i64)>) {
-        let mut changed: Vec<(usize, Constraint)> = Vec::new();
-        let mut dropped: Vec<usize> = Vec::new();
-        for (at, k) in self.cons.iter().enumerate() {
+        let mut notes: Vec<(Fact, bool)> = Vec::new();
+        let logging = self.log.is_some();
+        let mut dropped = false;
+        for k in self.cons.iter_mut() {
             let (da, db) = (delta(k.a), delta(k.b));
             if da.is_none() && db.is_none() {
                 continue;
             }
             let hi_a = da.map_or(0, |d| d.1) as i128;
             let lo_b = db.map_or(0, |d| d.0) as i128;
-            match fit(k.c as i128 + hi_a - lo_b) {
-                Some(c) if c != k.c => changed.push((at, Constraint::new(k.a, k.b, c))),
-                Some(_) => {}
-                None => dropped.push(at),
+            let new = fit(k.c as i128 + hi_a - lo_b);
+            if new == Some(k.c) {
+                continue;
+            }
+            if logging {
+                notes.push((Fact::Le(*k), false));
+            }
+            match new {
+                Some(c) => {
+                    k.c = c;
+                    if logging {
+                        notes.push((Fact::Le(*k), true));
+                    }
+                }
+                None => {
+                    // Marked for removal: no recorded constraint relates a term to itself.
+                    k.b = k.a;
+                    dropped = true;
+                }
             }
         }
-        for (at, k) in changed {
-            let old = self.cons[at];
-            self.cons[at] = k;
-            self.note(Fact::Le(old), false);
-            self.note(Fact::Le(k), true);
+        if dropped {
+            self.cons.retain(|k| k.a != k.b);
         }
-        for at in dropped.into_iter().rev() {
-            let old = self.cons.remove(at);
-            self.note(Fact::Le(old), false);
+        for (f, added) in notes {
+            self.note(f, added);
         }
     }
 
