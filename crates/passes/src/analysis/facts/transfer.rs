@@ -337,9 +337,9 @@ fn binary_facts(
                     // d = p + k: no overflow when p's bound on the side k moves towards fits.
                     let k = q.1;
                     let fits = if k >= 0 {
-                        in_i64(s.upper(p.0).map(|u| u + k))
+                        s.upper_at_most(p.0, i64::MAX as i128 - k)
                     } else {
-                        in_i64(s.lower(p.0).map(|l| l + k))
+                        s.lower_at_least(p.0, i64::MIN as i128 - k)
                     };
                     if fits {
                         rename(gen, s, p.0, d, k, dst_local);
