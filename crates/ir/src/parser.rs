@@ -941,6 +941,7 @@ impl<'a> Parser<'a> {
             pending: Vec::new(),
             body_start: decl.body,
         };
+        let labels = b.scan(self, decl.params.len());
         for &(param, ty) in &decl.params {
             let local = match b.declare_local(self, param, ty.unwrap_or(Type::I64)) {
                 Ok(local) => local,
@@ -956,7 +957,7 @@ impl<'a> Parser<'a> {
             b.func.params.push(local);
         }
         self.pos = decl.body;
-        b.collect_labels(self);
+        b.create_blocks(self, labels);
         b.declarations(self);
         b.statements(self);
         b.func
@@ -1010,8 +1011,9 @@ impl BodyParser<'_> {
         Ok(local)
     }
 
-    /// Creates the blocks, in label order, before the body is parsed.
-    fn collect_labels(&mut self, p: &mut Parser) {
+    /// Scans the body's tokens once before it is parsed: reserves room for its locals, blocks
+    /// and instructions, and returns its labels (a word followed by `:` at the start of a line).
+    fn scan(&mut self, p: &Parser, params: usize) -> Vec<usize> {
         let start = self.body_start;
         let kinds = p.lx.kinds();
         let end = kinds[start..]
@@ -1019,17 +1021,34 @@ impl BodyParser<'_> {
             .position(|k| matches!(k, TokenKind::Eof | TokenKind::Punct(Punct::RBrace)))
             .map_or(kinds.len(), |n| start + n);
         let mut lines = 0;
+        let mut vars = 0;
         let mut labels = Vec::new();
+        let mut line_start = true;
         for i in start..end {
-            let line_start = i == start || kinds[i - 1] == TokenKind::Newline;
-            lines += usize::from(line_start);
-            if line_start
-                && kinds[i] == TokenKind::Ident
-                && kinds.get(i + 1) == Some(&TokenKind::Punct(Punct::Colon))
-            {
-                labels.push(i);
+            let kind = kinds[i];
+            if line_start {
+                lines += 1;
+                if kind == TokenKind::Ident {
+                    if kinds.get(i + 1) == Some(&TokenKind::Punct(Punct::Colon)) {
+                        labels.push(i);
+                    } else if p.sym(i) == kw::VAR {
+                        vars += 1;
+                    }
+                }
             }
+            line_start = kind == TokenKind::Newline;
         }
+        self.func.locals.reserve(params + vars);
+        self.func.params.reserve(params);
+        self.func.blocks.reserve(labels.len());
+        self.func.layout.reserve(labels.len());
+        // At most one instruction a line: one allocation for the instruction arena.
+        self.func.insts.reserve(lines);
+        labels
+    }
+
+    /// Creates the blocks, in label order, before the body is parsed.
+    fn create_blocks(&mut self, p: &mut Parser, labels: Vec<usize>) {
         for i in labels {
             let sym = p.sym(i);
             if self.block_of(p, sym).is_none() {
@@ -1040,8 +1059,6 @@ impl BodyParser<'_> {
                 slot.block = block.as_u32();
             }
         }
-        // At most one instruction a line: one allocation for the instruction arena.
-        self.func.insts.reserve(lines);
     }
 
     /// `var NAME: TYPE [packed]` and `packed NAME` lines, before the first label.
