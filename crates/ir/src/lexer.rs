@@ -290,6 +290,7 @@ pub(crate) enum TokenKind {
     /// A string literal, escapes resolved; its data indexes [`Lexed::strings`].
     Str,
     Punct(Punct),
+    /// The end of a line; its data is the (0-based) number of the line after it.
     Newline,
     /// Malformed input; its data indexes [`Lexed::errors`].
     Error,
@@ -410,6 +411,7 @@ impl<'a> Lexed<'a> {
     }
 
     /// Token `i`; past the end, the final `Eof`.
+    #[inline]
     pub(crate) fn token(&self, i: usize) -> Token {
         let i = i.min(self.kinds.len() - 1);
         let [start, data] = self.slots[i];
@@ -418,6 +420,12 @@ impl<'a> Lexed<'a> {
             start,
             data,
         }
+    }
+
+    /// The kind of token `i`; past the end, `Eof`.
+    #[inline]
+    pub(crate) fn kind(&self, i: usize) -> TokenKind {
+        self.kinds.get(i).copied().unwrap_or(TokenKind::Eof)
     }
 
     /// The kinds of all tokens, in order.
@@ -452,6 +460,18 @@ impl<'a> Lexed<'a> {
         start..end.min(self.src.len())
     }
 
+    /// The location of token `i` (as [`Lexed::loc_of`] its start). A token right after a
+    /// newline finds its line in the newline token, without a search.
+    pub(crate) fn loc_of_token(&self, i: usize) -> Loc {
+        let tok = self.token(i);
+        if let Some(prev) = i.checked_sub(1).map(|p| self.token(p)) {
+            if prev.kind == TokenKind::Newline {
+                return self.loc_in_line(prev.data as usize, tok.start);
+            }
+        }
+        self.loc_of(tok.start)
+    }
+
     /// The source text of a token.
     pub(crate) fn text(&self, tok: Token) -> &'a str {
         self.src.get(self.span(tok)).unwrap_or("")
@@ -475,14 +495,19 @@ impl<'a> Lexed<'a> {
             line = starts.partition_point(|&s| s <= offset).saturating_sub(1);
         }
         self.line_hint.set(line);
-        let line_start = starts[line] as usize;
+        self.loc_in_line(line, offset)
+    }
+
+    /// The location of byte offset `offset` on line `line` (0-based) of the source.
+    pub(crate) fn loc_in_line(&self, line: usize, offset: u32) -> Loc {
+        let line_start = self.line_starts.get(line).map_or(0, |&s| s as usize);
         let offset = (offset as usize).min(self.src.len());
         let col = if self.ascii {
-            offset - line_start
+            offset.saturating_sub(line_start)
         } else {
             self.src
                 .get(line_start..offset)
-                .map_or(offset - line_start, |s| s.chars().count())
+                .map_or(offset.saturating_sub(line_start), |s| s.chars().count())
         };
         Loc::new(
             u32::try_from(line + 1).unwrap_or(u32::MAX),
@@ -522,7 +547,8 @@ impl<'a> Lexer<'a> {
                     }
                 }
                 ByteClass::Newline => {
-                    self.push(TokenKind::Newline, i, 0);
+                    let next_line = self.out.line_starts.len() as u32;
+                    self.push(TokenKind::Newline, i, next_line);
                     i += 1;
                     self.out.line_starts.push(i as u32);
                 }
