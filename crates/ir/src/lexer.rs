@@ -8,7 +8,7 @@
 //!
 //! The lexer works on bytes: every character the grammar knows is ASCII, so a non-ASCII byte
 //! can only appear inside a string literal or a comment (where it is copied or skipped) or as an
-//! unexpected character (decoded once, for the message). A token takes 9 bytes: its kind, its
+//! unexpected character (decoded once, for the message). A token takes 12 bytes: its kind, its
 //! start offset and one `u32` of data (the [`Symbol`] of a word, or an index into the side tables
 //! of integers, strings and errors). No `String` is allocated per token: a word's text is a
 //! slice of the source, stored once per distinct word in the [`Interner`].
@@ -297,8 +297,7 @@ pub(crate) enum TokenKind {
     Eof,
 }
 
-/// A token, as [`Lexed::token`] hands it out. (The lexer stores tokens as columns: a 1-byte
-/// kind and a pair of `u32`s, 9 bytes a token.)
+/// A token: a 1-byte kind and a pair of `u32`s, 12 bytes, stored and pushed as one.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) struct Token {
     pub kind: TokenKind,
@@ -311,10 +310,8 @@ pub(crate) struct Token {
 /// The output of the lexer: tokens, side tables, interned words and line starts.
 pub(crate) struct Lexed<'a> {
     pub src: &'a str,
-    /// The kind of every token.
-    kinds: Vec<TokenKind>,
-    /// The start offset and data of every token.
-    slots: Vec<[u32; 2]>,
+    /// Every token, in order.
+    tokens: Vec<Token>,
     pub ints: Vec<i64>,
     /// String literal values and the end offset of their token.
     pub strings: Vec<(Box<str>, u32)>,
@@ -407,30 +404,25 @@ impl<'a> Lexed<'a> {
     /// Number of tokens (the last is `Eof`).
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.kinds.len()
+        self.tokens.len()
     }
 
     /// Token `i`; past the end, the final `Eof`.
     #[inline]
     pub(crate) fn token(&self, i: usize) -> Token {
-        let i = i.min(self.kinds.len() - 1);
-        let [start, data] = self.slots[i];
-        Token {
-            kind: self.kinds[i],
-            start,
-            data,
-        }
+        let i = i.min(self.tokens.len() - 1);
+        self.tokens[i]
     }
 
     /// The kind of token `i`; past the end, `Eof`.
     #[inline]
     pub(crate) fn kind(&self, i: usize) -> TokenKind {
-        self.kinds.get(i).copied().unwrap_or(TokenKind::Eof)
+        self.tokens.get(i).map_or(TokenKind::Eof, |t| t.kind)
     }
 
-    /// The kinds of all tokens, in order.
-    pub(crate) fn kinds(&self) -> &[TokenKind] {
-        &self.kinds
+    /// All tokens, in order.
+    pub(crate) fn tokens(&self) -> &[Token] {
+        &self.tokens
     }
 
     /// The text of word token `tok`.
@@ -462,7 +454,19 @@ impl<'a> Lexed<'a> {
 
     /// The location of token `i` (as [`Lexed::loc_of`] its start). A token right after a
     /// newline finds its line in the newline token, without a search.
+    #[inline]
     pub(crate) fn loc_of_token(&self, i: usize) -> Loc {
+        if let (Some(prev), Some(tok)) = (self.tokens.get(i.wrapping_sub(1)), self.tokens.get(i)) {
+            if prev.kind == TokenKind::Newline && self.ascii {
+                // The line starts right after the newline: the column is the distance to it.
+                return Loc::new(prev.data.saturating_add(1), tok.start - prev.start);
+            }
+        }
+        self.loc_of_token_slow(i)
+    }
+
+    #[inline(never)]
+    fn loc_of_token_slow(&self, i: usize) -> Loc {
         let tok = self.token(i);
         if let Some(prev) = i.checked_sub(1).map(|p| self.token(p)) {
             if prev.kind == TokenKind::Newline {
@@ -523,8 +527,11 @@ struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     fn push(&mut self, kind: TokenKind, start: usize, data: u32) {
-        self.out.kinds.push(kind);
-        self.out.slots.push([start as u32, data]);
+        self.out.tokens.push(Token {
+            kind,
+            start: start as u32,
+            data,
+        });
     }
 
     fn push_error(&mut self, kind: ParseErrorKind, start: usize, end: usize) {
@@ -572,10 +579,13 @@ impl<'a> Lexer<'a> {
                     }
                     let sym = self.out.interner.intern(self.src, start, i);
                     self.push(TokenKind::Ident, start, sym.0);
+                    // Most tokens are followed by one space: skip it without a dispatch.
+                    i += usize::from(b.get(i) == Some(&b' '));
                 }
                 ByteClass::Punct(p) => {
                     self.push(TokenKind::Punct(p), i, 0);
                     i += 1;
+                    i += usize::from(b.get(i) == Some(&b' '));
                 }
                 ByteClass::Minus | ByteClass::Other => {
                     // `i` is on a char boundary: every other branch stops on ASCII.
@@ -709,8 +719,7 @@ pub(crate) fn lex(src: &str) -> Lexed<'_> {
         src,
         out: Lexed {
             src,
-            kinds: Vec::with_capacity(src.len() / 3 + 1),
-            slots: Vec::with_capacity(src.len() / 3 + 1),
+            tokens: Vec::with_capacity(src.len() / 3 + 1),
             ints: Vec::new(),
             strings: Vec::new(),
             errors: Vec::new(),
@@ -732,7 +741,7 @@ mod tests {
     }
 
     fn kinds(src: &str) -> Vec<TokenKind> {
-        lex(src).kinds
+        lex(src).tokens.iter().map(|t| t.kind).collect()
     }
 
     fn int(src: &str) -> Result<i64, ParseErrorKind> {

@@ -797,7 +797,7 @@ impl<'a> Parser<'a> {
     /// ends, how big it is, and where its labels are (a word followed by `:` at the start of a
     /// line).
     fn scan_body(&self, start: usize) -> BodyScan {
-        let kinds = self.lx.kinds();
+        let tokens = self.lx.tokens();
         let mut scan = BodyScan {
             end: start,
             lines: 0,
@@ -806,7 +806,7 @@ impl<'a> Parser<'a> {
         };
         let mut line_start = true;
         let mut i = start;
-        while let Some(&kind) = kinds.get(i) {
+        while let Some(&Token { kind, .. }) = tokens.get(i) {
             match kind {
                 TokenKind::Eof | TokenKind::Punct(Punct::RBrace) => break,
                 TokenKind::Newline => line_start = true,
@@ -814,7 +814,8 @@ impl<'a> Parser<'a> {
                     line_start = false;
                     scan.lines += 1;
                     if kind == TokenKind::Ident {
-                        if kinds.get(i + 1) == Some(&TokenKind::Punct(Punct::Colon)) {
+                        if tokens.get(i + 1).map(|t| t.kind) == Some(TokenKind::Punct(Punct::Colon))
+                        {
                             scan.labels.push(i);
                         } else if self.sym(i) == kw::VAR {
                             scan.vars += 1;
@@ -1383,10 +1384,10 @@ impl BodyParser<'_> {
     fn operand_list(&self, p: &mut Parser) -> PResult<Vec<Operand>> {
         p.expect_punct(Punct::LParen)?;
         // Size the list at once: count the commas up to the `)` (or the end of the line).
-        let kinds = p.lx.kinds();
+        let tokens = p.lx.tokens();
         let mut n = 0;
-        for &k in kinds.get(p.pos..).unwrap_or(&[]) {
-            match k {
+        for t in tokens.get(p.pos..).unwrap_or(&[]) {
+            match t.kind {
                 TokenKind::Punct(Punct::Comma) => n += 1,
                 TokenKind::Punct(Punct::RParen) | TokenKind::Newline | TokenKind::Eof => break,
                 _ => {}
