@@ -320,6 +320,11 @@ pub(crate) struct Lexed<'a> {
     pub interner: Interner<'a>,
     /// Byte offset of the start of every line (`line_starts[0] == 0`).
     line_starts: Vec<u32>,
+    /// Token indices of every `}`, in order: where each function body ends.
+    pub closers: Vec<u32>,
+    /// Token indices of every word followed by `:` that starts a line or follows a `{`, in
+    /// order: the labels of the bodies (and, harmlessly, the first field of a one-line struct).
+    pub label_candidates: Vec<u32>,
     ascii: bool,
     /// The line of the last [`Lexed::loc_of`] answer: lookups go forward through the source.
     line_hint: Cell<usize>,
@@ -502,6 +507,12 @@ impl<'a> Lexed<'a> {
         self.loc_in_line(line, offset)
     }
 
+    /// The 1-based line of byte offset `offset` (a binary search; the lookup hint is left
+    /// alone).
+    pub(crate) fn line_of(&self, offset: u32) -> usize {
+        self.line_starts.partition_point(|&s| s <= offset)
+    }
+
     /// The location of byte offset `offset` on line `line` (0-based) of the source.
     pub(crate) fn loc_in_line(&self, line: usize, offset: u32) -> Loc {
         let line_start = self.line_starts.get(line).map_or(0, |&s| s as usize);
@@ -532,6 +543,23 @@ impl<'a> Lexer<'a> {
             start: start as u32,
             data,
         });
+    }
+
+    /// Before a `:` is pushed: records the word before it as a label candidate when that word
+    /// starts a line or follows a `{`.
+    fn note_colon(&mut self) {
+        let toks = &self.out.tokens;
+        let n = toks.len();
+        if n >= 1 && toks[n - 1].kind == TokenKind::Ident {
+            let first = n == 1
+                || matches!(
+                    toks[n - 2].kind,
+                    TokenKind::Newline | TokenKind::Punct(Punct::LBrace)
+                );
+            if first {
+                self.out.label_candidates.push(n as u32 - 1);
+            }
+        }
     }
 
     fn push_error(&mut self, kind: ParseErrorKind, start: usize, end: usize) {
@@ -583,6 +611,11 @@ impl<'a> Lexer<'a> {
                     i += usize::from(b.get(i) == Some(&b' '));
                 }
                 ByteClass::Punct(p) => {
+                    match p {
+                        Punct::RBrace => self.out.closers.push(self.out.tokens.len() as u32),
+                        Punct::Colon => self.note_colon(),
+                        _ => {}
+                    }
                     self.push(TokenKind::Punct(p), i, 0);
                     i += 1;
                     i += usize::from(b.get(i) == Some(&b' '));
@@ -725,6 +758,8 @@ pub(crate) fn lex(src: &str) -> Lexed<'_> {
             errors: Vec::new(),
             interner: Interner::new(src.len() / 16),
             line_starts: vec![0],
+            closers: Vec::new(),
+            label_candidates: Vec::new(),
             ascii: true,
             line_hint: Cell::new(0),
         },

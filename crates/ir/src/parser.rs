@@ -257,9 +257,9 @@ enum Item {
 struct BodyScan {
     /// Index of the `}` (or `Eof`) that ends the body.
     end: usize,
-    /// Lines with a token: at most one instruction each.
+    /// Lines of the body: at most one instruction each.
     lines: usize,
-    /// `var` lines.
+    /// Lines before the first label: at most one `var` each.
     vars: usize,
     /// Token indices of the labels, in order.
     labels: Vec<usize>,
@@ -793,41 +793,36 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// Skims a body from its first token `start` to its `}` (or the end of input): where it
-    /// ends, how big it is, and where its labels are (a word followed by `:` at the start of a
-    /// line).
+    /// Finds the extent of a body from its first token `start` to its `}` (or the end of
+    /// input), how many lines it has, and where its labels are (a word followed by `:` at the
+    /// start of a line), from what the lexer recorded: no walk over the body's tokens.
     fn scan_body(&self, start: usize) -> BodyScan {
-        let tokens = self.lx.tokens();
-        let mut scan = BodyScan {
-            end: start,
-            lines: 0,
-            vars: 0,
-            labels: Vec::new(),
-        };
-        let mut line_start = true;
-        let mut i = start;
-        while let Some(&Token { kind, .. }) = tokens.get(i) {
-            match kind {
-                TokenKind::Eof | TokenKind::Punct(Punct::RBrace) => break,
-                TokenKind::Newline => line_start = true,
-                _ if line_start => {
-                    line_start = false;
-                    scan.lines += 1;
-                    if kind == TokenKind::Ident {
-                        if tokens.get(i + 1).map(|t| t.kind) == Some(TokenKind::Punct(Punct::Colon))
-                        {
-                            scan.labels.push(i);
-                        } else if self.sym(i) == kw::VAR {
-                            scan.vars += 1;
-                        }
-                    }
-                }
-                _ => {}
-            }
-            i += 1;
+        let lx = &self.lx;
+        let eof = lx.tokens().len() - 1;
+        let closers = &lx.closers;
+        let end = closers
+            .get(closers.partition_point(|&c| (c as usize) < start))
+            .map_or(eof, |&c| c as usize)
+            .min(eof);
+        let candidates = &lx.label_candidates;
+        let first = candidates.partition_point(|&c| (c as usize) < start);
+        let labels: Vec<usize> = candidates[first..]
+            .iter()
+            .map(|&c| c as usize)
+            .take_while(|&i| i < end)
+            .filter(|&i| i == start || self.is_newline(i - 1))
+            .collect();
+        let line = |i: usize| lx.line_of(self.tok(i).start);
+        let first_line = line(start);
+        let lines = line(end) + 1 - first_line;
+        // The declarations come before the first label.
+        let vars = labels.first().map_or(lines, |&l| line(l) + 1 - first_line);
+        BodyScan {
+            end,
+            lines,
+            vars,
+            labels,
         }
-        scan.end = i;
-        scan
     }
 
     /// `i8 | i16 | i32 | i64 | bool | NAME | vec<ELEM>` where ELEM is not a vec.
