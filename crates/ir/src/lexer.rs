@@ -261,6 +261,7 @@ impl<'a> Interner<'a> {
     }
 
     /// The text of a symbol.
+    #[inline]
     pub(crate) fn name(&self, sym: Symbol) -> &'a str {
         self.names[sym.index()]
     }
@@ -415,8 +416,20 @@ impl<'a> Lexed<'a> {
     /// Token `i`; past the end, the final `Eof`.
     #[inline]
     pub(crate) fn token(&self, i: usize) -> Token {
-        let i = i.min(self.tokens.len() - 1);
-        self.tokens[i]
+        match self.tokens.get(i) {
+            Some(&tok) => tok,
+            None => self.eof(),
+        }
+    }
+
+    /// The final `Eof` token.
+    #[cold]
+    fn eof(&self) -> Token {
+        Token {
+            kind: TokenKind::Eof,
+            start: self.src.len() as u32,
+            data: 0,
+        }
     }
 
     /// The kind of token `i`; past the end, `Eof`.
@@ -431,6 +444,7 @@ impl<'a> Lexed<'a> {
     }
 
     /// The text of word token `tok`.
+    #[inline]
     pub(crate) fn word(&self, tok: Token) -> &'a str {
         self.interner.name(Symbol(tok.data))
     }
@@ -586,6 +600,10 @@ impl<'a> Lexer<'a> {
                     self.push(TokenKind::Newline, i, next_line);
                     i += 1;
                     self.out.line_starts.push(i as u32);
+                    // The indentation of the next line, without a dispatch.
+                    while i < n && matches!(b[i], b' ' | b'\t') {
+                        i += 1;
+                    }
                 }
                 ByteClass::Comment => {
                     i = b[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p);

@@ -450,15 +450,18 @@ impl<'a> Parser<'a> {
     // ---- token access -------------------------------------------------------------------
 
     /// The token at index `i`, or the final `Eof` past the end.
+    #[inline]
     fn tok(&self, i: usize) -> Token {
         self.lx.token(i)
     }
 
+    #[inline]
     fn kind(&self, i: usize) -> TokenKind {
         self.lx.kind(i)
     }
 
     /// The source text of token `i`.
+    #[inline]
     fn text(&self, i: usize) -> &'a str {
         let tok = self.tok(i);
         match tok.kind {
@@ -468,10 +471,12 @@ impl<'a> Parser<'a> {
     }
 
     /// The symbol of word token `i` (meaningless for other tokens).
+    #[inline]
     fn sym(&self, i: usize) -> Symbol {
         Symbol(self.tok(i).data)
     }
 
+    #[inline]
     fn word_info(&self, i: usize) -> WordInfo {
         self.words[self.sym(i).index()]
     }
@@ -480,11 +485,13 @@ impl<'a> Parser<'a> {
         self.lx.loc_of_token(i)
     }
 
+    #[inline]
     fn at_eof(&self) -> bool {
         self.kind(self.pos) == TokenKind::Eof
     }
 
     /// Consumes the current token (never moves past `Eof`) and returns its index.
+    #[inline]
     fn bump(&mut self) -> usize {
         let i = self.pos;
         if !self.at_eof() {
@@ -493,18 +500,22 @@ impl<'a> Parser<'a> {
         i
     }
 
+    #[inline]
     fn is_punct(&self, i: usize, p: Punct) -> bool {
         self.kind(i) == TokenKind::Punct(p)
     }
 
+    #[inline]
     fn is_ident(&self, i: usize) -> bool {
         self.kind(i) == TokenKind::Ident
     }
 
+    #[inline]
     fn is_word(&self, i: usize, word: Symbol) -> bool {
         self.is_ident(i) && self.sym(i) == word
     }
 
+    #[inline]
     fn is_newline(&self, i: usize) -> bool {
         self.kind(i) == TokenKind::Newline
     }
