@@ -165,14 +165,15 @@ fn word_hash(head: u64, word: &[u8]) -> u64 {
 }
 
 impl<'a> Interner<'a> {
-    /// An interner with room for about `words` distinct words before it grows.
-    fn new(words: usize) -> Interner<'a> {
-        let size = (words.max(KEYWORDS.len()) * 2).next_power_of_two().max(256);
+    /// An interner with room for 256 distinct words before it grows. The table is kept at
+    /// most a quarter full, so a word is almost always in its home slot (the inline path).
+    fn new() -> Interner<'a> {
+        const SIZE: usize = 1024;
         let mut interner = Interner {
-            mask: size - 1,
-            shift: 64 - size.trailing_zeros(),
-            table: vec![Slot::default(); size],
-            names: Vec::with_capacity(size / 2),
+            mask: SIZE - 1,
+            shift: 64 - SIZE.trailing_zeros(),
+            table: vec![Slot::default(); SIZE],
+            names: Vec::with_capacity(SIZE / 4),
         };
         for word in KEYWORDS {
             interner.intern(word, 0, word.len());
@@ -231,7 +232,7 @@ impl<'a> Interner<'a> {
             len,
             sym: sym.0,
         };
-        if self.names.len() * 2 > self.table.len() {
+        if self.names.len() * 4 > self.table.len() {
             self.grow();
         }
         sym
@@ -774,7 +775,7 @@ pub(crate) fn lex(src: &str) -> Lexed<'_> {
             ints: Vec::new(),
             strings: Vec::new(),
             errors: Vec::new(),
-            interner: Interner::new(src.len() / 16),
+            interner: Interner::new(),
             line_starts: vec![0],
             closers: Vec::new(),
             label_candidates: Vec::new(),
