@@ -8,7 +8,7 @@
 //!
 //! The lexer works on bytes: every character the grammar knows is ASCII, so a non-ASCII byte
 //! can only appear inside a string literal or a comment (where it is copied or skipped) or as an
-//! unexpected character (decoded once, for the message). A token takes 12 bytes: its kind, its
+//! unexpected character (decoded once, for the message). A token takes 9 bytes: its kind, its
 //! start offset and one `u32` of data (the [`Symbol`] of a word, or an index into the side tables
 //! of integers, strings and errors). No `String` is allocated per token: a word's text is a
 //! slice of the source, stored once per distinct word in the [`Interner`].
@@ -299,7 +299,7 @@ pub(crate) enum TokenKind {
     Eof,
 }
 
-/// A token: a 1-byte kind and a pair of `u32`s, 12 bytes, stored and pushed as one.
+/// A token, as [`Lexed::token`] hands it out.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) struct Token {
     pub kind: TokenKind,
@@ -309,11 +309,37 @@ pub(crate) struct Token {
     pub data: u32,
 }
 
+/// A token as the lexer stores it: packed, 9 bytes, pushed as one record. (Its fields are only
+/// ever read by value, which is safe on a packed struct.)
+#[derive(Copy, Clone)]
+#[repr(C, packed)]
+struct StoredToken {
+    kind: TokenKind,
+    start: u32,
+    data: u32,
+}
+
+impl StoredToken {
+    #[inline]
+    fn get(&self) -> Token {
+        Token {
+            kind: self.kind,
+            start: self.start,
+            data: self.data,
+        }
+    }
+
+    #[inline]
+    fn kind(&self) -> TokenKind {
+        self.kind
+    }
+}
+
 /// The output of the lexer: tokens, side tables, interned words and line starts.
 pub(crate) struct Lexed<'a> {
     pub src: &'a str,
     /// Every token, in order.
-    tokens: Vec<Token>,
+    tokens: Vec<StoredToken>,
     pub ints: Vec<i64>,
     /// String literal values and the end offset of their token.
     pub strings: Vec<(Box<str>, u32)>,
@@ -418,7 +444,7 @@ impl<'a> Lexed<'a> {
     #[inline]
     pub(crate) fn token(&self, i: usize) -> Token {
         match self.tokens.get(i) {
-            Some(&tok) => tok,
+            Some(tok) => tok.get(),
             None => self.eof(),
         }
     }
@@ -436,12 +462,12 @@ impl<'a> Lexed<'a> {
     /// The kind of token `i`; past the end, `Eof`.
     #[inline]
     pub(crate) fn kind(&self, i: usize) -> TokenKind {
-        self.tokens.get(i).map_or(TokenKind::Eof, |t| t.kind)
+        self.tokens.get(i).map_or(TokenKind::Eof, StoredToken::kind)
     }
 
-    /// All tokens, in order.
-    pub(crate) fn tokens(&self) -> &[Token] {
-        &self.tokens
+    /// The index of the final `Eof` token.
+    pub(crate) fn eof_index(&self) -> usize {
+        self.tokens.len() - 1
     }
 
     /// The text of word token `tok`.
@@ -476,7 +502,8 @@ impl<'a> Lexed<'a> {
     /// newline finds its line in the newline token, without a search.
     #[inline]
     pub(crate) fn loc_of_token(&self, i: usize) -> Loc {
-        if let (Some(prev), Some(tok)) = (self.tokens.get(i.wrapping_sub(1)), self.tokens.get(i)) {
+        let prev = self.tokens.get(i.wrapping_sub(1)).map(StoredToken::get);
+        if let (Some(prev), Some(tok)) = (prev, self.tokens.get(i).map(StoredToken::get)) {
             if prev.kind == TokenKind::Newline && self.ascii {
                 // The line starts right after the newline: the column is the distance to it.
                 return Loc::new(prev.data.saturating_add(1), tok.start - prev.start);
@@ -553,7 +580,7 @@ struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     fn push(&mut self, kind: TokenKind, start: usize, data: u32) {
-        self.out.tokens.push(Token {
+        self.out.tokens.push(StoredToken {
             kind,
             start: start as u32,
             data,
@@ -565,10 +592,10 @@ impl<'a> Lexer<'a> {
     fn note_colon(&mut self) {
         let toks = &self.out.tokens;
         let n = toks.len();
-        if n >= 1 && toks[n - 1].kind == TokenKind::Ident {
+        if n >= 1 && toks[n - 1].kind() == TokenKind::Ident {
             let first = n == 1
                 || matches!(
-                    toks[n - 2].kind,
+                    toks[n - 2].kind(),
                     TokenKind::Newline | TokenKind::Punct(Punct::LBrace)
                 );
             if first {
@@ -795,7 +822,7 @@ mod tests {
     }
 
     fn kinds(src: &str) -> Vec<TokenKind> {
-        lex(src).tokens.iter().map(|t| t.kind).collect()
+        lex(src).tokens.iter().map(StoredToken::kind).collect()
     }
 
     fn int(src: &str) -> Result<i64, ParseErrorKind> {
@@ -818,6 +845,7 @@ mod tests {
     #[test]
     fn token_is_compact() {
         assert_eq!(std::mem::size_of::<TokenKind>(), 1);
+        assert_eq!(std::mem::size_of::<StoredToken>(), 9);
     }
 
     #[test]

@@ -809,7 +809,7 @@ impl<'a> Parser<'a> {
     /// start of a line), from what the lexer recorded: no walk over the body's tokens.
     fn scan_body(&self, start: usize) -> BodyScan {
         let lx = &self.lx;
-        let eof = lx.tokens().len() - 1;
+        let eof = lx.eof_index();
         let closers = &lx.closers;
         let end = closers
             .get(closers.partition_point(|&c| (c as usize) < start))
@@ -1390,14 +1390,15 @@ impl BodyParser<'_> {
     fn operand_list(&self, p: &mut Parser) -> PResult<Vec<Operand>> {
         p.expect_punct(Punct::LParen)?;
         // Size the list at once: count the commas up to the `)` (or the end of the line).
-        let tokens = p.lx.tokens();
         let mut n = 0;
-        for t in tokens.get(p.pos..).unwrap_or(&[]) {
-            match t.kind {
+        let mut j = p.pos;
+        loop {
+            match p.kind(j) {
                 TokenKind::Punct(Punct::Comma) => n += 1,
                 TokenKind::Punct(Punct::RParen) | TokenKind::Newline | TokenKind::Eof => break,
                 _ => {}
             }
+            j += 1;
         }
         let empty = p.is_punct(p.pos, Punct::RParen);
         let mut ops = Vec::with_capacity(if empty { 0 } else { n + 1 });
