@@ -104,24 +104,37 @@ pub(crate) mod kw {
 
 /// Distinct words of one source text. The text of a word borrows from the source.
 ///
-/// A small open-addressing table of symbols, keyed by a word's first eight bytes (one unaligned
-/// load) and its length: interning a word of at most eight bytes costs a load, a multiply and
-/// two compares, with no call into a general-purpose hasher or `memcmp`.
+/// A small open-addressing table keyed by a word's first eight bytes (one unaligned load) and
+/// its length, both stored in the slot: interning a word of at most eight bytes costs a load, a
+/// multiply and two compares in one cache line, with no call into a general-purpose hasher or
+/// `memcmp`.
 pub(crate) struct Interner<'a> {
-    /// `symbol + 1` per slot, 0 when empty; the length is a power of two.
-    table: Vec<u32>,
+    /// The length of `table` minus one; the length is a power of two.
+    mask: usize,
+    /// 64 minus the log2 of the length of `table`: a hash shifted right by it is a slot.
+    shift: u32,
+    table: Vec<Slot>,
     names: Vec<&'a str>,
-    /// The first eight bytes of every name, little-endian, zero-padded.
-    heads: Vec<u64>,
+}
+
+/// One entry of the interner's table.
+#[derive(Copy, Clone, Default)]
+struct Slot {
+    /// The first eight bytes of the word, little-endian, zero-padded.
+    head: u64,
+    /// The length of the word; 0 marks an empty slot (no word is empty).
+    len: u32,
+    sym: u32,
 }
 
 /// The first eight bytes of `bytes[start..end]` (zero-padded), read with one load when the
 /// buffer allows it.
+#[inline(always)]
 fn word_head(bytes: &[u8], start: usize, end: usize) -> u64 {
     let len = end - start;
-    if start + 8 <= bytes.len() {
+    if let Some(chunk) = bytes.get(start..start + 8) {
         let mut b = [0u8; 8];
-        b.copy_from_slice(&bytes[start..start + 8]);
+        b.copy_from_slice(chunk);
         let v = u64::from_le_bytes(b);
         if len >= 8 {
             v
@@ -138,7 +151,8 @@ fn word_head(bytes: &[u8], start: usize, end: usize) -> u64 {
 }
 
 /// The hash of a word from its head, its length and (for a word longer than eight bytes) the
-/// rest of its bytes.
+/// rest of its bytes. A slot is taken from the high bits, which depend on every input bit.
+#[inline(always)]
 fn word_hash(head: u64, word: &[u8]) -> u64 {
     const K: u64 = 0xf135_7aea_2e62_a9c5;
     let mut h = (head ^ (word.len() as u64).rotate_left(56)).wrapping_mul(K);
@@ -147,15 +161,19 @@ fn word_hash(head: u64, word: &[u8]) -> u64 {
             h = (h ^ u64::from(c)).wrapping_mul(K);
         }
     }
-    h.rotate_left(26)
+    h
 }
 
 impl<'a> Interner<'a> {
+    /// An interner with room for 256 distinct words before it grows. The table is kept at
+    /// most a quarter full, so a word is almost always in its home slot (the inline path).
     fn new() -> Interner<'a> {
+        const SIZE: usize = 1024;
         let mut interner = Interner {
-            table: vec![0; 1024],
-            names: Vec::new(),
-            heads: Vec::new(),
+            mask: SIZE - 1,
+            shift: 64 - SIZE.trailing_zeros(),
+            table: vec![Slot::default(); SIZE],
+            names: Vec::with_capacity(SIZE / 4),
         };
         for word in KEYWORDS {
             interner.intern(word, 0, word.len());
@@ -163,55 +181,88 @@ impl<'a> Interner<'a> {
         interner
     }
 
-    /// Interns the word `src[start..end]`.
+    /// Interns the word `src[start..end]` (not empty). A word of at most eight bytes seen
+    /// before is found inline, with one load of its bytes and one slot compare.
+    #[inline(always)]
     fn intern(&mut self, src: &'a str, start: usize, end: usize) -> Symbol {
+        let len = end - start;
+        if len <= 8 {
+            if let Some(chunk) = src.as_bytes().get(start..start + 8) {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(chunk);
+                // `len` is 1..=8: keep its bytes.
+                let head = u64::from_le_bytes(b) & (u64::MAX >> (64 - 8 * len));
+                let slot = word_hash(head, &chunk[..len]) >> self.shift;
+                if let Some(entry) = self.table.get(slot as usize) {
+                    if entry.head == head && entry.len == len as u32 {
+                        return Symbol(entry.sym);
+                    }
+                }
+            }
+        }
+        self.intern_slow(src, start, end)
+    }
+
+    /// Interns the word `src[start..end]` by probing the table from its home slot.
+    #[inline(never)]
+    fn intern_slow(&mut self, src: &'a str, start: usize, end: usize) -> Symbol {
         let bytes = src.as_bytes();
         let head = word_head(bytes, start, end);
         let word = &bytes[start..end];
-        let mask = self.table.len() - 1;
-        let mut slot = word_hash(head, word) as usize & mask;
+        let len = word.len() as u32;
+        let mask = self.mask;
+        let mut slot = (word_hash(head, word) >> self.shift) as usize;
         loop {
-            match self.table[slot] {
-                0 => break,
-                entry => {
-                    let i = (entry - 1) as usize;
-                    let name = self.names[i].as_bytes();
-                    if self.heads[i] == head
-                        && name.len() == word.len()
-                        && (word.len() <= 8 || name[8..] == word[8..])
-                    {
-                        return Symbol(entry - 1);
-                    }
-                }
+            let entry = self.table[slot];
+            if entry.len == 0 {
+                break;
+            }
+            if entry.head == head
+                && entry.len == len
+                && (len <= 8 || self.names[entry.sym as usize].as_bytes()[8..] == word[8..])
+            {
+                return Symbol(entry.sym);
             }
             slot = (slot + 1) & mask;
         }
         let sym = Symbol(self.names.len() as u32);
         self.names.push(&src[start..end]);
-        self.heads.push(head);
-        self.table[slot] = sym.0 + 1;
-        if self.names.len() * 2 > self.table.len() {
+        self.table[slot] = Slot {
+            head,
+            len,
+            sym: sym.0,
+        };
+        if self.names.len() * 4 > self.table.len() {
             self.grow();
         }
         sym
     }
 
     /// Doubles the table and re-inserts every symbol.
+    #[cold]
     fn grow(&mut self) {
         let size = self.table.len() * 2;
         let mask = size - 1;
-        let mut table = vec![0u32; size];
-        for (i, name) in self.names.iter().enumerate() {
-            let mut slot = word_hash(self.heads[i], name.as_bytes()) as usize & mask;
-            while table[slot] != 0 {
+        let shift = 64 - size.trailing_zeros();
+        let mut table = vec![Slot::default(); size];
+        for entry in &self.table {
+            if entry.len == 0 {
+                continue;
+            }
+            let name = self.names[entry.sym as usize].as_bytes();
+            let mut slot = (word_hash(entry.head, name) >> shift) as usize;
+            while table[slot].len != 0 {
                 slot = (slot + 1) & mask;
             }
-            table[slot] = i as u32 + 1;
+            table[slot] = *entry;
         }
         self.table = table;
+        self.mask = mask;
+        self.shift = shift;
     }
 
     /// The text of a symbol.
+    #[inline]
     pub(crate) fn name(&self, sym: Symbol) -> &'a str {
         self.names[sym.index()]
     }
@@ -241,14 +292,14 @@ pub(crate) enum TokenKind {
     /// A string literal, escapes resolved; its data indexes [`Lexed::strings`].
     Str,
     Punct(Punct),
+    /// The end of a line; its data is the (0-based) number of the line after it.
     Newline,
     /// Malformed input; its data indexes [`Lexed::errors`].
     Error,
     Eof,
 }
 
-/// A token, as [`Lexed::token`] hands it out. (The lexer stores tokens as columns: a 1-byte
-/// kind and a pair of `u32`s, 9 bytes a token.)
+/// A token, as [`Lexed::token`] hands it out.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) struct Token {
     pub kind: TokenKind,
@@ -258,13 +309,37 @@ pub(crate) struct Token {
     pub data: u32,
 }
 
+/// A token as the lexer stores it: packed, 9 bytes, pushed as one record. (Its fields are only
+/// ever read by value, which is safe on a packed struct.)
+#[derive(Copy, Clone)]
+#[repr(C, packed)]
+struct StoredToken {
+    kind: TokenKind,
+    start: u32,
+    data: u32,
+}
+
+impl StoredToken {
+    #[inline]
+    fn get(&self) -> Token {
+        Token {
+            kind: self.kind,
+            start: self.start,
+            data: self.data,
+        }
+    }
+
+    #[inline]
+    fn kind(&self) -> TokenKind {
+        self.kind
+    }
+}
+
 /// The output of the lexer: tokens, side tables, interned words and line starts.
 pub(crate) struct Lexed<'a> {
     pub src: &'a str,
-    /// The kind of every token.
-    kinds: Vec<TokenKind>,
-    /// The start offset and data of every token.
-    slots: Vec<[u32; 2]>,
+    /// Every token, in order.
+    tokens: Vec<StoredToken>,
     pub ints: Vec<i64>,
     /// String literal values and the end offset of their token.
     pub strings: Vec<(Box<str>, u32)>,
@@ -273,6 +348,11 @@ pub(crate) struct Lexed<'a> {
     pub interner: Interner<'a>,
     /// Byte offset of the start of every line (`line_starts[0] == 0`).
     line_starts: Vec<u32>,
+    /// Token indices of every `}`, in order: where each function body ends.
+    pub closers: Vec<u32>,
+    /// Token indices of every word followed by `:` that starts a line or follows a `{`, in
+    /// order: the labels of the bodies (and, harmlessly, the first field of a one-line struct).
+    pub label_candidates: Vec<u32>,
     ascii: bool,
     /// The line of the last [`Lexed::loc_of`] answer: lookups go forward through the source.
     line_hint: Cell<usize>,
@@ -357,26 +437,41 @@ impl<'a> Lexed<'a> {
     /// Number of tokens (the last is `Eof`).
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.kinds.len()
+        self.tokens.len()
     }
 
     /// Token `i`; past the end, the final `Eof`.
+    #[inline]
     pub(crate) fn token(&self, i: usize) -> Token {
-        let i = i.min(self.kinds.len() - 1);
-        let [start, data] = self.slots[i];
-        Token {
-            kind: self.kinds[i],
-            start,
-            data,
+        match self.tokens.get(i) {
+            Some(tok) => tok.get(),
+            None => self.eof(),
         }
     }
 
-    /// The kinds of all tokens, in order.
-    pub(crate) fn kinds(&self) -> &[TokenKind] {
-        &self.kinds
+    /// The final `Eof` token.
+    #[cold]
+    fn eof(&self) -> Token {
+        Token {
+            kind: TokenKind::Eof,
+            start: self.src.len() as u32,
+            data: 0,
+        }
+    }
+
+    /// The kind of token `i`; past the end, `Eof`.
+    #[inline]
+    pub(crate) fn kind(&self, i: usize) -> TokenKind {
+        self.tokens.get(i).map_or(TokenKind::Eof, StoredToken::kind)
+    }
+
+    /// The index of the final `Eof` token.
+    pub(crate) fn eof_index(&self) -> usize {
+        self.tokens.len() - 1
     }
 
     /// The text of word token `tok`.
+    #[inline]
     pub(crate) fn word(&self, tok: Token) -> &'a str {
         self.interner.name(Symbol(tok.data))
     }
@@ -403,6 +498,31 @@ impl<'a> Lexed<'a> {
         start..end.min(self.src.len())
     }
 
+    /// The location of token `i` (as [`Lexed::loc_of`] its start). A token right after a
+    /// newline finds its line in the newline token, without a search.
+    #[inline]
+    pub(crate) fn loc_of_token(&self, i: usize) -> Loc {
+        let prev = self.tokens.get(i.wrapping_sub(1)).map(StoredToken::get);
+        if let (Some(prev), Some(tok)) = (prev, self.tokens.get(i).map(StoredToken::get)) {
+            if prev.kind == TokenKind::Newline && self.ascii {
+                // The line starts right after the newline: the column is the distance to it.
+                return Loc::new(prev.data.saturating_add(1), tok.start - prev.start);
+            }
+        }
+        self.loc_of_token_slow(i)
+    }
+
+    #[inline(never)]
+    fn loc_of_token_slow(&self, i: usize) -> Loc {
+        let tok = self.token(i);
+        if let Some(prev) = i.checked_sub(1).map(|p| self.token(p)) {
+            if prev.kind == TokenKind::Newline {
+                return self.loc_in_line(prev.data as usize, tok.start);
+            }
+        }
+        self.loc_of(tok.start)
+    }
+
     /// The source text of a token.
     pub(crate) fn text(&self, tok: Token) -> &'a str {
         self.src.get(self.span(tok)).unwrap_or("")
@@ -411,23 +531,40 @@ impl<'a> Lexed<'a> {
     /// 1-based line and column (in chars) of byte offset `offset`.
     pub(crate) fn loc_of(&self, offset: u32) -> Loc {
         let starts = &self.line_starts;
-        let hint = self.line_hint.get();
-        let in_line =
-            |l: usize| starts[l] <= offset && starts.get(l + 1).is_none_or(|&next| offset < next);
-        // Lookups mostly go forward a line or a few: try the next lines before a binary search.
-        let line = match (hint..starts.len().min(hint + 8)).find(|&l| in_line(l)) {
-            Some(line) => line,
-            None => starts.partition_point(|&s| s <= offset).saturating_sub(1),
-        };
+        // Lookups mostly go forward a line or a few from the last answer: walk forward from
+        // it (at most eight lines) before a binary search.
+        let mut line = self.line_hint.get();
+        if starts[line] <= offset {
+            let limit = starts.len().min(line + 9);
+            while line + 1 < limit && starts[line + 1] <= offset {
+                line += 1;
+            }
+            if line + 1 == limit && limit < starts.len() && starts[limit] <= offset {
+                line = starts.partition_point(|&s| s <= offset) - 1;
+            }
+        } else {
+            line = starts.partition_point(|&s| s <= offset).saturating_sub(1);
+        }
         self.line_hint.set(line);
-        let line_start = starts[line] as usize;
+        self.loc_in_line(line, offset)
+    }
+
+    /// The 1-based line of byte offset `offset` (a binary search; the lookup hint is left
+    /// alone).
+    pub(crate) fn line_of(&self, offset: u32) -> usize {
+        self.line_starts.partition_point(|&s| s <= offset)
+    }
+
+    /// The location of byte offset `offset` on line `line` (0-based) of the source.
+    pub(crate) fn loc_in_line(&self, line: usize, offset: u32) -> Loc {
+        let line_start = self.line_starts.get(line).map_or(0, |&s| s as usize);
         let offset = (offset as usize).min(self.src.len());
         let col = if self.ascii {
-            offset - line_start
+            offset.saturating_sub(line_start)
         } else {
             self.src
                 .get(line_start..offset)
-                .map_or(offset - line_start, |s| s.chars().count())
+                .map_or(offset.saturating_sub(line_start), |s| s.chars().count())
         };
         Loc::new(
             u32::try_from(line + 1).unwrap_or(u32::MAX),
@@ -443,8 +580,28 @@ struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     fn push(&mut self, kind: TokenKind, start: usize, data: u32) {
-        self.out.kinds.push(kind);
-        self.out.slots.push([start as u32, data]);
+        self.out.tokens.push(StoredToken {
+            kind,
+            start: start as u32,
+            data,
+        });
+    }
+
+    /// Before a `:` is pushed: records the word before it as a label candidate when that word
+    /// starts a line or follows a `{`.
+    fn note_colon(&mut self) {
+        let toks = &self.out.tokens;
+        let n = toks.len();
+        if n >= 1 && toks[n - 1].kind() == TokenKind::Ident {
+            let first = n == 1
+                || matches!(
+                    toks[n - 2].kind(),
+                    TokenKind::Newline | TokenKind::Punct(Punct::LBrace)
+                );
+            if first {
+                self.out.label_candidates.push(n as u32 - 1);
+            }
+        }
     }
 
     fn push_error(&mut self, kind: ParseErrorKind, start: usize, end: usize) {
@@ -467,9 +624,14 @@ impl<'a> Lexer<'a> {
                     }
                 }
                 ByteClass::Newline => {
-                    self.push(TokenKind::Newline, i, 0);
+                    let next_line = self.out.line_starts.len() as u32;
+                    self.push(TokenKind::Newline, i, next_line);
                     i += 1;
                     self.out.line_starts.push(i as u32);
+                    // The indentation of the next line, without a dispatch.
+                    while i < n && matches!(b[i], b' ' | b'\t') {
+                        i += 1;
+                    }
                 }
                 ByteClass::Comment => {
                     i = b[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p);
@@ -491,10 +653,18 @@ impl<'a> Lexer<'a> {
                     }
                     let sym = self.out.interner.intern(self.src, start, i);
                     self.push(TokenKind::Ident, start, sym.0);
+                    // Most tokens are followed by one space: skip it without a dispatch.
+                    i += usize::from(b.get(i) == Some(&b' '));
                 }
                 ByteClass::Punct(p) => {
+                    match p {
+                        Punct::RBrace => self.out.closers.push(self.out.tokens.len() as u32),
+                        Punct::Colon => self.note_colon(),
+                        _ => {}
+                    }
                     self.push(TokenKind::Punct(p), i, 0);
                     i += 1;
+                    i += usize::from(b.get(i) == Some(&b' '));
                 }
                 ByteClass::Minus | ByteClass::Other => {
                     // `i` is on a char boundary: every other branch stops on ASCII.
@@ -628,13 +798,14 @@ pub(crate) fn lex(src: &str) -> Lexed<'_> {
         src,
         out: Lexed {
             src,
-            kinds: Vec::with_capacity(src.len() / 3 + 1),
-            slots: Vec::with_capacity(src.len() / 3 + 1),
+            tokens: Vec::with_capacity(src.len() / 3 + 1),
             ints: Vec::new(),
             strings: Vec::new(),
             errors: Vec::new(),
             interner: Interner::new(),
             line_starts: vec![0],
+            closers: Vec::new(),
+            label_candidates: Vec::new(),
             ascii: true,
             line_hint: Cell::new(0),
         },
@@ -651,7 +822,7 @@ mod tests {
     }
 
     fn kinds(src: &str) -> Vec<TokenKind> {
-        lex(src).kinds
+        lex(src).tokens.iter().map(StoredToken::kind).collect()
     }
 
     fn int(src: &str) -> Result<i64, ParseErrorKind> {
@@ -674,6 +845,7 @@ mod tests {
     #[test]
     fn token_is_compact() {
         assert_eq!(std::mem::size_of::<TokenKind>(), 1);
+        assert_eq!(std::mem::size_of::<StoredToken>(), 9);
     }
 
     #[test]

@@ -186,9 +186,9 @@ fn parse_in_phase_order(src: &str) -> Result<Module, Vec<ParseError>> {
         }]);
     }
     let mut parser = Parser::new(lex(src));
-    let items = parser.items();
+    let mut items = parser.items();
     let mut module = Module::new();
-    let decls = parser.declare(&items, &mut module);
+    let decls = parser.declare(&mut items, &mut module);
     drop(items);
     for (id, decl) in decls.funcs.iter() {
         if parser.full() {
@@ -249,7 +249,30 @@ enum Item {
         ret: Option<RawType>,
         /// Index of the first token after the `{`.
         body: usize,
+        scan: BodyScan,
     },
+}
+
+/// What a first look at a body finds (see [`Parser::scan_body`]).
+struct BodyScan {
+    /// Index of the `}` (or `Eof`) that ends the body.
+    end: usize,
+    /// Lines of the body: at most one instruction each.
+    lines: usize,
+    /// Lines before the first label: at most one `var` each.
+    vars: usize,
+    /// Token indices of the labels, in order.
+    labels: Vec<usize>,
+}
+
+impl BodyScan {
+    /// Moves the scan out, leaving no labels behind.
+    fn take(&mut self) -> BodyScan {
+        BodyScan {
+            labels: std::mem::take(&mut self.labels),
+            ..*self
+        }
+    }
 }
 
 /// A function whose declaration is resolved and whose body is still to be parsed. A parameter
@@ -257,6 +280,7 @@ enum Item {
 struct FuncDecl {
     params: Vec<(usize, Option<Type>)>,
     body: usize,
+    scan: BodyScan,
 }
 
 /// The declarations of a module, indexed by symbol.
@@ -395,12 +419,20 @@ struct ScopeSlot {
 
 impl<'a> Parser<'a> {
     fn new(lx: Lexed<'a>) -> Parser<'a> {
+        // Every mnemonic is 2 to 8 lowercase letters, every scalar type 2 to 4 bytes: most
+        // words (`t0`, `bad_index`, ...) are ruled out without a string compare.
         let words = lx
             .interner
             .iter()
-            .map(|(_, name)| WordInfo {
-                mnemonic: Mnemonic::from_name(name),
-                scalar: ScalarType::from_name(name),
+            .map(|(_, name)| {
+                let b = name.as_bytes();
+                let mnemonic = (b.len() <= 8 && b.iter().all(u8::is_ascii_lowercase))
+                    .then(|| Mnemonic::from_name(name))
+                    .flatten();
+                let scalar = (b.len() <= 4 && matches!(b[0], b'i' | b'b'))
+                    .then(|| ScalarType::from_name(name))
+                    .flatten();
+                WordInfo { mnemonic, scalar }
             })
             .collect();
         let scope = vec![ScopeSlot::default(); lx.interner.len()];
@@ -418,15 +450,18 @@ impl<'a> Parser<'a> {
     // ---- token access -------------------------------------------------------------------
 
     /// The token at index `i`, or the final `Eof` past the end.
+    #[inline]
     fn tok(&self, i: usize) -> Token {
         self.lx.token(i)
     }
 
+    #[inline]
     fn kind(&self, i: usize) -> TokenKind {
-        self.tok(i).kind
+        self.lx.kind(i)
     }
 
     /// The source text of token `i`.
+    #[inline]
     fn text(&self, i: usize) -> &'a str {
         let tok = self.tok(i);
         match tok.kind {
@@ -436,23 +471,27 @@ impl<'a> Parser<'a> {
     }
 
     /// The symbol of word token `i` (meaningless for other tokens).
+    #[inline]
     fn sym(&self, i: usize) -> Symbol {
         Symbol(self.tok(i).data)
     }
 
+    #[inline]
     fn word_info(&self, i: usize) -> WordInfo {
         self.words[self.sym(i).index()]
     }
 
     fn loc(&self, i: usize) -> Loc {
-        self.lx.loc_of(self.tok(i).start)
+        self.lx.loc_of_token(i)
     }
 
+    #[inline]
     fn at_eof(&self) -> bool {
         self.kind(self.pos) == TokenKind::Eof
     }
 
     /// Consumes the current token (never moves past `Eof`) and returns its index.
+    #[inline]
     fn bump(&mut self) -> usize {
         let i = self.pos;
         if !self.at_eof() {
@@ -461,18 +500,22 @@ impl<'a> Parser<'a> {
         i
     }
 
+    #[inline]
     fn is_punct(&self, i: usize, p: Punct) -> bool {
         self.kind(i) == TokenKind::Punct(p)
     }
 
+    #[inline]
     fn is_ident(&self, i: usize) -> bool {
         self.kind(i) == TokenKind::Ident
     }
 
+    #[inline]
     fn is_word(&self, i: usize, word: Symbol) -> bool {
         self.is_ident(i) && self.sym(i) == word
     }
 
+    #[inline]
     fn is_newline(&self, i: usize) -> bool {
         self.kind(i) == TokenKind::Newline
     }
@@ -557,31 +600,55 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Consumes the current token, known not to be `Eof`, and returns its index.
+    #[inline]
+    fn advance(&mut self) -> usize {
+        let i = self.pos;
+        self.pos += 1;
+        i
+    }
+
+    #[inline]
     fn expect_punct(&mut self, p: Punct) -> PResult<usize> {
         if self.is_punct(self.pos, p) {
-            Ok(self.bump())
+            Ok(self.advance())
         } else {
-            Err(self.unexpected(self.pos, &format!("`{}`", p.text())).into())
+            Err(self.expected_punct(p))
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn expected_punct(&self, p: Punct) -> Failure {
+        self.unexpected(self.pos, &format!("`{}`", p.text())).into()
+    }
+
+    #[inline]
     fn expect_ident(&mut self, what: &str) -> PResult<usize> {
         if self.is_ident(self.pos) {
-            Ok(self.bump())
+            Ok(self.advance())
         } else {
-            Err(self.unexpected(self.pos, what).into())
+            Err(self.expected(what))
         }
+    }
+
+    /// "expected `what`" at the current token.
+    #[cold]
+    #[inline(never)]
+    fn expected(&self, what: &str) -> Failure {
+        self.unexpected(self.pos, what).into()
     }
 
     /// A statement ends at a newline (consumed), or before a `}` or the end of input.
+    #[inline]
     fn end_of_statement(&mut self) -> PResult<()> {
         match self.kind(self.pos) {
             TokenKind::Newline => {
-                self.bump();
+                self.advance();
                 Ok(())
             }
             TokenKind::Eof | TokenKind::Punct(Punct::RBrace) => Ok(()),
-            _ => Err(self.unexpected(self.pos, "end of line").into()),
+            _ => Err(self.expected("end of line")),
         }
     }
 
@@ -723,11 +790,8 @@ impl<'a> Parser<'a> {
         self.expect_punct(Punct::LBrace)?;
         let body = self.pos;
         // Skip the body: it contains no braces. Pass 2 reports whatever is wrong inside.
-        let kinds = self.lx.kinds();
-        self.pos += kinds[body..]
-            .iter()
-            .position(|k| matches!(k, TokenKind::Eof | TokenKind::Punct(Punct::RBrace)))
-            .unwrap_or(kinds.len() - 1 - body);
+        let scan = self.scan_body(body);
+        self.pos = scan.end;
         self.bump();
         Ok(Item::Func {
             kw: first,
@@ -736,7 +800,40 @@ impl<'a> Parser<'a> {
             params,
             ret,
             body,
+            scan,
         })
+    }
+
+    /// Finds the extent of a body from its first token `start` to its `}` (or the end of
+    /// input), how many lines it has, and where its labels are (a word followed by `:` at the
+    /// start of a line), from what the lexer recorded: no walk over the body's tokens.
+    fn scan_body(&self, start: usize) -> BodyScan {
+        let lx = &self.lx;
+        let eof = lx.eof_index();
+        let closers = &lx.closers;
+        let end = closers
+            .get(closers.partition_point(|&c| (c as usize) < start))
+            .map_or(eof, |&c| c as usize)
+            .min(eof);
+        let candidates = &lx.label_candidates;
+        let first = candidates.partition_point(|&c| (c as usize) < start);
+        let labels: Vec<usize> = candidates[first..]
+            .iter()
+            .map(|&c| c as usize)
+            .take_while(|&i| i < end)
+            .filter(|&i| i == start || self.is_newline(i - 1))
+            .collect();
+        let line = |i: usize| lx.line_of(self.tok(i).start);
+        let first_line = line(start);
+        let lines = line(end) + 1 - first_line;
+        // The declarations come before the first label.
+        let vars = labels.first().map_or(lines, |&l| line(l) + 1 - first_line);
+        BodyScan {
+            end,
+            lines,
+            vars,
+            labels,
+        }
     }
 
     /// `i8 | i16 | i32 | i64 | bool | NAME | vec<ELEM>` where ELEM is not a vec.
@@ -798,7 +895,7 @@ impl<'a> Parser<'a> {
 
     /// Registers every struct and function and resolves the types of the declarations. All
     /// errors of this phase are collected, in source order.
-    fn declare(&mut self, items: &[Item], module: &mut Module) -> Decls {
+    fn declare(&mut self, items: &mut [Item], module: &mut Module) -> Decls {
         let mut errors: Vec<Failure> = Vec::new();
         let words = self.lx.interner.len();
         let mut struct_of: Vec<Option<StructId>> = vec![None; words];
@@ -827,7 +924,7 @@ impl<'a> Parser<'a> {
                             loc: self.loc(*kw),
                         });
                         struct_of[sym.index()] = Some(id);
-                        struct_items.push((id, fields));
+                        struct_items.push((id, &*fields));
                     }
                 }
                 Item::Func {
@@ -837,6 +934,7 @@ impl<'a> Parser<'a> {
                     params,
                     ret,
                     body,
+                    scan,
                 } => {
                     let text = self.text(*name);
                     let sym = self.sym(*name);
@@ -851,7 +949,7 @@ impl<'a> Parser<'a> {
                         func.inline = *inline;
                         let id = module.funcs.push(func);
                         func_of[sym.index()] = Some(id);
-                        func_items.push((id, params, *ret, *body));
+                        func_items.push((id, &*params, *ret, *body, scan.take()));
                     }
                 }
             }
@@ -883,7 +981,7 @@ impl<'a> Parser<'a> {
             }
         }
         let mut funcs = Vec::new();
-        for (id, params, ret, body) in func_items {
+        for (id, params, ret, body, scan) in func_items {
             let mut resolved = Vec::new();
             for &(param, raw) in params.iter() {
                 match self.resolve_type(raw, &struct_of) {
@@ -907,6 +1005,7 @@ impl<'a> Parser<'a> {
                 FuncDecl {
                     params: resolved,
                     body,
+                    scan,
                 },
             ));
         }
@@ -941,6 +1040,7 @@ impl<'a> Parser<'a> {
             pending: Vec::new(),
             body_start: decl.body,
         };
+        b.reserve(&decl.scan, decl.params.len());
         for &(param, ty) in &decl.params {
             let local = match b.declare_local(self, param, ty.unwrap_or(Type::I64)) {
                 Ok(local) => local,
@@ -956,7 +1056,7 @@ impl<'a> Parser<'a> {
             b.func.params.push(local);
         }
         self.pos = decl.body;
-        b.collect_labels(self);
+        b.create_blocks(self, &decl.scan.labels);
         b.declarations(self);
         b.statements(self);
         b.func
@@ -1010,27 +1110,19 @@ impl BodyParser<'_> {
         Ok(local)
     }
 
+    /// Reserves room for the locals, blocks and instructions of the body `scan` describes.
+    fn reserve(&mut self, scan: &BodyScan, params: usize) {
+        self.func.locals.reserve(params + scan.vars);
+        self.func.params.reserve(params);
+        self.func.blocks.reserve(scan.labels.len());
+        self.func.layout.reserve(scan.labels.len());
+        // At most one instruction a line: one allocation for the instruction arena.
+        self.func.insts.reserve(scan.lines);
+    }
+
     /// Creates the blocks, in label order, before the body is parsed.
-    fn collect_labels(&mut self, p: &mut Parser) {
-        let start = self.body_start;
-        let kinds = p.lx.kinds();
-        let end = kinds[start..]
-            .iter()
-            .position(|k| matches!(k, TokenKind::Eof | TokenKind::Punct(Punct::RBrace)))
-            .map_or(kinds.len(), |n| start + n);
-        let mut lines = 0;
-        let mut labels = Vec::new();
-        for i in start..end {
-            let line_start = i == start || kinds[i - 1] == TokenKind::Newline;
-            lines += usize::from(line_start);
-            if line_start
-                && kinds[i] == TokenKind::Ident
-                && kinds.get(i + 1) == Some(&TokenKind::Punct(Punct::Colon))
-            {
-                labels.push(i);
-            }
-        }
-        for i in labels {
+    fn create_blocks(&mut self, p: &mut Parser, labels: &[usize]) {
+        for &i in labels {
             let sym = p.sym(i);
             if self.block_of(p, sym).is_none() {
                 let block = self.func.add_block(p.text(i));
@@ -1040,8 +1132,6 @@ impl BodyParser<'_> {
                 slot.block = block.as_u32();
             }
         }
-        // At most one instruction a line: one allocation for the instruction arena.
-        self.func.insts.reserve(lines);
     }
 
     /// `var NAME: TYPE [packed]` and `packed NAME` lines, before the first label.
@@ -1237,72 +1327,90 @@ impl BodyParser<'_> {
     // ---- operands -----------------------------------------------------------------------
 
     /// A local name.
+    #[inline]
     fn local(&self, p: &mut Parser) -> PResult<Local> {
         let i = p.pos;
+        if p.is_ident(i) {
+            // `true` and `false` are never declared (see `declare_local`).
+            if let Some(local) = self.local_of(p, p.sym(i)) {
+                p.advance();
+                return Ok(local);
+            }
+        }
+        Err(self.not_a_local(p, i))
+    }
+
+    /// Why token `i` is not a local.
+    #[cold]
+    #[inline(never)]
+    fn not_a_local(&self, p: &Parser, i: usize) -> Failure {
         match p.kind(i) {
             TokenKind::Ident => {
                 let sym = p.sym(i);
+                let name = p.text(i);
                 if sym == kw::TRUE || sym == kw::FALSE {
-                    return Err(p
-                        .err_at(i, ParseErrorKind::NotALocal(p.text(i).into()))
-                        .into());
+                    return p.err_at(i, ParseErrorKind::NotALocal(name.into())).into();
                 }
-                match self.local_of(p, sym) {
-                    Some(local) => {
-                        p.bump();
-                        Ok(local)
-                    }
-                    None => {
-                        let name = p.text(i);
-                        let help =
-                            suggest(name, self.func.locals.values().map(|l| l.name.as_str()));
-                        Err(p
-                            .err_help(i, ParseErrorKind::UndefinedLocal(name.into()), help)
-                            .into())
-                    }
-                }
+                let help = suggest(name, self.func.locals.values().map(|l| l.name.as_str()));
+                p.err_help(i, ParseErrorKind::UndefinedLocal(name.into()), help)
+                    .into()
             }
-            TokenKind::Int => Err(p
+            TokenKind::Int => p
                 .err_at(i, ParseErrorKind::NotALocal(p.text(i).into()))
-                .into()),
-            _ => Err(p.unexpected(i, "a local").into()),
+                .into(),
+            _ => p.unexpected(i, "a local").into(),
         }
     }
 
     /// A local or an integer constant (`true`/`false` are 1/0).
+    #[inline]
     fn operand(&self, p: &mut Parser) -> PResult<Operand> {
         let i = p.pos;
         match p.kind(i) {
             TokenKind::Int => {
-                p.bump();
+                p.advance();
                 Ok(Operand::Const(p.lx.ints[p.tok(i).data as usize]))
             }
-            TokenKind::Ident if p.sym(i) == kw::TRUE => {
-                p.bump();
-                Ok(Operand::Const(1))
-            }
-            TokenKind::Ident if p.sym(i) == kw::FALSE => {
-                p.bump();
-                Ok(Operand::Const(0))
-            }
-            TokenKind::Ident => Ok(Operand::Local(self.local(p)?)),
-            _ => Err(p.unexpected(i, "an operand").into()),
+            TokenKind::Ident => match p.sym(i) {
+                kw::TRUE => {
+                    p.advance();
+                    Ok(Operand::Const(1))
+                }
+                kw::FALSE => {
+                    p.advance();
+                    Ok(Operand::Const(0))
+                }
+                _ => Ok(Operand::Local(self.local(p)?)),
+            },
+            _ => Err(p.expected("an operand")),
         }
     }
 
     /// `op, op, ...` between parentheses (the `(` is next).
     fn operand_list(&self, p: &mut Parser) -> PResult<Vec<Operand>> {
         p.expect_punct(Punct::LParen)?;
-        let mut ops = Vec::new();
+        // Size the list at once: count the commas up to the `)` (or the end of the line).
+        let mut n = 0;
+        let mut j = p.pos;
+        loop {
+            match p.kind(j) {
+                TokenKind::Punct(Punct::Comma) => n += 1,
+                TokenKind::Punct(Punct::RParen) | TokenKind::Newline | TokenKind::Eof => break,
+                _ => {}
+            }
+            j += 1;
+        }
+        let empty = p.is_punct(p.pos, Punct::RParen);
+        let mut ops = Vec::with_capacity(if empty { 0 } else { n + 1 });
         while !p.is_punct(p.pos, Punct::RParen) {
             ops.push(self.operand(p)?);
             if p.is_punct(p.pos, Punct::Comma) {
-                p.bump();
+                p.advance();
             } else if !p.is_punct(p.pos, Punct::RParen) {
-                return Err(p.unexpected(p.pos, "`,` or `)`").into());
+                return Err(p.expected("`,` or `)`"));
             }
         }
-        p.bump();
+        p.advance();
         Ok(ops)
     }
 

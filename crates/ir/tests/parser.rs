@@ -943,3 +943,25 @@ fn recovery_skips_a_broken_item_and_reports_nothing_about_its_uses() {
     let messages: Vec<String> = errors.iter().map(|e| format!("{}: {e}", e.loc)).collect();
     assert_eq!(messages, ["6:1: duplicate block `b`"]);
 }
+
+#[test]
+fn labels_are_found_wherever_a_body_starts_them() {
+    // A label right after the `{`, a one-line struct before it (its `a:` is no label), a body
+    // whose `}` closes the last line, and a last function without its `}`.
+    let src = "struct S { a: i64 }\nfn f(s: S) -> i64 { entry:\n    brif true, a, b\na:\n    ret 1\nb:\n    ret 2 }\nfn g() -> i64 {\nentry:\n    ret 3\n}\n";
+    let m = parse_ok(src);
+    let f = &m.funcs[m.func_by_name("f").unwrap()];
+    let names: Vec<&str> = f
+        .layout
+        .iter()
+        .map(|&b| f.blocks[b].name.as_str())
+        .collect();
+    assert_eq!(names, ["entry", "a", "b"]);
+    assert_eq!(f.blocks[f.entry().unwrap()].loc, Loc::new(2, 21));
+    let g = &m.funcs[m.func_by_name("g").unwrap()];
+    assert_eq!(g.blocks[g.entry().unwrap()].loc, Loc::new(9, 1));
+    let unclosed = "fn g() -> i64 {\nentry:\n    ret 3\n";
+    let errors = poolopt_ir::parse_all(unclosed).unwrap_err().0;
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!((errors[0].loc.line, errors[0].loc.col), (4, 1));
+}
