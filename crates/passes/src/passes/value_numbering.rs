@@ -178,10 +178,11 @@ fn visit(
     if let Some((dst, expr)) = numbered {
         if let Some(a) = state.live.iter().find(|a| a.expr == expr).cloned() {
             if a.holder != dst && func.local_ty(a.holder) == func.local_ty(dst) {
-                let before = cx
-                    .remarks_enabled()
-                    .then(|| display_inst(cx.module, func, inst))
-                    .unwrap_or_default();
+                let before = if cx.remarks_enabled() {
+                    display_inst(cx.module, func, inst)
+                } else {
+                    String::new()
+                };
                 let first_line = func.insts[a.inst].loc.line;
                 func.insts[inst].kind = InstKind::Copy {
                     dst,

@@ -382,6 +382,7 @@ fn block_deaths(func: &Function, block: Block, live: &Liveness) -> Vec<(usize, L
 }
 
 /// Applies instruction `index` of a block and forgets the locals that die after it.
+#[allow(clippy::too_many_arguments)] // the cursor's and the sweep's state, borrowed apart
 fn step_block(
     func: &Function,
     calls: &CallKills,

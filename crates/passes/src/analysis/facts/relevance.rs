@@ -172,15 +172,11 @@ impl Tracked {
                         InstKind::Binary { dst, lhs, rhs, .. } if on[dst.index()] => {
                             add = [Some(lhs), Some(rhs)];
                         }
-                        InstKind::VecLen { dst, vec } => {
-                            if on[dst.index()] != on[vec.index()] {
-                                add = [Some(Operand::Local(dst)), Some(Operand::Local(vec))];
-                            }
+                        InstKind::VecLen { dst, vec } if on[dst.index()] != on[vec.index()] => {
+                            add = [Some(Operand::Local(dst)), Some(Operand::Local(vec))];
                         }
-                        InstKind::Compare { lhs, rhs, .. } => {
-                            if is(&on, lhs) || is(&on, rhs) {
-                                add = [Some(lhs), Some(rhs)];
-                            }
+                        InstKind::Compare { lhs, rhs, .. } if is(&on, lhs) || is(&on, rhs) => {
+                            add = [Some(lhs), Some(rhs)];
                         }
                         _ => {}
                     }

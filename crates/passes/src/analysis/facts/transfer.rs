@@ -50,6 +50,9 @@ fn term_of(func: &Function, o: Operand) -> Option<(Term, i128)> {
     }
 }
 
+/// An operand as a term plus a constant.
+type TermPlus = (Term, i128);
+
 /// Constraints to add, as `(a, b, c)` for `a <= b + c` (on the stack for the usual few).
 type Gen = SmallVec<[(Term, Term, i128); 8]>;
 
@@ -324,7 +327,7 @@ fn binary_facts(
             // y' = the second operand as added (negated for sub).
             let y = if op == BinaryOp::Sub { (y.0, -y.1) } else { y };
             let sub_local = op == BinaryOp::Sub && y.0 != Term::ZERO;
-            let pairs: &[((Term, i128), (Term, i128))] = if op == BinaryOp::Add {
+            let pairs: &[(TermPlus, TermPlus)] = if op == BinaryOp::Add {
                 &[(x, y), (y, x)]
             } else {
                 &[(x, y)]
