@@ -99,6 +99,17 @@ pub fn runtime_signature(rt: RtFunc, call_conv: CallConv) -> Signature {
     sig
 }
 
+/// The signature of a runtime function's preserve-all stub ([`RtFunc::uses_stub`]): the
+/// runtime function's i64 parameters, no result (the stub stores it at
+/// [`crate::runtime::CTX_RT_RESULT`]), and a call of it clobbers no register.
+pub fn runtime_stub_signature(rt: RtFunc) -> Signature {
+    let mut sig = Signature::new(CallConv::PreserveAll);
+    for _ in 0..rt.param_count() {
+        sig.params.push(AbiParam::new(types::I64));
+    }
+    sig
+}
+
 /// The signature of an entry shim: `(ctx, args) -> i64`.
 pub fn shim_signature(call_conv: CallConv) -> Signature {
     let mut sig = Signature::new(call_conv);

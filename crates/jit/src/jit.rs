@@ -15,7 +15,7 @@
 
 use crate::abi;
 use crate::error::{EntryError, JitError, RunError};
-use crate::lower::{lower_function, lower_shim, LowerEnv};
+use crate::lower::{lower_function, lower_rt_stub, lower_shim, LowerEnv};
 use crate::runtime::{RtFunc, RunCtx, RunStats, TrapRecord};
 use crate::target::{host_isa, ClOpt};
 use crate::tier::Tier;
@@ -201,16 +201,38 @@ impl CompiledModule {
             .ok_or_else(|| JitError::Module("module already released".into()))?;
         // Declaration order (runtime functions first, then IR functions, then shims) fixes
         // the user names the lowering refers to; `emit` uses the same order.
+        // A runtime function with a preserve-all stub is called through the stub: the stub
+        // takes its place in the numbering, the runtime function itself is imported after.
         let mut rt_index = [0u32; 4];
         for (i, rt) in RtFunc::ALL.into_iter().enumerate() {
-            let id = jit
-                .declare_function(
+            let id = if rt.uses_stub() {
+                jit.declare_function(
+                    rt.stub_name(),
+                    Linkage::Local,
+                    &abi::runtime_stub_signature(rt),
+                )
+            } else {
+                jit.declare_function(
                     rt.name(),
                     Linkage::Import,
                     &abi::runtime_signature(rt, call_conv),
                 )
-                .map_err(|e| module_error(rt.name(), e))?;
+            }
+            .map_err(|e| module_error(rt.name(), e))?;
             rt_index[i] = id.as_u32();
+        }
+        let mut stubs = Vec::new();
+        for (i, rt) in RtFunc::ALL.into_iter().enumerate() {
+            if rt.uses_stub() {
+                let target = jit
+                    .declare_function(
+                        rt.name(),
+                        Linkage::Import,
+                        &abi::runtime_signature(rt, call_conv),
+                    )
+                    .map_err(|e| module_error(rt.name(), e))?;
+                stubs.push((rt, rt_index[i], target.as_u32()));
+            }
         }
         // Unselected functions are not declared; no selected function calls them.
         let selected = self.compiled.clone();
@@ -241,6 +263,29 @@ impl CompiledModule {
         )?;
         let mut ctx = jit.make_context();
         let mut fbc = FunctionBuilderContext::new();
+        // The stubs: one is active at a time, below a JIT frame and above the runtime's.
+        let mut stub_frame = 0u64;
+        for &(rt, stub, target) in &stubs {
+            lower_rt_stub(
+                rt,
+                stub,
+                target,
+                call_conv,
+                &mut ctx.func,
+                &mut fbc,
+                frontend,
+            )?;
+            jit.define_function(cranelift_module::FuncId::from_u32(stub), &mut ctx)
+                .map_err(|e| module_error(rt.stub_name(), e))?;
+            let code = ctx.compiled_code();
+            self.code_size += code.map_or(0, |c| c.code_info().total_size as usize);
+            let frame = code
+                .and_then(|c| c.buffer.frame_layout())
+                .map_or(0, |l| u64::from(l.frame_to_fp_offset) + 16);
+            stub_frame = stub_frame.max(frame);
+            jit.clear_context(&mut ctx);
+        }
+        self.chain_frames = self.chain_frames.saturating_add(stub_frame);
         // The ISA of the huge tier, built when the first huge function comes.
         let mut huge_isa: Option<OwnedTargetIsa> = None;
         for ((fid, f), &id) in module.funcs.iter().zip(&ir_ids) {

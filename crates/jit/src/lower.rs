@@ -37,7 +37,8 @@
 use crate::abi::{self, PTR};
 use crate::error::JitError;
 use crate::runtime::{
-    RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, HDR_CAP, HDR_LEN, HDR_PTR,
+    RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, CTX_RT_RESULT, HDR_CAP, HDR_LEN,
+    HDR_PTR,
 };
 use crate::tier::Tier;
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
@@ -321,6 +322,48 @@ pub fn lower_function(
     })
 }
 
+/// Lowers the preserve-all stub of runtime function `rt` ([`RtFunc::uses_stub`]) into `out`:
+/// it calls the runtime function (imported under `rt_index`, the platform's calling
+/// convention) with its own parameters and stores the result at [`CTX_RT_RESULT`] of the
+/// context (the first parameter). Being `preserve_all`, the stub saves and restores every
+/// register the runtime call clobbers, so its callers' values stay in registers across it.
+pub fn lower_rt_stub(
+    rt: RtFunc,
+    name_index: u32,
+    rt_index: u32,
+    call_conv: CallConv,
+    out: &mut cl::Function,
+    fbc: &mut FunctionBuilderContext,
+    frontend: TargetFrontendConfig,
+) -> Result<(), JitError> {
+    if !rt.uses_stub() || !rt.returns_value() {
+        return Err(JitError::Malformed {
+            function: rt.name().to_string(),
+            message: "runtime function without a preserve-all stub".to_string(),
+        });
+    }
+    out.signature = abi::runtime_stub_signature(rt);
+    out.name = cl::UserFuncName::user(0, name_index);
+    let mut b = FunctionBuilder::new(out, fbc);
+    let target = import(
+        b.func,
+        rt_index,
+        abi::runtime_signature(rt, call_conv),
+        false,
+    );
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let params = b.block_params(entry).to_vec();
+    let call = b.ins().call(target, &params);
+    let result = b.inst_results(call)[0];
+    b.ins().store(mflags(), result, params[0], CTX_RT_RESULT);
+    b.ins().return_(&[]);
+    b.seal_all_blocks();
+    b.finalize(frontend);
+    Ok(())
+}
+
 /// Lowers the host entry shim of `fid`: `(ctx, args) -> i64`.
 pub fn lower_shim(
     env: &LowerEnv<'_>,
@@ -560,10 +603,24 @@ impl FnLower<'_, '_, '_> {
         if let Some(r) = self.rt_refs[i] {
             return r;
         }
-        let sig = abi::runtime_signature(rt, self.env.call_conv);
+        let sig = if rt.uses_stub() {
+            abi::runtime_stub_signature(rt)
+        } else {
+            abi::runtime_signature(rt, self.env.call_conv)
+        };
         let r = import(self.b.func, self.env.rt_func_index[i], sig, false);
         self.rt_refs[i] = Some(r);
         r
+    }
+
+    /// Calls runtime function `rt` (one with a result) through its preserve-all stub and
+    /// returns the result, which the stub leaves in the run context: the call clobbers no
+    /// register, so the caller's values stay where they are across this (cold) call.
+    fn call_rt_stub(&mut self, rt: RtFunc, args: &[Value]) -> R<Value> {
+        let ctx = self.ctx()?;
+        let f = self.rt_ref(rt);
+        self.b.ins().call(f, args);
+        Ok(self.load(types::I64, ctx, CTX_RT_RESULT))
     }
 
     fn callee_ref(&mut self, fid: FuncId) -> R<FuncRef> {
@@ -1565,9 +1622,7 @@ impl FnLower<'_, '_, '_> {
                 let ctx = self.ctx()?;
                 let s = self.i64c(i64::from(size));
                 let f = self.i64c(self.site_code());
-                let rt = self.rt_ref(RtFunc::New);
-                let call = self.b.ins().call(rt, &[ctx, s, f]);
-                let h = self.b.inst_results(call)[0];
+                let h = self.call_rt_stub(RtFunc::New, &[ctx, s, f])?;
                 let null = self.b.ins().icmp_imm_u(IntCC::Equal, h, 0);
                 self.bail_if(null)?;
                 self.write_var(var, h);
@@ -1638,9 +1693,7 @@ impl FnLower<'_, '_, '_> {
                 let (h, _) = self.vec_local(*vec)?;
                 let ctx = self.ctx()?;
                 let f = self.i64c(self.site_code());
-                let rt = self.rt_ref(RtFunc::Drop);
-                let call = self.b.ins().call(rt, &[ctx, h, f]);
-                let status = self.b.inst_results(call)[0];
+                let status = self.call_rt_stub(RtFunc::Drop, &[ctx, h, f])?;
                 self.bail_if(status)
             }
             InstKind::Call { dst, func, args } => self.call(*dst, *func, args),
@@ -1950,9 +2003,7 @@ impl FnLower<'_, '_, '_> {
         self.b.switch_to_block(grow);
         let ctx = self.ctx()?;
         let f = self.i64c(self.site_code());
-        let rt = self.rt_ref(RtFunc::Grow);
-        let call = self.b.ins().call(rt, &[ctx, h, f]);
-        let status = self.b.inst_results(call)[0];
+        let status = self.call_rt_stub(RtFunc::Grow, &[ctx, h, f])?;
         let bail = self.bail()?;
         self.b.ins().brif(status, bail, &[], store_blk, &[]);
         self.b.seal_block(store_blk);
