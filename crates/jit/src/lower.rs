@@ -14,8 +14,9 @@
 //!   compare and no branch.
 //! - `len` is a load; `push` stores inline when `len < cap` and otherwise calls the runtime's
 //!   grow function first.
-//! - Division and remainder test the divisor for zero (trap) and for -1 (`MIN / -1` is `MIN`,
-//!   `MIN % -1` is 0), so the machine's `idiv` never faults.
+//! - Division and remainder test the divisor for zero (trap); signed division also tests it for
+//!   -1 (`MIN / -1` is `MIN`), so the machine's `idiv` never faults. Signed remainder leaves -1
+//!   to Cranelift's `srem`, which defines `x % -1` as 0 and tests for it itself.
 //! - Traps: each trap site branches to a small cold edge block that jumps, with the site's code
 //!   (and for `index_oob` the index and length, for `explicit` the message) as block
 //!   arguments, to ONE shared cold block per trap kind, which calls `rt_trap` and jumps to the
@@ -657,7 +658,8 @@ impl FnLower<'_, '_, '_> {
 
     /// A constant on the IR block's main line, created once per IR block (the main line's
     /// blocks dominate each other in order; see [`block_local_locals`]). Never use it on a
-    /// cold path (trap edges, growth, the bail block).
+    /// cold path (trap edges, growth, the bail block) or on a branch off the main line, unless
+    /// the cache is truncated back afterwards (as `push` does for its two stores).
     fn block_const(&mut self, ty: types::Type, c: i64) -> Value {
         if let Some(&(_, _, v)) = self
             .block_consts
@@ -1780,10 +1782,14 @@ impl FnLower<'_, '_, '_> {
         match op {
             BinaryOp::UDiv => return Ok(self.b.ins().udiv(x, y)),
             BinaryOp::URem => return Ok(self.b.ins().urem(x, y)),
+            // Cranelift's `srem` is defined for the divisor -1 (x % -1 = 0, also for MIN): its
+            // x86-64 lowering (`CheckedSRemSeq`, `CheckedSRemSeq8`) tests for -1 itself and
+            // never reaches `idiv` with it. A second test here would only repeat that one.
+            BinaryOp::SRem => return Ok(self.b.ins().srem(x, y)),
             _ => {}
         }
-        // `MIN / -1` would fault in `idiv`: the divisor -1 takes its own path (x / -1 = -x,
-        // wrapping; x % -1 = 0).
+        // `MIN / -1` would fault in `idiv` (Cranelift's `sdiv` traps on it): the divisor -1
+        // takes its own path (x / -1 = -x, wrapping).
         let minus_one = self.iconst(ty, -1);
         let is_m1 = self.b.ins().icmp(IntCC::Equal, y, minus_one);
         let m1_blk = self.b.create_block();
@@ -1795,18 +1801,10 @@ impl FnLower<'_, '_, '_> {
         self.b.seal_block(m1_blk);
         self.b.seal_block(div_blk);
         self.b.switch_to_block(m1_blk);
-        let special = if op == BinaryOp::SDiv {
-            self.b.ins().ineg(x)
-        } else {
-            self.b.ins().iconst(cty, 0)
-        };
+        let special = self.b.ins().ineg(x);
         self.b.ins().jump(join, &[special.into()]);
         self.b.switch_to_block(div_blk);
-        let q = if op == BinaryOp::SDiv {
-            self.b.ins().sdiv(x, y)
-        } else {
-            self.b.ins().srem(x, y)
-        };
+        let q = self.b.ins().sdiv(x, y);
         self.b.ins().jump(join, &[q.into()]);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
@@ -1988,6 +1986,9 @@ impl FnLower<'_, '_, '_> {
         let v = self.elem_value(elem, None, value)?;
         let len = self.load(types::I64, h, HDR_LEN);
         let cap = self.load(types::I64, h, HDR_CAP);
+        // The constants both stores use, on the main line.
+        self.block_const(types::I64, i64::from(size));
+        self.block_const(types::I64, 1);
         let grow = self.b.create_block();
         self.b.set_cold_block(grow);
         let store_blk = self.b.create_block();
@@ -2000,14 +2001,40 @@ impl FnLower<'_, '_, '_> {
             self.b.ins().brif(full, grow, &[], store_blk, &[]);
         }
         self.b.seal_block(grow);
+        self.b.seal_block(store_blk);
+        // The fast path stores and continues; the grow path stores a copy of its own and
+        // joins after the store, so the fast path's store block has one predecessor and the
+        // register allocator places nothing of the cold path on it.
+        // Neither store block dominates what follows the push: constants either creates stay
+        // out of the main line's cache.
+        let main_consts = self.block_consts.len();
+        let cont = self.b.create_block();
+        self.b.switch_to_block(store_blk);
+        let stored = self.push_store(h, len, size, v);
+        self.block_consts.truncate(main_consts);
+        stored?;
+        self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(grow);
         let ctx = self.ctx()?;
         let f = self.i64c(self.site_code());
         let status = self.call_rt_stub(RtFunc::Grow, &[ctx, h, f])?;
         let bail = self.bail()?;
-        self.b.ins().brif(status, bail, &[], store_blk, &[]);
-        self.b.seal_block(store_blk);
-        self.b.switch_to_block(store_blk);
+        let grown = self.b.create_block();
+        self.b.set_cold_block(grown);
+        self.b.ins().brif(status, bail, &[], grown, &[]);
+        self.b.seal_block(grown);
+        self.b.switch_to_block(grown);
+        let stored = self.push_store(h, len, size, v);
+        self.block_consts.truncate(main_consts);
+        stored?;
+        self.b.ins().jump(cont, &[]);
+        self.b.seal_block(cont);
+        self.b.switch_to_block(cont);
+        Ok(())
+    }
+
+    /// A push's store of `v` at index `len` of `h` and the new length `len + 1`.
+    fn push_store(&mut self, h: Value, len: Value, size: u32, v: ElemValue) -> R<()> {
         let addr = self.elem_addr(h, len, size);
         self.store_elem(v, addr)?;
         let one = self.block_const(types::I64, 1);
