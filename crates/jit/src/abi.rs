@@ -100,11 +100,12 @@ pub fn runtime_signature(rt: RtFunc, call_conv: CallConv) -> Signature {
 }
 
 /// The signature of a runtime function's preserve-all stub ([`RtFunc::uses_stub`]): the
-/// runtime function's i64 parameters, no result (the stub stores it at
+/// runtime function's i64 parameters except a vec handle (which travels in
+/// [`crate::runtime::CTX_RT_HANDLE`]), no result (the stub stores it at
 /// [`crate::runtime::CTX_RT_RESULT`]), and a call of it clobbers no register.
 pub fn runtime_stub_signature(rt: RtFunc) -> Signature {
     let mut sig = Signature::new(CallConv::PreserveAll);
-    for _ in 0..rt.param_count() {
+    for _ in 0..rt.stub_param_count() {
         sig.params.push(AbiParam::new(types::I64));
     }
     sig

@@ -38,8 +38,8 @@
 use crate::abi::{self, PTR};
 use crate::error::JitError;
 use crate::runtime::{
-    RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, CTX_RT_RESULT, HDR_CAP, HDR_LEN,
-    HDR_PTR,
+    RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, CTX_RT_HANDLE, CTX_RT_RESULT,
+    HDR_CAP, HDR_LEN, HDR_PTR,
 };
 use crate::tier::Tier;
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
@@ -325,8 +325,9 @@ pub fn lower_function(
 
 /// Lowers the preserve-all stub of runtime function `rt` ([`RtFunc::uses_stub`]) into `out`:
 /// it calls the runtime function (imported under `rt_index`, the platform's calling
-/// convention) with its own parameters and stores the result at [`CTX_RT_RESULT`] of the
-/// context (the first parameter). Being `preserve_all`, the stub saves and restores every
+/// convention) with its own parameters (and, for `grow` and `drop`, the vec handle from
+/// [`CTX_RT_HANDLE`]) and stores the result at [`CTX_RT_RESULT`] of the context (the first
+/// parameter). Being `preserve_all`, the stub saves and restores every
 /// register the runtime call clobbers, so its callers' values stay in registers across it.
 pub fn lower_rt_stub(
     rt: RtFunc,
@@ -355,7 +356,12 @@ pub fn lower_rt_stub(
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
-    let params = b.block_params(entry).to_vec();
+    let mut params = b.block_params(entry).to_vec();
+    if rt.stub_takes_handle() {
+        // (ctx, site) -> (ctx, handle, site)
+        let h = b.ins().load(types::I64, mflags(), params[0], CTX_RT_HANDLE);
+        params.insert(1, h);
+    }
     let call = b.ins().call(target, &params);
     let result = b.inst_results(call)[0];
     b.ins().store(mflags(), result, params[0], CTX_RT_RESULT);
@@ -1695,7 +1701,8 @@ impl FnLower<'_, '_, '_> {
                 let (h, _) = self.vec_local(*vec)?;
                 let ctx = self.ctx()?;
                 let f = self.i64c(self.site_code());
-                let status = self.call_rt_stub(RtFunc::Drop, &[ctx, h, f])?;
+                self.store(h, ctx, CTX_RT_HANDLE);
+                let status = self.call_rt_stub(RtFunc::Drop, &[ctx, f])?;
                 self.bail_if(status)
             }
             InstKind::Call { dst, func, args } => self.call(*dst, *func, args),
@@ -2017,7 +2024,8 @@ impl FnLower<'_, '_, '_> {
         self.b.switch_to_block(grow);
         let ctx = self.ctx()?;
         let f = self.i64c(self.site_code());
-        let status = self.call_rt_stub(RtFunc::Grow, &[ctx, h, f])?;
+        self.store(h, ctx, CTX_RT_HANDLE);
+        let status = self.call_rt_stub(RtFunc::Grow, &[ctx, f])?;
         let bail = self.bail()?;
         let grown = self.b.create_block();
         self.b.set_cold_block(grown);

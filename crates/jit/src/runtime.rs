@@ -109,6 +109,10 @@ pub struct RunCtx {
     /// ([`RtFunc::uses_stub`]): the stub stores the runtime function's result here, and JIT code
     /// loads it after the call (a preserve-all call returns no value).
     pub rt_result: i64,
+    /// The vec handle a `grow` or `drop` stub passes to its runtime function: JIT code stores
+    /// it here rather than in an argument register, so the handle's register is not tied to
+    /// a cold call's argument register.
+    pub rt_handle: i64,
     in_use: u64,
     max_memory: u64,
     headers: Vec<*mut VecHeader>,
@@ -128,6 +132,8 @@ pub const CTX_FUEL: i32 = offset_of!(RunCtx, fuel) as i32;
 pub const CTX_DEAD_HEADER: i32 = offset_of!(RunCtx, dead_header) as i32;
 /// Offset of [`RunCtx::rt_result`].
 pub const CTX_RT_RESULT: i32 = offset_of!(RunCtx, rt_result) as i32;
+/// Offset of [`RunCtx::rt_handle`].
+pub const CTX_RT_HANDLE: i32 = offset_of!(RunCtx, rt_handle) as i32;
 
 /// Alignment of every element buffer.
 const BUFFER_ALIGN: usize = 8;
@@ -147,6 +153,7 @@ impl RunCtx {
             fuel,
             dead_header: VecHeader::empty(0, true),
             rt_result: 0,
+            rt_handle: 0,
             in_use: 0,
             max_memory,
             headers: Vec::new(),
@@ -424,6 +431,17 @@ impl RtFunc {
     /// them in registers) rather than directly (`trap`, after which the caller only bails out).
     pub fn uses_stub(self) -> bool {
         !matches!(self, RtFunc::Trap)
+    }
+
+    /// Whether its stub takes the vec handle from [`RunCtx::rt_handle`] (`grow`, `drop`): the
+    /// stub's parameters are then the context and the site only.
+    pub fn stub_takes_handle(self) -> bool {
+        matches!(self, RtFunc::Grow | RtFunc::Drop)
+    }
+
+    /// Number of i64 parameters of its stub.
+    pub fn stub_param_count(self) -> usize {
+        self.param_count() - usize::from(self.stub_takes_handle())
     }
 
     /// The symbol name of its preserve-all stub (a function the JIT defines).
