@@ -219,6 +219,9 @@ enum Repr {
     Vec(Variable, ElemType),
     Slot(StackSlot, StructId),
     Packed(Variable, StructId),
+    /// A struct local held field by field, one `Variable` per field: `field_vars[start..]`
+    /// (see [`field_struct_locals`]).
+    Fields(u32, StructId),
 }
 
 /// The memory flags of every access: none of them can fault (checks come first).
@@ -286,6 +289,7 @@ pub fn lower_function(
         tier,
         huge: None,
         block_local: SecondaryMap::new(),
+        field_vars: Vec::new(),
         var_kinds: Vec::new(),
         block_values: Vec::new(),
         known: Vec::new(),
@@ -485,6 +489,8 @@ struct FnLower<'e, 'f, 'm> {
     huge: Option<HugeLocals>,
     /// Per local: block-local (see [`block_local_locals`]).
     block_local: SecondaryMap<Local, bool>,
+    /// The field variables of [`Repr::Fields`] locals, each local's in field order.
+    field_vars: Vec<Variable>,
     /// Per variable index: where its value lives.
     var_kinds: Vec<VarKind>,
     /// Per variable index: its value in the IR block being lowered, where known.
@@ -1123,7 +1129,7 @@ impl FnLower<'_, '_, '_> {
 
     fn struct_repr(&self, l: Local, sid: StructId) -> R<Repr> {
         match self.repr(l)? {
-            r @ (Repr::Slot(_, s) | Repr::Packed(_, s)) if s == sid => Ok(r),
+            r @ (Repr::Slot(_, s) | Repr::Packed(_, s) | Repr::Fields(_, s)) if s == sid => Ok(r),
             _ => Err(self.malformed(format!(
                 "local `{}` is not a `{}`",
                 self.local_name(l),
@@ -1138,7 +1144,7 @@ impl FnLower<'_, '_, '_> {
 
     fn struct_local(&self, l: Local) -> R<(Repr, StructId)> {
         match self.repr(l)? {
-            r @ (Repr::Slot(_, s) | Repr::Packed(_, s)) => Ok((r, s)),
+            r @ (Repr::Slot(_, s) | Repr::Packed(_, s) | Repr::Fields(_, s)) => Ok((r, s)),
             _ => Err(self.malformed(format!("local `{}` is not a struct", self.local_name(l)))),
         }
     }
@@ -1162,9 +1168,26 @@ impl FnLower<'_, '_, '_> {
                 let v = self.read_var(var);
                 self.store_bytes(v, addr, off, size);
             }
+            Repr::Fields(start, _) => {
+                let n = self.layout(sid)?.offsets.len();
+                for i in 0..n {
+                    let (foff, _) = self.field(sid, i as u32)?;
+                    let var = self.field_var(start, i)?;
+                    let v = self.read_var(var);
+                    self.store(v, addr, off + foff as i32);
+                }
+            }
             _ => return Err(self.malformed("struct expected")),
         }
         Ok(())
+    }
+
+    /// Field `i`'s variable of a [`Repr::Fields`] local whose variables start at `start`.
+    fn field_var(&self, start: u32, i: usize) -> R<Variable> {
+        self.field_vars
+            .get(start as usize + i)
+            .copied()
+            .ok_or_else(|| self.malformed("field of a field-wise struct out of range"))
     }
 
     /// Reads the struct value at `addr + off` into struct local `dst`.
@@ -1288,6 +1311,11 @@ impl FnLower<'_, '_, '_> {
         }
 
         self.block_local = block_local_locals(ir);
+        let by_fields = if self.tier == Tier::Huge {
+            SecondaryMap::new()
+        } else {
+            field_struct_locals(ir, self.env.module)
+        };
         // Locals: parameters take their incoming values, the rest start as zero.
         let mut param_index: SecondaryMap<Local, Option<usize>> = SecondaryMap::new();
         for (i, &l) in ir.params.iter().enumerate() {
@@ -1333,6 +1361,21 @@ impl FnLower<'_, '_, '_> {
                         };
                         let var = self.declare_local_var(local, types::I64, v);
                         Repr::Packed(var, sid)
+                    } else if by_fields[local] && incoming.is_none() {
+                        // Zero until assigned, like a scalar local.
+                        let start = self.field_vars.len() as u32;
+                        let ftys: Vec<ScalarType> = self
+                            .env
+                            .module
+                            .structs
+                            .get(sid)
+                            .map(|d| d.fields.iter().filter_map(|f| f.ty.as_scalar()).collect())
+                            .unwrap_or_default();
+                        for fty in ftys {
+                            let var = self.declare_local_var(local, abi::scalar_cl(fty), None);
+                            self.field_vars.push(var);
+                        }
+                        Repr::Fields(start, sid)
                     } else {
                         let ss = self.new_slot(lay.size, lay.align);
                         let addr = self.slot_addr(ss);
@@ -1598,6 +1641,10 @@ impl FnLower<'_, '_, '_> {
                         let p = self.read_var(pv);
                         self.packed_get(p, off, fty)
                     }
+                    Repr::Fields(start, _) => {
+                        let fv = self.field_var(start, *field as usize)?;
+                        self.read_var(fv)
+                    }
                     _ => return Err(self.malformed("struct expected")),
                 };
                 self.write_var(var, v);
@@ -1616,6 +1663,10 @@ impl FnLower<'_, '_, '_> {
                         let p = self.read_var(pv);
                         let n = self.packed_set(p, off, fty, v);
                         self.write_var(pv, n);
+                    }
+                    Repr::Fields(start, _) => {
+                        let fv = self.field_var(start, *field as usize)?;
+                        self.write_var(fv, v);
                     }
                     _ => return Err(self.malformed("struct expected")),
                 }
@@ -1742,6 +1793,10 @@ impl FnLower<'_, '_, '_> {
                     }
                     _ => return Err(self.malformed("struct copy between non-structs")),
                 }
+            }
+            // `field_struct_locals` admits no copy into such a local.
+            Repr::Fields(..) => {
+                return Err(self.malformed("copy into a struct local held field by field"))
             }
         }
         Ok(())
@@ -1896,6 +1951,12 @@ impl FnLower<'_, '_, '_> {
                 }
                 let v = acc.unwrap_or_else(|| self.i64c(0));
                 self.write_var(var, v);
+            }
+            Repr::Fields(start, _) => {
+                for (i, (_, _, v)) in values.into_iter().enumerate() {
+                    let fv = self.field_var(start, i)?;
+                    self.write_var(fv, v);
+                }
             }
             _ => return Err(self.malformed("struct expected")),
         }
@@ -2240,6 +2301,76 @@ pub fn block_local_locals(ir: &Function) -> SecondaryMap<Local, bool> {
     }
     local_only
 }
+
+/// Per local, whether the lowering holds it field by field ([`Repr::Fields`]): a struct local
+/// that is not packed, not a parameter, has at most [`MAX_FIELD_VARS`] fields, and is only
+/// built (`make`), read or written one field at a time (`getfield`, `setfield`) and stored
+/// whole into a vec element (`set v[i], s`, `push v, s`). Such a local needs no stack slot:
+/// `make` + `push` stores the field values straight into the element instead of storing them
+/// into a slot and copying the slot.
+pub fn field_struct_locals(ir: &Function, module: &Module) -> SecondaryMap<Local, bool> {
+    let mut bad: SecondaryMap<Local, bool> = SecondaryMap::new();
+    for &l in &ir.params {
+        bad[l] = true;
+    }
+    for &blk in &ir.layout {
+        let Some(data) = ir.blocks.get(blk) else {
+            continue;
+        };
+        for &inst in &data.insts {
+            let Some(d) = ir.insts.get(inst) else {
+                continue;
+            };
+            // The one mention of a struct local this instruction may make.
+            let allowed = match &d.kind {
+                InstKind::Make { dst, .. } => Some(*dst),
+                InstKind::GetField { src, .. } => Some(*src),
+                InstKind::SetField { dst, .. } => Some(*dst),
+                InstKind::VecSet {
+                    value: Operand::Local(l),
+                    field: None,
+                    ..
+                }
+                | InstKind::VecPush {
+                    value: Operand::Local(l),
+                    ..
+                } => Some(*l),
+                _ => None,
+            };
+            d.kind.for_each_use(|op| {
+                if let Operand::Local(l) = op {
+                    if Some(l) != allowed {
+                        bad[l] = true;
+                    }
+                }
+            });
+            if let Some(l) = d.kind.def() {
+                if Some(l) != allowed {
+                    bad[l] = true;
+                }
+            }
+        }
+        if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
+            bad[l] = true;
+        }
+    }
+    let mut out: SecondaryMap<Local, bool> = SecondaryMap::new();
+    for (l, data) in ir.locals.iter() {
+        out[l] = match data.ty {
+            Type::Struct(sid) if !data.packed && !bad[l] => {
+                module.structs.get(sid).is_some_and(|d| {
+                    d.fields.len() <= MAX_FIELD_VARS
+                        && d.fields.iter().all(|f| f.ty.as_scalar().is_some())
+                })
+            }
+            _ => false,
+        };
+    }
+    out
+}
+
+/// The most fields a struct local held field by field may have.
+const MAX_FIELD_VARS: usize = 16;
 
 /// A value to store into an element.
 #[derive(Copy, Clone)]
