@@ -16,6 +16,10 @@
 //! function without a result), and the caller tests it on the spot: no memory poll after a
 //! call. Callers skip the test after callees that cannot trap.
 //!
+//! Runtime functions that return to code which goes on (`new`, `grow`, `drop`) are called through
+//! a JIT-compiled `preserve_all` stub per function ([`runtime_stub_signature`]), which clobbers
+//! no register; `trap` (after which the caller only bails out) is called directly.
+//!
 //! The host calls JIT code only through an *entry shim* per eligible function (scalar
 //! parameters and a scalar result or none): `extern "C" fn(ctx, args: *const i64) -> i64`, which
 //! narrows each argument to its parameter type and widens the result back to `i64`.

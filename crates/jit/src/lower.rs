@@ -5,15 +5,20 @@
 //!
 //! - Scalar and vec-handle locals become frontend `Variable`s; struct locals live in stack slots,
 //!   except locals marked `packed` (by the scalarization pass), which are one `i64` `Variable`
-//!   holding the struct's bytes (C layout, little-endian). Every local starts as zero (for
+//!   holding the struct's bytes (C layout, little-endian), and struct locals that are only
+//!   built, read or written by field and stored whole into elements, which are one `Variable`
+//!   per field ([`field_struct_locals`]). Every local starts as zero (for
 //!   scalar and packed locals the zero is materialized by cranelift-frontend only where a read
 //!   can precede every write); vec locals start pointing at the run context's permanently dead
 //!   header.
 //! - A checked element access is ONE unsigned compare `icmp uge index, len` and a branch to a
 //!   cold trap block; a checked `pop` compares the length with 0. `Unchecked` operations emit no
 //!   compare and no branch.
-//! - `len` is a load; `push` stores inline when `len < cap` and otherwise calls the runtime's
-//!   grow function first.
+//! - `len` is a load; `push` stores inline when `len < cap`; otherwise a cold path calls the
+//!   runtime's grow function and stores a copy of its own, joining after the store.
+//! - `new`, `grow` and `drop` are called through preserve-all stubs ([`lower_rt_stub`]): the
+//!   call clobbers no register, the vec handle travels in the run context, and the result comes
+//!   back there too, so these calls cost the hot path no spills.
 //! - Division and remainder test the divisor for zero (trap); signed division also tests it for
 //!   -1 (`MIN / -1` is `MIN`), so the machine's `idiv` never faults. Signed remainder leaves -1
 //!   to Cranelift's `srem`, which defines `x % -1` as 0 and tests for it itself.
@@ -2261,8 +2266,10 @@ enum VarKind {
 /// needs for such a local: no SSA construction, no memory.
 ///
 /// Within an IR block, locals are read and written only on its main line of Cranelift blocks
-/// (each dominated by the one before; the cold paths of traps and of a push's growth touch no
-/// local), so a value remembered there dominates every later access in the same IR block.
+/// (each dominated by the one before; the cold paths of traps touch no local, and a push's
+/// two stores only read the pushed value: a field-wise local's variables, which are never in
+/// the huge tier's memory form and so remember nothing there), so a value remembered there
+/// dominates every later access in the same IR block.
 pub fn block_local_locals(ir: &Function) -> SecondaryMap<Local, bool> {
     let mut exposed: SecondaryMap<Local, bool> = SecondaryMap::new();
     // The 1-based index of the block in which the local was last written.
