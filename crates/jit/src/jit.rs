@@ -107,6 +107,37 @@ impl Drop for CompiledModule {
     }
 }
 
+/// What `JITModule::define_function` does, compiling with `isa` instead of the module's own
+/// (the huge tier's and the stubs' ISA).
+fn define_with_isa(
+    jit: &mut JITModule,
+    id: cranelift_module::FuncId,
+    ctx: &mut cranelift_codegen::Context,
+    isa: &dyn cranelift_codegen::isa::TargetIsa,
+    name: &str,
+) -> Result<(), JitError> {
+    let alignment = ctx
+        .compile(isa, &mut ControlPlane::default())
+        .map_err(|e| JitError::Codegen {
+            function: name.to_string(),
+            message: e.inner.to_string(),
+        })?
+        .buffer
+        .alignment;
+    let code = ctx.compiled_code().ok_or_else(|| JitError::Codegen {
+        function: name.to_string(),
+        message: "no compiled code".to_string(),
+    })?;
+    let relocs: Vec<ModuleReloc> = code
+        .buffer
+        .relocs()
+        .iter()
+        .map(|r| ModuleReloc::from_mach_reloc(r, &ctx.func, id))
+        .collect();
+    jit.define_function_bytes(id, u64::from(alignment), code.code_buffer(), &relocs)
+        .map_err(|e| module_error(name, e))
+}
+
 fn module_error(function: &str, e: ModuleError) -> JitError {
     match e {
         ModuleError::Compilation(err) => JitError::Codegen {
@@ -263,6 +294,8 @@ impl CompiledModule {
         )?;
         let mut ctx = jit.make_context();
         let mut fbc = FunctionBuilderContext::new();
+        // The ISA of the huge tier, built when the first huge function or stub comes.
+        let mut huge_isa: Option<OwnedTargetIsa> = None;
         // The stubs: one is active at a time, below a JIT frame and above the runtime's.
         let mut stub_frame = 0u64;
         for &(rt, stub, target) in &stubs {
@@ -275,8 +308,19 @@ impl CompiledModule {
                 &mut fbc,
                 frontend,
             )?;
-            jit.define_function(cranelift_module::FuncId::from_u32(stub), &mut ctx)
-                .map_err(|e| module_error(rt.stub_name(), e))?;
+            // Compiled without optimization and with the single-pass allocator (the huge
+            // tier's ISA): a stub is straight-line and cold, and this halves its compile cost.
+            let isa = match &mut huge_isa {
+                Some(isa) => &*isa,
+                slot => slot.insert(host_isa(cl_opt, Tier::Huge)?),
+            };
+            define_with_isa(
+                jit,
+                cranelift_module::FuncId::from_u32(stub),
+                &mut ctx,
+                &**isa,
+                rt.stub_name(),
+            )?;
             let code = ctx.compiled_code();
             self.code_size += code.map_or(0, |c| c.code_info().total_size as usize);
             let frame = code
@@ -286,8 +330,6 @@ impl CompiledModule {
             jit.clear_context(&mut ctx);
         }
         self.chain_frames = self.chain_frames.saturating_add(stub_frame);
-        // The ISA of the huge tier, built when the first huge function comes.
-        let mut huge_isa: Option<OwnedTargetIsa> = None;
         for ((fid, f), &id) in module.funcs.iter().zip(&ir_ids) {
             let Some(id) = id else { continue };
             let tier = Tier::of(f);
@@ -309,32 +351,7 @@ impl CompiledModule {
                         Some(isa) => &*isa,
                         slot => slot.insert(host_isa(cl_opt, Tier::Huge)?),
                     };
-                    // What `define_function` does, with the huge tier's ISA.
-                    let alignment = ctx
-                        .compile(&**isa, &mut ControlPlane::default())
-                        .map_err(|e| JitError::Codegen {
-                            function: f.name.clone(),
-                            message: e.inner.to_string(),
-                        })?
-                        .buffer
-                        .alignment;
-                    let code = ctx.compiled_code().ok_or_else(|| JitError::Codegen {
-                        function: f.name.clone(),
-                        message: "no compiled code".to_string(),
-                    })?;
-                    let relocs: Vec<ModuleReloc> = code
-                        .buffer
-                        .relocs()
-                        .iter()
-                        .map(|r| ModuleReloc::from_mach_reloc(r, &ctx.func, id))
-                        .collect();
-                    jit.define_function_bytes(
-                        id,
-                        u64::from(alignment),
-                        code.code_buffer(),
-                        &relocs,
-                    )
-                    .map_err(|e| module_error(&f.name, e))?;
+                    define_with_isa(jit, id, &mut ctx, &**isa, &f.name)?;
                 }
             }
             let code = ctx.compiled_code();
