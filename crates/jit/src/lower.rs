@@ -14,7 +14,10 @@
 //! - A checked element access is ONE unsigned compare `icmp uge index, len` and a branch to a
 //!   cold trap block; a checked `pop` compares the length with 0. `Unchecked` operations emit no
 //!   compare and no branch.
-//! - `len` is a load; `push` stores inline when `len < cap`; otherwise a cold path calls the
+//! - `len` is a load, except in a loop that cannot change any vec header
+//!   ([`header_invariant_loops`]): there each vec's length and data pointer are loaded once, at
+//!   the end of the preheader (Cranelift neither hoists loads nor finds them redundant across
+//!   the blocks of a loop). `push` stores inline when `len < cap`; otherwise a cold path calls the
 //!   runtime's grow function and stores a copy of its own, joining after the store.
 //! - `new`, `grow` and `drop` are called through preserve-all stubs ([`lower_rt_stub`]): the
 //!   call clobbers no register, the vec handle travels in the run context, and the result comes
@@ -295,6 +298,11 @@ pub fn lower_function(
         huge: None,
         block_local: SecondaryMap::new(),
         field_vars: Vec::new(),
+        hoist_loops: Vec::new(),
+        hoisted: Vec::new(),
+        block_loops: SecondaryMap::new(),
+        preheader_of: SecondaryMap::new(),
+        cur_block: None,
         var_kinds: Vec::new(),
         block_values: Vec::new(),
         known: Vec::new(),
@@ -496,6 +504,17 @@ struct FnLower<'e, 'f, 'm> {
     block_local: SecondaryMap<Local, bool>,
     /// The field variables of [`Repr::Fields`] locals, each local's in field order.
     field_vars: Vec<Variable>,
+    /// Loops whose vec headers are loaded once, in the preheader ([`header_invariant_loops`]).
+    hoist_loops: Vec<HoistLoop>,
+    /// Per loop of `hoist_loops`, once its preheader is lowered: per vec, its length and data
+    /// pointer (each if the loop needs it).
+    hoisted: Vec<Vec<(Local, Option<Value>, Option<Value>)>>,
+    /// Per IR block, the loops of `hoist_loops` it belongs to.
+    block_loops: SecondaryMap<Block, Vec<u32>>,
+    /// Per IR block, the loops of `hoist_loops` it is the preheader of.
+    preheader_of: SecondaryMap<Block, Vec<u32>>,
+    /// The IR block being lowered.
+    cur_block: Option<Block>,
     /// Per variable index: where its value lives.
     var_kinds: Vec<VarKind>,
     /// Per variable index: its value in the IR block being lowered, where known.
@@ -1321,6 +1340,16 @@ impl FnLower<'_, '_, '_> {
         } else {
             field_struct_locals(ir, self.env.module)
         };
+        if self.tier != Tier::Huge {
+            self.hoist_loops = header_invariant_loops(ir);
+            self.hoisted = vec![Vec::new(); self.hoist_loops.len()];
+            for (i, lp) in self.hoist_loops.iter().enumerate() {
+                self.preheader_of[lp.preheader].push(i as u32);
+                for &b in &lp.body {
+                    self.block_loops[b].push(i as u32);
+                }
+            }
+        }
         // Locals: parameters take their incoming values, the rest start as zero.
         let mut param_index: SecondaryMap<Local, Option<usize>> = SecondaryMap::new();
         for (i, &l) in ir.params.iter().enumerate() {
@@ -1407,6 +1436,7 @@ impl FnLower<'_, '_, '_> {
             let c = self.cl_block(blk)?;
             self.b.switch_to_block(c);
             self.forget_block_values();
+            self.cur_block = Some(blk);
             if self.env.fuel {
                 self.site_line = 0; // out_of_fuel reports no line
                 let fuel = self.load(types::I64, ctx, CTX_FUEL);
@@ -1428,6 +1458,7 @@ impl FnLower<'_, '_, '_> {
             let term = data.terminator.as_ref().ok_or_else(|| {
                 self.malformed(format!("block `{}` has no terminator", data.name))
             })?;
+            self.load_loop_headers(blk)?;
             self.site = self.origin(data.term_loc);
             self.site_line = data.term_loc.line;
             self.terminator(term)?;
@@ -1698,7 +1729,7 @@ impl FnLower<'_, '_, '_> {
                     return Err(self.malformed("`len` must assign an i64"));
                 }
                 let (h, _) = self.vec_local(*vec)?;
-                let len = self.load(types::I64, h, HDR_LEN);
+                let len = self.vec_len(*vec, h);
                 self.write_var(var, len);
                 Ok(())
             }
@@ -1731,9 +1762,11 @@ impl FnLower<'_, '_, '_> {
                 let size = self.elem_size(elem)?;
                 let i = self.scalar_operand(*index, ScalarType::I64)?;
                 if check.is_checked() {
-                    self.bounds_check(h, i)?;
+                    let len = self.vec_len(*vec, h);
+                    self.bounds_check(len, i)?;
                 }
-                let addr = self.elem_addr(h, i, size);
+                let ptr = self.vec_ptr(*vec, h);
+                let addr = self.elem_addr_at(ptr, i, size);
                 self.load_elem(*dst, elem, *field, addr)
             }
             InstKind::VecSet {
@@ -1748,9 +1781,11 @@ impl FnLower<'_, '_, '_> {
                 let i = self.scalar_operand(*index, ScalarType::I64)?;
                 let v = self.elem_value(elem, *field, *value)?;
                 if check.is_checked() {
-                    self.bounds_check(h, i)?;
+                    let len = self.vec_len(*vec, h);
+                    self.bounds_check(len, i)?;
                 }
-                let addr = self.elem_addr(h, i, size);
+                let ptr = self.vec_ptr(*vec, h);
+                let addr = self.elem_addr_at(ptr, i, size);
                 self.store_elem(v, addr)
             }
             InstKind::VecDrop { vec } => {
@@ -1968,16 +2003,78 @@ impl FnLower<'_, '_, '_> {
         Ok(())
     }
 
+    /// At the end of preheader `blk`, loads the headers its loops use (length and data
+    /// pointer of each vec, as needed) once, for every block of the loop.
+    fn load_loop_headers(&mut self, blk: Block) -> R<()> {
+        let loops = self.preheader_of[blk].clone();
+        for i in loops {
+            let Some(lp) = self.hoist_loops.get(i as usize) else {
+                continue;
+            };
+            let vecs = lp.vecs.clone();
+            let mut values = Vec::with_capacity(vecs.len());
+            for (vec, need_len, need_ptr) in vecs {
+                let (h, _) = self.vec_local(vec)?;
+                let len = need_len.then(|| self.load(types::I64, h, HDR_LEN));
+                let ptr = need_ptr.then(|| self.load(PTR, h, HDR_PTR));
+                values.push((vec, len, ptr));
+            }
+            if let Some(slot) = self.hoisted.get_mut(i as usize) {
+                *slot = values;
+            }
+        }
+        Ok(())
+    }
+
+    /// The length (`want_len`) or the data pointer of `vec` loaded in the preheader of a loop
+    /// the current block belongs to, if any.
+    fn hoisted_header(&self, vec: Local, want_len: bool) -> Option<Value> {
+        let blk = self.cur_block?;
+        self.block_loops[blk].iter().find_map(|&i| {
+            self.hoisted
+                .get(i as usize)?
+                .iter()
+                .find_map(|&(v, len, ptr)| {
+                    if v != vec {
+                        None
+                    } else if want_len {
+                        len
+                    } else {
+                        ptr
+                    }
+                })
+        })
+    }
+
+    /// `vec`'s length: from its loop's preheader if hoisted, else loaded from `h`.
+    fn vec_len(&mut self, vec: Local, h: Value) -> Value {
+        match self.hoisted_header(vec, true) {
+            Some(v) => v,
+            None => self.load(types::I64, h, HDR_LEN),
+        }
+    }
+
+    /// `vec`'s data pointer: from its loop's preheader if hoisted, else loaded from `h`.
+    fn vec_ptr(&mut self, vec: Local, h: Value) -> Value {
+        match self.hoisted_header(vec, false) {
+            Some(v) => v,
+            None => self.load(PTR, h, HDR_PTR),
+        }
+    }
+
     fn elem_addr(&mut self, h: Value, index: Value, size: u32) -> Value {
         let ptr = self.load(PTR, h, HDR_PTR);
+        self.elem_addr_at(ptr, index, size)
+    }
+
+    fn elem_addr_at(&mut self, ptr: Value, index: Value, size: u32) -> Value {
         let size = self.block_const(types::I64, i64::from(size));
         let off = self.b.ins().imul(index, size);
         self.b.ins().iadd(ptr, off)
     }
 
     /// The checked-access test: one unsigned compare of the index with the length.
-    fn bounds_check(&mut self, h: Value, index: Value) -> R<()> {
-        let len = self.load(types::I64, h, HDR_LEN);
+    fn bounds_check(&mut self, len: Value, index: Value) -> R<()> {
         self.trap_if(
             IntCC::UnsignedGreaterThanOrEqual,
             index,
@@ -2307,6 +2404,135 @@ pub fn block_local_locals(ir: &Function) -> SecondaryMap<Local, bool> {
         local_only[l] = !exposed[l];
     }
     local_only
+}
+
+/// A loop whose vec headers do not change while it runs: no instruction of its body can
+/// change any header (no `push`, `pop`, `new`, `drop` or call) or assign a vec local, so the
+/// length and data pointer of each vec it reads or writes are loaded once, at the end of its
+/// preheader.
+#[derive(Clone, Debug)]
+pub struct HoistLoop {
+    /// The block before the loop: its only way in, ending in `br header`.
+    pub preheader: Block,
+    /// The header and every block of the loop.
+    pub body: Vec<Block>,
+    /// Per vec the loop uses: whether it needs the length, whether the data pointer.
+    pub vecs: Vec<(Local, bool, bool)>,
+}
+
+/// The loops of [`HoistLoop`]'s kind. A loop here is a header `h` with exactly two
+/// predecessors: a preheader before it in the layout that ends in `br h`, and a latch; the
+/// body is every block that reaches the latch without passing `h`, and no block of the body
+/// other than `h` may have a predecessor outside it (so `h` is the only way in and the
+/// preheader dominates the body). The preheader comes before every block of the body in the
+/// layout, so the loads are emitted before anything that uses them.
+pub fn header_invariant_loops(ir: &Function) -> Vec<HoistLoop> {
+    let mut pos: SecondaryMap<Block, u32> = SecondaryMap::new();
+    let mut in_layout: SecondaryMap<Block, bool> = SecondaryMap::new();
+    for (n, &b) in ir.layout.iter().enumerate() {
+        pos[b] = n as u32;
+        in_layout[b] = true;
+    }
+    let mut preds: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new();
+    for &b in &ir.layout {
+        if let Some(t) = ir.blocks.get(b).and_then(|d| d.terminator.as_ref()) {
+            for s in t.successors() {
+                if in_layout[s] {
+                    preds[s].push(b);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for &h in &ir.layout {
+        let [a, c] = preds[h].as_slice() else {
+            continue;
+        };
+        let (p, latch) = if pos[*a] < pos[h] && pos[*c] >= pos[h] {
+            (*a, *c)
+        } else if pos[*c] < pos[h] && pos[*a] >= pos[h] {
+            (*c, *a)
+        } else {
+            continue;
+        };
+        if !matches!(
+            ir.blocks.get(p).and_then(|d| d.terminator.as_ref()),
+            Some(Terminator::Br(t)) if *t == h
+        ) {
+            continue;
+        }
+        // The body: backwards from the latch, stopping at the header.
+        let mut body = vec![h];
+        let mut seen: SecondaryMap<Block, bool> = SecondaryMap::new();
+        seen[h] = true;
+        let mut work = vec![latch];
+        let mut ok = true;
+        while let Some(b) = work.pop() {
+            if seen[b] {
+                continue;
+            }
+            if b == p || pos[b] <= pos[p] {
+                ok = false;
+                break;
+            }
+            seen[b] = true;
+            body.push(b);
+            work.extend(preds[b].iter().copied());
+        }
+        if !ok
+            || body
+                .iter()
+                .any(|&b| b != h && preds[b].iter().any(|q| !seen[*q]))
+        {
+            continue;
+        }
+        let mut vecs: Vec<(Local, bool, bool)> = Vec::new();
+        let mut need = |vec: Local, len: bool, ptr: bool| match vecs.iter_mut().find(|e| e.0 == vec)
+        {
+            Some(e) => {
+                e.1 |= len;
+                e.2 |= ptr;
+            }
+            None => vecs.push((vec, len, ptr)),
+        };
+        for &b in &body {
+            let Some(data) = ir.blocks.get(b) else {
+                ok = false;
+                break;
+            };
+            for &inst in &data.insts {
+                let Some(d) = ir.insts.get(inst) else {
+                    ok = false;
+                    break;
+                };
+                if let Some(l) = d.kind.def() {
+                    if matches!(ir.locals.get(l).map(|x| x.ty), Some(Type::Vec(_)) | None) {
+                        ok = false;
+                    }
+                }
+                match &d.kind {
+                    InstKind::VecPush { .. }
+                    | InstKind::VecPop { .. }
+                    | InstKind::VecNew { .. }
+                    | InstKind::VecDrop { .. }
+                    | InstKind::Call { .. } => ok = false,
+                    InstKind::VecLen { vec, .. } => need(*vec, true, false),
+                    InstKind::VecGet { vec, check, .. } | InstKind::VecSet { vec, check, .. } => {
+                        need(*vec, check.is_checked(), true)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if ok && !vecs.is_empty() {
+            out.push(HoistLoop {
+                preheader: p,
+                body,
+                vecs,
+            });
+        }
+    }
+    out
 }
 
 /// Per local, whether the lowering holds it field by field ([`Repr::Fields`]): a struct local
