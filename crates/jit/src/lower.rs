@@ -508,7 +508,7 @@ struct FnLower<'e, 'f, 'm> {
     hoist_loops: Vec<HoistLoop>,
     /// Per loop of `hoist_loops`, once its preheader is lowered: per vec, its length and data
     /// pointer (each if the loop needs it).
-    hoisted: Vec<Vec<(Local, Option<Value>, Option<Value>)>>,
+    hoisted: Vec<Vec<HoistedHeader>>,
     /// Per IR block, the loops of `hoist_loops` it belongs to.
     block_loops: SecondaryMap<Block, Vec<u32>>,
     /// Per IR block, the loops of `hoist_loops` it is the preheader of.
@@ -2405,6 +2405,10 @@ pub fn block_local_locals(ir: &Function) -> SecondaryMap<Local, bool> {
     }
     local_only
 }
+
+/// A vec's header fields loaded in a loop's preheader: the vec, its length, its data pointer
+/// (each if the loop needs it).
+type HoistedHeader = (Local, Option<Value>, Option<Value>);
 
 /// A loop whose vec headers do not change while it runs: no instruction of its body can
 /// change any header (no `push`, `pop`, `new`, `drop` or call) or assign a vec local, so the
