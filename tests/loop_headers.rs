@@ -123,9 +123,9 @@ done:
 fn reference(n: i64) -> i64 {
     let mut v: Vec<i64> = (0..n).map(|k| k * 3).collect();
     let mut h: i64 = 0;
-    for k in 0..n as usize {
-        h = h.wrapping_mul(31).wrapping_add(v[k]).wrapping_add(3);
-        v[k] = h;
+    for x in v.iter_mut() {
+        h = h.wrapping_mul(31).wrapping_add(*x).wrapping_add(3);
+        *x = h;
     }
     h.wrapping_add(v[0])
 }
