@@ -16,6 +16,10 @@
 //! function without a result), and the caller tests it on the spot: no memory poll after a
 //! call. Callers skip the test after callees that cannot trap.
 //!
+//! Runtime functions that return to code which goes on (`new`, `grow`, `drop`) are called through
+//! a JIT-compiled `preserve_all` stub per function ([`runtime_stub_signature`]), which clobbers
+//! no register; `trap` (after which the caller only bails out) is called directly.
+//!
 //! The host calls JIT code only through an *entry shim* per eligible function (scalar
 //! parameters and a scalar result or none): `extern "C" fn(ctx, args: *const i64) -> i64`, which
 //! narrows each argument to its parameter type and widens the result back to `i64`.
@@ -95,6 +99,18 @@ pub fn runtime_signature(rt: RtFunc, call_conv: CallConv) -> Signature {
     }
     if rt.returns_value() {
         sig.returns.push(AbiParam::new(types::I64));
+    }
+    sig
+}
+
+/// The signature of a runtime function's preserve-all stub ([`RtFunc::uses_stub`]): the
+/// runtime function's i64 parameters except a vec handle (which travels in
+/// [`crate::runtime::CTX_RT_HANDLE`]), no result (the stub stores it at
+/// [`crate::runtime::CTX_RT_RESULT`]), and a call of it clobbers no register.
+pub fn runtime_stub_signature(rt: RtFunc) -> Signature {
+    let mut sig = Signature::new(CallConv::PreserveAll);
+    for _ in 0..rt.stub_param_count() {
+        sig.params.push(AbiParam::new(types::I64));
     }
     sig
 }

@@ -15,7 +15,7 @@
 
 use crate::abi;
 use crate::error::{EntryError, JitError, RunError};
-use crate::lower::{lower_function, lower_shim, LowerEnv};
+use crate::lower::{lower_function, lower_rt_stub, lower_shim, LowerEnv};
 use crate::runtime::{RtFunc, RunCtx, RunStats, TrapRecord};
 use crate::target::{host_isa, ClOpt};
 use crate::tier::Tier;
@@ -105,6 +105,37 @@ impl Drop for CompiledModule {
             unsafe { jit.free_memory() };
         }
     }
+}
+
+/// What `JITModule::define_function` does, compiling with `isa` instead of the module's own
+/// (the huge tier's and the stubs' ISA).
+fn define_with_isa(
+    jit: &mut JITModule,
+    id: cranelift_module::FuncId,
+    ctx: &mut cranelift_codegen::Context,
+    isa: &dyn cranelift_codegen::isa::TargetIsa,
+    name: &str,
+) -> Result<(), JitError> {
+    let alignment = ctx
+        .compile(isa, &mut ControlPlane::default())
+        .map_err(|e| JitError::Codegen {
+            function: name.to_string(),
+            message: e.inner.to_string(),
+        })?
+        .buffer
+        .alignment;
+    let code = ctx.compiled_code().ok_or_else(|| JitError::Codegen {
+        function: name.to_string(),
+        message: "no compiled code".to_string(),
+    })?;
+    let relocs: Vec<ModuleReloc> = code
+        .buffer
+        .relocs()
+        .iter()
+        .map(|r| ModuleReloc::from_mach_reloc(r, &ctx.func, id))
+        .collect();
+    jit.define_function_bytes(id, u64::from(alignment), code.code_buffer(), &relocs)
+        .map_err(|e| module_error(name, e))
 }
 
 fn module_error(function: &str, e: ModuleError) -> JitError {
@@ -201,16 +232,38 @@ impl CompiledModule {
             .ok_or_else(|| JitError::Module("module already released".into()))?;
         // Declaration order (runtime functions first, then IR functions, then shims) fixes
         // the user names the lowering refers to; `emit` uses the same order.
+        // A runtime function with a preserve-all stub is called through the stub: the stub
+        // takes its place in the numbering, the runtime function itself is imported after.
         let mut rt_index = [0u32; 4];
         for (i, rt) in RtFunc::ALL.into_iter().enumerate() {
-            let id = jit
-                .declare_function(
+            let id = if rt.uses_stub() {
+                jit.declare_function(
+                    rt.stub_name(),
+                    Linkage::Local,
+                    &abi::runtime_stub_signature(rt),
+                )
+            } else {
+                jit.declare_function(
                     rt.name(),
                     Linkage::Import,
                     &abi::runtime_signature(rt, call_conv),
                 )
-                .map_err(|e| module_error(rt.name(), e))?;
+            }
+            .map_err(|e| module_error(rt.name(), e))?;
             rt_index[i] = id.as_u32();
+        }
+        let mut stubs = Vec::new();
+        for (i, rt) in RtFunc::ALL.into_iter().enumerate() {
+            if rt.uses_stub() {
+                let target = jit
+                    .declare_function(
+                        rt.name(),
+                        Linkage::Import,
+                        &abi::runtime_signature(rt, call_conv),
+                    )
+                    .map_err(|e| module_error(rt.name(), e))?;
+                stubs.push((rt, rt_index[i], target.as_u32()));
+            }
         }
         // Unselected functions are not declared; no selected function calls them.
         let selected = self.compiled.clone();
@@ -241,8 +294,42 @@ impl CompiledModule {
         )?;
         let mut ctx = jit.make_context();
         let mut fbc = FunctionBuilderContext::new();
-        // The ISA of the huge tier, built when the first huge function comes.
+        // The ISA of the huge tier, built when the first huge function or stub comes.
         let mut huge_isa: Option<OwnedTargetIsa> = None;
+        // The stubs: one is active at a time, below a JIT frame and above the runtime's.
+        let mut stub_frame = 0u64;
+        for &(rt, stub, target) in &stubs {
+            lower_rt_stub(
+                rt,
+                stub,
+                target,
+                call_conv,
+                &mut ctx.func,
+                &mut fbc,
+                frontend,
+            )?;
+            // Compiled without optimization and with the single-pass allocator (the huge
+            // tier's ISA): a stub is straight-line and cold, and this halves its compile cost.
+            let isa = match &mut huge_isa {
+                Some(isa) => &*isa,
+                slot => slot.insert(host_isa(cl_opt, Tier::Huge)?),
+            };
+            define_with_isa(
+                jit,
+                cranelift_module::FuncId::from_u32(stub),
+                &mut ctx,
+                &**isa,
+                rt.stub_name(),
+            )?;
+            let code = ctx.compiled_code();
+            self.code_size += code.map_or(0, |c| c.code_info().total_size as usize);
+            let frame = code
+                .and_then(|c| c.buffer.frame_layout())
+                .map_or(0, |l| u64::from(l.frame_to_fp_offset) + 16);
+            stub_frame = stub_frame.max(frame);
+            jit.clear_context(&mut ctx);
+        }
+        self.chain_frames = self.chain_frames.saturating_add(stub_frame);
         for ((fid, f), &id) in module.funcs.iter().zip(&ir_ids) {
             let Some(id) = id else { continue };
             let tier = Tier::of(f);
@@ -264,32 +351,7 @@ impl CompiledModule {
                         Some(isa) => &*isa,
                         slot => slot.insert(host_isa(cl_opt, Tier::Huge)?),
                     };
-                    // What `define_function` does, with the huge tier's ISA.
-                    let alignment = ctx
-                        .compile(&**isa, &mut ControlPlane::default())
-                        .map_err(|e| JitError::Codegen {
-                            function: f.name.clone(),
-                            message: e.inner.to_string(),
-                        })?
-                        .buffer
-                        .alignment;
-                    let code = ctx.compiled_code().ok_or_else(|| JitError::Codegen {
-                        function: f.name.clone(),
-                        message: "no compiled code".to_string(),
-                    })?;
-                    let relocs: Vec<ModuleReloc> = code
-                        .buffer
-                        .relocs()
-                        .iter()
-                        .map(|r| ModuleReloc::from_mach_reloc(r, &ctx.func, id))
-                        .collect();
-                    jit.define_function_bytes(
-                        id,
-                        u64::from(alignment),
-                        code.code_buffer(),
-                        &relocs,
-                    )
-                    .map_err(|e| module_error(&f.name, e))?;
+                    define_with_isa(jit, id, &mut ctx, &**isa, &f.name)?;
                 }
             }
             let code = ctx.compiled_code();

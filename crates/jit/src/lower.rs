@@ -5,17 +5,26 @@
 //!
 //! - Scalar and vec-handle locals become frontend `Variable`s; struct locals live in stack slots,
 //!   except locals marked `packed` (by the scalarization pass), which are one `i64` `Variable`
-//!   holding the struct's bytes (C layout, little-endian). Every local starts as zero (for
+//!   holding the struct's bytes (C layout, little-endian), and struct locals that are only
+//!   built, read or written by field and stored whole into elements, which are one `Variable`
+//!   per field ([`field_struct_locals`]). Every local starts as zero (for
 //!   scalar and packed locals the zero is materialized by cranelift-frontend only where a read
 //!   can precede every write); vec locals start pointing at the run context's permanently dead
 //!   header.
 //! - A checked element access is ONE unsigned compare `icmp uge index, len` and a branch to a
 //!   cold trap block; a checked `pop` compares the length with 0. `Unchecked` operations emit no
 //!   compare and no branch.
-//! - `len` is a load; `push` stores inline when `len < cap` and otherwise calls the runtime's
-//!   grow function first.
-//! - Division and remainder test the divisor for zero (trap) and for -1 (`MIN / -1` is `MIN`,
-//!   `MIN % -1` is 0), so the machine's `idiv` never faults.
+//! - `len` is a load, except in a loop that cannot change any vec header
+//!   ([`header_invariant_loops`]): there each vec's length and data pointer are loaded once, at
+//!   the end of the preheader (Cranelift neither hoists loads nor finds them redundant across
+//!   the blocks of a loop). `push` stores inline when `len < cap`; otherwise a cold path calls the
+//!   runtime's grow function and stores a copy of its own, joining after the store.
+//! - `new`, `grow` and `drop` are called through preserve-all stubs ([`lower_rt_stub`]): the
+//!   call clobbers no register, the vec handle travels in the run context, and the result comes
+//!   back there too, so these calls cost the hot path no spills.
+//! - Division and remainder test the divisor for zero (trap); signed division also tests it for
+//!   -1 (`MIN / -1` is `MIN`), so the machine's `idiv` never faults. Signed remainder leaves -1
+//!   to Cranelift's `srem`, which defines `x % -1` as 0 and tests for it itself.
 //! - Traps: each trap site branches to a small cold edge block that jumps, with the site's code
 //!   (and for `index_oob` the index and length, for `explicit` the message) as block
 //!   arguments, to ONE shared cold block per trap kind, which calls `rt_trap` and jumps to the
@@ -37,7 +46,8 @@
 use crate::abi::{self, PTR};
 use crate::error::JitError;
 use crate::runtime::{
-    RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, HDR_CAP, HDR_LEN, HDR_PTR,
+    RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, CTX_RT_HANDLE, CTX_RT_RESULT,
+    HDR_CAP, HDR_LEN, HDR_PTR,
 };
 use crate::tier::Tier;
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
@@ -217,6 +227,9 @@ enum Repr {
     Vec(Variable, ElemType),
     Slot(StackSlot, StructId),
     Packed(Variable, StructId),
+    /// A struct local held field by field, one `Variable` per field: `field_vars[start..]`
+    /// (see [`field_struct_locals`]).
+    Fields(u32, StructId),
 }
 
 /// The memory flags of every access: none of them can fault (checks come first).
@@ -284,6 +297,12 @@ pub fn lower_function(
         tier,
         huge: None,
         block_local: SecondaryMap::new(),
+        field_vars: Vec::new(),
+        hoist_loops: Vec::new(),
+        hoisted: Vec::new(),
+        block_loops: SecondaryMap::new(),
+        preheader_of: SecondaryMap::new(),
+        cur_block: None,
         var_kinds: Vec::new(),
         block_values: Vec::new(),
         known: Vec::new(),
@@ -319,6 +338,54 @@ pub fn lower_function(
         frame_estimate: slot_bytes + 16 * (ir.locals.len() as u64 + insts) + 512,
         counts_depth: env.is_recursive(fid),
     })
+}
+
+/// Lowers the preserve-all stub of runtime function `rt` ([`RtFunc::uses_stub`]) into `out`:
+/// it calls the runtime function (imported under `rt_index`, the platform's calling
+/// convention) with its own parameters (and, for `grow` and `drop`, the vec handle from
+/// [`CTX_RT_HANDLE`]) and stores the result at [`CTX_RT_RESULT`] of the context (the first
+/// parameter). Being `preserve_all`, the stub saves and restores every
+/// register the runtime call clobbers, so its callers' values stay in registers across it.
+pub fn lower_rt_stub(
+    rt: RtFunc,
+    name_index: u32,
+    rt_index: u32,
+    call_conv: CallConv,
+    out: &mut cl::Function,
+    fbc: &mut FunctionBuilderContext,
+    frontend: TargetFrontendConfig,
+) -> Result<(), JitError> {
+    if !rt.uses_stub() || !rt.returns_value() {
+        return Err(JitError::Malformed {
+            function: rt.name().to_string(),
+            message: "runtime function without a preserve-all stub".to_string(),
+        });
+    }
+    out.signature = abi::runtime_stub_signature(rt);
+    out.name = cl::UserFuncName::user(0, name_index);
+    let mut b = FunctionBuilder::new(out, fbc);
+    let target = import(
+        b.func,
+        rt_index,
+        abi::runtime_signature(rt, call_conv),
+        false,
+    );
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    let mut params = b.block_params(entry).to_vec();
+    if rt.stub_takes_handle() {
+        // (ctx, site) -> (ctx, handle, site)
+        let h = b.ins().load(types::I64, mflags(), params[0], CTX_RT_HANDLE);
+        params.insert(1, h);
+    }
+    let call = b.ins().call(target, &params);
+    let result = b.inst_results(call)[0];
+    b.ins().store(mflags(), result, params[0], CTX_RT_RESULT);
+    b.ins().return_(&[]);
+    b.seal_all_blocks();
+    b.finalize(frontend);
+    Ok(())
 }
 
 /// Lowers the host entry shim of `fid`: `(ctx, args) -> i64`.
@@ -435,6 +502,19 @@ struct FnLower<'e, 'f, 'm> {
     huge: Option<HugeLocals>,
     /// Per local: block-local (see [`block_local_locals`]).
     block_local: SecondaryMap<Local, bool>,
+    /// The field variables of [`Repr::Fields`] locals, each local's in field order.
+    field_vars: Vec<Variable>,
+    /// Loops whose vec headers are loaded once, in the preheader ([`header_invariant_loops`]).
+    hoist_loops: Vec<HoistLoop>,
+    /// Per loop of `hoist_loops`, once its preheader is lowered: per vec, its length and data
+    /// pointer (each if the loop needs it).
+    hoisted: Vec<Vec<HoistedHeader>>,
+    /// Per IR block, the loops of `hoist_loops` it belongs to.
+    block_loops: SecondaryMap<Block, Vec<u32>>,
+    /// Per IR block, the loops of `hoist_loops` it is the preheader of.
+    preheader_of: SecondaryMap<Block, Vec<u32>>,
+    /// The IR block being lowered.
+    cur_block: Option<Block>,
     /// Per variable index: where its value lives.
     var_kinds: Vec<VarKind>,
     /// Per variable index: its value in the IR block being lowered, where known.
@@ -560,10 +640,24 @@ impl FnLower<'_, '_, '_> {
         if let Some(r) = self.rt_refs[i] {
             return r;
         }
-        let sig = abi::runtime_signature(rt, self.env.call_conv);
+        let sig = if rt.uses_stub() {
+            abi::runtime_stub_signature(rt)
+        } else {
+            abi::runtime_signature(rt, self.env.call_conv)
+        };
         let r = import(self.b.func, self.env.rt_func_index[i], sig, false);
         self.rt_refs[i] = Some(r);
         r
+    }
+
+    /// Calls runtime function `rt` (one with a result) through its preserve-all stub and
+    /// returns the result, which the stub leaves in the run context: the call clobbers no
+    /// register, so the caller's values stay where they are across this (cold) call.
+    fn call_rt_stub(&mut self, rt: RtFunc, args: &[Value]) -> R<Value> {
+        let ctx = self.ctx()?;
+        let f = self.rt_ref(rt);
+        self.b.ins().call(f, args);
+        Ok(self.load(types::I64, ctx, CTX_RT_RESULT))
     }
 
     fn callee_ref(&mut self, fid: FuncId) -> R<FuncRef> {
@@ -600,7 +694,8 @@ impl FnLower<'_, '_, '_> {
 
     /// A constant on the IR block's main line, created once per IR block (the main line's
     /// blocks dominate each other in order; see [`block_local_locals`]). Never use it on a
-    /// cold path (trap edges, growth, the bail block).
+    /// cold path (trap edges, growth, the bail block) or on a branch off the main line, unless
+    /// the cache is truncated back afterwards (as `push` does for its two stores).
     fn block_const(&mut self, ty: types::Type, c: i64) -> Value {
         if let Some(&(_, _, v)) = self
             .block_consts
@@ -1058,7 +1153,7 @@ impl FnLower<'_, '_, '_> {
 
     fn struct_repr(&self, l: Local, sid: StructId) -> R<Repr> {
         match self.repr(l)? {
-            r @ (Repr::Slot(_, s) | Repr::Packed(_, s)) if s == sid => Ok(r),
+            r @ (Repr::Slot(_, s) | Repr::Packed(_, s) | Repr::Fields(_, s)) if s == sid => Ok(r),
             _ => Err(self.malformed(format!(
                 "local `{}` is not a `{}`",
                 self.local_name(l),
@@ -1073,7 +1168,7 @@ impl FnLower<'_, '_, '_> {
 
     fn struct_local(&self, l: Local) -> R<(Repr, StructId)> {
         match self.repr(l)? {
-            r @ (Repr::Slot(_, s) | Repr::Packed(_, s)) => Ok((r, s)),
+            r @ (Repr::Slot(_, s) | Repr::Packed(_, s) | Repr::Fields(_, s)) => Ok((r, s)),
             _ => Err(self.malformed(format!("local `{}` is not a struct", self.local_name(l)))),
         }
     }
@@ -1097,9 +1192,26 @@ impl FnLower<'_, '_, '_> {
                 let v = self.read_var(var);
                 self.store_bytes(v, addr, off, size);
             }
+            Repr::Fields(start, _) => {
+                let n = self.layout(sid)?.offsets.len();
+                for i in 0..n {
+                    let (foff, _) = self.field(sid, i as u32)?;
+                    let var = self.field_var(start, i)?;
+                    let v = self.read_var(var);
+                    self.store(v, addr, off + foff as i32);
+                }
+            }
             _ => return Err(self.malformed("struct expected")),
         }
         Ok(())
+    }
+
+    /// Field `i`'s variable of a [`Repr::Fields`] local whose variables start at `start`.
+    fn field_var(&self, start: u32, i: usize) -> R<Variable> {
+        self.field_vars
+            .get(start as usize + i)
+            .copied()
+            .ok_or_else(|| self.malformed("field of a field-wise struct out of range"))
     }
 
     /// Reads the struct value at `addr + off` into struct local `dst`.
@@ -1223,6 +1335,21 @@ impl FnLower<'_, '_, '_> {
         }
 
         self.block_local = block_local_locals(ir);
+        let by_fields = if self.tier == Tier::Huge {
+            SecondaryMap::new()
+        } else {
+            field_struct_locals(ir, self.env.module)
+        };
+        if self.tier != Tier::Huge {
+            self.hoist_loops = header_invariant_loops(ir);
+            self.hoisted = vec![Vec::new(); self.hoist_loops.len()];
+            for (i, lp) in self.hoist_loops.iter().enumerate() {
+                self.preheader_of[lp.preheader].push(i as u32);
+                for &b in &lp.body {
+                    self.block_loops[b].push(i as u32);
+                }
+            }
+        }
         // Locals: parameters take their incoming values, the rest start as zero.
         let mut param_index: SecondaryMap<Local, Option<usize>> = SecondaryMap::new();
         for (i, &l) in ir.params.iter().enumerate() {
@@ -1268,6 +1395,21 @@ impl FnLower<'_, '_, '_> {
                         };
                         let var = self.declare_local_var(local, types::I64, v);
                         Repr::Packed(var, sid)
+                    } else if by_fields[local] && incoming.is_none() {
+                        // Zero until assigned, like a scalar local.
+                        let start = self.field_vars.len() as u32;
+                        let ftys: Vec<ScalarType> = self
+                            .env
+                            .module
+                            .structs
+                            .get(sid)
+                            .map(|d| d.fields.iter().filter_map(|f| f.ty.as_scalar()).collect())
+                            .unwrap_or_default();
+                        for fty in ftys {
+                            let var = self.declare_local_var(local, abi::scalar_cl(fty), None);
+                            self.field_vars.push(var);
+                        }
+                        Repr::Fields(start, sid)
                     } else {
                         let ss = self.new_slot(lay.size, lay.align);
                         let addr = self.slot_addr(ss);
@@ -1294,6 +1436,7 @@ impl FnLower<'_, '_, '_> {
             let c = self.cl_block(blk)?;
             self.b.switch_to_block(c);
             self.forget_block_values();
+            self.cur_block = Some(blk);
             if self.env.fuel {
                 self.site_line = 0; // out_of_fuel reports no line
                 let fuel = self.load(types::I64, ctx, CTX_FUEL);
@@ -1315,6 +1458,7 @@ impl FnLower<'_, '_, '_> {
             let term = data.terminator.as_ref().ok_or_else(|| {
                 self.malformed(format!("block `{}` has no terminator", data.name))
             })?;
+            self.load_loop_headers(blk)?;
             self.site = self.origin(data.term_loc);
             self.site_line = data.term_loc.line;
             self.terminator(term)?;
@@ -1533,6 +1677,10 @@ impl FnLower<'_, '_, '_> {
                         let p = self.read_var(pv);
                         self.packed_get(p, off, fty)
                     }
+                    Repr::Fields(start, _) => {
+                        let fv = self.field_var(start, *field as usize)?;
+                        self.read_var(fv)
+                    }
                     _ => return Err(self.malformed("struct expected")),
                 };
                 self.write_var(var, v);
@@ -1552,6 +1700,10 @@ impl FnLower<'_, '_, '_> {
                         let n = self.packed_set(p, off, fty, v);
                         self.write_var(pv, n);
                     }
+                    Repr::Fields(start, _) => {
+                        let fv = self.field_var(start, *field as usize)?;
+                        self.write_var(fv, v);
+                    }
                     _ => return Err(self.malformed("struct expected")),
                 }
                 Ok(())
@@ -1565,9 +1717,7 @@ impl FnLower<'_, '_, '_> {
                 let ctx = self.ctx()?;
                 let s = self.i64c(i64::from(size));
                 let f = self.i64c(self.site_code());
-                let rt = self.rt_ref(RtFunc::New);
-                let call = self.b.ins().call(rt, &[ctx, s, f]);
-                let h = self.b.inst_results(call)[0];
+                let h = self.call_rt_stub(RtFunc::New, &[ctx, s, f])?;
                 let null = self.b.ins().icmp_imm_u(IntCC::Equal, h, 0);
                 self.bail_if(null)?;
                 self.write_var(var, h);
@@ -1579,7 +1729,7 @@ impl FnLower<'_, '_, '_> {
                     return Err(self.malformed("`len` must assign an i64"));
                 }
                 let (h, _) = self.vec_local(*vec)?;
-                let len = self.load(types::I64, h, HDR_LEN);
+                let len = self.vec_len(*vec, h);
                 self.write_var(var, len);
                 Ok(())
             }
@@ -1612,9 +1762,11 @@ impl FnLower<'_, '_, '_> {
                 let size = self.elem_size(elem)?;
                 let i = self.scalar_operand(*index, ScalarType::I64)?;
                 if check.is_checked() {
-                    self.bounds_check(h, i)?;
+                    let len = self.vec_len(*vec, h);
+                    self.bounds_check(len, i)?;
                 }
-                let addr = self.elem_addr(h, i, size);
+                let ptr = self.vec_ptr(*vec, h);
+                let addr = self.elem_addr_at(ptr, i, size);
                 self.load_elem(*dst, elem, *field, addr)
             }
             InstKind::VecSet {
@@ -1629,18 +1781,19 @@ impl FnLower<'_, '_, '_> {
                 let i = self.scalar_operand(*index, ScalarType::I64)?;
                 let v = self.elem_value(elem, *field, *value)?;
                 if check.is_checked() {
-                    self.bounds_check(h, i)?;
+                    let len = self.vec_len(*vec, h);
+                    self.bounds_check(len, i)?;
                 }
-                let addr = self.elem_addr(h, i, size);
+                let ptr = self.vec_ptr(*vec, h);
+                let addr = self.elem_addr_at(ptr, i, size);
                 self.store_elem(v, addr)
             }
             InstKind::VecDrop { vec } => {
                 let (h, _) = self.vec_local(*vec)?;
                 let ctx = self.ctx()?;
                 let f = self.i64c(self.site_code());
-                let rt = self.rt_ref(RtFunc::Drop);
-                let call = self.b.ins().call(rt, &[ctx, h, f]);
-                let status = self.b.inst_results(call)[0];
+                self.store(h, ctx, CTX_RT_HANDLE);
+                let status = self.call_rt_stub(RtFunc::Drop, &[ctx, f])?;
                 self.bail_if(status)
             }
             InstKind::Call { dst, func, args } => self.call(*dst, *func, args),
@@ -1680,6 +1833,10 @@ impl FnLower<'_, '_, '_> {
                     }
                     _ => return Err(self.malformed("struct copy between non-structs")),
                 }
+            }
+            // `field_struct_locals` admits no copy into such a local.
+            Repr::Fields(..) => {
+                return Err(self.malformed("copy into a struct local held field by field"))
             }
         }
         Ok(())
@@ -1727,10 +1884,14 @@ impl FnLower<'_, '_, '_> {
         match op {
             BinaryOp::UDiv => return Ok(self.b.ins().udiv(x, y)),
             BinaryOp::URem => return Ok(self.b.ins().urem(x, y)),
+            // Cranelift's `srem` is defined for the divisor -1 (x % -1 = 0, also for MIN): its
+            // x86-64 lowering (`CheckedSRemSeq`, `CheckedSRemSeq8`) tests for -1 itself and
+            // never reaches `idiv` with it. A second test here would only repeat that one.
+            BinaryOp::SRem => return Ok(self.b.ins().srem(x, y)),
             _ => {}
         }
-        // `MIN / -1` would fault in `idiv`: the divisor -1 takes its own path (x / -1 = -x,
-        // wrapping; x % -1 = 0).
+        // `MIN / -1` would fault in `idiv` (Cranelift's `sdiv` traps on it): the divisor -1
+        // takes its own path (x / -1 = -x, wrapping).
         let minus_one = self.iconst(ty, -1);
         let is_m1 = self.b.ins().icmp(IntCC::Equal, y, minus_one);
         let m1_blk = self.b.create_block();
@@ -1742,18 +1903,10 @@ impl FnLower<'_, '_, '_> {
         self.b.seal_block(m1_blk);
         self.b.seal_block(div_blk);
         self.b.switch_to_block(m1_blk);
-        let special = if op == BinaryOp::SDiv {
-            self.b.ins().ineg(x)
-        } else {
-            self.b.ins().iconst(cty, 0)
-        };
+        let special = self.b.ins().ineg(x);
         self.b.ins().jump(join, &[special.into()]);
         self.b.switch_to_block(div_blk);
-        let q = if op == BinaryOp::SDiv {
-            self.b.ins().sdiv(x, y)
-        } else {
-            self.b.ins().srem(x, y)
-        };
+        let q = self.b.ins().sdiv(x, y);
         self.b.ins().jump(join, &[q.into()]);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
@@ -1839,21 +1992,89 @@ impl FnLower<'_, '_, '_> {
                 let v = acc.unwrap_or_else(|| self.i64c(0));
                 self.write_var(var, v);
             }
+            Repr::Fields(start, _) => {
+                for (i, (_, _, v)) in values.into_iter().enumerate() {
+                    let fv = self.field_var(start, i)?;
+                    self.write_var(fv, v);
+                }
+            }
             _ => return Err(self.malformed("struct expected")),
         }
         Ok(())
     }
 
+    /// At the end of preheader `blk`, loads the headers its loops use (length and data
+    /// pointer of each vec, as needed) once, for every block of the loop.
+    fn load_loop_headers(&mut self, blk: Block) -> R<()> {
+        let loops = self.preheader_of[blk].clone();
+        for i in loops {
+            let Some(lp) = self.hoist_loops.get(i as usize) else {
+                continue;
+            };
+            let vecs = lp.vecs.clone();
+            let mut values = Vec::with_capacity(vecs.len());
+            for (vec, need_len, need_ptr) in vecs {
+                let (h, _) = self.vec_local(vec)?;
+                let len = need_len.then(|| self.load(types::I64, h, HDR_LEN));
+                let ptr = need_ptr.then(|| self.load(PTR, h, HDR_PTR));
+                values.push((vec, len, ptr));
+            }
+            if let Some(slot) = self.hoisted.get_mut(i as usize) {
+                *slot = values;
+            }
+        }
+        Ok(())
+    }
+
+    /// The length (`want_len`) or the data pointer of `vec` loaded in the preheader of a loop
+    /// the current block belongs to, if any.
+    fn hoisted_header(&self, vec: Local, want_len: bool) -> Option<Value> {
+        let blk = self.cur_block?;
+        self.block_loops[blk].iter().find_map(|&i| {
+            self.hoisted
+                .get(i as usize)?
+                .iter()
+                .find_map(|&(v, len, ptr)| {
+                    if v != vec {
+                        None
+                    } else if want_len {
+                        len
+                    } else {
+                        ptr
+                    }
+                })
+        })
+    }
+
+    /// `vec`'s length: from its loop's preheader if hoisted, else loaded from `h`.
+    fn vec_len(&mut self, vec: Local, h: Value) -> Value {
+        match self.hoisted_header(vec, true) {
+            Some(v) => v,
+            None => self.load(types::I64, h, HDR_LEN),
+        }
+    }
+
+    /// `vec`'s data pointer: from its loop's preheader if hoisted, else loaded from `h`.
+    fn vec_ptr(&mut self, vec: Local, h: Value) -> Value {
+        match self.hoisted_header(vec, false) {
+            Some(v) => v,
+            None => self.load(PTR, h, HDR_PTR),
+        }
+    }
+
     fn elem_addr(&mut self, h: Value, index: Value, size: u32) -> Value {
         let ptr = self.load(PTR, h, HDR_PTR);
+        self.elem_addr_at(ptr, index, size)
+    }
+
+    fn elem_addr_at(&mut self, ptr: Value, index: Value, size: u32) -> Value {
         let size = self.block_const(types::I64, i64::from(size));
         let off = self.b.ins().imul(index, size);
         self.b.ins().iadd(ptr, off)
     }
 
     /// The checked-access test: one unsigned compare of the index with the length.
-    fn bounds_check(&mut self, h: Value, index: Value) -> R<()> {
-        let len = self.load(types::I64, h, HDR_LEN);
+    fn bounds_check(&mut self, len: Value, index: Value) -> R<()> {
         self.trap_if(
             IntCC::UnsignedGreaterThanOrEqual,
             index,
@@ -1935,6 +2156,9 @@ impl FnLower<'_, '_, '_> {
         let v = self.elem_value(elem, None, value)?;
         let len = self.load(types::I64, h, HDR_LEN);
         let cap = self.load(types::I64, h, HDR_CAP);
+        // The constants both stores use, on the main line.
+        self.block_const(types::I64, i64::from(size));
+        self.block_const(types::I64, 1);
         let grow = self.b.create_block();
         self.b.set_cold_block(grow);
         let store_blk = self.b.create_block();
@@ -1947,16 +2171,41 @@ impl FnLower<'_, '_, '_> {
             self.b.ins().brif(full, grow, &[], store_blk, &[]);
         }
         self.b.seal_block(grow);
+        self.b.seal_block(store_blk);
+        // The fast path stores and continues; the grow path stores a copy of its own and
+        // joins after the store, so the fast path's store block has one predecessor and the
+        // register allocator places nothing of the cold path on it.
+        // Neither store block dominates what follows the push: constants either creates stay
+        // out of the main line's cache.
+        let main_consts = self.block_consts.len();
+        let cont = self.b.create_block();
+        self.b.switch_to_block(store_blk);
+        let stored = self.push_store(h, len, size, v);
+        self.block_consts.truncate(main_consts);
+        stored?;
+        self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(grow);
         let ctx = self.ctx()?;
         let f = self.i64c(self.site_code());
-        let rt = self.rt_ref(RtFunc::Grow);
-        let call = self.b.ins().call(rt, &[ctx, h, f]);
-        let status = self.b.inst_results(call)[0];
+        self.store(h, ctx, CTX_RT_HANDLE);
+        let status = self.call_rt_stub(RtFunc::Grow, &[ctx, f])?;
         let bail = self.bail()?;
-        self.b.ins().brif(status, bail, &[], store_blk, &[]);
-        self.b.seal_block(store_blk);
-        self.b.switch_to_block(store_blk);
+        let grown = self.b.create_block();
+        self.b.set_cold_block(grown);
+        self.b.ins().brif(status, bail, &[], grown, &[]);
+        self.b.seal_block(grown);
+        self.b.switch_to_block(grown);
+        let stored = self.push_store(h, len, size, v);
+        self.block_consts.truncate(main_consts);
+        stored?;
+        self.b.ins().jump(cont, &[]);
+        self.b.seal_block(cont);
+        self.b.switch_to_block(cont);
+        Ok(())
+    }
+
+    /// A push's store of `v` at index `len` of `h` and the new length `len + 1`.
+    fn push_store(&mut self, h: Value, len: Value, size: u32, v: ElemValue) -> R<()> {
         let addr = self.elem_addr(h, len, size);
         self.store_elem(v, addr)?;
         let one = self.block_const(types::I64, 1);
@@ -2114,8 +2363,10 @@ enum VarKind {
 /// needs for such a local: no SSA construction, no memory.
 ///
 /// Within an IR block, locals are read and written only on its main line of Cranelift blocks
-/// (each dominated by the one before; the cold paths of traps and of a push's growth touch no
-/// local), so a value remembered there dominates every later access in the same IR block.
+/// (each dominated by the one before; the cold paths of traps touch no local, and a push's
+/// two stores only read the pushed value: a field-wise local's variables, which are never in
+/// the huge tier's memory form and so remember nothing there), so a value remembered there
+/// dominates every later access in the same IR block.
 pub fn block_local_locals(ir: &Function) -> SecondaryMap<Local, bool> {
     let mut exposed: SecondaryMap<Local, bool> = SecondaryMap::new();
     // The 1-based index of the block in which the local was last written.
@@ -2154,6 +2405,209 @@ pub fn block_local_locals(ir: &Function) -> SecondaryMap<Local, bool> {
     }
     local_only
 }
+
+/// A vec's header fields loaded in a loop's preheader: the vec, its length, its data pointer
+/// (each if the loop needs it).
+type HoistedHeader = (Local, Option<Value>, Option<Value>);
+
+/// A loop whose vec headers do not change while it runs: no instruction of its body can
+/// change any header (no `push`, `pop`, `new`, `drop` or call) or assign a vec local, so the
+/// length and data pointer of each vec it reads or writes are loaded once, at the end of its
+/// preheader.
+#[derive(Clone, Debug)]
+pub struct HoistLoop {
+    /// The block before the loop: its only way in, ending in `br header`.
+    pub preheader: Block,
+    /// The header and every block of the loop.
+    pub body: Vec<Block>,
+    /// Per vec the loop uses: whether it needs the length, whether the data pointer.
+    pub vecs: Vec<(Local, bool, bool)>,
+}
+
+/// The loops of [`HoistLoop`]'s kind. A loop here is a header `h` with exactly two
+/// predecessors: a preheader before it in the layout that ends in `br h`, and a latch; the
+/// body is every block that reaches the latch without passing `h`, and no block of the body
+/// other than `h` may have a predecessor outside it (so `h` is the only way in and the
+/// preheader dominates the body). The preheader comes before every block of the body in the
+/// layout, so the loads are emitted before anything that uses them.
+pub fn header_invariant_loops(ir: &Function) -> Vec<HoistLoop> {
+    let mut pos: SecondaryMap<Block, u32> = SecondaryMap::new();
+    let mut in_layout: SecondaryMap<Block, bool> = SecondaryMap::new();
+    for (n, &b) in ir.layout.iter().enumerate() {
+        pos[b] = n as u32;
+        in_layout[b] = true;
+    }
+    let mut preds: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new();
+    for &b in &ir.layout {
+        if let Some(t) = ir.blocks.get(b).and_then(|d| d.terminator.as_ref()) {
+            for s in t.successors() {
+                if in_layout[s] {
+                    preds[s].push(b);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for &h in &ir.layout {
+        let [a, c] = preds[h].as_slice() else {
+            continue;
+        };
+        let (p, latch) = if pos[*a] < pos[h] && pos[*c] >= pos[h] {
+            (*a, *c)
+        } else if pos[*c] < pos[h] && pos[*a] >= pos[h] {
+            (*c, *a)
+        } else {
+            continue;
+        };
+        if !matches!(
+            ir.blocks.get(p).and_then(|d| d.terminator.as_ref()),
+            Some(Terminator::Br(t)) if *t == h
+        ) {
+            continue;
+        }
+        // The body: backwards from the latch, stopping at the header.
+        let mut body = vec![h];
+        let mut seen: SecondaryMap<Block, bool> = SecondaryMap::new();
+        seen[h] = true;
+        let mut work = vec![latch];
+        let mut ok = true;
+        while let Some(b) = work.pop() {
+            if seen[b] {
+                continue;
+            }
+            if b == p || pos[b] <= pos[p] {
+                ok = false;
+                break;
+            }
+            seen[b] = true;
+            body.push(b);
+            work.extend(preds[b].iter().copied());
+        }
+        if !ok
+            || body
+                .iter()
+                .any(|&b| b != h && preds[b].iter().any(|q| !seen[*q]))
+        {
+            continue;
+        }
+        let mut vecs: Vec<(Local, bool, bool)> = Vec::new();
+        let mut need = |vec: Local, len: bool, ptr: bool| match vecs.iter_mut().find(|e| e.0 == vec)
+        {
+            Some(e) => {
+                e.1 |= len;
+                e.2 |= ptr;
+            }
+            None => vecs.push((vec, len, ptr)),
+        };
+        for &b in &body {
+            let Some(data) = ir.blocks.get(b) else {
+                ok = false;
+                break;
+            };
+            for &inst in &data.insts {
+                let Some(d) = ir.insts.get(inst) else {
+                    ok = false;
+                    break;
+                };
+                if let Some(l) = d.kind.def() {
+                    if matches!(ir.locals.get(l).map(|x| x.ty), Some(Type::Vec(_)) | None) {
+                        ok = false;
+                    }
+                }
+                match &d.kind {
+                    InstKind::VecPush { .. }
+                    | InstKind::VecPop { .. }
+                    | InstKind::VecNew { .. }
+                    | InstKind::VecDrop { .. }
+                    | InstKind::Call { .. } => ok = false,
+                    InstKind::VecLen { vec, .. } => need(*vec, true, false),
+                    InstKind::VecGet { vec, check, .. } | InstKind::VecSet { vec, check, .. } => {
+                        need(*vec, check.is_checked(), true)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if ok && !vecs.is_empty() {
+            out.push(HoistLoop {
+                preheader: p,
+                body,
+                vecs,
+            });
+        }
+    }
+    out
+}
+
+/// Per local, whether the lowering holds it field by field ([`Repr::Fields`]): a struct local
+/// that is not packed, not a parameter, has at most [`MAX_FIELD_VARS`] fields, and is only
+/// built (`make`), read or written one field at a time (`getfield`, `setfield`) and stored
+/// whole into a vec element (`set v[i], s`, `push v, s`). Such a local needs no stack slot:
+/// `make` + `push` stores the field values straight into the element instead of storing them
+/// into a slot and copying the slot.
+pub fn field_struct_locals(ir: &Function, module: &Module) -> SecondaryMap<Local, bool> {
+    let mut bad: SecondaryMap<Local, bool> = SecondaryMap::new();
+    for &l in &ir.params {
+        bad[l] = true;
+    }
+    for &blk in &ir.layout {
+        let Some(data) = ir.blocks.get(blk) else {
+            continue;
+        };
+        for &inst in &data.insts {
+            let Some(d) = ir.insts.get(inst) else {
+                continue;
+            };
+            // The one mention of a struct local this instruction may make.
+            let allowed = match &d.kind {
+                InstKind::Make { dst, .. } => Some(*dst),
+                InstKind::GetField { src, .. } => Some(*src),
+                InstKind::SetField { dst, .. } => Some(*dst),
+                InstKind::VecSet {
+                    value: Operand::Local(l),
+                    field: None,
+                    ..
+                }
+                | InstKind::VecPush {
+                    value: Operand::Local(l),
+                    ..
+                } => Some(*l),
+                _ => None,
+            };
+            d.kind.for_each_use(|op| {
+                if let Operand::Local(l) = op {
+                    if Some(l) != allowed {
+                        bad[l] = true;
+                    }
+                }
+            });
+            if let Some(l) = d.kind.def() {
+                if Some(l) != allowed {
+                    bad[l] = true;
+                }
+            }
+        }
+        if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
+            bad[l] = true;
+        }
+    }
+    let mut out: SecondaryMap<Local, bool> = SecondaryMap::new();
+    for (l, data) in ir.locals.iter() {
+        out[l] = match data.ty {
+            Type::Struct(sid) if !data.packed && !bad[l] => {
+                module.structs.get(sid).is_some_and(|d| {
+                    d.fields.len() <= MAX_FIELD_VARS
+                        && d.fields.iter().all(|f| f.ty.as_scalar().is_some())
+                })
+            }
+            _ => false,
+        };
+    }
+    out
+}
+
+/// The most fields a struct local held field by field may have.
+const MAX_FIELD_VARS: usize = 16;
 
 /// A value to store into an element.
 #[derive(Copy, Clone)]

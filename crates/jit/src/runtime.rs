@@ -105,6 +105,14 @@ pub struct RunCtx {
     pub fuel: u64,
     /// The permanently dead header unassigned vec locals point at.
     pub dead_header: VecHeader,
+    /// The result of the last runtime call made through a preserve-all stub
+    /// ([`RtFunc::uses_stub`]): the stub stores the runtime function's result here, and JIT code
+    /// loads it after the call (a preserve-all call returns no value).
+    pub rt_result: i64,
+    /// The vec handle a `grow` or `drop` stub passes to its runtime function: JIT code stores
+    /// it here rather than in an argument register, so the handle's register is not tied to
+    /// a cold call's argument register.
+    pub rt_handle: i64,
     in_use: u64,
     max_memory: u64,
     headers: Vec<*mut VecHeader>,
@@ -122,6 +130,10 @@ pub const CTX_MAX_DEPTH: i32 = offset_of!(RunCtx, max_depth) as i32;
 pub const CTX_FUEL: i32 = offset_of!(RunCtx, fuel) as i32;
 /// Offset of [`RunCtx::dead_header`].
 pub const CTX_DEAD_HEADER: i32 = offset_of!(RunCtx, dead_header) as i32;
+/// Offset of [`RunCtx::rt_result`].
+pub const CTX_RT_RESULT: i32 = offset_of!(RunCtx, rt_result) as i32;
+/// Offset of [`RunCtx::rt_handle`].
+pub const CTX_RT_HANDLE: i32 = offset_of!(RunCtx, rt_handle) as i32;
 
 /// Alignment of every element buffer.
 const BUFFER_ALIGN: usize = 8;
@@ -140,6 +152,8 @@ impl RunCtx {
             max_depth: u64::from(max_depth),
             fuel,
             dead_header: VecHeader::empty(0, true),
+            rt_result: 0,
+            rt_handle: 0,
             in_use: 0,
             max_memory,
             headers: Vec::new(),
@@ -410,6 +424,34 @@ impl RtFunc {
     /// Whether it returns an i64.
     pub fn returns_value(self) -> bool {
         !matches!(self, RtFunc::Trap)
+    }
+
+    /// Whether JIT code calls it through a preserve-all stub (`new`, `grow`, `drop`: calls
+    /// after which the caller's values stay live, so a call that clobbers no register keeps
+    /// them in registers) rather than directly (`trap`, after which the caller only bails out).
+    pub fn uses_stub(self) -> bool {
+        !matches!(self, RtFunc::Trap)
+    }
+
+    /// Whether its stub takes the vec handle from [`RunCtx::rt_handle`] (`grow`, `drop`): the
+    /// stub's parameters are then the context and the site only.
+    pub fn stub_takes_handle(self) -> bool {
+        matches!(self, RtFunc::Grow | RtFunc::Drop)
+    }
+
+    /// Number of i64 parameters of its stub.
+    pub fn stub_param_count(self) -> usize {
+        self.param_count() - usize::from(self.stub_takes_handle())
+    }
+
+    /// The symbol name of its preserve-all stub (a function the JIT defines).
+    pub fn stub_name(self) -> &'static str {
+        match self {
+            RtFunc::New => "poolopt_rt_new_stub",
+            RtFunc::Grow => "poolopt_rt_grow_stub",
+            RtFunc::Drop => "poolopt_rt_drop_stub",
+            RtFunc::Trap => "poolopt_rt_trap_stub",
+        }
     }
 }
 

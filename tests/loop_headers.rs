@@ -1,0 +1,177 @@
+//! Loops whose vec headers cannot change while they run get each vec's length and data pointer
+//! loaded once, in the preheader (`poolopt_jit::lower::header_invariant_loops`). Which loops
+//! qualify (no push, pop, new, drop, call or vec assignment in the body; one way in), and that
+//! results and traps (a checked access past the end inside such a loop, with its index and
+//! length) are those of the interpreter at every level and Cranelift level.
+
+mod common;
+
+use common::{load_str, run_everywhere, Outcome};
+use poolopt::ir::parse;
+use poolopt::jit::lower::header_invariant_loops;
+use poolopt::RunLimits;
+use poolopt_test_support::trap_everywhere;
+
+const SRC: &str = "
+fn fill(n: i64) -> vec<i64> {
+    var v: vec<i64>
+    var k: i64
+    var t: bool
+    var x: i64
+entry:
+    v = new vec<i64>
+    k = copy 0
+    br head
+head:
+    t = slt k, n
+    brif t, body, done
+body:
+    x = mul k, 3
+    push v, x
+    k = add k, 1
+    br head
+done:
+    ret v
+}
+
+fn sum(n: i64, extra: i64) -> i64 {
+    var v: vec<i64>
+    var w: vec<i64>
+    var k: i64
+    var h: i64
+    var t: bool
+    var x: i64
+    var m: i64
+entry:
+    v = call fill(n)
+    w = call fill(3)
+    k = copy 0
+    h = copy 0
+    m = add n, extra
+    br head
+head:
+    t = slt k, m
+    brif t, body, done
+body:
+    x = get v[k]
+    h = mul h, 31
+    h = add h, x
+    x = len w
+    h = add h, x
+    set v[k], h
+    k = add k, 1
+    br head
+done:
+    x = get v[0]
+    h = add h, x
+    ret h
+}
+
+fn grows(n: i64) -> i64 {
+    var v: vec<i64>
+    var k: i64
+    var t: bool
+    var x: i64
+entry:
+    v = new vec<i64>
+    k = copy 0
+    br head
+head:
+    t = slt k, n
+    brif t, body, done
+body:
+    push v, k
+    x = len v
+    k = add k, 1
+    br head
+done:
+    x = len v
+    ret x
+}
+
+fn swaps(n: i64) -> i64 {
+    var v: vec<i64>
+    var w: vec<i64>
+    var u: vec<i64>
+    var k: i64
+    var h: i64
+    var t: bool
+    var x: i64
+entry:
+    v = call fill(n)
+    w = call fill(1)
+    k = copy 0
+    h = copy 0
+    br head
+head:
+    t = slt k, n
+    brif t, body, done
+body:
+    x = len v
+    h = add h, x
+    u = copy v
+    v = copy w
+    w = copy u
+    k = add k, 1
+    br head
+done:
+    ret h
+}
+";
+
+/// What `sum(n, 0)` computes, in Rust.
+fn reference(n: i64) -> i64 {
+    let mut v: Vec<i64> = (0..n).map(|k| k * 3).collect();
+    let mut h: i64 = 0;
+    for x in v.iter_mut() {
+        h = h.wrapping_mul(31).wrapping_add(*x).wrapping_add(3);
+        *x = h;
+    }
+    h.wrapping_add(v[0])
+}
+
+#[test]
+fn only_loops_without_header_changes_qualify() {
+    let module = parse(SRC).expect("parses");
+    let loops = |name: &str| {
+        let f = module.func_by_name(name).expect("function");
+        header_invariant_loops(module.funcs.get(f).expect("function"))
+    };
+    let sum = loops("sum");
+    assert_eq!(sum.len(), 1, "{sum:?}");
+    let mut vecs: Vec<(bool, bool)> = sum[0].vecs.iter().map(|&(_, l, p)| (l, p)).collect();
+    vecs.sort();
+    // w: its length only; v: length (checked get and set) and data pointer.
+    assert_eq!(vecs, vec![(true, false), (true, true)]);
+    assert_eq!(sum[0].body.len(), 2, "head and body");
+    assert!(loops("fill").is_empty(), "fill pushes in its loop");
+    assert!(loops("grows").is_empty(), "grows pushes in its loop");
+    assert!(
+        loops("swaps").is_empty(),
+        "swaps assigns vec locals in its loop"
+    );
+}
+
+#[test]
+fn results_and_traps_agree_everywhere() {
+    let module = load_str("loop_headers", SRC);
+    let limits = RunLimits::default();
+    for n in [1, 2, 5, 100] {
+        let got = run_everywhere(&module, "sum", &[n, 0], &limits);
+        assert_eq!(got, Outcome::Value(reference(n)), "sum({n}, 0)");
+    }
+    assert_eq!(
+        run_everywhere(&module, "grows", &[37], &limits),
+        Outcome::Value(37)
+    );
+    assert_eq!(
+        run_everywhere(&module, "swaps", &[4], &limits),
+        Outcome::Value(4 + 1 + 4 + 1)
+    );
+    // The loop runs past the end of v: the checked get traps at k = n with length n.
+    let trap = trap_everywhere(&module, "sum", &[6, 2], &limits);
+    assert!(
+        trap.message == "index 6 out of bounds for length 6",
+        "{trap:?}"
+    );
+}
