@@ -30,11 +30,10 @@
 //! the `get` with its check cannot hide a trap. A `get` of one field after a `set` of the whole
 //! element is left alone (it would need a `getfield` of `x`).
 
+use super::extended_blocks;
 use crate::analysis::facts::may_alias;
 use crate::pass::{OptLevel, Pass, PassContext};
-use poolopt_ir::{
-    display_inst, Block, Function, Inst, InstKind, Local, Module, Operand, SecondaryMap,
-};
+use poolopt_ir::{display_inst, Block, Function, Inst, InstKind, Local, Module, Operand};
 
 /// The pass.
 pub struct StoreLoadForward;
@@ -146,23 +145,12 @@ impl Pass for StoreLoadForward {
         if !has_set {
             return false;
         }
-        let cfg = cx.cfg(func).clone();
-        let mut out: SecondaryMap<Block, Option<State>> = SecondaryMap::new();
-        let mut changed = false;
-        for &block in cfg.rpo() {
-            let preds = cfg.preds(block);
-            let single = preds.first().copied().filter(|&p| {
-                preds.iter().all(|&q| q == p) && p != block && Some(block) != func.entry()
-            });
-            let mut state = single.and_then(|p| out[p].clone()).unwrap_or_default();
-            state.explain = cx.remarks_enabled();
-            for at in 0..func.blocks[block].insts.len() {
-                let inst = func.blocks[block].insts[at];
-                changed |= visit(func, cx, block, inst, &mut state);
-            }
-            out[block] = Some(state);
-        }
-        changed
+        extended_blocks::walk(
+            func,
+            cx,
+            |state: &mut State, explain| state.explain = explain,
+            visit,
+        )
     }
 }
 

@@ -23,11 +23,11 @@
 //! remainder traps only for a divisor that also made the first one trap, which would not have
 //! let execution reach the second: replacing it by a copy hides no trap.
 
+use super::extended_blocks;
 use crate::analysis::facts::may_alias;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
-    display_inst, BinaryOp, Block, CmpOp, Function, Inst, InstKind, Local, Operand, SecondaryMap,
-    Type,
+    display_inst, BinaryOp, Block, CmpOp, Function, Inst, InstKind, Local, Operand, Type,
 };
 
 /// The pass.
@@ -146,23 +146,12 @@ impl Pass for ValueNumbering {
     }
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-        let cfg = cx.cfg(func).clone();
-        let mut out: SecondaryMap<Block, Option<State>> = SecondaryMap::new();
-        let mut changed = false;
-        for &block in cfg.rpo() {
-            let preds = cfg.preds(block);
-            let single = preds.first().copied().filter(|&p| {
-                preds.iter().all(|&q| q == p) && p != block && Some(block) != func.entry()
-            });
-            let mut state = single.and_then(|p| out[p].clone()).unwrap_or_default();
-            state.explain = cx.remarks_enabled();
-            for at in 0..func.blocks[block].insts.len() {
-                let inst = func.blocks[block].insts[at];
-                changed |= visit(func, cx, block, inst, &mut state);
-            }
-            out[block] = Some(state);
-        }
-        changed
+        extended_blocks::walk(
+            func,
+            cx,
+            |state: &mut State, explain| state.explain = explain,
+            visit,
+        )
     }
 }
 

@@ -66,37 +66,30 @@ struct Search {
 }
 
 impl Search {
-    /// A fresh generation of the distance table.
-    fn next_stamp(&mut self) -> u32 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.dist.iter_mut().for_each(|e| e.0 = 0);
-            self.stamp = 1;
-        }
-        self.stamp
-    }
-
     /// The shortest walk from `a` to `b` of at most [`SEARCH_DEPTH`] edges. From 0 (a lower
     /// bound) the search runs backwards from `b`: 0 has an edge to every bounded term and
     /// every length, `b` usually has a few in-edges, and the walks (hence the answer) are
     /// the same either way.
     fn run(&mut self, set: &FactSet, a: Term, b: Term) -> Option<i128> {
-        if a == Term::ZERO {
-            self.backward(set, a, b)
-        } else {
-            self.forward(set, a, b)
-        }
+        self.walk(set, a, b, a == Term::ZERO)
     }
 
-    fn backward(&mut self, set: &FactSet, a: Term, b: Term) -> Option<i128> {
-        let stamp = self.next_stamp();
+    /// A frontier-based Bellman–Ford from `a` along edges (or from `b` against them, when
+    /// `backward`): round `r` relaxes the edges of the terms improved in round `r - 1`.
+    fn walk(&mut self, set: &FactSet, a: Term, b: Term, backward: bool) -> Option<i128> {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.dist.iter_mut().for_each(|e| e.0 = 0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
         let Search {
             dist,
             frontier,
             next,
             ..
         } = self;
-        // dist[u] = the shortest walk found from u to b.
+        // dist[u]: the shortest walk found from the start to u (backward: from u to b).
         let mut relax = |u: Term, nd: i128, next: &mut Vec<(Term, i128)>| {
             let at = u.0 as usize;
             if at >= dist.len() {
@@ -108,34 +101,46 @@ impl Search {
                 next.push((u, nd));
             }
         };
+        let (start, goal) = if backward { (b, a) } else { (a, b) };
         frontier.clear();
-        relax(b, 0, frontier);
+        relax(start, 0, frontier);
         for _ in 0..SEARCH_DEPTH {
             next.clear();
             for &(t, d) in frontier.iter() {
-                // Edges k.a -> t.
-                for k in set.cons.iter().filter(|k| k.b == t) {
-                    relax(k.a, d + k.c as i128, next);
+                if backward {
+                    // The edges k.a -> t.
+                    for k in set.cons.iter().filter(|k| k.b == t) {
+                        relax(k.a, d + k.c as i128, next);
+                    }
+                } else {
+                    for k in set.from(t) {
+                        relax(k.b, d + k.c as i128, next);
+                    }
                 }
-                match t.kind() {
-                    // 0 <= len(w): the edge 0 -> len(w).
-                    TermKind::Len(_) => relax(Term::ZERO, d, next),
-                    // len(v) <= MAX_LEN: an edge len(v) -> 0 from every length.
-                    TermKind::Zero => {
+                // The implicit edges: len(v) -> 0 of weight MAX_LEN (len(v) <= MAX_LEN) and
+                // 0 -> len(w) of weight 0 (0 <= len(w)), for the lengths in the set, `a`
+                // and `b`. A length that leads nowhere adds nothing to a walk.
+                match (t.kind(), backward) {
+                    (TermKind::Len(_), false) => relax(Term::ZERO, d + MAX_LEN as i128, next),
+                    (TermKind::Len(_), true) => relax(Term::ZERO, d, next),
+                    (TermKind::Zero, _) => {
+                        let weight = if backward { MAX_LEN as i128 } else { 0 };
+                        let mut last = None;
                         for k in &set.cons {
                             for u in [k.a, k.b] {
-                                if u.len_of().is_some() {
-                                    relax(u, d + MAX_LEN as i128, next);
+                                if u.len_of().is_some() && last != Some(u) {
+                                    last = Some(u);
+                                    relax(u, d + weight, next);
                                 }
                             }
                         }
                         for u in [a, b] {
                             if u.len_of().is_some() {
-                                relax(u, d + MAX_LEN as i128, next);
+                                relax(u, d + weight, next);
                             }
                         }
                     }
-                    TermKind::Value(_) => {}
+                    (TermKind::Value(_), _) => {}
                 }
             }
             if next.is_empty() {
@@ -143,61 +148,9 @@ impl Search {
             }
             std::mem::swap(frontier, next);
         }
-        dist.get(a.0 as usize).filter(|e| e.0 == stamp).map(|e| e.1)
-    }
-
-    fn forward(&mut self, set: &FactSet, a: Term, b: Term) -> Option<i128> {
-        let stamp = self.next_stamp();
-        let Search {
-            dist,
-            frontier,
-            next,
-            ..
-        } = self;
-        let mut relax = |u: Term, nd: i128, next: &mut Vec<(Term, i128)>| {
-            let at = u.0 as usize;
-            if at >= dist.len() {
-                dist.resize(at + 1, (0, 0));
-            }
-            let e = &mut dist[at];
-            if e.0 != stamp || nd < e.1 {
-                *e = (stamp, nd);
-                next.push((u, nd));
-            }
-        };
-        frontier.clear();
-        relax(a, 0, frontier);
-        for _ in 0..SEARCH_DEPTH {
-            next.clear();
-            for &(t, d) in frontier.iter() {
-                for k in set.from(t) {
-                    relax(k.b, d + k.c as i128, next);
-                }
-                match t.kind() {
-                    // len(v) <= MAX_LEN.
-                    TermKind::Len(_) => relax(Term::ZERO, d + MAX_LEN as i128, next),
-                    // 0 <= len(w), for the lengths that lead somewhere (and the target).
-                    TermKind::Zero => {
-                        let mut last = None;
-                        for k in &set.cons {
-                            if k.a.len_of().is_some() && last != Some(k.a) {
-                                last = Some(k.a);
-                                relax(k.a, d, next);
-                            }
-                        }
-                        if b.len_of().is_some() {
-                            relax(b, d, next);
-                        }
-                    }
-                    TermKind::Value(_) => {}
-                }
-            }
-            if next.is_empty() {
-                break;
-            }
-            std::mem::swap(frontier, next);
-        }
-        dist.get(b.0 as usize).filter(|e| e.0 == stamp).map(|e| e.1)
+        dist.get(goal.0 as usize)
+            .filter(|e| e.0 == stamp)
+            .map(|e| e.1)
     }
 }
 
@@ -939,8 +892,8 @@ mod tests {
                         continue;
                     }
                     assert_eq!(
-                        search.forward(&set, a, b),
-                        search.backward(&set, a, b),
+                        search.walk(&set, a, b, false),
+                        search.walk(&set, a, b, true),
                         "{a:?} -> {b:?} in {:?}",
                         set.constraints()
                     );

@@ -129,21 +129,11 @@ impl<'f> FactCursor<'f> {
     /// Applies the next instruction; returns the facts it killed and the facts it established
     /// (net: a fact removed and re-established by the same instruction is in neither list).
     pub fn step(&mut self) -> (Vec<Fact>, Vec<Fact>) {
-        let Some(&inst) = self.insts.get(self.pos) else {
+        if self.pos >= self.insts.len() {
             return (Vec::new(), Vec::new());
-        };
-        self.pos += 1;
+        }
         self.state.log = Some(Vec::new());
-        step_block(
-            self.func,
-            self.calls,
-            self.tracked,
-            inst,
-            self.pos - 1,
-            self.deaths,
-            &mut self.next_death,
-            &mut self.state,
-        );
+        self.advance();
         let log = self.state.log.take().unwrap_or_default();
         let mut killed: Vec<Fact> = Vec::new();
         let mut gained: Vec<Fact> = Vec::new();

@@ -1,0 +1,40 @@
+//! A walk over extended basic blocks, shared by the forward "available" passes
+//! (`store-load-forward`, `value-numbering`).
+//!
+//! Blocks are visited in reverse post-order. A block whose only predecessor is another block
+//! (not itself, and not the entry) starts from the state that predecessor ended with, so what
+//! was available at its end is still available; any other block — a merge, a loop header, the
+//! entry — starts from the empty state. That is sound without a dataflow fixpoint: along an
+//! extended basic block every path to an instruction passes through all the instructions
+//! before it in the chain.
+
+use crate::pass::PassContext;
+use poolopt_ir::{Block, Function, Inst, SecondaryMap};
+
+/// Runs `visit` on every instruction of `func` by extended basic blocks; `start` prepares a
+/// block's state (with whether remarks are collected). Returns whether any visit changed the
+/// function.
+pub(crate) fn walk<S: Clone + Default>(
+    func: &mut Function,
+    cx: &mut PassContext<'_>,
+    start: impl Fn(&mut S, bool),
+    mut visit: impl FnMut(&mut Function, &mut PassContext<'_>, Block, Inst, &mut S) -> bool,
+) -> bool {
+    let cfg = cx.cfg(func).clone();
+    let mut out: SecondaryMap<Block, Option<S>> = SecondaryMap::new();
+    let mut changed = false;
+    for &block in cfg.rpo() {
+        let preds = cfg.preds(block);
+        let single = preds.first().copied().filter(|&p| {
+            preds.iter().all(|&q| q == p) && p != block && Some(block) != func.entry()
+        });
+        let mut state = single.and_then(|p| out[p].clone()).unwrap_or_default();
+        start(&mut state, cx.remarks_enabled());
+        for at in 0..func.blocks[block].insts.len() {
+            let inst = func.blocks[block].insts[at];
+            changed |= visit(func, cx, block, inst, &mut state);
+        }
+        out[block] = Some(state);
+    }
+    changed
+}
