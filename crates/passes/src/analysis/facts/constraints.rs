@@ -118,8 +118,9 @@ impl Search {
                     }
                 }
                 // The implicit edges: len(v) -> 0 of weight MAX_LEN (len(v) <= MAX_LEN) and
-                // 0 -> len(w) of weight 0 (0 <= len(w)), for the lengths in the set, `a`
-                // and `b`. A length that leads nowhere adds nothing to a walk.
+                // 0 -> len(w) of weight 0 (0 <= len(w)). From 0, only the lengths a walk can
+                // go on from: forward, those with an out-edge and the goal; backward, those
+                // with an in-edge and the goal.
                 match (t.kind(), backward) {
                     (TermKind::Len(_), false) => relax(Term::ZERO, d + MAX_LEN as i128, next),
                     (TermKind::Len(_), true) => relax(Term::ZERO, d, next),
@@ -127,17 +128,14 @@ impl Search {
                         let weight = if backward { MAX_LEN as i128 } else { 0 };
                         let mut last = None;
                         for k in &set.cons {
-                            for u in [k.a, k.b] {
-                                if u.len_of().is_some() && last != Some(u) {
-                                    last = Some(u);
-                                    relax(u, d + weight, next);
-                                }
-                            }
-                        }
-                        for u in [a, b] {
-                            if u.len_of().is_some() {
+                            let u = if backward { k.b } else { k.a };
+                            if u.len_of().is_some() && last != Some(u) {
+                                last = Some(u);
                                 relax(u, d + weight, next);
                             }
+                        }
+                        if goal.len_of().is_some() {
+                            relax(goal, d + weight, next);
                         }
                     }
                     (TermKind::Value(_), _) => {}
