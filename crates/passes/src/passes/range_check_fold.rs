@@ -613,10 +613,13 @@ fn zero_first(
             ),
         ));
     }
-    // The facts just before the compare at position `p` of `b`.
-    let Some(mut cursor) = fa.cursor(func, b) else {
+    // The facts just before the compare at position `p` of `b` *without* `a`'s branch: the
+    // fold runs `b`'s instructions right after `a`'s, for negative `i` too, so `n >= 0` must
+    // not rest on `i >= 0` (`n = copy i` in `b` is non-negative only on that edge).
+    let Some(start) = fa.block_out(a).cloned() else {
         return Err((cmp_inst, format!("{prefix}: no facts at `{bname}`")));
     };
+    let mut cursor = fa.cursor_from(func, b, start);
     for _ in 0..p {
         cursor.advance();
     }

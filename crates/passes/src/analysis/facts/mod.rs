@@ -574,6 +574,26 @@ impl FactAnalysis {
         })
     }
 
+    /// A cursor over `block`'s instructions starting from the facts `start` instead of its
+    /// entry facts (for a pass that moves the block's instructions elsewhere).
+    pub fn cursor_from<'f>(
+        &'f self,
+        func: &'f Function,
+        block: Block,
+        start: FactSet,
+    ) -> FactCursor<'f> {
+        FactCursor {
+            func,
+            calls: &self.calls,
+            tracked: &self.tracked,
+            insts: &func.blocks[block].insts,
+            pos: 0,
+            state: start,
+            deaths: &self.deaths[block],
+            next_death: 0,
+        }
+    }
+
     /// Replays `block`: calls `f(index, inst, before)` for each instruction with the facts
     /// just before it. Does nothing for an unreachable block. (Use [`FactAnalysis::cursor`] to
     /// also see what each instruction killed and established.)
