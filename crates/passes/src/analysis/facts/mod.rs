@@ -562,16 +562,7 @@ impl FactAnalysis {
     /// A cursor over `block` starting from its entry facts (`None` when unreachable).
     pub fn cursor<'f>(&'f self, func: &'f Function, block: Block) -> Option<FactCursor<'f>> {
         let start = self.block_in(block)?.clone();
-        Some(FactCursor {
-            func,
-            calls: &self.calls,
-            tracked: &self.tracked,
-            insts: &func.blocks[block].insts,
-            pos: 0,
-            state: start,
-            deaths: &self.deaths[block],
-            next_death: 0,
-        })
+        Some(self.cursor_from(func, block, start))
     }
 
     /// A cursor over `block`'s instructions starting from the facts `start` instead of its
