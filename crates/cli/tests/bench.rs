@@ -290,29 +290,31 @@ fn json_format_follows_the_documented_schema() {
 
 #[test]
 fn check_fails_a_target_that_is_not_met() {
-    // At the small sizes the JIT is hundreds of times slower than native Rust (the runs take
-    // microseconds, the compile milliseconds): the native target is NOT met over its whole range.
+    // The O2 pipeline costs a large share of Cranelift's compile (~0.4–0.6 in CPU time, debug
+    // and release alike), ten times the passes-share limit of 0.05: NOT met on any machine.
+    // (The native target was used here until O2 code came within 1.5x of native: then the
+    // verdict depended on the machine, and CI went red on a slower one.)
     let mut args = SMALL.to_vec();
-    args.extend(["3", "--check=native"]);
+    args.extend(["3", "--check=passes-share"]);
     let out = bench(&args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{stderr}");
     assert!(
-        stderr.contains("check failed: execution O2 speed / native"),
+        stderr.contains("check failed: O2 passes / Cranelift compile"),
         "{stderr}"
     );
     // Two wall-time samples are too few for a verdict: inconclusive, and --check passes.
     let mut args = SMALL.to_vec();
-    args.extend(["2", "--check=native"]);
+    args.extend(["2", "--check=passes-share"]);
     let out = bench(&args);
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let targets = table_rows(&stdout, "Targets");
-    let native = targets
+    let share = targets
         .iter()
-        .find(|r| r[1] == "native-speed")
-        .expect("native target");
-    assert_eq!(native[4], "inconclusive", "{native:?}");
+        .find(|r| r[1] == "passes-share-speed")
+        .expect("passes-share target");
+    assert_eq!(share[4], "inconclusive", "{share:?}");
     // Without --check the same run exits 0.
     let mut args = SMALL.to_vec();
     args.push("1");
