@@ -623,6 +623,20 @@ impl InstKind {
             _ => false,
         }
     }
+
+    /// Whether deleting the instruction changes nothing when its destination is never read:
+    /// it is pure, or it only reads memory without a check (`get.unchecked`, whose
+    /// precondition the pass that made it proved).
+    pub fn is_removable_when_dead(&self) -> bool {
+        self.is_pure()
+            || matches!(
+                self,
+                InstKind::VecGet {
+                    check: Check::Unchecked,
+                    ..
+                }
+            )
+    }
 }
 
 fn rename_local(local: &mut Local, mut f: impl FnMut(&mut Operand)) {

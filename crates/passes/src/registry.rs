@@ -24,6 +24,10 @@ use crate::pass::{OptLevel, Pass};
 /// - `range-check-fold` before `bounds-check-elim`: the folded `i >=u n` test gives the facts
 ///   `0 <= i < len(v)` on one edge, and the explicit-check decision in `bounds-check-elim`
 ///   reads the folded compare.
+/// - `struct-split` after the check passes (a split `get` carries the check the whole one had
+///   after they decided it) and before `dead-local-elim`, which removes the copies of fields
+///   nobody reads and the split locals themselves. It takes only structs over 8 bytes, so it
+///   is independent of `scalarize`, which takes the rest.
 /// - `dead-local-elim` after both: folding leaves the `i < 0` compare dead, and removed checks
 ///   leave dead lengths and compares.
 /// - `simplify-cfg` after that: removed explicit checks and folded branches leave empty and
@@ -40,6 +44,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(value_numbering::ValueNumbering),
         Box::new(range_check_fold::RangeCheckFold),
         Box::new(bounds_check_elim::BoundsCheckElim),
+        Box::new(struct_split::StructSplit),
         Box::new(dead_local_elim::DeadLocalElim),
         Box::new(simplify_cfg::SimplifyCfg),
         Box::new(scalarize::Scalarize),
@@ -69,6 +74,9 @@ pub fn pass_description(name: &str) -> Option<&'static str> {
         "dead-local-elim" => "removes writes of locals nobody reads, then unused locals",
         "simplify-cfg" => "folds constant branches, threads jumps through empty blocks, drops unreachable blocks, merges chains",
         "scalarize" => "holds structs of at most 8 bytes as one 64-bit integer",
+        "struct-split" => {
+            "a struct local over 8 bytes that is not passed to or returned from a call becomes one local per field"
+        }
         _ => return None,
     })
 }

@@ -35,6 +35,7 @@ fn level_pipelines_are_the_documented_ones() {
             "value-numbering",
             "range-check-fold",
             "bounds-check-elim",
+            "struct-split",
             "dead-local-elim",
             "simplify-cfg",
             "scalarize"

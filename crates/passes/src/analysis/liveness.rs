@@ -166,7 +166,7 @@ impl Liveness {
     }
 
     /// *Strong* liveness for dead-code elimination: like [`Liveness::compute`], except that a
-    /// pure instruction ([`InstKind::is_pure`]) whose destination is not live after it does not
+    /// removable instruction ([`InstKind::is_removable_when_dead`]) whose destination is not live after it does not
     /// make its operands live — it is dead, and so are the values only it reads. Solved in one
     /// dataflow, this finds in one go everything that repeated rounds of "remove dead
     /// instructions, recompute liveness" find, and also dead cycles (`x = add x, 1` in a loop
@@ -207,7 +207,7 @@ impl Liveness {
             for &inst in data.insts.iter().rev() {
                 let kind = &func.insts[inst].kind;
                 if let Some(d) = kind.def() {
-                    if !cur.contains(d) && kind.is_pure() {
+                    if !cur.contains(d) && kind.is_removable_when_dead() {
                         continue;
                     }
                     if !matches!(kind, InstKind::SetField { .. }) {

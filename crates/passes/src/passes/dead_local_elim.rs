@@ -1,8 +1,9 @@
 //! `dead-local-elim`: removes instructions whose only effect is to write a local nobody reads,
 //! then the declarations of locals no instruction mentions any more.
 //!
-//! 1. A *pure* instruction ([`InstKind::is_pure`]: no trap, no memory access, no effect besides
-//!    its destination) whose destination is not live right after it is deleted. Liveness here
+//! 1. A *removable* instruction ([`InstKind::is_removable_when_dead`]: a pure one — no trap,
+//!    no memory access, no effect besides its destination — or an unchecked `get`, which only
+//!    reads memory) whose destination is not live right after it is deleted. Liveness here
 //!    is *strong* liveness ([`Liveness::compute_strong`]): a pure instruction with a dead
 //!    destination does not make its operands live, so one sweep removes chains of dead
 //!    instructions (deleting one kills its operands) and dead cycles (`acc = add acc, i` in a
@@ -18,7 +19,8 @@
 //!    time (instructions no block holds any more are dropped), so no stale instruction can
 //!    refer to a removed local. Cached analyses keyed by locals are invalidated.
 //!
-//! Soundness: a pure instruction computes a value and writes one local; if that local is not
+//! Soundness: a removable instruction computes a value (reading an element whose index a pass
+//! proved in range, for `get.unchecked`) and writes one local; if that local is not
 //! strongly live after it, every read of the value on every path is by a pure instruction whose
 //! own result is never read (or by another such instruction, transitively), so no execution
 //! observes it, and since the instruction cannot trap, deleting
@@ -108,7 +110,7 @@ fn sweep(func: &mut Function, cx: &mut PassContext<'_>, liveness: &Liveness, rep
             let kind = &func.insts[inst].kind;
             if let Some(d) = kind.def() {
                 if !live.contains(d) {
-                    if kind.is_pure() {
+                    if kind.is_removable_when_dead() {
                         if !report {
                             let msg = || {
                                 format!(

@@ -10,5 +10,6 @@ pub mod range_check_fold;
 pub mod scalarize;
 pub mod simplify_cfg;
 pub mod store_load_forward;
+pub mod struct_split;
 pub mod temp_elision;
 pub mod value_numbering;

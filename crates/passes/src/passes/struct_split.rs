@@ -1,0 +1,617 @@
+//! `struct-split`: a struct local of more than 8 bytes becomes one local per field, so its
+//! fields live in registers instead of a stack slot.
+//!
+//! **Which locals.** A struct local (not a parameter) whose fields are all scalars and whose
+//! struct does not fit one integer ([`Module::packable`] refuses it; the small ones are
+//! `scalarize`'s) is split unless it *escapes*: passed to a call, assigned by a call, returned,
+//! or assigned whole by `pop`. Those need the struct's bytes in memory (the call protocol passes
+//! and returns structs through memory); the local stays whole with a missed remark naming the
+//! reason. A struct with more than [`MAX_FIELDS`] fields stays whole too (its field locals would
+//! crowd out every other local at register allocation).
+//!
+//! **Rewrite.** With `s` split into `s_f0 … s_fn`:
+//!
+//! | before | after |
+//! |---|---|
+//! | `s = make S(a0, …)` | `s_f0 = copy a0` … |
+//! | `x = getfield s.f` | `x = copy s_f` |
+//! | `setfield s.f, x` | `s_f = copy x` |
+//! | `s = copy t` (`t` split) | `s_f0 = copy t_f0` … |
+//! | `s = copy t` (`t` whole) | `s_f0 = getfield t.f0` … |
+//! | `t = copy s` (`t` whole) | `t = make S(s_f0, …)` |
+//! | `s = get v[i]` | `s_fk = get v[i].fk` (checked as before), then `s_f = get.unchecked v[i].f` for the other fields read anywhere |
+//! | `set v[i], s` / `push v, s` | `s_whole = make S(s_f0, …)`, then `set v[i], s_whole` / `push v, s_whole` |
+//!
+//! The `make` before a whole store is what the JIT already lowers field by field straight
+//! into the element (docs/jit.md, "struct locals held field by field").
+//!
+//! **Soundness.** A struct local is its fields: every instruction that defines it defines all
+//! of them (`make`, `copy`, `get`) or one (`setfield`), and every read reads one (`getfield`)
+//! or all (`copy`, a whole store). The rewrite performs exactly those field reads and writes on
+//! the field locals, which start zero like the struct's bytes (docs/ir.md §2), so every read
+//! sees the value it saw before. Padding is not a field: no instruction can read it (a struct
+//! over 8 bytes is never held as one integer), so not copying it changes nothing observable.
+//! For a split `get`, the first field read carries the original check, with the original
+//! vec, index and source location: it traps exactly when and where the whole read did,
+//! before any field local is written; the later reads use the same vec and index with
+//! nothing in between that could change either (the destinations are fresh field locals), so
+//! `0 <= i < len(v)` still holds and they cannot fail. Fields never read anywhere in the
+//! function are not loaded: their locals are never read.
+//!
+//! [`Module::packable`]: poolopt_ir::Module::packable
+
+use crate::analysis::LocalSet;
+use crate::pass::{OptLevel, Pass, PassContext};
+use poolopt_ir::{
+    Block, Check, EntityRef, Function, Inst, InstData, InstKind, Local, LocalData, Module, Operand,
+    StructId, Terminator, Type,
+};
+use rustc_hash::FxHashSet as HashSet;
+
+/// Structs with more fields than this stay whole.
+pub const MAX_FIELDS: usize = 32;
+
+/// The struct splitting pass.
+pub struct StructSplit;
+
+impl Pass for StructSplit {
+    fn name(&self) -> &'static str {
+        "struct-split"
+    }
+
+    fn preserves_cfg(&self) -> bool {
+        true
+    }
+
+    fn min_level(&self) -> OptLevel {
+        OptLevel::O2
+    }
+
+    fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
+        let Some(entry) = func.entry() else {
+            return false;
+        };
+        let mut plan = Plan::new(func, cx.module);
+        let mut any = false;
+        for (local, verdict) in plan.verdicts.iter().enumerate() {
+            let local = Local::new(local);
+            let data = &func.locals[local];
+            match verdict {
+                Verdict::NotCandidate => {}
+                Verdict::Whole(reason) => {
+                    let reason = reason.describe(cx.module);
+                    cx.missed_with(func, entry, data.loc, || {
+                        format!("`{}` not split into fields: {reason}", data.name)
+                    });
+                }
+                Verdict::Split(sid) => {
+                    any = true;
+                    let def = &cx.module.structs[*sid];
+                    cx.applied_with(func, entry, data.loc, || {
+                        format!(
+                            "`{}` ({}, {} bytes) split into {} field locals",
+                            data.name,
+                            def.name,
+                            def.layout().size,
+                            def.fields.len()
+                        )
+                    });
+                    cx.stat("structs_split", 1);
+                }
+            }
+        }
+        if !any {
+            return false;
+        }
+        plan.create_field_locals(func, cx.module);
+        let blocks = func.layout.clone();
+        // Per block, the split `get`s: (position of the first read, number of reads).
+        let mut split_gets: Vec<(Block, Vec<(usize, usize)>)> = Vec::new();
+        for block in blocks {
+            let insts = std::mem::take(&mut func.blocks[block].insts);
+            let mut out = Vec::with_capacity(insts.len());
+            let mut gets = Vec::new();
+            for inst in insts {
+                let start = out.len();
+                if plan.rewrite(func, inst, &mut out) {
+                    gets.push((start, out.len() - start));
+                }
+            }
+            func.blocks[block].insts = out;
+            if !gets.is_empty() {
+                split_gets.push((block, gets));
+            }
+        }
+        cx.invalidate_dataflow();
+        check_a_live_field(func, cx, &split_gets);
+        true
+    }
+}
+
+/// Moves the check of each split `get` to a field read that is live after it, when the one
+/// that carries it is not: `dead-local-elim` then removes the dead unchecked reads, and the
+/// check stays on a read that is needed anyway. The checked read stays first of its group, so
+/// no unchecked read runs before the check.
+fn check_a_live_field(
+    func: &mut Function,
+    cx: &mut PassContext<'_>,
+    split_gets: &[(Block, Vec<(usize, usize)>)],
+) {
+    if split_gets.is_empty() {
+        return;
+    }
+    let live = cx.liveness(func);
+    let mut cur = LocalSet::new(func.locals.len());
+    for (block, gets) in split_gets {
+        let block = *block;
+        live.live_out(block).copy_into(&mut cur);
+        let data = &func.blocks[block];
+        if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
+            cur.insert(l);
+        }
+        let mut next_get = gets.len();
+        let mut swaps = Vec::new();
+        for pos in (0..data.insts.len()).rev() {
+            if next_get > 0 {
+                let (start, len) = gets[next_get - 1];
+                if pos + 1 == start + len {
+                    next_get -= 1;
+                    let dst_live = |i: usize| {
+                        func.insts[data.insts[i]]
+                            .kind
+                            .def()
+                            .is_some_and(|d| cur.contains(d))
+                    };
+                    if !dst_live(start) {
+                        if let Some(i) = (start + 1..start + len).find(|&i| dst_live(i)) {
+                            swaps.push((start, i));
+                        }
+                    }
+                }
+            }
+            let kind = &func.insts[data.insts[pos]].kind;
+            if let Some(d) = kind.def() {
+                if !matches!(kind, InstKind::SetField { .. }) {
+                    cur.remove(d);
+                }
+            }
+            kind.for_each_use(|op| {
+                if let Operand::Local(l) = op {
+                    cur.insert(l);
+                }
+            });
+        }
+        for (first, live_one) in swaps {
+            let insts = &mut func.blocks[block].insts;
+            insts.swap(first, live_one);
+            let (a, b) = (insts[first], insts[live_one]);
+            let check = set_check(&mut func.insts[b].kind, Check::Unchecked);
+            set_check(&mut func.insts[a].kind, check);
+        }
+    }
+}
+
+/// Sets the check of a `get` and returns the one it had.
+fn set_check(kind: &mut InstKind, to: Check) -> Check {
+    match kind {
+        InstKind::VecGet { check, .. } => std::mem::replace(check, to),
+        _ => to,
+    }
+}
+
+/// What the pass decided for one local.
+#[derive(Clone, Debug)]
+enum Verdict {
+    /// Not a struct local this pass considers (scalars, vecs, small structs).
+    NotCandidate,
+    /// A struct local that stays whole.
+    Whole(WholeReason),
+    /// Split into one local per field.
+    Split(StructId),
+}
+
+/// Why a struct local stays whole.
+#[derive(Clone, Debug)]
+enum WholeReason {
+    Parameter,
+    NonScalarField(StructId, usize),
+    TooManyFields(usize),
+    CallArgument(poolopt_ir::FuncId),
+    CallResult(poolopt_ir::FuncId),
+    Returned,
+    Popped,
+}
+
+impl WholeReason {
+    fn describe(&self, module: &Module) -> String {
+        match *self {
+            WholeReason::Parameter => "it is a parameter (structs are passed by reference)".into(),
+            WholeReason::NonScalarField(s, f) => format!(
+                "field `{}` of `{}` is not a scalar",
+                module.structs[s].fields[f].name, module.structs[s].name
+            ),
+            WholeReason::TooManyFields(n) => {
+                format!("its struct has {n} fields, more than the {MAX_FIELDS} split")
+            }
+            WholeReason::CallArgument(f) => {
+                format!("it is passed whole to `{}`", module.funcs[f].name)
+            }
+            WholeReason::CallResult(f) => {
+                format!(
+                    "it is assigned whole by a call of `{}`",
+                    module.funcs[f].name
+                )
+            }
+            WholeReason::Returned => "it is returned whole".into(),
+            WholeReason::Popped => "it is assigned whole by `pop`".into(),
+        }
+    }
+}
+
+/// The decisions for one function, and the field locals of every split local.
+struct Plan {
+    verdicts: Vec<Verdict>,
+    /// Per local: the fields read anywhere in the function (all of them when the local is
+    /// read whole).
+    read: Vec<Vec<bool>>,
+    /// Per split local: its field locals, in field order.
+    fields: Vec<Vec<Local>>,
+    /// Per split local: the whole temporary that a store of it is built in, once created.
+    whole: Vec<Option<Local>>,
+    /// The names of the function's locals, for fresh ones.
+    taken: HashSet<String>,
+}
+
+impl Plan {
+    fn new(func: &Function, module: &Module) -> Plan {
+        let n = func.locals.len();
+        let mut verdicts: Vec<Verdict> = func
+            .locals
+            .values()
+            .map(|data| candidate(data, module))
+            .collect();
+        // A local no instruction mentions (dead-local-elim removes it) is not worth a remark.
+        let mut mentioned = vec![false; n];
+        for &block in &func.layout {
+            let data = &func.blocks[block];
+            for &inst in &data.insts {
+                let kind = &func.insts[inst].kind;
+                if let Some(d) = kind.def() {
+                    mentioned[d.index()] = true;
+                }
+                kind.for_each_use(|op| {
+                    if let Operand::Local(l) = op {
+                        mentioned[l.index()] = true;
+                    }
+                });
+            }
+            if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand())
+            {
+                mentioned[l.index()] = true;
+            }
+        }
+        for (v, m) in verdicts.iter_mut().zip(&mentioned) {
+            if !m {
+                *v = Verdict::NotCandidate;
+            }
+        }
+        let mut keep_whole = |l: Local, why: WholeReason| {
+            if let Verdict::Split(_) = verdicts[l.index()] {
+                verdicts[l.index()] = Verdict::Whole(why);
+            }
+        };
+        for &p in &func.params {
+            keep_whole(p, WholeReason::Parameter);
+        }
+        for &block in &func.layout {
+            let data = &func.blocks[block];
+            for &inst in &data.insts {
+                match &func.insts[inst].kind {
+                    InstKind::Call { dst, func: f, args } => {
+                        for a in args {
+                            if let Operand::Local(l) = *a {
+                                keep_whole(l, WholeReason::CallArgument(*f));
+                            }
+                        }
+                        if let Some(d) = *dst {
+                            keep_whole(d, WholeReason::CallResult(*f));
+                        }
+                    }
+                    InstKind::VecPop { dst: Some(d), .. } => keep_whole(*d, WholeReason::Popped),
+                    _ => {}
+                }
+            }
+            if let Some(Terminator::Ret(Some(Operand::Local(l)))) = data.terminator {
+                keep_whole(l, WholeReason::Returned);
+            }
+        }
+        let mut read: Vec<Vec<bool>> = verdicts
+            .iter()
+            .map(|v| match v {
+                Verdict::Split(s) => vec![false; module.structs[*s].fields.len()],
+                _ => Vec::new(),
+            })
+            .collect();
+        let read_all = |read: &mut Vec<Vec<bool>>, l: Local| {
+            for r in &mut read[l.index()] {
+                *r = true;
+            }
+        };
+        for &block in &func.layout {
+            for &inst in &func.blocks[block].insts {
+                match func.insts[inst].kind {
+                    InstKind::GetField { src, field, .. } => {
+                        if let Some(r) = read[src.index()].get_mut(field as usize) {
+                            *r = true;
+                        }
+                    }
+                    InstKind::Copy {
+                        src: Operand::Local(l),
+                        ..
+                    }
+                    | InstKind::VecSet {
+                        value: Operand::Local(l),
+                        field: None,
+                        ..
+                    }
+                    | InstKind::VecPush {
+                        value: Operand::Local(l),
+                        ..
+                    } => read_all(&mut read, l),
+                    _ => {}
+                }
+            }
+        }
+        Plan {
+            verdicts,
+            read,
+            fields: vec![Vec::new(); n],
+            whole: vec![None; n],
+            taken: HashSet::default(),
+        }
+    }
+
+    fn split_struct(&self, l: Local) -> Option<StructId> {
+        match self.verdicts.get(l.index()) {
+            Some(Verdict::Split(s)) => Some(*s),
+            _ => None,
+        }
+    }
+
+    fn create_field_locals(&mut self, func: &mut Function, module: &Module) {
+        self.taken = func.locals.values().map(|l| l.name.clone()).collect();
+        for (i, verdict) in self.verdicts.iter().enumerate() {
+            let Verdict::Split(sid) = verdict else {
+                continue;
+            };
+            let local = Local::new(i);
+            let (base, loc) = {
+                let d = &func.locals[local];
+                (d.name.clone(), d.loc)
+            };
+            let fields = module.structs[*sid]
+                .fields
+                .iter()
+                .map(|f| {
+                    let name = fresh(&mut self.taken, &format!("{base}_{}", f.name));
+                    func.locals.push(LocalData {
+                        name,
+                        ty: f.ty,
+                        packed: false,
+                        loc,
+                    })
+                })
+                .collect();
+            self.fields[i] = fields;
+        }
+    }
+
+    /// The whole temporary of split local `s` (created on first use).
+    fn whole_temp(&mut self, func: &mut Function, s: Local, sid: StructId) -> Local {
+        if let Some(w) = self.whole[s.index()] {
+            return w;
+        }
+        let data = &func.locals[s];
+        let (name, loc) = (
+            fresh(&mut self.taken, &format!("{}_whole", data.name)),
+            data.loc,
+        );
+        let w = func.locals.push(LocalData {
+            name,
+            ty: Type::Struct(sid),
+            packed: false,
+            loc,
+        });
+        self.whole[s.index()] = Some(w);
+        w
+    }
+
+    /// Appends to `out` what `inst` becomes; true when that is a split `get` (only the reads of
+    /// its fields).
+    fn rewrite(&mut self, func: &mut Function, inst: Inst, out: &mut Vec<Inst>) -> bool {
+        let InstData { kind, loc } = func.insts[inst].clone();
+        let mut emit = |func: &mut Function, kind: InstKind| out.push(func.make_inst(kind, loc));
+        match kind {
+            InstKind::Copy {
+                dst,
+                src: Operand::Local(src),
+            } if self.split_struct(dst).is_some() || self.split_struct(src).is_some() => {
+                match (self.split_struct(dst), self.split_struct(src)) {
+                    (Some(_), Some(_)) => {
+                        if dst != src {
+                            let pairs: Vec<(Local, Local)> = self.fields[dst.index()]
+                                .iter()
+                                .copied()
+                                .zip(self.fields[src.index()].iter().copied())
+                                .collect();
+                            for (d, s) in pairs {
+                                emit(func, copy(d, Operand::Local(s)));
+                            }
+                        }
+                    }
+                    (Some(_), None) => {
+                        for (k, &d) in self.fields[dst.index()].iter().enumerate() {
+                            emit(
+                                func,
+                                InstKind::GetField {
+                                    dst: d,
+                                    src,
+                                    field: k as u32,
+                                },
+                            );
+                        }
+                    }
+                    (None, Some(sid)) => {
+                        let fields = self.field_operands(src);
+                        emit(
+                            func,
+                            InstKind::Make {
+                                dst,
+                                ty: sid,
+                                fields,
+                            },
+                        );
+                    }
+                    (None, None) => unreachable!("guarded above"),
+                }
+            }
+            InstKind::Make { dst, fields, .. } if self.split_struct(dst).is_some() => {
+                for (k, op) in fields.into_iter().enumerate() {
+                    emit(func, copy(self.fields[dst.index()][k], op));
+                }
+            }
+            InstKind::GetField { dst, src, field } if self.split_struct(src).is_some() => {
+                let f = self.fields[src.index()][field as usize];
+                emit(func, copy(dst, Operand::Local(f)));
+            }
+            InstKind::SetField { dst, field, value } if self.split_struct(dst).is_some() => {
+                let f = self.fields[dst.index()][field as usize];
+                emit(func, copy(f, value));
+            }
+            InstKind::VecGet {
+                dst,
+                vec,
+                index,
+                field: None,
+                check,
+            } if self.split_struct(dst).is_some() => {
+                let read = &self.read[dst.index()];
+                let first = read.iter().position(|&r| r).unwrap_or(0);
+                let order = std::iter::once(first)
+                    .chain((0..read.len()).filter(|&k| k != first && read[k]))
+                    .collect::<Vec<_>>();
+                for (n, k) in order.into_iter().enumerate() {
+                    emit(
+                        func,
+                        InstKind::VecGet {
+                            dst: self.fields[dst.index()][k],
+                            vec,
+                            index,
+                            field: Some(k as u32),
+                            check: if n == 0 { check } else { Check::Unchecked },
+                        },
+                    );
+                }
+                return true;
+            }
+            InstKind::VecSet {
+                vec,
+                index,
+                field: None,
+                value: Operand::Local(s),
+                check,
+            } if self.split_struct(s).is_some() => {
+                let w = self.materialize(func, s, &mut emit);
+                emit(
+                    func,
+                    InstKind::VecSet {
+                        vec,
+                        index,
+                        field: None,
+                        value: Operand::Local(w),
+                        check,
+                    },
+                );
+            }
+            InstKind::VecPush {
+                vec,
+                value: Operand::Local(s),
+            } if self.split_struct(s).is_some() => {
+                let w = self.materialize(func, s, &mut emit);
+                emit(
+                    func,
+                    InstKind::VecPush {
+                        vec,
+                        value: Operand::Local(w),
+                    },
+                );
+            }
+            _ => out.push(inst),
+        }
+        false
+    }
+
+    /// Emits `s_whole = make S(s_f0, ...)` and returns `s_whole`.
+    fn materialize(
+        &mut self,
+        func: &mut Function,
+        s: Local,
+        emit: &mut impl FnMut(&mut Function, InstKind),
+    ) -> Local {
+        let sid = self.split_struct(s).expect("a split local");
+        let w = self.whole_temp(func, s, sid);
+        let fields = self.field_operands(s);
+        emit(
+            func,
+            InstKind::Make {
+                dst: w,
+                ty: sid,
+                fields,
+            },
+        );
+        w
+    }
+
+    fn field_operands(&self, s: Local) -> Vec<Operand> {
+        self.fields[s.index()]
+            .iter()
+            .map(|&f| Operand::Local(f))
+            .collect()
+    }
+}
+
+fn copy(dst: Local, src: Operand) -> InstKind {
+    InstKind::Copy { dst, src }
+}
+
+/// `base`, or `base_2`, `base_3`, … : the first name not taken (then taken).
+fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
+    let name = if taken.contains(base) {
+        (2..)
+            .map(|i| format!("{base}_{i}"))
+            .find(|n| !taken.contains(n))
+            .expect("unbounded range")
+    } else {
+        base.to_string()
+    };
+    taken.insert(name.clone());
+    name
+}
+
+/// The verdict before looking at how the local is used.
+fn candidate(data: &LocalData, module: &Module) -> Verdict {
+    let Type::Struct(sid) = data.ty else {
+        return Verdict::NotCandidate;
+    };
+    if data.packed || module.packable(sid).is_ok() {
+        return Verdict::NotCandidate;
+    }
+    let def = &module.structs[sid];
+    if let Some(f) = def.fields.iter().position(|f| f.ty.as_scalar().is_none()) {
+        return Verdict::Whole(WholeReason::NonScalarField(sid, f));
+    }
+    if def.fields.len() > MAX_FIELDS {
+        return Verdict::Whole(WholeReason::TooManyFields(def.fields.len()));
+    }
+    Verdict::Split(sid)
+}
