@@ -120,6 +120,12 @@ const REMARK_RULES: &[(&str, &str, RemarkKind, &str)] = &[
         "is reassigned in",
     ),
     (
+        "struct-split: kept whole (escapes)",
+        "struct-split",
+        RemarkKind::Missed,
+        "not split into fields",
+    ),
+    (
         "inline: inlined (marked `inline`)",
         "inline",
         RemarkKind::Applied,
@@ -190,6 +196,7 @@ const STAT_RULES: &[(&str, &str)] = &[
     ("simplify-cfg", "blocks_removed"),
     ("simplify-cfg", "blocks_merged"),
     ("scalarize", "locals_scalarized"),
+    ("struct-split", "structs_split"),
 ];
 
 /// Programs per rule.
