@@ -40,13 +40,13 @@
 //!   grow to `max(GROWTH × original, original + MIN_BUDGET)` instructions;
 //! - no caller grows beyond [`HARD_CAP`] instructions.
 
+use super::names::{joined, Names};
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
     Block, BlockData, EntityRef, FuncId, Function, InlineHint, Inst, InstKind, Loc, Local,
     LocalData, Operand, SecondaryMap, Terminator, Type,
 };
-use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
-use std::hash::BuildHasher;
+use rustc_hash::FxHashMap;
 
 /// Callees up to this size are always inlined.
 pub const SMALL: usize = 16;
@@ -216,68 +216,6 @@ fn decide(
     } else {
         "its only call site"
     })
-}
-
-/// Unique local and block names of the caller, remembered by their hashes: a name whose hash
-/// is not in the set is certainly new; a hash collision only makes the pass pick the next
-/// suffix. No name is cloned to fill the sets, and the outcome is deterministic (FxHash has no
-/// random seed).
-struct Names {
-    locals: FxHashSet<u64>,
-    blocks: FxHashSet<u64>,
-    /// Per base name (by hash), the first suffix not yet tried: inlining one callee many
-    /// times into one caller then costs one probe per copy, not one per earlier copy.
-    next_suffix: FxHashMap<u64, u32>,
-}
-
-fn name_hash(name: &str) -> u64 {
-    FxBuildHasher.hash_one(name)
-}
-
-/// `a_b`, without the formatting machinery.
-fn joined(a: &str, b: &str) -> String {
-    let mut s = String::with_capacity(a.len() + 1 + b.len());
-    s.push_str(a);
-    s.push('_');
-    s.push_str(b);
-    s
-}
-
-impl Names {
-    fn of(func: &Function) -> Names {
-        Names {
-            locals: func.locals.values().map(|l| name_hash(&l.name)).collect(),
-            blocks: func.blocks.values().map(|b| name_hash(&b.name)).collect(),
-            next_suffix: FxHashMap::default(),
-        }
-    }
-
-    fn fresh(
-        set: &mut FxHashSet<u64>,
-        next_suffix: &mut FxHashMap<u64, u32>,
-        base: String,
-    ) -> String {
-        let h = name_hash(&base);
-        if set.insert(h) {
-            return base;
-        }
-        let next = next_suffix.entry(h).or_insert(2);
-        loop {
-            let candidate = format!("{base}_{next}");
-            *next += 1;
-            if set.insert(name_hash(&candidate)) {
-                return candidate;
-            }
-        }
-    }
-
-    fn local(&mut self, base: String) -> String {
-        Self::fresh(&mut self.locals, &mut self.next_suffix, base)
-    }
-
-    fn block(&mut self, base: String) -> String {
-        Self::fresh(&mut self.blocks, &mut self.next_suffix, base)
-    }
 }
 
 /// Replaces the call at `index` of `block` by a copy of `callee`; returns the continuation

@@ -6,6 +6,7 @@ pub mod dead_local_elim;
 mod extended_blocks;
 pub mod global_copy_prop;
 pub mod inline;
+mod names;
 pub mod range_check_fold;
 pub mod scalarize;
 pub mod simplify_cfg;

@@ -40,13 +40,13 @@
 //!
 //! [`Module::packable`]: poolopt_ir::Module::packable
 
+use super::names::{joined, Names};
 use crate::analysis::LocalSet;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
     Block, Check, EntityRef, Function, Inst, InstData, InstKind, Local, LocalData, Module, Operand,
     StructId, Terminator, Type,
 };
-use rustc_hash::FxHashSet as HashSet;
 
 /// Structs with more fields than this stay whole.
 pub const MAX_FIELDS: usize = 32;
@@ -258,8 +258,8 @@ struct Plan {
     fields: Vec<Vec<Local>>,
     /// Per split local: the whole temporary that a store of it is built in, once created.
     whole: Vec<Option<Local>>,
-    /// The names of the function's locals, for fresh ones.
-    taken: HashSet<String>,
+    /// The names of the function's locals, for fresh ones (filled when the first is needed).
+    names: Option<Names>,
 }
 
 impl Plan {
@@ -270,6 +270,16 @@ impl Plan {
             .values()
             .map(|data| candidate(data, module))
             .collect();
+        if verdicts.iter().all(|v| matches!(v, Verdict::NotCandidate)) {
+            // No struct local over 8 bytes: nothing to look at (most functions).
+            return Plan {
+                verdicts,
+                read: Vec::new(),
+                fields: Vec::new(),
+                whole: Vec::new(),
+                names: None,
+            };
+        }
         // A local no instruction mentions (dead-local-elim removes it) is not worth a remark.
         let mut mentioned = vec![false; n];
         for &block in &func.layout {
@@ -367,7 +377,7 @@ impl Plan {
             read,
             fields: vec![Vec::new(); n],
             whole: vec![None; n],
-            taken: HashSet::default(),
+            names: None,
         }
     }
 
@@ -379,7 +389,7 @@ impl Plan {
     }
 
     fn create_field_locals(&mut self, func: &mut Function, module: &Module) {
-        self.taken = func.locals.values().map(|l| l.name.clone()).collect();
+        let names = self.names.get_or_insert_with(|| Names::of(func));
         for (i, verdict) in self.verdicts.iter().enumerate() {
             let Verdict::Split(sid) = verdict else {
                 continue;
@@ -393,7 +403,7 @@ impl Plan {
                 .fields
                 .iter()
                 .map(|f| {
-                    let name = fresh(&mut self.taken, &format!("{base}_{}", f.name));
+                    let name = names.local(joined(&base, &f.name));
                     func.locals.push(LocalData {
                         name,
                         ty: f.ty,
@@ -411,11 +421,9 @@ impl Plan {
         if let Some(w) = self.whole[s.index()] {
             return w;
         }
+        let names = self.names.get_or_insert_with(|| Names::of(func));
         let data = &func.locals[s];
-        let (name, loc) = (
-            fresh(&mut self.taken, &format!("{}_whole", data.name)),
-            data.loc,
-        );
+        let (name, loc) = (names.local(joined(&data.name, "whole")), data.loc);
         let w = func.locals.push(LocalData {
             name,
             ty: Type::Struct(sid),
@@ -429,6 +437,32 @@ impl Plan {
     /// Appends to `out` what `inst` becomes; true when that is a split `get` (only the reads of
     /// its fields).
     fn rewrite(&mut self, func: &mut Function, inst: Inst, out: &mut Vec<Inst>) -> bool {
+        let split = |l: &Local| self.split_struct(*l).is_some();
+        let mentions_split = match &func.insts[inst].kind {
+            InstKind::Copy {
+                dst,
+                src: Operand::Local(src),
+            } => split(dst) || split(src),
+            InstKind::Make { dst, .. } | InstKind::SetField { dst, .. } => split(dst),
+            InstKind::GetField { src, .. } => split(src),
+            InstKind::VecGet {
+                dst, field: None, ..
+            } => split(dst),
+            InstKind::VecSet {
+                value: Operand::Local(l),
+                field: None,
+                ..
+            }
+            | InstKind::VecPush {
+                value: Operand::Local(l),
+                ..
+            } => split(l),
+            _ => false,
+        };
+        if !mentions_split {
+            out.push(inst);
+            return false;
+        }
         let InstData { kind, loc } = func.insts[inst].clone();
         let mut emit = |func: &mut Function, kind: InstKind| out.push(func.make_inst(kind, loc));
         match kind {
@@ -582,20 +616,6 @@ impl Plan {
 
 fn copy(dst: Local, src: Operand) -> InstKind {
     InstKind::Copy { dst, src }
-}
-
-/// `base`, or `base_2`, `base_3`, … : the first name not taken (then taken).
-fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
-    let name = if taken.contains(base) {
-        (2..)
-            .map(|i| format!("{base}_{i}"))
-            .find(|n| !taken.contains(n))
-            .expect("unbounded range")
-    } else {
-        base.to_string()
-    };
-    taken.insert(name.clone());
-    name
 }
 
 /// The verdict before looking at how the local is used.
