@@ -15,6 +15,10 @@ use crate::pass::{OptLevel, Pass};
 ///   callees' parameters (`alloc_items = copy items`), so facts about the caller's vec apply
 ///   to the callee's code; it runs after `temp-elision`, which keeps the destination's name
 ///   when a temporary only feeds one copy (`half = sdiv n, 2` rather than `t5 = ...`).
+/// - `branch-threading` after the copy passes (they leave `t = slt ..; brif t` rather than
+///   copies of copies for it to see through) and before everything that walks extended blocks
+///   or dominators (`store-load-forward`, `value-numbering`, the check passes): a threaded
+///   `&&`/`||` join leaves the guarded block with one way in, through the test.
 /// - `store-load-forward` after them (it matches the vec, index and value locals by name, so
 ///   fewer copies mean more matches) and before the check passes: a forwarded `get` is one
 ///   check fewer for them to decide, and its copy gives the facts the stored value.
@@ -40,6 +44,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(temp_elision::TempElision),
         Box::new(global_copy_prop::GlobalCopyProp),
         Box::new(copy_prop::CopyProp),
+        Box::new(branch_threading::BranchThreading),
         Box::new(store_load_forward::StoreLoadForward),
         Box::new(value_numbering::ValueNumbering),
         Box::new(range_check_fold::RangeCheckFold),
@@ -66,6 +71,9 @@ pub fn pass_description(name: &str) -> Option<&'static str> {
         }
         "value-numbering" => {
             "a second computation of the same pure expression (arithmetic, compare, cast, `len`) becomes a copy of the first"
+        }
+        "branch-threading" => {
+            "an edge on which a join block's branch condition is known (`a && b`, `a || b`) goes straight to the taken target"
         }
         "range-check-fold" => "folds `i < 0 || i >= n` into one unsigned compare `i >=u n`",
         "bounds-check-elim" => {
@@ -101,7 +109,8 @@ pub fn pass_by_name(name: &str) -> Result<Box<dyn Pass>, PassError> {
 /// [`Pass::min_level`] is at most `level`, in that order.
 ///
 /// - O0: nothing.
-/// - O1: `range-check-fold`, `bounds-check-elim`, `dead-local-elim`, `simplify-cfg` — the
+/// - O1: `branch-threading`, `range-check-fold`, `bounds-check-elim`, `dead-local-elim`,
+///   `simplify-cfg` — the
 ///   checks go, data representation and temporaries stay as the front end wrote them.
 /// - O2: every pass.
 pub fn pipeline(level: OptLevel) -> Vec<Box<dyn Pass>> {

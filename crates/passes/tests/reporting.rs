@@ -17,6 +17,7 @@ fn level_pipelines_are_the_documented_ones() {
     assert_eq!(
         names(OptLevel::O1),
         [
+            "branch-threading",
             "range-check-fold",
             "bounds-check-elim",
             "dead-local-elim",
@@ -31,6 +32,7 @@ fn level_pipelines_are_the_documented_ones() {
             "temp-elision",
             "global-copy-prop",
             "copy-prop",
+            "branch-threading",
             "store-load-forward",
             "value-numbering",
             "range-check-fold",

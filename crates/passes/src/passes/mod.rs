@@ -1,6 +1,7 @@
 //! The passes, one file each.
 
 pub mod bounds_check_elim;
+pub mod branch_threading;
 pub mod copy_prop;
 pub mod dead_local_elim;
 mod extended_blocks;

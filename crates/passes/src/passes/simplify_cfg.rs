@@ -188,7 +188,9 @@ fn thread_jumps(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     changed
 }
 
-fn remove_unreachable(func: &mut Function, cx: &mut PassContext<'_>, cfg: &Cfg) -> bool {
+/// Drops the blocks `cfg` finds unreachable from the layout (also used by `branch-threading`,
+/// which can leave a join with no way in; the verifier refuses unreachable blocks).
+pub(crate) fn remove_unreachable(func: &mut Function, cx: &mut PassContext<'_>, cfg: &Cfg) -> bool {
     let dead: Vec<Block> = func
         .layout
         .iter()

@@ -684,6 +684,23 @@ impl FactSet {
         self.remove_cmps_where(|f| !keep(f));
     }
 
+    /// Whether a recorded compare reads local `l`.
+    pub fn cmp_reads(&self, l: Local) -> bool {
+        let o = Operand::Local(l);
+        self.cmps.iter().any(|c| c.lhs == o || c.rhs == o)
+    }
+
+    /// Calls `f` for every local operand of a recorded compare.
+    pub fn for_each_cmp_operand(&self, mut f: impl FnMut(Local)) {
+        for c in &self.cmps {
+            c.lhs
+                .as_local()
+                .into_iter()
+                .chain(c.rhs.as_local())
+                .for_each(&mut f);
+        }
+    }
+
     /// Calls `f` for every local a term or a compare's result is about (a local may come
     /// more than once).
     pub fn for_each_local(&self, mut f: impl FnMut(Local)) {

@@ -52,18 +52,23 @@ use relevance::Tracked;
 use smallvec::SmallVec;
 use transfer::{edge_extra, transfer_with};
 
-/// Eliminates every term and compare of `s` about a local that is not live.
+/// Eliminates every term and compare of `s` about a local that is not live, except the
+/// operands of a live compare's record: `t = sge i, n; br join` with `n` dead after it still
+/// needs `n`'s relation to `len(v)` when `join` branches on `t`. (Keeping facts about a dead
+/// local is sound — a later write of it kills them — dropping them only saves work.)
 fn drop_dead(s: &mut FactSet, live: LiveSet<'_>) {
+    s.retain_cmps(|f| live.contains(f.c));
+    let mut operands: SmallVec<[Local; 8]> = SmallVec::new();
+    s.for_each_cmp_operand(|l| operands.push(l));
     let mut dead: SmallVec<[Local; 8]> = SmallVec::new();
     s.for_each_local(|l| {
-        if !live.contains(l) && !dead.contains(&l) {
+        if !live.contains(l) && !operands.contains(&l) && !dead.contains(&l) {
             dead.push(l);
         }
     });
     for l in dead {
         s.forget_local(l);
     }
-    s.retain_cmps(|f| live.contains(f.c));
 }
 
 /// The facts on the edge `from → to`: `out` plus what the branch condition says.
@@ -388,7 +393,9 @@ fn step_block(
         if at > index {
             break;
         }
-        if at == index {
+        // A local a recorded compare reads stays until the compare's result dies (see
+        // `drop_dead`).
+        if at == index && !s.cmp_reads(l) {
             s.forget_local(l);
         }
         *next_death += 1;
