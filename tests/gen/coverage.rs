@@ -187,6 +187,7 @@ const STAT_RULES: &[(&str, &str)] = &[
     ("temp-elision", "temps_elided"),
     ("global-copy-prop", "copies_forwarded"),
     ("copy-prop", "copies_propagated"),
+    ("branch-threading", "edges_threaded"),
     ("store-load-forward", "loads_forwarded"),
     ("value-numbering", "expressions_numbered"),
     ("dead-local-elim", "insts_removed"),

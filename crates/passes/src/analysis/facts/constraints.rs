@@ -631,6 +631,25 @@ impl FactSet {
         }
     }
 
+    /// Adds every constraint composed through `t` (as [`FactSet::eliminate`] does) but keeps
+    /// `t`: for a local that is dead but still read by a recorded compare, so the relations
+    /// it linked are explicit (and named when a later instruction kills them) while the
+    /// compare can still use it.
+    pub fn compose_through(&mut self, t: Term) {
+        let ins: ConstraintBuf = self.cons.iter().filter(|k| k.b == t).copied().collect();
+        let outs: ConstraintBuf = self.from(t).iter().copied().collect();
+        if ins.is_empty() || outs.is_empty() || ins.len() * outs.len() > MAX_COMPOSITIONS {
+            return;
+        }
+        for i in &ins {
+            for o in &outs {
+                if i.a != o.b {
+                    self.add_wide(i.a, o.b, i.c as i128 + o.c as i128);
+                }
+            }
+        }
+    }
+
     /// Makes the relations between terms of known constant value explicit: `x == c1` and
     /// `y == c2` give `x == y + c1 - c2`. Used at loop headers, so that `k == 0` and
     /// `len(v) == 0` on entry become `k == len(v)`, a relation the loop body's updates

@@ -61,13 +61,21 @@ fn drop_dead(s: &mut FactSet, live: LiveSet<'_>) {
     let mut operands: SmallVec<[Local; 8]> = SmallVec::new();
     s.for_each_cmp_operand(|l| operands.push(l));
     let mut dead: SmallVec<[Local; 8]> = SmallVec::new();
+    let mut kept: SmallVec<[Local; 8]> = SmallVec::new();
     s.for_each_local(|l| {
-        if !live.contains(l) && !operands.contains(&l) && !dead.contains(&l) {
-            dead.push(l);
+        if !live.contains(l) && !dead.contains(&l) && !kept.contains(&l) {
+            if operands.contains(&l) {
+                kept.push(l);
+            } else {
+                dead.push(l);
+            }
         }
     });
     for l in dead {
         s.forget_local(l);
+    }
+    for l in kept {
+        s.compose_through(Term::value(l));
     }
 }
 
@@ -394,9 +402,13 @@ fn step_block(
             break;
         }
         // A local a recorded compare reads stays until the compare's result dies (see
-        // `drop_dead`).
-        if at == index && !s.cmp_reads(l) {
-            s.forget_local(l);
+        // `drop_dead`), with what it linked made explicit.
+        if at == index {
+            if s.cmp_reads(l) {
+                s.compose_through(Term::value(l));
+            } else {
+                s.forget_local(l);
+            }
         }
         *next_death += 1;
     }
