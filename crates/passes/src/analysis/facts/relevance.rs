@@ -7,7 +7,8 @@
 //! elimination. So the analysis only records constraints whose terms are *tracked*.
 //!
 //! Tracked locals, to a fixpoint:
-//! - the index and vec of every checked `get`/`set`, the vec of every checked `pop`;
+//! - the index and vec of every checked `get`/`set`, the vec of every checked `pop`, the
+//!   divisor of every checked division;
 //! - both operands of a compare that a branch with a trapping successor tests (an explicit
 //!   check), or that an `and`/`or` combines (a range-check-fold candidate);
 //! - the operands of the definition of a tracked value local (`copy`, unary, binary);
@@ -102,6 +103,13 @@ impl Tracked {
                     }
                     InstKind::VecPop { vec, check, .. } if check.is_checked() => {
                         mark(&mut on, Operand::Local(vec));
+                    }
+                    // A checked division's divisor (`div-check-elim` asks whether it is
+                    // non-zero).
+                    InstKind::Binary { op, rhs, check, .. }
+                        if check.is_checked() && op.is_division() =>
+                    {
+                        mark(&mut on, rhs);
                     }
                     InstKind::Compare { dst, lhs, rhs, .. } if tested[dst.index()] => {
                         mark(&mut on, lhs);
