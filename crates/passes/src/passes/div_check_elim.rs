@@ -6,7 +6,9 @@
 //!    passes the test at the operand width (not 0; not -1 for `sdiv`), or when the fact
 //!    analysis ([`crate::analysis::facts`]) proves just before it that the divisor is at least
 //!    1, or at most -1 (at most -2 for `sdiv`). The facts track only `i64` locals, so this
-//!    rule decides `i64` divisors.
+//!    rule decides `i64` divisors. The pass runs its own analysis, tracking only the locals
+//!    linked to a divisor ([`crate::analysis::facts::relevance`]), so the check passes' analysis
+//!    does not grow with divisions and this one stays small.
 //! 2. **Hoisted (loop versioning).** For a natural loop — a header `h` with back edges from
 //!    blocks it dominates and exactly one other predecessor `e` — holding checked divisions
 //!    whose divisor is a local that no instruction of the loop assigns, the pass copies the
@@ -145,7 +147,7 @@ fn prove(func: &mut Function, cx: &mut PassContext<'_>) -> (bool, Vec<Kept>) {
                 if func.local_ty(d) == Type::I64)
         })
     });
-    let fa = needs_facts.then(|| cx.facts(func));
+    let fa = needs_facts.then(|| cx.divisor_facts(func));
     // (block, inst, message when removed).
     let mut removed: Vec<(Block, Inst, &'static str, String)> = Vec::new();
     let mut kept: Vec<Kept> = Vec::new();
@@ -520,15 +522,18 @@ fn version(
     tests: &[(Local, bool)],
     unchecked: &HashSet<Inst>,
 ) {
-    let mut names: HashSet<String> = func.blocks.values().map(|b| b.name.clone()).collect();
-    let mut fresh = |base: String| -> String {
+    // Block names are unique: a new one gets a numeric suffix when taken.
+    let mut taken: Vec<String> = Vec::new();
+    let mut fresh = |func: &Function, base: String| -> String {
+        let used =
+            |n: &str| func.blocks.values().any(|b| b.name == n) || taken.iter().any(|t| t == n);
         let mut name = base.clone();
         let mut n = 2;
-        while names.contains(&name) {
+        while used(&name) {
             name = format!("{base}_{n}");
             n += 1;
         }
-        names.insert(name.clone());
+        taken.push(name.clone());
         name
     };
     let h = lp.header;
@@ -538,20 +543,24 @@ fn version(
     let mut new_blocks: Vec<Block> = Vec::new();
     let pre_fast = new_block(
         func,
-        fresh(format!("{hname}_pre_nochk")),
+        fresh(func, format!("{hname}_pre_nochk")),
         func.blocks[h].loc,
     );
     new_blocks.push(pre_fast);
     for &b in &lp.body {
         let nb = new_block(
             func,
-            fresh(format!("{}_nochk", func.blocks[b].name)),
+            fresh(func, format!("{}_nochk", func.blocks[b].name)),
             func.blocks[b].loc,
         );
         copy_of[b] = Some(nb);
         new_blocks.push(nb);
     }
-    let pre = new_block(func, fresh(format!("{hname}_pre")), func.blocks[h].loc);
+    let pre = new_block(
+        func,
+        fresh(func, format!("{hname}_pre")),
+        func.blocks[h].loc,
+    );
     new_blocks.push(pre);
     for &b in &lp.body {
         let Some(nb) = copy_of[b] else { continue };
@@ -584,8 +593,21 @@ fn version(
     func.blocks[pre_fast].terminator = Some(Terminator::Br(copy_h));
     func.blocks[pre].terminator = Some(Terminator::Br(h));
     // The test.
-    let ok = func.add_local(func.fresh_local_name("divok"), Type::BOOL);
-    let t = func.add_local(func.fresh_local_name("divok_t"), Type::BOOL);
+    let ok_name = func.fresh_local_name("divok");
+    let ok = func.add_local(ok_name.clone(), Type::BOOL);
+    let t_name = format!("{ok_name}_t");
+    let t_name = if func.locals.values().any(|l| l.name == t_name) {
+        func.fresh_local_name(&t_name)
+    } else {
+        t_name
+    };
+    // The second local only when there is more than one compare.
+    let compares: usize = tests.iter().map(|&(_, m1)| 1 + usize::from(m1)).sum();
+    let t = if compares > 1 {
+        func.add_local(t_name, Type::BOOL)
+    } else {
+        ok
+    };
     let mut test = Vec::new();
     let mut first = true;
     for &(d, m1) in tests {
@@ -625,7 +647,11 @@ fn version(
         func.blocks[e].insts.extend(test);
         func.blocks[e].terminator = Some(branch);
     } else {
-        let p = new_block(func, fresh(format!("{hname}_divtest")), func.blocks[h].loc);
+        let p = new_block(
+            func,
+            fresh(func, format!("{hname}_divtest")),
+            func.blocks[h].loc,
+        );
         func.blocks[p].insts = test;
         func.blocks[p].terminator = Some(branch);
         func.blocks[p].term_loc = func.blocks[e].term_loc;
