@@ -37,6 +37,7 @@ fn level_pipelines_are_the_documented_ones() {
             "bounds-check-elim",
             "dead-local-elim",
             "simplify-cfg",
+            "div-check-elim",
             "scalarize"
         ]
     );
