@@ -49,7 +49,8 @@
 //! What it does not do: a divisor assigned in the loop (even to a value that passes the
 //! test), loops with several entries, division checks in a loop whose inner loop was
 //! versioned, facts about non-`i64` divisors (they can only be hoisted), and merging the
-//! copies of nested loops.
+//! copies of nested loops. A second run versions the original loop again (sound, only larger;
+//! the pipelines run the pass once).
 
 use crate::analysis::facts::Term;
 use crate::analysis::{Cfg, DomTree};
