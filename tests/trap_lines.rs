@@ -121,3 +121,44 @@ fn typed_entries_report_the_same_trap_as_run() {
         assert_eq!(main.call((10,)), Ok(10), "{level:?}");
     }
 }
+
+/// Division checks that `div-check-elim` keeps, hoists or versions around trap with the same
+/// kind and line at every level: a zero divisor in the original loop of a versioned one, a
+/// divisor assigned in the loop, a guard that lets 0 through, and a checked access before the
+/// division in the unchecked copy.
+#[test]
+fn division_traps_keep_their_line_through_div_check_elim() {
+    for (file, args, kind, needle) in [
+        (
+            "div_loop_zero_divisor",
+            &[4, 0][..],
+            TrapKind::DivZero,
+            "q = urem i, k",
+        ),
+        (
+            "div_loop_divisor_assigned",
+            &[100, 3][..],
+            TrapKind::DivZero,
+            "q = sdiv x, k",
+        ),
+        (
+            "div_guarded_nonneg_zero",
+            &[100, 0][..],
+            TrapKind::DivZero,
+            "q = sdiv x, k",
+        ),
+        (
+            "div_loop_trap_before_division",
+            &[5][..],
+            TrapKind::IndexOob,
+            "x = get v[i]",
+        ),
+    ] {
+        let rel = format!("tests/passes/{file}.pir");
+        let src = std::fs::read_to_string(root().join(&rel)).unwrap();
+        let module = load(&rel);
+        let trap = trap_everywhere(&module, "main", args, &RunLimits::default());
+        assert_eq!(trap.kind, kind, "{rel}");
+        assert_eq!(trap.line, line_of(&src, needle), "{rel}: {trap}");
+    }
+}

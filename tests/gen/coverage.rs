@@ -173,6 +173,48 @@ const REMARK_RULES: &[(&str, &str, RemarkKind, &str)] = &[
         RemarkKind::Missed,
         "sites and not in a loop",
     ),
+    (
+        "div: check removed (constant divisor)",
+        "div-check-elim",
+        RemarkKind::Applied,
+        "the constant divisor",
+    ),
+    (
+        "div: check removed (facts bound the divisor away from 0)",
+        "div-check-elim",
+        RemarkKind::Applied,
+        "division check removed: `",
+    ),
+    (
+        "div: loop versioned (invariant divisor)",
+        "div-check-elim",
+        RemarkKind::Applied,
+        "versioned:",
+    ),
+    (
+        "div: check hoisted into the loop test",
+        "div-check-elim",
+        RemarkKind::Applied,
+        "division check hoisted",
+    ),
+    (
+        "div: kept (divisor assigned in the loop)",
+        "div-check-elim",
+        RemarkKind::Missed,
+        "is assigned in loop",
+    ),
+    (
+        "div: kept (constant divisor fails the test)",
+        "div-check-elim",
+        RemarkKind::Missed,
+        "which fails the test",
+    ),
+    (
+        "div: kept (not in a loop, nothing proves it)",
+        "div-check-elim",
+        RemarkKind::Missed,
+        "not in a loop (with one entry)",
+    ),
 ];
 
 /// The counters the passes report (`poolopt opt --stats`).
@@ -198,6 +240,11 @@ const STAT_RULES: &[(&str, &str)] = &[
     ("simplify-cfg", "blocks_merged"),
     ("scalarize", "locals_scalarized"),
     ("struct-split", "structs_split"),
+    ("div-check-elim", "const_checks_removed"),
+    ("div-check-elim", "checks_removed"),
+    ("div-check-elim", "loops_versioned"),
+    ("div-check-elim", "checks_hoisted"),
+    ("div-check-elim", "checks_kept"),
 ];
 
 /// Programs per rule.

@@ -73,6 +73,10 @@ pub const SHAPES: &[&str] = &[
     "callee that may trap returns a vec, used",
     "callee that may trap returns a loop bound, used",
     "callee that may trap returns a struct, used",
+    "division in a loop, invariant divisor",
+    "division in a loop near miss: divisor assigned in the loop",
+    "division under d > 0",
+    "division near miss: d >= 0 lets zero through",
 ];
 
 /// How the helper functions' bodies vary (read from the input before anything else).
@@ -531,7 +535,7 @@ impl FnGen<'_, '_, '_> {
 
     /// A shape of issues 10 and 11.
     pub(super) fn new_shape(&mut self) {
-        match self.src.pick(16) {
+        match self.src.pick(17) {
             0 => self.offset_minus_one(),
             1 => self.offset_plus_one(),
             2 => self.offset_minus_k(),
@@ -547,6 +551,7 @@ impl FnGen<'_, '_, '_> {
             12 => self.call_in_loop(),
             13 => self.struct_call(),
             14 => self.trapping_callee_result(),
+            15 => self.division_shape(),
             _ => self.masked_bound(),
         }
     }
@@ -923,6 +928,54 @@ impl FnGen<'_, '_, '_> {
         self.fb.binary(j, BinaryOp::SRem, j, n);
         self.do_access(v, j.into());
         self.join_at(join);
+    }
+
+    /// Divisions for `div-check-elim`, with a divisor `d = (x & 3) - c` (`c` in 0..3, so `d`
+    /// may be 0, -1 or positive, and no fact bounds it away from 0) and a dividend that may be
+    /// `MIN`: in a loop of 0 to 3 iterations that never assigns `d` (versioned; near miss: the
+    /// loop assigns `d`, before or after the division), or under `if d > 0` (proved; near miss
+    /// `d >= 0`).
+    fn division_shape(&mut self) {
+        let op = super::DIV_OPS[self.src.pick(4)];
+        let x = self.local_of(ScalarType::I64);
+        let (d, q) = (self.l.m, self.l.j);
+        let c = self.src.pick(3) as i64;
+        self.fb.binary(d, BinaryOp::And, x, 3i64);
+        self.fb.binary(d, BinaryOp::Sub, d, c);
+        let dividend = self.operand(ScalarType::I64);
+        let Some(k) = self.loop_counter().filter(|_| self.src.pick(3) != 0) else {
+            let near = self.near_or(
+                "division under d > 0",
+                "division near miss: d >= 0 lets zero through",
+            );
+            let join = self.block("join");
+            let test = if near { CmpOp::Sge } else { CmpOp::Sgt };
+            self.guard(join, test, d, 0i64);
+            self.fb.binary(q, op, dividend, d);
+            self.mix(q.into());
+            return self.join_at(join);
+        };
+        let near = self.near_or(
+            "division in a loop, invariant divisor",
+            "division in a loop near miss: divisor assigned in the loop",
+        );
+        let late = self.src.pick(2) == 1;
+        let trips = self.src.pick(4) as i64;
+        self.fb.copy(k, 0i64);
+        self.while_loop(
+            |_| (CmpOp::Slt, k.into(), trips.into()),
+            |g| {
+                if near && !late {
+                    g.fb.binary(d, BinaryOp::Sub, d, 1i64);
+                }
+                g.fb.binary(q, op, dividend, d);
+                g.mix(q.into());
+                if near && late {
+                    g.fb.binary(d, BinaryOp::Add, d, 1i64);
+                }
+                g.fb.binary(k, BinaryOp::Add, k, 1i64);
+            },
+        );
     }
 
     /// `if <upper test> || <lower test> { trap }; <then>`: the short-circuit range check with

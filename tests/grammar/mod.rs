@@ -145,8 +145,14 @@ impl Gen<'_, '_> {
             2 | 3 => {
                 let (d, ty) = self.int_local()?;
                 let op = self.pick(BINOPS)?;
+                // The divisions have an unchecked form too.
+                let suffix = if ["sdiv", "udiv", "srem", "urem"].contains(&op) {
+                    self.unchecked()?
+                } else {
+                    ""
+                };
                 let (x, y) = (self.operand(ty)?, self.operand(ty)?);
-                format!("{d} = {op} {x}, {y}")
+                format!("{d} = {op}{suffix} {x}, {y}")
             }
             4 => {
                 let op = self.pick(CMPOPS)?;

@@ -311,6 +311,53 @@ fn unchecked_witness_is_refused_unless_trusted() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("unchecked"));
 }
 
+/// An unchecked division in the input: `run` refuses it at its line (exit 2, naming the flag)
+/// at every level and in the interpreter; with `--trust-unchecked` the interpreter reports the
+/// violated precondition (divisor 0) as an error, not a `div_zero` trap. The JIT is not run on
+/// it: the flag is the user's promise, and by 0 the division would fault.
+#[test]
+fn unchecked_division_is_refused_unless_trusted() {
+    let path = root().join("tests/untrusted/unchecked_sdiv_zero.pir");
+    let file = path.display().to_string();
+    for extra in [&["-O0"][..], &["-O2"][..], &["--interp"][..]] {
+        let out = Command::new(bin())
+            .arg("run")
+            .arg(&path)
+            .args(["--args", "0"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with(&format!(
+                "{file}:9:5: error: `sdiv.unchecked` is not allowed in untrusted IR"
+            )),
+            "{extra:?}: {stderr}"
+        );
+        assert!(stderr.contains("--trust-unchecked"), "{stderr}");
+    }
+    let out = Command::new(bin())
+        .args(["run", "--trust-unchecked", "--interp", "--args", "0"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("unchecked operation violated its precondition: sdiv.unchecked by 0"),
+        "{stderr}"
+    );
+    // A divisor that meets the precondition runs, in the JIT too.
+    let out = Command::new(bin())
+        .args(["run", "--trust-unchecked", "-O0", "--args", "2"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "3");
+}
+
 /// `poolopt opt` output (which holds the passes' unchecked operations) is refused as input
 /// without `--trust-unchecked` and gives the original result with it, at every level.
 #[test]

@@ -87,6 +87,15 @@ pub(crate) enum CInst {
         rhs: Src,
         ty: ScalarType,
     },
+    /// An unchecked division: its precondition (divisor not 0, not -1 for `sdiv`) is tested
+    /// and a violation reported as [`crate::InterpError::UncheckedViolation`].
+    DivUnchecked {
+        dst: u32,
+        op: BinaryOp,
+        lhs: Src,
+        rhs: Src,
+        ty: ScalarType,
+    },
     Compare {
         dst: u32,
         op: CmpOp,
@@ -610,14 +619,31 @@ impl Translator<'_> {
                     ty,
                 }
             }
-            InstKind::Binary { dst, op, lhs, rhs } => {
+            InstKind::Binary {
+                dst,
+                op,
+                lhs,
+                rhs,
+                check,
+            } => {
                 let (dst, ty) = self.scalar(*dst)?;
-                CInst::Binary {
-                    dst,
-                    op: *op,
-                    lhs: self.src(*lhs, ty)?,
-                    rhs: self.src(*rhs, ty)?,
-                    ty,
+                let (lhs, rhs) = (self.src(*lhs, ty)?, self.src(*rhs, ty)?);
+                if check.is_checked() || !op.is_division() {
+                    CInst::Binary {
+                        dst,
+                        op: *op,
+                        lhs,
+                        rhs,
+                        ty,
+                    }
+                } else {
+                    CInst::DivUnchecked {
+                        dst,
+                        op: *op,
+                        lhs,
+                        rhs,
+                        ty,
+                    }
                 }
             }
             InstKind::Compare { dst, op, lhs, rhs } => {

@@ -289,6 +289,18 @@ impl<'p> Machine<'p> {
                     let v = ops::binary(*op, *ty, a, b)?;
                     self.write(vb, *dst, v)?;
                 }
+                CInst::DivUnchecked {
+                    dst,
+                    op,
+                    lhs,
+                    rhs,
+                    ty,
+                } => {
+                    let a = self.read(vb, *lhs)?;
+                    let b = self.read(vb, *rhs)?;
+                    let v = ops::binary_unchecked(*op, *ty, a, b)?;
+                    self.write(vb, *dst, v)?;
+                }
                 CInst::Compare {
                     dst,
                     op,

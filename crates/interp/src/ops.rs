@@ -23,6 +23,20 @@ fn div_zero() -> Fault {
     Fault::Trap(TrapKind::DivZero, DIV_ZERO_MESSAGE.to_string())
 }
 
+/// An unchecked division `op.unchecked a, b` at type `ty`: the result of the checked one when
+/// its precondition holds (divisor not 0, and not -1 for `sdiv`, at the operand width), else
+/// an unchecked violation (the lowering would fault, or give another result).
+pub(crate) fn binary_unchecked(op: BinaryOp, ty: ScalarType, a: i64, b: i64) -> Result<i64, Fault> {
+    let divisor = ty.wrap(b);
+    if !op.unchecked_divisor_ok(divisor) {
+        return Err(Fault::Unchecked(format!(
+            "{}.unchecked by {divisor}",
+            op.name()
+        )));
+    }
+    binary(op, ty, a, b)
+}
+
 /// `op a, b` at type `ty`. Division and remainder by zero trap; everything else wraps.
 #[inline]
 pub(crate) fn binary(op: BinaryOp, ty: ScalarType, a: i64, b: i64) -> Result<i64, Fault> {
@@ -140,6 +154,25 @@ mod tests {
         assert_eq!(binary(BinaryOp::LShr, I16, -1, 20), Ok(0x0fff));
         assert_eq!(binary(BinaryOp::AShr, I32, -64, 35), Ok(-8));
         assert_eq!(binary(BinaryOp::Shl, I64, 1, -1), Ok(i64::MIN));
+    }
+
+    /// An unchecked division computes what the checked one does when its precondition holds,
+    /// and reports a violation (never a `div_zero` trap) otherwise: zero for every division,
+    /// -1 only for `sdiv` (`srem` by -1 is defined), judged at the operand width.
+    #[test]
+    fn unchecked_divisions_test_their_precondition() {
+        let bad = |r: Result<i64, Fault>| matches!(r, Err(Fault::Unchecked(_)));
+        assert_eq!(binary_unchecked(BinaryOp::SDiv, I64, -7, 2), Ok(-3));
+        assert_eq!(binary_unchecked(BinaryOp::SRem, I64, i64::MIN, -1), Ok(0));
+        assert_eq!(binary_unchecked(BinaryOp::UDiv, I8, -1, 2), Ok(127));
+        assert!(bad(binary_unchecked(BinaryOp::SDiv, I64, 5, 0)));
+        assert!(bad(binary_unchecked(BinaryOp::SDiv, I64, i64::MIN, -1)));
+        // 255 is -1 at 8 bits.
+        assert!(bad(binary_unchecked(BinaryOp::SDiv, I8, 5, 255)));
+        // 256 is 0 at 8 bits.
+        assert!(bad(binary_unchecked(BinaryOp::URem, I8, 5, 256)));
+        assert!(bad(binary_unchecked(BinaryOp::UDiv, I64, 5, 0)));
+        assert_eq!(binary_unchecked(BinaryOp::UDiv, I64, 5, -1), Ok(0));
     }
 
     #[test]

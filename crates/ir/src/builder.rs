@@ -384,6 +384,26 @@ impl FunctionBuilder<'_> {
             op,
             lhs: lhs.into(),
             rhs: rhs.into(),
+            check: Check::Checked,
+        })
+    }
+
+    /// `dst = sdiv.unchecked a, b` (and `udiv`, `srem`, `urem`): a division without its test
+    /// of the divisor. The caller vouches that the divisor is not 0 (and not -1 for `sdiv`);
+    /// the verifier refuses it unless `trust_unchecked`, and on another operator.
+    pub fn binary_unchecked(
+        &mut self,
+        dst: Local,
+        op: BinaryOp,
+        lhs: impl Into<Operand>,
+        rhs: impl Into<Operand>,
+    ) -> Inst {
+        self.ins(InstKind::Binary {
+            dst,
+            op,
+            lhs: lhs.into(),
+            rhs: rhs.into(),
+            check: Check::Unchecked,
         })
     }
 

@@ -106,9 +106,10 @@ impl From<bool> for Operand {
     }
 }
 
-/// Whether a vec operation checks its precondition (non-empty for `pop`, index in `0..len` for
-/// element access) and traps when it fails. Front ends always emit `Checked`; only a pass that
-/// proves the check cannot fail may make it `Unchecked`.
+/// Whether a vec operation or a division checks its precondition (non-empty for `pop`, index
+/// in `0..len` for element access, divisor not 0 for a division and not -1 for `sdiv`) and
+/// traps (or, for `sdiv` by -1, takes its wrapping path) when it fails. Front ends always emit
+/// `Checked`; only a pass that proves the check cannot fail may make it `Unchecked`.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Check {
     #[default]
@@ -192,6 +193,22 @@ impl BinaryOp {
             self,
             BinaryOp::SDiv | BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem
         )
+    }
+
+    /// The divisions: the operators that have an unchecked form (`sdiv.unchecked`, ...).
+    pub fn is_division(self) -> bool {
+        self.may_trap()
+    }
+
+    /// Whether divisor `b` (the constant's value at the operand width, sign-extended) meets
+    /// the precondition of the unchecked form of this division: not 0, and not -1 for `sdiv`
+    /// (whose checked form gives `MIN / -1 = MIN` by a path of its own).
+    pub fn unchecked_divisor_ok(self, b: i64) -> bool {
+        match self {
+            BinaryOp::SDiv => b != 0 && b != -1,
+            BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem => b != 0,
+            _ => true,
+        }
     }
 
     /// Operators that are also defined on `bool` operands.
@@ -369,12 +386,16 @@ pub enum InstKind {
         op: UnaryOp,
         arg: Operand,
     },
-    /// `dst = add a, b` and the other [`BinaryOp`]s.
+    /// `dst = add a, b` and the other [`BinaryOp`]s. A division (`sdiv udiv srem urem`) is
+    /// checked: it traps `div_zero` on a zero divisor (and `sdiv` gives `MIN / -1 = MIN`);
+    /// `sdiv.unchecked` etc. skip that test, with the precondition that the divisor is not 0
+    /// (and, for `sdiv`, not -1). Every other operator is always `Checked`.
     Binary {
         dst: Local,
         op: BinaryOp,
         lhs: Operand,
         rhs: Operand,
+        check: Check,
     },
     /// `dst = slt a, b` and the other [`CmpOp`]s; `dst` is `bool`.
     Compare {
@@ -569,7 +590,7 @@ impl InstKind {
     /// a dropped vec, calls).
     pub fn may_trap(&self) -> bool {
         match self {
-            InstKind::Binary { op, .. } => op.may_trap(),
+            InstKind::Binary { op, check, .. } => op.may_trap() && check.is_checked(),
             InstKind::VecPop { check, .. }
             | InstKind::VecGet { check, .. }
             | InstKind::VecSet { check, .. } => check.is_checked(),
@@ -617,6 +638,8 @@ impl InstKind {
             | InstKind::Make { .. }
             | InstKind::GetField { .. }
             | InstKind::SetField { .. } => true,
+            // An unchecked division does not trap where it is, but it may not be executed
+            // speculatively (its precondition is only known where it stands): not pure.
             InstKind::Binary { op, .. } => !op.may_trap(),
             // Reading a length never traps (a dropped vec has length 0).
             InstKind::VecLen { .. } => true,

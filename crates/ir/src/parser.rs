@@ -1625,10 +1625,22 @@ impl BodyParser<'_> {
         };
         Ok(match mnemonic {
             Mnemonic::Binary(op) => {
+                let check = self.check_suffix(p)?;
+                if !check.is_checked() && !op.is_division() {
+                    // Only the divisions have an unchecked form.
+                    let name = format!("{}.unchecked", op.name());
+                    return Err(p.err_at(m, ParseErrorKind::UnknownInstruction(name)).into());
+                }
                 let lhs = self.operand(p)?;
                 self.comma(p)?;
                 let rhs = self.operand(p)?;
-                InstKind::Binary { dst, op, lhs, rhs }
+                InstKind::Binary {
+                    dst,
+                    op,
+                    lhs,
+                    rhs,
+                    check,
+                }
             }
             Mnemonic::Compare(op) => {
                 let lhs = self.operand(p)?;

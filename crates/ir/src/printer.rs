@@ -142,7 +142,15 @@ pub fn display_inst_kind(module: &Module, func: &Function, kind: &InstKind) -> S
             op: b,
             lhs,
             rhs,
-        } => format!("{} = {} {}, {}", name(*dst), b.name(), op(*lhs), op(*rhs)),
+            check,
+        } => format!(
+            "{} = {}{} {}, {}",
+            name(*dst),
+            b.name(),
+            suffix(*check),
+            op(*lhs),
+            op(*rhs)
+        ),
         InstKind::Compare {
             dst,
             op: c,

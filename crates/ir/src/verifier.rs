@@ -23,9 +23,11 @@
 //!   operands must be locals. A position with no type to give a constant (a cast's operand, a
 //!   compare of two constants) rejects constants.
 //!
-//! - **Unchecked operations** (`pop.unchecked`, `get.unchecked`, `set.unchecked`) are refused
-//!   unless [`VerifyOptions::trust_unchecked`] is set: they skip the check that keeps a vec
-//!   access in bounds, so untrusted input could read and write memory it does not own. Only
+//! - **Unchecked operations** (`pop.unchecked`, `get.unchecked`, `set.unchecked`, and the
+//!   divisions `sdiv.unchecked`, `udiv.unchecked`, `srem.unchecked`, `urem.unchecked`) are
+//!   refused unless [`VerifyOptions::trust_unchecked`] is set: they skip the check that keeps a
+//!   vec access in bounds, so untrusted input could read and write memory it does not own, or
+//!   the test of a divisor, so a zero divisor (or `MIN / -1`) would fault the process. Only
 //!   the passes (which prove the check redundant) and a front end that vouches for them may
 //!   produce them; see [`verify_with`].
 //!
@@ -34,7 +36,7 @@
 
 use crate::entities::{Block, FuncId, Inst, Local, StructId};
 use crate::function::Function;
-use crate::inst::{CastOp, InstKind, Loc, Operand, Terminator, UnaryOp};
+use crate::inst::{BinaryOp, CastOp, InstKind, Loc, Operand, Terminator, UnaryOp};
 use crate::module::Module;
 use crate::types::{ElemType, ScalarType, Type};
 // FxHash: the keys are compiler-internal ids and names, not attacker-chosen input.
@@ -153,6 +155,15 @@ pub enum VerifyErrorKind {
     /// [`VerifyOptions::trust_unchecked`].
     #[error("`{op}.unchecked` is not allowed in untrusted IR: it skips the check that keeps the access inside the vec, so it can read or write memory the vec does not own; use `{op}` (the passes remove the check where it cannot fail), or opt in with `--trust-unchecked` / `VerifyOptions::trust_unchecked` if the front end guarantees it")]
     UncheckedNotTrusted { op: &'static str },
+    /// An unchecked division in a module verified without [`VerifyOptions::trust_unchecked`].
+    #[error("`{op}.unchecked` is not allowed in untrusted IR: it skips the test of the divisor ({precondition}), so a divisor that fails it faults the process instead of trapping `div_zero`; use `{op}` (the passes remove the test where it cannot fail), or opt in with `--trust-unchecked` / `VerifyOptions::trust_unchecked` if the front end guarantees it")]
+    UncheckedDivNotTrusted {
+        op: &'static str,
+        precondition: &'static str,
+    },
+    /// `.unchecked` on an operator that has no unchecked form (only the divisions do).
+    #[error("`{op}` has no unchecked form (only `sdiv`, `udiv`, `srem` and `urem` do)")]
+    UncheckedNotDivision { op: &'static str },
     #[error("no entry function `{name}`")]
     NoEntry { name: String },
     #[error("bad entry signature: `{func}` {reason}")]
@@ -232,10 +243,26 @@ fn refuse_unchecked(module: &Module, errors: &mut Vec<VerifyError>) {
                 let Some(inst_data) = func.insts.get(inst) else {
                     continue;
                 };
-                let op = match inst_data.kind {
-                    InstKind::VecPop { check, .. } if !check.is_checked() => "pop",
-                    InstKind::VecGet { check, .. } if !check.is_checked() => "get",
-                    InstKind::VecSet { check, .. } if !check.is_checked() => "set",
+                let kind = match inst_data.kind {
+                    InstKind::VecPop { check, .. } if !check.is_checked() => {
+                        VerifyErrorKind::UncheckedNotTrusted { op: "pop" }
+                    }
+                    InstKind::VecGet { check, .. } if !check.is_checked() => {
+                        VerifyErrorKind::UncheckedNotTrusted { op: "get" }
+                    }
+                    InstKind::VecSet { check, .. } if !check.is_checked() => {
+                        VerifyErrorKind::UncheckedNotTrusted { op: "set" }
+                    }
+                    InstKind::Binary { op, check, .. } if !check.is_checked() => {
+                        VerifyErrorKind::UncheckedDivNotTrusted {
+                            op: op.name(),
+                            precondition: if op == BinaryOp::SDiv {
+                                "not 0, not -1"
+                            } else {
+                                "not 0"
+                            },
+                        }
+                    }
                     _ => continue,
                 };
                 errors.push(VerifyError {
@@ -245,7 +272,7 @@ fn refuse_unchecked(module: &Module, errors: &mut Vec<VerifyError>) {
                     } else {
                         func.loc
                     },
-                    kind: VerifyErrorKind::UncheckedNotTrusted { op },
+                    kind,
                 });
             }
         }
@@ -984,7 +1011,11 @@ impl FuncChecker<'_> {
                 op: b,
                 lhs,
                 rhs,
+                check,
             } => {
+                if !check.is_checked() && !b.is_division() {
+                    self.err(loc, VerifyErrorKind::UncheckedNotDivision { op: b.name() });
+                }
                 let class = if b.is_logical() {
                     Class::IntOrBool
                 } else {

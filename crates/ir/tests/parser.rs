@@ -90,6 +90,10 @@ entry:
     d = udiv d, 7
     d = srem d, 7
     d = urem d, 7
+    d = sdiv.unchecked d, a
+    d = udiv.unchecked d, 3
+    d = srem.unchecked d, a
+    d = urem.unchecked d, a
     d = and d, 255
     d = or d, 1
     d = xor d, a
@@ -323,11 +327,23 @@ fn all_forms_round_trip_exactly() {
                 } | InstKind::VecSet {
                     check: Check::Unchecked,
                     ..
+                } | InstKind::Binary {
+                    check: Check::Unchecked,
+                    ..
                 }
             )
         })
         .count();
-    assert_eq!(unchecked, 6);
+    assert_eq!(unchecked, 10);
+    // The divisions' unchecked forms parse to the operator with `Check::Unchecked`.
+    assert!(all.insts.values().any(|d| matches!(
+        d.kind,
+        InstKind::Binary {
+            op: poolopt_ir::BinaryOp::SDiv,
+            check: Check::Unchecked,
+            ..
+        }
+    )));
     let other = all.block_by_name("other").unwrap();
     assert_eq!(
         all.blocks[other].terminator,
@@ -566,6 +582,13 @@ fn malformed_inputs() {
     expect_err(&body("entry:\n    x = frob a\n    ret x\n"), 4, 9, |k| {
         *k == K::UnknownInstruction("frob".into())
     });
+    // 16b. only the divisions have an unchecked form
+    expect_err(
+        &body("entry:\n    x = add.unchecked a, 1\n    ret x\n"),
+        4,
+        9,
+        |k| *k == K::UnknownInstruction("add.unchecked".into()),
+    );
     // 17. missing comma
     expect_err(
         &body("entry:\n    x = add a 1\n    ret x\n"),

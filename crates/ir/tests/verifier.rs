@@ -1298,6 +1298,64 @@ fn unchecked_operations_are_refused_in_untrusted_ir() {
     ));
 }
 
+/// The unchecked divisions are refused in untrusted IR too, each at its own line, naming the
+/// precondition the input would have to guarantee; trusted, they verify. `.unchecked` on an
+/// operator that is not a division is malformed even when trusted.
+#[test]
+fn unchecked_divisions_are_refused_in_untrusted_ir() {
+    let m = main_with(|fb| {
+        let x = fb.local("x", Type::I64);
+        let y = fb.local("y", Type::I64);
+        fb.copy(y, 7i64);
+        for (line, op) in [
+            (20, BinaryOp::SDiv),
+            (21, BinaryOp::UDiv),
+            (22, BinaryOp::SRem),
+            (23, BinaryOp::URem),
+        ] {
+            fb.set_loc(Loc::new(line, 5));
+            fb.binary_unchecked(x, op, 100i64, y);
+        }
+    });
+    let errs = verify(&m).unwrap_err();
+    assert_eq!(errs.len(), 4, "{errs:#?}");
+    for (e, (line, op)) in errs
+        .iter()
+        .zip([(20, "sdiv"), (21, "udiv"), (22, "srem"), (23, "urem")])
+    {
+        assert_eq!(e.loc, Loc::new(line, 5));
+        let message = e.message();
+        assert!(
+            message.starts_with(&format!("`{op}.unchecked` is not allowed in untrusted IR")),
+            "{message}"
+        );
+        assert!(message.contains(&format!("use `{op}`")), "{message}");
+        assert!(message.contains("--trust-unchecked"), "{message}");
+        let pre = if op == "sdiv" {
+            "not 0, not -1"
+        } else {
+            "(not 0)"
+        };
+        assert!(message.contains(pre), "{message}");
+        assert!(matches!(
+            e.kind,
+            VerifyErrorKind::UncheckedDivNotTrusted { .. }
+        ));
+    }
+    assert_eq!(verify_with(&m, &VerifyOptions::TRUSTED), Ok(()));
+
+    let bad = main_with(|fb| {
+        let x = fb.local("x", Type::I64);
+        fb.binary_unchecked(x, BinaryOp::Add, 1i64, 2i64);
+    });
+    let errs = verify_with(&bad, &VerifyOptions::TRUSTED).unwrap_err();
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert!(matches!(
+        errs[0].kind,
+        VerifyErrorKind::UncheckedNotDivision { op: "add" }
+    ));
+}
+
 /// With `trust_unchecked` the same module verifies; the option is off by default and does not
 /// relax any other rule.
 #[test]

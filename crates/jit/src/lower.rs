@@ -61,8 +61,8 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use poolopt_ir::EntityRef;
 use poolopt_ir::SecondaryMap;
 use poolopt_ir::{
-    BinaryOp, Block, CastOp, CmpOp, ElemType, FuncId, Function, InstKind, Local, Module, Operand,
-    ScalarType, StructId, StructLayout, Terminator, TrapKind, Type, UnaryOp,
+    BinaryOp, Block, CastOp, Check, CmpOp, ElemType, FuncId, Function, InstKind, Local, Module,
+    Operand, ScalarType, StructId, StructLayout, Terminator, TrapKind, Type, UnaryOp,
 };
 use std::collections::HashMap;
 
@@ -168,11 +168,8 @@ fn may_trap(module: &Module, recursive: &[bool], fuel: bool) -> Vec<bool> {
                     | InstKind::GetField { .. }
                     | InstKind::SetField { .. }
                     | InstKind::VecLen { .. } => {}
-                    InstKind::Binary { op, .. } => {
-                        if matches!(
-                            op,
-                            BinaryOp::SDiv | BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem
-                        ) {
+                    InstKind::Binary { op, check, .. } => {
+                        if op.is_division() && check.is_checked() {
                             traps[f] = true;
                         }
                     }
@@ -1621,7 +1618,13 @@ impl FnLower<'_, '_, '_> {
                 self.write_var(var, r);
                 Ok(())
             }
-            InstKind::Binary { dst, op, lhs, rhs } => self.binary(*dst, *op, *lhs, *rhs),
+            InstKind::Binary {
+                dst,
+                op,
+                lhs,
+                rhs,
+                check,
+            } => self.binary(*dst, *op, *lhs, *rhs, *check),
             InstKind::Compare { dst, op, lhs, rhs } => {
                 let (var, dty) = self.scalar_dst(*dst)?;
                 if dty != ScalarType::Bool {
@@ -1842,7 +1845,14 @@ impl FnLower<'_, '_, '_> {
         Ok(())
     }
 
-    fn binary(&mut self, dst: Local, op: BinaryOp, lhs: Operand, rhs: Operand) -> R<()> {
+    fn binary(
+        &mut self,
+        dst: Local,
+        op: BinaryOp,
+        lhs: Operand,
+        rhs: Operand,
+        check: Check,
+    ) -> R<()> {
         let (var, ty) = self.scalar_dst(dst)?;
         let x = self.scalar_operand(lhs, ty)?;
         let is_shift = matches!(op, BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr);
@@ -1866,7 +1876,17 @@ impl FnLower<'_, '_, '_> {
             BinaryOp::LShr => self.b.ins().ushr(x, y),
             BinaryOp::AShr => self.b.ins().sshr(x, y),
             BinaryOp::SDiv | BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem => {
-                self.div_rem(op, ty, x, y)?
+                // The divisor test is skipped for an unchecked division (a pass proved it, or
+                // the trusted input vouches for it) and for a constant divisor that passes it.
+                let proven = !check.is_checked()
+                    || rhs
+                        .as_const()
+                        .is_some_and(|c| op.unchecked_divisor_ok(ty.wrap(c)));
+                if proven {
+                    self.div_rem_unchecked(op, x, y)
+                } else {
+                    self.div_rem(op, ty, x, y)?
+                }
             }
         };
         let r = if ty == ScalarType::Bool && !op.is_logical() && !is_shift {
@@ -1876,6 +1896,18 @@ impl FnLower<'_, '_, '_> {
         };
         self.write_var(var, r);
         Ok(())
+    }
+
+    /// A division whose divisor is known to pass its test (not 0; not -1 for `sdiv`): the
+    /// bare Cranelift instruction. Cranelift's `sdiv`/`udiv`/`srem`/`urem` fault on a zero
+    /// divisor and `sdiv` on `MIN / -1`, which the precondition excludes.
+    fn div_rem_unchecked(&mut self, op: BinaryOp, x: Value, y: Value) -> Value {
+        match op {
+            BinaryOp::UDiv => self.b.ins().udiv(x, y),
+            BinaryOp::URem => self.b.ins().urem(x, y),
+            BinaryOp::SRem => self.b.ins().srem(x, y),
+            _ => self.b.ins().sdiv(x, y),
+        }
     }
 
     fn div_rem(&mut self, op: BinaryOp, ty: ScalarType, x: Value, y: Value) -> R<Value> {

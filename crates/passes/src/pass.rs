@@ -327,6 +327,19 @@ impl<'a> PassContext<'a> {
         facts
     }
 
+    /// The fact analysis of `func` restricted to the locals linked to a checked division's
+    /// divisor ([`FactAnalysis::compute_for_divisors`]); not cached (one pass asks for it).
+    pub fn divisor_facts(&mut self, func: &Function) -> FactAnalysis {
+        self.liveness(func);
+        let (Some(cfg), Some(live)) = (self.cfg.as_ref(), self.liveness.as_ref()) else {
+            return FactAnalysis::default();
+        };
+        let start = Instant::now();
+        let facts = FactAnalysis::compute_for_divisors(func, cfg, live, self.call_effects);
+        self.timings.record_analysis(Analysis::Facts, start);
+        facts
+    }
+
     /// Reports a change at `loc` in `block` (nothing when remarks are not collected; prefer
     /// [`PassContext::applied_with`], which does not even build the message then).
     pub fn applied(&mut self, func: &Function, block: Block, loc: Loc, message: impl Into<String>) {

@@ -36,6 +36,9 @@ use crate::pass::{OptLevel, Pass};
 ///   leave dead lengths and compares.
 /// - `simplify-cfg` after that: removed explicit checks and folded branches leave empty and
 ///   single-predecessor blocks to merge.
+/// - `div-check-elim` after `simplify-cfg`: the loops it versions get empty preheaders
+///   (`br header`), which the JIT's loop-invariant header loads need and jump threading would
+///   remove; its own facts come after the other passes' changes.
 /// - `scalarize` last: it only changes how struct locals are held, which no other pass reads.
 pub fn all_passes() -> Vec<Box<dyn Pass>> {
     use crate::passes::*;
@@ -52,6 +55,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(struct_split::StructSplit),
         Box::new(dead_local_elim::DeadLocalElim),
         Box::new(simplify_cfg::SimplifyCfg),
+        Box::new(div_check_elim::DivCheckElim),
         Box::new(scalarize::Scalarize),
     ]
 }
@@ -81,6 +85,9 @@ pub fn pass_description(name: &str) -> Option<&'static str> {
         }
         "dead-local-elim" => "removes writes of locals nobody reads, then unused locals",
         "simplify-cfg" => "folds constant branches, threads jumps through empty blocks, drops unreachable blocks, merges chains",
+        "div-check-elim" => {
+            "drops division checks (zero, MIN / -1) that facts prove; tests a loop-invariant divisor once before a copy of its loop"
+        }
         "scalarize" => "holds structs of at most 8 bytes as one 64-bit integer",
         "struct-split" => {
             "a struct local over 8 bytes that is not passed to or returned from a call becomes one local per field"

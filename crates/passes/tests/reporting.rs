@@ -40,6 +40,7 @@ fn level_pipelines_are_the_documented_ones() {
             "struct-split",
             "dead-local-elim",
             "simplify-cfg",
+            "div-check-elim",
             "scalarize"
         ]
     );

@@ -79,7 +79,9 @@ impl Pass for DeadLocalElim {
 fn kept_reason(kind: &InstKind) -> &'static str {
     match kind {
         InstKind::VecGet { .. } => "it may trap (the index check)",
-        InstKind::Binary { .. } => "it may trap (division by zero)",
+        InstKind::Binary { check, .. } if check.is_checked() => "it may trap (division by zero)",
+        // Its precondition holds where it is; it is kept like any non-pure instruction.
+        InstKind::Binary { .. } => "it is an unchecked division (never moved or removed)",
         InstKind::VecNew { .. } => "it allocates (and may run out of memory)",
         InstKind::VecPop { .. } => "it may trap (pop of an empty vec)",
         InstKind::Call { .. } => "the call may have effects",

@@ -4,6 +4,7 @@ pub mod bounds_check_elim;
 pub mod branch_threading;
 pub mod copy_prop;
 pub mod dead_local_elim;
+pub mod div_check_elim;
 mod extended_blocks;
 pub mod global_copy_prop;
 pub mod inline;

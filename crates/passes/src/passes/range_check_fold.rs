@@ -282,6 +282,7 @@ fn fold_bitwise(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
                 op: bop @ (BinaryOp::Or | BinaryOp::And),
                 lhs: Operand::Local(x),
                 rhs: Operand::Local(y),
+                ..
             } = *func.inst(inst)
             else {
                 return;

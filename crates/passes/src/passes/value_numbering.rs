@@ -73,7 +73,9 @@ fn sorted(a: Operand, b: Operand) -> (Operand, Operand) {
 fn expr_of(func: &Function, kind: &InstKind) -> Option<(Local, Expr)> {
     Some(match *kind {
         InstKind::Unary { dst, op, arg } => (dst, Expr::Unary(op, arg, func.local_ty(dst))),
-        InstKind::Binary { dst, op, lhs, rhs } => {
+        InstKind::Binary {
+            dst, op, lhs, rhs, ..
+        } => {
             let (lhs, rhs) = match op {
                 BinaryOp::Add | BinaryOp::Mul | BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
                     sorted(lhs, rhs)

@@ -440,8 +440,33 @@ impl FactAnalysis {
         effects: Option<&CallEffects>,
     ) -> FactAnalysis {
         let calls = CallKills::of(func, effects);
+        let tracked = Tracked::of(func, &calls);
+        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked)
+    }
+
+    /// Like [`FactAnalysis::compute_with_effects`], tracking only the locals linked to a
+    /// checked division's divisor ([`Tracked::of_divisors`]): the analysis `div-check-elim`
+    /// asks whether a divisor is non-zero.
+    pub fn compute_for_divisors(
+        func: &Function,
+        cfg: &Cfg,
+        live: &Liveness,
+        effects: Option<&CallEffects>,
+    ) -> FactAnalysis {
+        let calls = CallKills::of(func, effects);
+        let tracked = Tracked::of_divisors(func);
+        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked)
+    }
+
+    fn compute_tracked(
+        func: &Function,
+        cfg: &Cfg,
+        live: &Liveness,
+        calls: CallKills,
+        tracked: Tracked,
+    ) -> FactAnalysis {
         let mut fa = FactAnalysis {
-            tracked: Tracked::of(func, &calls),
+            tracked,
             calls,
             ..FactAnalysis::default()
         };

@@ -17,6 +17,11 @@
 //! - a vec copy: source and destination together;
 //! - a compare with one tracked operand: the other one too (its branch links them).
 //!
+//! `div-check-elim` asks another question (is a divisor non-zero) and runs its own analysis
+//! over [`Tracked::of_divisors`]: seeded with the divisor of every checked division only, then
+//! the same propagation. Keeping the two sets apart keeps the check passes' analysis as cheap
+//! as before, and the division pass's analysis small.
+//!
 //! Soundness: dropping a constraint only makes the facts weaker, and every check decision
 //! reads the facts as "proved" or "not proved"; an untracked local simply never appears in a
 //! constraint.
@@ -103,6 +108,7 @@ impl Tracked {
                     InstKind::VecPop { vec, check, .. } if check.is_checked() => {
                         mark(&mut on, Operand::Local(vec));
                     }
+
                     InstKind::Compare { dst, lhs, rhs, .. } if tested[dst.index()] => {
                         mark(&mut on, lhs);
                         mark(&mut on, rhs);
@@ -152,6 +158,35 @@ impl Tracked {
                 }
             }
         }
+        Tracked::propagate(func, on)
+    }
+
+    /// The locals linked to a checked division's divisor: each divisor, then the propagation
+    /// of [`Tracked::of`].
+    pub fn of_divisors(func: &Function) -> Tracked {
+        let mut on = vec![false; func.locals.len()];
+        for &b in &func.layout {
+            for &inst in &func.blocks[b].insts {
+                if let InstKind::Binary {
+                    op,
+                    rhs: Operand::Local(d),
+                    check,
+                    ..
+                } = *func.inst(inst)
+                {
+                    if check.is_checked() && op.is_division() {
+                        if let Some(slot) = on.get_mut(d.index()) {
+                            *slot = true;
+                        }
+                    }
+                }
+            }
+        }
+        Tracked::propagate(func, on)
+    }
+
+    /// Adds, to a fixpoint, the locals linked to the tracked ones `on` (module docs).
+    fn propagate(func: &Function, mut on: Vec<bool>) -> Tracked {
         // Propagation to a fixpoint (each round only adds; at most one round per local).
         let is = |on: &Vec<bool>, o: Operand| o.as_local().is_some_and(|l| on[l.index()]);
         let mut changed = true;

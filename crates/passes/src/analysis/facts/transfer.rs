@@ -277,7 +277,9 @@ fn def_facts(
             op: UnaryOp::Ctz | UnaryOp::Clz | UnaryOp::Popcnt,
             ..
         } if is_i64(func, dst) => within(&mut gen, Term::value(dst), Some(0), Some(64)),
-        InstKind::Binary { dst, op, lhs, rhs } if is_i64(func, dst) => {
+        InstKind::Binary {
+            dst, op, lhs, rhs, ..
+        } if is_i64(func, dst) => {
             if let (Some(x), Some(y)) = (term_of(func, lhs), term_of(func, rhs)) {
                 binary_facts(&mut gen, s, Term::value(dst), op, x, y);
             }
