@@ -59,7 +59,7 @@ use poolopt_ir::{
     display_inst, BinaryOp, Block, BlockData, Check, CmpOp, Function, Inst, InstData, InstKind,
     Loc, Local, Operand, SecondaryMap, Terminator, Type,
 };
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 /// The pass.
 pub struct DivCheckElim;
@@ -360,7 +360,7 @@ fn hoist(func: &mut Function, cx: &mut PassContext<'_>, kept: Vec<Kept>) -> bool
             continue;
         }
         let name = |b: Block| func.blocks[b].name.clone();
-        let mut defs: HashSet<Local> = HashSet::new();
+        let mut defs: HashSet<Local> = HashSet::default();
         let mut size = 0usize;
         for &b in &lp.body {
             size += func.blocks[b].insts.len() + 1;
