@@ -379,13 +379,7 @@ impl FunctionBuilder<'_> {
         lhs: impl Into<Operand>,
         rhs: impl Into<Operand>,
     ) -> Inst {
-        self.ins(InstKind::Binary {
-            dst,
-            op,
-            lhs: lhs.into(),
-            rhs: rhs.into(),
-            check: Check::Checked,
-        })
+        self.binary_with(dst, op, lhs.into(), rhs.into(), Check::Checked)
     }
 
     /// `dst = sdiv.unchecked a, b` (and `udiv`, `srem`, `urem`): a division without its test
@@ -398,12 +392,23 @@ impl FunctionBuilder<'_> {
         lhs: impl Into<Operand>,
         rhs: impl Into<Operand>,
     ) -> Inst {
+        self.binary_with(dst, op, lhs.into(), rhs.into(), Check::Unchecked)
+    }
+
+    fn binary_with(
+        &mut self,
+        dst: Local,
+        op: BinaryOp,
+        lhs: Operand,
+        rhs: Operand,
+        check: Check,
+    ) -> Inst {
         self.ins(InstKind::Binary {
             dst,
             op,
-            lhs: lhs.into(),
-            rhs: rhs.into(),
-            check: Check::Unchecked,
+            lhs,
+            rhs,
+            check,
         })
     }
 

@@ -41,7 +41,6 @@
 //! [`Module::packable`]: poolopt_ir::Module::packable
 
 use super::names::{joined, Names};
-use crate::analysis::LocalSet;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
     Block, Check, EntityRef, Function, Inst, InstData, InstKind, Local, LocalData, Module, Operand,
@@ -141,45 +140,25 @@ fn check_a_live_field(
         return;
     }
     let live = cx.liveness(func);
-    let mut cur = LocalSet::new(func.locals.len());
     for (block, gets) in split_gets {
         let block = *block;
-        live.live_out(block).copy_into(&mut cur);
-        let data = &func.blocks[block];
-        if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
-            cur.insert(l);
-        }
-        let mut next_get = gets.len();
+        let insts = &func.blocks[block].insts;
+        // The reads of a group write distinct fresh locals and read none of them, so each
+        // destination's liveness after the group is its liveness after its own read.
         let mut swaps = Vec::new();
-        for pos in (0..data.insts.len()).rev() {
-            if next_get > 0 {
-                let (start, len) = gets[next_get - 1];
-                if pos + 1 == start + len {
-                    next_get -= 1;
-                    let dst_live = |i: usize| {
-                        func.insts[data.insts[i]]
-                            .kind
-                            .def()
-                            .is_some_and(|d| cur.contains(d))
-                    };
-                    if !dst_live(start) {
-                        if let Some(i) = (start + 1..start + len).find(|&i| dst_live(i)) {
-                            swaps.push((start, i));
-                        }
-                    }
+        for &(start, len) in gets {
+            let last = start + len - 1;
+            let dst_live = |i: usize| {
+                func.insts[insts[i]]
+                    .kind
+                    .def()
+                    .is_some_and(|d| live.live_after(func, block, last, d))
+            };
+            if !dst_live(start) {
+                if let Some(i) = (start + 1..start + len).find(|&i| dst_live(i)) {
+                    swaps.push((start, i));
                 }
             }
-            let kind = &func.insts[data.insts[pos]].kind;
-            if let Some(d) = kind.def() {
-                if !matches!(kind, InstKind::SetField { .. }) {
-                    cur.remove(d);
-                }
-            }
-            kind.for_each_use(|op| {
-                if let Operand::Local(l) = op {
-                    cur.insert(l);
-                }
-            });
         }
         for (first, live_one) in swaps {
             let insts = &mut func.blocks[block].insts;
@@ -280,8 +259,20 @@ impl Plan {
                 names: None,
             };
         }
-        // A local no instruction mentions (dead-local-elim removes it) is not worth a remark.
+        // One scan: which locals are mentioned at all (one nobody mentions is dead-local-elim's,
+        // not worth a remark), which escape whole (and why), which fields are read.
         let mut mentioned = vec![false; n];
+        let mut escapes: Vec<Option<WholeReason>> = vec![None; n];
+        for &p in &func.params {
+            escapes[p.index()] = Some(WholeReason::Parameter);
+        }
+        let mut read: Vec<Vec<bool>> = verdicts
+            .iter()
+            .map(|v| match v {
+                Verdict::Split(s) => vec![false; module.structs[*s].fields.len()],
+                _ => Vec::new(),
+            })
+            .collect();
         for &block in &func.layout {
             let data = &func.blocks[block];
             for &inst in &data.insts {
@@ -294,67 +285,25 @@ impl Plan {
                         mentioned[l.index()] = true;
                     }
                 });
-            }
-            if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand())
-            {
-                mentioned[l.index()] = true;
-            }
-        }
-        for (v, m) in verdicts.iter_mut().zip(&mentioned) {
-            if !m {
-                *v = Verdict::NotCandidate;
-            }
-        }
-        let mut keep_whole = |l: Local, why: WholeReason| {
-            if let Verdict::Split(_) = verdicts[l.index()] {
-                verdicts[l.index()] = Verdict::Whole(why);
-            }
-        };
-        for &p in &func.params {
-            keep_whole(p, WholeReason::Parameter);
-        }
-        for &block in &func.layout {
-            let data = &func.blocks[block];
-            for &inst in &data.insts {
-                match &func.insts[inst].kind {
+                let mut escape = |l: Local, why: WholeReason| {
+                    escapes[l.index()].get_or_insert(why);
+                };
+                match kind {
                     InstKind::Call { dst, func: f, args } => {
-                        for a in args {
-                            if let Operand::Local(l) = *a {
-                                keep_whole(l, WholeReason::CallArgument(*f));
-                            }
+                        for l in args.iter().filter_map(|a| a.as_local()) {
+                            escape(l, WholeReason::CallArgument(*f));
                         }
                         if let Some(d) = *dst {
-                            keep_whole(d, WholeReason::CallResult(*f));
+                            escape(d, WholeReason::CallResult(*f));
                         }
                     }
-                    InstKind::VecPop { dst: Some(d), .. } => keep_whole(*d, WholeReason::Popped),
-                    _ => {}
-                }
-            }
-            if let Some(Terminator::Ret(Some(Operand::Local(l)))) = data.terminator {
-                keep_whole(l, WholeReason::Returned);
-            }
-        }
-        let mut read: Vec<Vec<bool>> = verdicts
-            .iter()
-            .map(|v| match v {
-                Verdict::Split(s) => vec![false; module.structs[*s].fields.len()],
-                _ => Vec::new(),
-            })
-            .collect();
-        let read_all = |read: &mut Vec<Vec<bool>>, l: Local| {
-            for r in &mut read[l.index()] {
-                *r = true;
-            }
-        };
-        for &block in &func.layout {
-            for &inst in &func.blocks[block].insts {
-                match func.insts[inst].kind {
+                    InstKind::VecPop { dst: Some(d), .. } => escape(*d, WholeReason::Popped),
                     InstKind::GetField { src, field, .. } => {
-                        if let Some(r) = read[src.index()].get_mut(field as usize) {
+                        if let Some(r) = read[src.index()].get_mut(*field as usize) {
                             *r = true;
                         }
                     }
+                    // Read whole: every field.
                     InstKind::Copy {
                         src: Operand::Local(l),
                         ..
@@ -367,9 +316,27 @@ impl Plan {
                     | InstKind::VecPush {
                         value: Operand::Local(l),
                         ..
-                    } => read_all(&mut read, l),
+                    } => read[l.index()].iter_mut().for_each(|r| *r = true),
                     _ => {}
                 }
+            }
+            match data.terminator {
+                Some(Terminator::Ret(Some(Operand::Local(l)))) => {
+                    mentioned[l.index()] = true;
+                    escapes[l.index()].get_or_insert(WholeReason::Returned);
+                }
+                Some(Terminator::BrIf {
+                    cond: Operand::Local(l),
+                    ..
+                }) => mentioned[l.index()] = true,
+                _ => {}
+            }
+        }
+        for ((v, m), why) in verdicts.iter_mut().zip(&mentioned).zip(escapes) {
+            match (&v, why) {
+                _ if !m => *v = Verdict::NotCandidate,
+                (Verdict::Split(_), Some(why)) => *v = Verdict::Whole(why),
+                _ => {}
             }
         }
         Plan {
