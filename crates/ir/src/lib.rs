@@ -37,6 +37,8 @@
 
 mod builder;
 pub mod call_graph;
+pub mod cfg;
+pub mod dominators;
 mod entities;
 mod function;
 mod inst;

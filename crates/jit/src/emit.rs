@@ -26,7 +26,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 fn for_each_lowered(
     module: &Module,
     isa: &OwnedTargetIsa,
-    each: impl FnMut(&str, ir::Function, Tier) -> Result<(), JitError>,
+    each: impl FnMut(&str, &mut ir::Function, Tier) -> Result<(), JitError>,
 ) -> Result<(), JitError> {
     catch_unwind(AssertUnwindSafe(|| lower_all(module, isa, each))).unwrap_or_else(|_| {
         Err(JitError::Codegen {
@@ -39,7 +39,7 @@ fn for_each_lowered(
 fn lower_all(
     module: &Module,
     isa: &OwnedTargetIsa,
-    mut each: impl FnMut(&str, ir::Function, Tier) -> Result<(), JitError>,
+    mut each: impl FnMut(&str, &mut ir::Function, Tier) -> Result<(), JitError>,
 ) -> Result<(), JitError> {
     let call_conv = isa.default_call_conv();
     let rt_count = RtFunc::ALL.len() as u32;
@@ -50,8 +50,11 @@ fn lower_all(
     let env = LowerEnv::new(module, call_conv, ir_index, rt_index, false)?;
     let mut fbc = FunctionBuilderContext::new();
     let mut messages = Vec::new();
+    // One Cranelift function, cleared for each IR function, so its tables keep their storage
+    // (as the JIT's context does).
+    let mut func = ir::Function::new();
     for (fid, f) in module.funcs.iter() {
-        let mut func = ir::Function::new();
+        func.clear();
         func.signature = abi::ir_signature(module, f, call_conv);
         let tier = Tier::of(f);
         lower_function(
@@ -63,7 +66,7 @@ fn lower_all(
             &mut messages,
             tier,
         )?;
-        each(&f.name, func, tier)?;
+        each(&f.name, &mut func, tier)?;
     }
     Ok(())
 }
@@ -100,7 +103,7 @@ pub fn emit_asm(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
                 slot => slot.insert(fixed_isa(cl_opt, Tier::Huge)?),
             },
         };
-        let mut ctx = Context::for_function(func);
+        let mut ctx = Context::for_function(std::mem::replace(func, ir::Function::new()));
         let code = ctx
             .compile(&**tier_isa, &mut ControlPlane::default())
             .map_err(|e| JitError::Codegen {

@@ -48,6 +48,7 @@ pub mod abi;
 pub mod emit;
 pub mod entry;
 mod error;
+mod fixed_locals;
 pub mod jit;
 pub mod lower;
 pub mod runtime;

@@ -45,6 +45,7 @@
 
 use crate::abi::{self, PTR};
 use crate::error::JitError;
+use crate::fixed_locals::fixed_locals;
 use crate::runtime::{
     RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, CTX_RT_HANDLE, CTX_RT_RESULT,
     HDR_CAP, HDR_LEN, HDR_PTR,
@@ -288,17 +289,20 @@ pub fn lower_function(
         b,
         ctx: None,
         retarea: None,
-        locals: SecondaryMap::new(),
-        blocks: SecondaryMap::new(),
-        layout_pos: SecondaryMap::new(),
+        locals: dense_map(ir.locals.len()),
+        blocks: dense_map(ir.blocks.len()),
+        layout_pos: dense_map(ir.blocks.len()),
         tier,
         huge: None,
         block_local: SecondaryMap::new(),
+        fixed: SecondaryMap::new(),
+        fixed_values: Vec::new(),
+        fixed_read_early: false,
         field_vars: Vec::new(),
         hoist_loops: Vec::new(),
         hoisted: Vec::new(),
-        block_loops: SecondaryMap::new(),
-        preheader_of: SecondaryMap::new(),
+        block_loops: dense_map(ir.blocks.len()),
+        preheader_of: dense_map(ir.blocks.len()),
         cur_block: None,
         var_kinds: Vec::new(),
         block_values: Vec::new(),
@@ -499,6 +503,13 @@ struct FnLower<'e, 'f, 'm> {
     huge: Option<HugeLocals>,
     /// Per local: block-local (see [`block_local_locals`]).
     block_local: SecondaryMap<Local, bool>,
+    /// Per local: fixed, one assignment dominating every read (see [`fixed_locals`]).
+    fixed: SecondaryMap<Local, bool>,
+    /// Per variable index of a fixed local: the value of its one assignment, once lowered.
+    fixed_values: Vec<Option<Value>>,
+    /// Set when a fixed local was read before its assignment was lowered (a bug of
+    /// [`fixed_locals`]; the function is then refused).
+    fixed_read_early: bool,
     /// The field variables of [`Repr::Fields`] locals, each local's in field order.
     field_vars: Vec<Variable>,
     /// Loops whose vec headers are loaded once, in the preheader ([`header_invariant_loops`]).
@@ -996,9 +1007,13 @@ impl FnLower<'_, '_, '_> {
         if self.var_kinds.len() <= i {
             self.var_kinds.resize(i + 1, VarKind::Frontend);
             self.block_values.resize(i + 1, None);
+            self.fixed_values.resize(i + 1, None);
         }
         if self.block_local[local] && init.is_none() {
             self.var_kinds[i] = VarKind::BlockLocal(ty);
+        } else if self.fixed[local] {
+            self.var_kinds[i] = VarKind::Fixed;
+            self.fixed_values[i] = init;
         } else if let Some(mem) = self.huge.as_mut() {
             self.var_kinds[i] = VarKind::Memory(mem.next_offset, ty);
             mem.next_offset += 8;
@@ -1054,6 +1069,16 @@ impl FnLower<'_, '_, '_> {
             // Never read before its write in the block (see `block_local_locals`); the
             // local's initial zero keeps this total.
             VarKind::BlockLocal(ty) => self.b.ins().iconst(ty, 0),
+            // Assigned before every read is lowered (see `fixed_locals`). Were it not, the
+            // function is refused with an internal error at the end of its lowering (the
+            // placeholder zero is never compiled).
+            VarKind::Fixed => match self.fixed_values.get(i).copied().flatten() {
+                Some(v) => v,
+                None => {
+                    self.fixed_read_early = true;
+                    self.b.ins().iconst(types::I64, 0)
+                }
+            },
             VarKind::Memory(offset, ty) => {
                 let Some(slot) = self.huge.as_ref().map(|m| m.slot) else {
                     return self.b.use_var(var);
@@ -1075,6 +1100,12 @@ impl FnLower<'_, '_, '_> {
                 return;
             }
             VarKind::BlockLocal(_) => {}
+            VarKind::Fixed => {
+                if let Some(slot) = self.fixed_values.get_mut(i) {
+                    *slot = Some(v);
+                }
+                return;
+            }
             VarKind::Memory(offset, _) => {
                 if let Some(slot) = self.huge.as_ref().map(|m| m.slot) {
                     let base = self.huge_base(slot);
@@ -1332,6 +1363,11 @@ impl FnLower<'_, '_, '_> {
         }
 
         self.block_local = block_local_locals(ir);
+        if self.tier != Tier::Huge {
+            // The huge tier keeps every local in memory: a value live across the function
+            // is what its single-pass register allocation must not have.
+            self.fixed = fixed_locals(ir);
+        }
         let by_fields = if self.tier == Tier::Huge {
             SecondaryMap::new()
         } else {
@@ -1348,7 +1384,7 @@ impl FnLower<'_, '_, '_> {
             }
         }
         // Locals: parameters take their incoming values, the rest start as zero.
-        let mut param_index: SecondaryMap<Local, Option<usize>> = SecondaryMap::new();
+        let mut param_index: SecondaryMap<Local, Option<usize>> = dense_map(ir.locals.len());
         for (i, &l) in ir.params.iter().enumerate() {
             param_index[l] = Some(i);
         }
@@ -1369,7 +1405,7 @@ impl FnLower<'_, '_, '_> {
                     }
                     let v = match incoming {
                         Some(v) => Some(v),
-                        None if self.block_local[local] => None,
+                        None if self.block_local[local] || self.fixed[local] => None,
                         None => Some(self.b.ins().iadd_imm_s(ctx, i64::from(CTX_DEAD_HEADER))),
                     };
                     let var = self.declare_local_var(local, PTR, v);
@@ -1460,6 +1496,11 @@ impl FnLower<'_, '_, '_> {
             self.site_line = data.term_loc.line;
             self.terminator(term)?;
             self.site = self.fidx;
+        }
+        if self.fixed_read_early {
+            return Err(
+                self.malformed("internal error: a fixed local was read before its assignment")
+            );
         }
         self.fill_trap_blocks()
     }
@@ -2387,6 +2428,17 @@ enum VarKind {
     BlockLocal(types::Type),
     /// At this offset of the huge tier's locals slot, of this type.
     Memory(u32, types::Type),
+    /// The value of the local's one assignment, which dominates every read (the local is
+    /// fixed: see [`fixed_locals`]).
+    Fixed,
+}
+
+/// A map with room for `n` keys, every value the default: filling it key by key from empty
+/// would grow it one element at a time.
+fn dense_map<K: EntityRef, V: Clone + Default>(n: usize) -> SecondaryMap<K, V> {
+    let mut map = SecondaryMap::with_capacity(n);
+    map.resize(n);
+    map
 }
 
 /// Per local, whether it is *block-local*: every read of it is preceded by a write in the
@@ -2400,9 +2452,9 @@ enum VarKind {
 /// the huge tier's memory form and so remember nothing there), so a value remembered there
 /// dominates every later access in the same IR block.
 pub fn block_local_locals(ir: &Function) -> SecondaryMap<Local, bool> {
-    let mut exposed: SecondaryMap<Local, bool> = SecondaryMap::new();
+    let mut exposed: SecondaryMap<Local, bool> = dense_map(ir.locals.len());
     // The 1-based index of the block in which the local was last written.
-    let mut written: SecondaryMap<Local, u32> = SecondaryMap::new();
+    let mut written: SecondaryMap<Local, u32> = dense_map(ir.locals.len());
     for &l in &ir.params {
         exposed[l] = true;
     }
@@ -2431,7 +2483,7 @@ pub fn block_local_locals(ir: &Function) -> SecondaryMap<Local, bool> {
             read(op, &written);
         }
     }
-    let mut local_only: SecondaryMap<Local, bool> = SecondaryMap::new();
+    let mut local_only: SecondaryMap<Local, bool> = dense_map(ir.locals.len());
     for (l, _) in ir.locals.iter() {
         local_only[l] = !exposed[l];
     }
@@ -2463,13 +2515,13 @@ pub struct HoistLoop {
 /// preheader dominates the body). The preheader comes before every block of the body in the
 /// layout, so the loads are emitted before anything that uses them.
 pub fn header_invariant_loops(ir: &Function) -> Vec<HoistLoop> {
-    let mut pos: SecondaryMap<Block, u32> = SecondaryMap::new();
-    let mut in_layout: SecondaryMap<Block, bool> = SecondaryMap::new();
+    let mut pos: SecondaryMap<Block, u32> = dense_map(ir.blocks.len());
+    let mut in_layout: SecondaryMap<Block, bool> = dense_map(ir.blocks.len());
     for (n, &b) in ir.layout.iter().enumerate() {
         pos[b] = n as u32;
         in_layout[b] = true;
     }
-    let mut preds: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new();
+    let mut preds: SecondaryMap<Block, Vec<Block>> = dense_map(ir.blocks.len());
     for &b in &ir.layout {
         if let Some(t) = ir.blocks.get(b).and_then(|d| d.terminator.as_ref()) {
             for s in t.successors() {
@@ -2578,7 +2630,7 @@ pub fn header_invariant_loops(ir: &Function) -> Vec<HoistLoop> {
 /// `make` + `push` stores the field values straight into the element instead of storing them
 /// into a slot and copying the slot.
 pub fn field_struct_locals(ir: &Function, module: &Module) -> SecondaryMap<Local, bool> {
-    let mut bad: SecondaryMap<Local, bool> = SecondaryMap::new();
+    let mut bad: SecondaryMap<Local, bool> = dense_map(ir.locals.len());
     for &l in &ir.params {
         bad[l] = true;
     }
@@ -2623,7 +2675,7 @@ pub fn field_struct_locals(ir: &Function, module: &Module) -> SecondaryMap<Local
             bad[l] = true;
         }
     }
-    let mut out: SecondaryMap<Local, bool> = SecondaryMap::new();
+    let mut out: SecondaryMap<Local, bool> = dense_map(ir.locals.len());
     for (l, data) in ir.locals.iter() {
         out[l] = match data.ty {
             Type::Struct(sid) if !data.packed && !bad[l] => {

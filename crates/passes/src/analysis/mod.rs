@@ -2,15 +2,14 @@
 //! until a pass reports a change.
 
 pub mod callgraph;
-pub mod cfg;
-pub mod dominators;
 pub mod effects;
 pub mod facts;
 pub mod liveness;
 
 pub use callgraph::CallGraph;
-pub use cfg::Cfg;
-pub use dominators::DomTree;
 pub use effects::CallEffects;
 pub use facts::{Fact, FactAnalysis, FactSet};
 pub use liveness::{LiveSet, Liveness, LocalSet};
+/// The CFG and dominator tree live in the IR crate (the JIT's lowering uses them too).
+pub use poolopt_ir::cfg::{self, Cfg};
+pub use poolopt_ir::dominators::{self, DomTree};

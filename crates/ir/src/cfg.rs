@@ -2,7 +2,7 @@
 //! reachable from the entry. Computed iteratively (no recursion), so a function of any size
 //! is fine.
 
-use poolopt_ir::{Block, EntityRef, Function, SecondaryMap};
+use crate::{Block, EntityRef, Function, SecondaryMap};
 
 /// Successor and predecessor lists of every block in the layout, and the reverse post-order of
 /// the reachable ones. Stored flat (one array per relation, indexed by block number), so

@@ -2,8 +2,8 @@
 //! Dominance Algorithm") over the reverse post-order. No recursion: a 100,000-block function is
 //! fine.
 
-use super::cfg::Cfg;
-use poolopt_ir::{Block, SecondaryMap};
+use crate::cfg::Cfg;
+use crate::{Block, EntityRef, SecondaryMap};
 
 /// Immediate dominators of the reachable blocks.
 #[derive(Clone, Debug, Default)]
@@ -17,6 +17,10 @@ impl DomTree {
     pub fn compute(cfg: &Cfg) -> DomTree {
         let rpo = cfg.rpo();
         let mut tree = DomTree::default();
+        // Room for every block up front (filled key by key, the maps would grow one at a time).
+        let n = rpo.iter().map(|b| b.index() + 1).max().unwrap_or(0);
+        tree.idom.resize(n);
+        tree.rpo_index.resize(n);
         for &b in rpo {
             tree.rpo_index[b] = cfg.rpo_index(b);
         }

@@ -1,0 +1,266 @@
+//! *Fixed* locals: scalar, vec and packed locals with exactly one assignment, which dominates
+//! every read. The lowering gives such a local the Cranelift value of that assignment
+//! directly, with no cranelift-frontend `Variable`: no SSA construction (`use_var` walking
+//! predecessors, sealing, block parameters at joins) for what is already in SSA form.
+//!
+//! Soundness. A local is zero until assigned, and a read sees the latest assignment on the
+//! path that reached it. Let a local have exactly one assignment `d` (a parameter's is its
+//! incoming value, before the entry block), and let `d` dominate every read: a read in `d`'s
+//! block comes after `d`, a read in another block is in a block that `d`'s block dominates.
+//! Then every path to a read passes `d` and no other assignment, so the read sees the value
+//! `d` computed on its latest execution, and never the initial zero. In Cranelift, an IR
+//! block lowers to a main line of blocks (each dominated by the one before; cold paths
+//! either return or rejoin it), and the IR terminator leaves from the main line's last block,
+//! so the Cranelift value defined at `d` dominates the lowering of every read. The lowering
+//! emits blocks in layout order, so `d`'s block must also come before every reading block in
+//! the layout (the value must exist when the read is lowered); a local that fails any of
+//! these tests stays a `Variable`. Cranelift's verifier, on in debug builds and so in every
+//! test, rejects any use its definition does not dominate.
+
+use poolopt_ir::cfg::Cfg;
+use poolopt_ir::dominators::DomTree;
+use poolopt_ir::{Block, EntityRef, Function, Local, Operand, SecondaryMap, Type};
+
+/// Pre-order number and subtree end of every reachable block in the dominator tree:
+/// `a` dominates `b` exactly when `b`'s number lies in `a`'s interval. One walk of the tree,
+/// then each query is two comparisons (a walk up the tree per query would be quadratic on a
+/// deep chain of diamonds). Flat arrays indexed by block number, no list per block.
+struct DomIntervals {
+    /// 0 for an unreachable block.
+    pre: Vec<u32>,
+    end: Vec<u32>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl DomIntervals {
+    fn compute(cfg: &Cfg, dom: &DomTree, blocks: usize) -> DomIntervals {
+        // The tree as first-child / next-sibling links.
+        let mut first_child = vec![NONE; blocks];
+        let mut next_sibling = vec![NONE; blocks];
+        for &b in cfg.rpo().iter().rev() {
+            if let Some(d) = dom.idom(b) {
+                next_sibling[b.index()] = first_child[d.index()];
+                first_child[d.index()] = b.index() as u32;
+            }
+        }
+        let mut pre = vec![0u32; blocks];
+        let mut end = vec![0u32; blocks];
+        let Some(&entry) = cfg.rpo().first() else {
+            return DomIntervals { pre, end };
+        };
+        // Numbers start at 1 so that 0 means "unreachable". `stack` holds the path from the
+        // entry; each node's next child to visit is kept in `cursor`.
+        let mut cursor = first_child.clone();
+        let mut next = 1u32;
+        let mut stack: Vec<u32> = vec![entry.index() as u32];
+        pre[entry.index()] = next;
+        next += 1;
+        while let Some(&b) = stack.last() {
+            let c = cursor[b as usize];
+            if c == NONE {
+                end[b as usize] = next;
+                stack.pop();
+            } else {
+                cursor[b as usize] = next_sibling[c as usize];
+                pre[c as usize] = next;
+                next += 1;
+                stack.push(c);
+            }
+        }
+        DomIntervals { pre, end }
+    }
+
+    fn dominates(&self, a: Block, b: Block) -> bool {
+        let (pa, pb) = (self.pre[a.index()], self.pre[b.index()]);
+        pa != 0 && pb != 0 && pa <= pb && pb < self.end[a.index()]
+    }
+}
+
+/// The fixed locals of `ir` (see the module documentation).
+pub fn fixed_locals(ir: &Function) -> SecondaryMap<Local, bool> {
+    let n_locals = ir.locals.len();
+    let mut fixed: SecondaryMap<Local, bool> = SecondaryMap::with_capacity(n_locals);
+    fixed.resize(n_locals);
+    let Some(entry) = ir.entry() else {
+        return fixed;
+    };
+    let n_blocks = ir.blocks.len();
+    // Per local: how many assignments, and the block and position of the last one seen
+    // (`-1` for a parameter's incoming value, before the entry block's first instruction).
+    let mut defs = vec![0u32; n_locals];
+    let mut def_block = vec![entry; n_locals];
+    let mut def_pos = vec![0i64; n_locals];
+    for &p in &ir.params {
+        defs[p.index()] += 1;
+        def_pos[p.index()] = -1;
+    }
+    for &blk in &ir.layout {
+        for (pos, &inst) in ir.blocks[blk].insts.iter().enumerate() {
+            if let Some(l) = ir.insts.get(inst).and_then(|d| d.kind.def()) {
+                defs[l.index()] += 1;
+                def_block[l.index()] = blk;
+                def_pos[l.index()] = pos as i64;
+            }
+        }
+    }
+    let cfg = Cfg::compute(ir);
+    let dom = DomTree::compute(&cfg);
+    let intervals = DomIntervals::compute(&cfg, &dom, n_blocks);
+    let mut layout_pos = vec![0u32; n_blocks];
+    for (n, &b) in ir.layout.iter().enumerate() {
+        layout_pos[b.index()] = n as u32;
+    }
+    let mut any = false;
+    for (l, data) in ir.locals.iter() {
+        let one_value = match data.ty {
+            Type::Scalar(_) | Type::Vec(_) => true,
+            Type::Struct(_) => data.packed,
+        };
+        let i = l.index();
+        fixed[l] = one_value && defs[i] == 1 && cfg.is_reachable(def_block[i]);
+        any |= fixed[l];
+    }
+    if !any {
+        return fixed;
+    }
+    for &blk in &ir.layout {
+        let data = &ir.blocks[blk];
+        let read = |op: Operand, pos: i64, fixed: &mut SecondaryMap<Local, bool>| {
+            let Operand::Local(l) = op else { return };
+            if !fixed[l] {
+                return;
+            }
+            let (d, i) = (def_block[l.index()], l.index());
+            let dominated = if d == blk {
+                def_pos[i] < pos
+            } else {
+                layout_pos[d.index()] < layout_pos[blk.index()] && intervals.dominates(d, blk)
+            };
+            if !dominated {
+                fixed[l] = false;
+            }
+        };
+        for (pos, &inst) in data.insts.iter().enumerate() {
+            if let Some(d) = ir.insts.get(inst) {
+                d.kind.for_each_use(|op| read(op, pos as i64, &mut fixed));
+            }
+        }
+        if let Some(op) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
+            read(op, data.insts.len() as i64, &mut fixed);
+        }
+    }
+    fixed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use poolopt_ir::parse;
+
+    fn fixed_names(src: &str) -> Vec<String> {
+        let module = parse(src).expect("parses");
+        let f = module.funcs.values().next().expect("one function");
+        let fixed = fixed_locals(f);
+        let mut names: Vec<String> = f
+            .locals
+            .iter()
+            .filter(|(l, _)| fixed[*l])
+            .map(|(_, d)| d.name.clone())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn one_dominating_assignment_is_fixed() {
+        let src = "fn f(a: i64, b: i64) -> i64 {
+            var x: i64
+            var y: i64
+            var c: bool
+          entry:
+            b = add b, 1
+            x = add a, 1
+            c = slt x, 10
+            brif c, t, e
+          t:
+            y = copy x
+            br e
+          e:
+            ret x
+        }";
+        // `a`: the parameter, never assigned again. `x`: one assignment in the entry block,
+        // read in dominated blocks. `c`: read by the entry block's own terminator. `y`: one
+        // assignment and no read. Not `b`: assigned twice (its incoming value and `add`).
+        assert_eq!(fixed_names(src), vec!["a", "c", "x", "y"]);
+    }
+
+    #[test]
+    fn a_read_the_assignment_does_not_dominate_is_not_fixed() {
+        let src = "fn f(a: i64) -> i64 {
+            var x: i64
+            var z: i64
+            var c: bool
+          entry:
+            c = slt a, 10
+            brif c, t, e
+          t:
+            x = copy a
+            z = add x, 1
+            br e
+          e:
+            ret x
+        }";
+        // `x` is assigned in `t` but read in `e`, which `t` does not dominate (the path
+        // entry -> e reads the initial zero).
+        assert_eq!(fixed_names(src), vec!["a", "c", "z"]);
+    }
+
+    #[test]
+    fn a_read_before_the_assignment_in_a_loop_is_not_fixed() {
+        let src = "fn f(a: i64) -> i64 {
+            var x: i64
+            var c: bool
+          entry:
+            br h
+          h:
+            c = slt x, a
+            x = copy 5
+            brif c, h, out
+          out:
+            ret 0
+        }";
+        // `x` is read in `h` before its one assignment in `h` (the first time round it is
+        // zero); `c` is read by `h`'s terminator after its assignment.
+        assert_eq!(fixed_names(src), vec!["a", "c"]);
+    }
+
+    #[test]
+    fn a_dominated_block_earlier_in_the_layout_is_not_fixed() {
+        let src = "fn f(a: i64) -> i64 {
+            var x: i64
+          entry:
+            br d
+          u:
+            ret x
+          d:
+            x = add a, 1
+            br u
+        }";
+        // `d` dominates `u`, but `u` is lowered first: the value would not exist yet.
+        assert_eq!(fixed_names(src), vec!["a"]);
+    }
+
+    #[test]
+    fn reads_in_unreachable_blocks_keep_the_variable() {
+        let src = "fn f(a: i64) -> i64 {
+            var x: i64
+          entry:
+            x = add a, 1
+            ret x
+          dead:
+            ret x
+        }";
+        assert_eq!(fixed_names(src), vec!["a"]);
+    }
+}
