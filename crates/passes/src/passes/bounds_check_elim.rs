@@ -139,10 +139,14 @@ impl Pass for BoundsCheckElim {
                 }
             }
         }
+        // The latest definition of each local so far in the current block, with its position
+        // (one map, cleared per block: a function can have hundreds of thousands of blocks).
+        let mut local_defs: HashMap<Local, (usize, Inst)> = HashMap::default();
         for &block in &func.layout {
             if fa.block_in(block).is_none() {
                 continue; // unreachable: nothing is known, and nothing runs
             }
+            local_defs.clear();
             let ctx = Ctx {
                 func,
                 module,
@@ -156,8 +160,6 @@ impl Pass for BoundsCheckElim {
             // Facts killed and established so far in this block, with the instruction.
             let mut killed = Events::default();
             let mut gained = Events::default();
-            // The latest definition of each local so far in this block, with its position.
-            let mut local_defs: HashMap<Local, (usize, Inst)> = HashMap::default();
             if let Some(mut cursor) = fa.cursor(func, block) {
                 while let Some((idx, inst)) = cursor.peek() {
                     if let Some(need) = need_of(func.inst(inst)) {
