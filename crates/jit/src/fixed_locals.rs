@@ -236,6 +236,19 @@ mod tests {
     }
 
     #[test]
+    fn an_assignment_that_reads_its_own_local_is_not_fixed() {
+        let src = "fn f(a: i64) -> i64 {
+            var x: i64
+          entry:
+            x = add x, a
+            ret x
+        }";
+        // The one assignment of `x` reads `x` first (its initial zero): that read comes at
+        // the assignment's own position, not after it.
+        assert_eq!(fixed_names(src), vec!["a"]);
+    }
+
+    #[test]
     fn a_dominated_block_earlier_in_the_layout_is_not_fixed() {
         let src = "fn f(a: i64) -> i64 {
             var x: i64
