@@ -1012,7 +1012,7 @@ impl FnLower<'_, '_, '_> {
         if self.block_local[local] && init.is_none() {
             self.var_kinds[i] = VarKind::BlockLocal(ty);
         } else if self.fixed[local] {
-            self.var_kinds[i] = VarKind::Fixed;
+            self.var_kinds[i] = VarKind::Fixed(ty);
             self.fixed_values[i] = init;
         } else if let Some(mem) = self.huge.as_mut() {
             self.var_kinds[i] = VarKind::Memory(mem.next_offset, ty);
@@ -1072,11 +1072,11 @@ impl FnLower<'_, '_, '_> {
             // Assigned before every read is lowered (see `fixed_locals`). Were it not, the
             // function is refused with an internal error at the end of its lowering (the
             // placeholder zero is never compiled).
-            VarKind::Fixed => match self.fixed_values.get(i).copied().flatten() {
+            VarKind::Fixed(ty) => match self.fixed_values.get(i).copied().flatten() {
                 Some(v) => v,
                 None => {
                     self.fixed_read_early = true;
-                    self.b.ins().iconst(types::I64, 0)
+                    self.b.ins().iconst(ty, 0)
                 }
             },
             VarKind::Memory(offset, ty) => {
@@ -1100,7 +1100,7 @@ impl FnLower<'_, '_, '_> {
                 return;
             }
             VarKind::BlockLocal(_) => {}
-            VarKind::Fixed => {
+            VarKind::Fixed(_) => {
                 if let Some(slot) = self.fixed_values.get_mut(i) {
                     *slot = Some(v);
                 }
@@ -2429,8 +2429,8 @@ enum VarKind {
     /// At this offset of the huge tier's locals slot, of this type.
     Memory(u32, types::Type),
     /// The value of the local's one assignment, which dominates every read (the local is
-    /// fixed: see [`fixed_locals`]).
-    Fixed,
+    /// fixed: see [`fixed_locals`]), of this type.
+    Fixed(types::Type),
 }
 
 /// A map with room for `n` keys, every value the default: filling it key by key from empty
