@@ -175,3 +175,53 @@ fn results_and_traps_agree_everywhere() {
         "{trap:?}"
     );
 }
+
+/// The preheader is laid out before the block that creates the vec the loop reads (`make`
+/// dominates `pre`, but comes after it in the layout). The vec local has one assignment that
+/// dominates every read, so the lowering gives it that value directly (`fixed_locals`); the
+/// header load the lowering adds at the end of `pre` is lowered before that assignment and
+/// must still see the vec.
+const LATE_VEC: &str = "
+fn main(n: i64) -> i64 {
+    var v: vec<i64>
+    var i: i64
+    var s: i64
+    var x: i64
+    var c: bool
+entry:
+    br make
+pre:
+    i = copy 0
+    br head
+make:
+    v = new vec<i64>
+    push v, 10
+    push v, 20
+    push v, n
+    br pre
+head:
+    c = slt i, 3
+    brif c, body, done
+body:
+    x = get v[i]
+    s = add s, x
+    i = add i, 1
+    br head
+done:
+    ret s
+}
+";
+
+#[test]
+fn a_preheader_laid_out_before_the_vec_is_created_still_reads_it() {
+    let module = parse(LATE_VEC).expect("parses");
+    let main = module.func_by_name("main").expect("main");
+    assert_eq!(
+        header_invariant_loops(&module.funcs[main]).len(),
+        1,
+        "the loop's headers are loaded in `pre`"
+    );
+    let module = load_str("late_vec", LATE_VEC);
+    let got = run_everywhere(&module, "main", &[5], &RunLimits::default());
+    assert_eq!(got, Outcome::Value(35));
+}

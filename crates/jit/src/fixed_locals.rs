@@ -16,6 +16,13 @@
 //! the layout (the value must exist when the read is lowered); a local that fails any of
 //! these tests stays a `Variable`. Cranelift's verifier, on in debug builds and so in every
 //! test, rejects any use its definition does not dominate.
+//!
+//! Reads the lowering adds itself are not IR reads: a hoisted loop's vec header is loaded at
+//! the end of the preheader, which the vec's assignment dominates (it dominates the loop's
+//! reads and lies outside the loop, whose only way in is the preheader) but may follow in the
+//! layout. So the assignment also defines the local's `Variable` (a cheap `def_var`), and a
+//! read that comes before the assignment is lowered asks cranelift-frontend, as for any
+//! other local.
 
 use poolopt_ir::cfg::Cfg;
 use poolopt_ir::dominators::DomTree;

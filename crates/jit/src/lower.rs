@@ -297,7 +297,6 @@ pub fn lower_function(
         block_local: SecondaryMap::new(),
         fixed: SecondaryMap::new(),
         fixed_values: Vec::new(),
-        fixed_read_early: false,
         field_vars: Vec::new(),
         hoist_loops: Vec::new(),
         hoisted: Vec::new(),
@@ -507,9 +506,6 @@ struct FnLower<'e, 'f, 'm> {
     fixed: SecondaryMap<Local, bool>,
     /// Per variable index of a fixed local: the value of its one assignment, once lowered.
     fixed_values: Vec<Option<Value>>,
-    /// Set when a fixed local was read before its assignment was lowered (a bug of
-    /// [`fixed_locals`]; the function is then refused).
-    fixed_read_early: bool,
     /// The field variables of [`Repr::Fields`] locals, each local's in field order.
     field_vars: Vec<Variable>,
     /// Loops whose vec headers are loaded once, in the preheader ([`header_invariant_loops`]).
@@ -1012,8 +1008,11 @@ impl FnLower<'_, '_, '_> {
         if self.block_local[local] && init.is_none() {
             self.var_kinds[i] = VarKind::BlockLocal(ty);
         } else if self.fixed[local] {
-            self.var_kinds[i] = VarKind::Fixed(ty);
+            self.var_kinds[i] = VarKind::Fixed;
             self.fixed_values[i] = init;
+            if let Some(v) = init {
+                self.b.def_var(var, v);
+            }
         } else if let Some(mem) = self.huge.as_mut() {
             self.var_kinds[i] = VarKind::Memory(mem.next_offset, ty);
             mem.next_offset += 8;
@@ -1069,15 +1068,14 @@ impl FnLower<'_, '_, '_> {
             // Never read before its write in the block (see `block_local_locals`); the
             // local's initial zero keeps this total.
             VarKind::BlockLocal(ty) => self.b.ins().iconst(ty, 0),
-            // Assigned before every read is lowered (see `fixed_locals`). Were it not, the
-            // function is refused with an internal error at the end of its lowering (the
-            // placeholder zero is never compiled).
-            VarKind::Fixed(ty) => match self.fixed_values.get(i).copied().flatten() {
+            // Every IR read is lowered after the assignment (see `fixed_locals`) and gets its
+            // value directly. A read the lowering adds itself can come earlier (a hoisted loop
+            // header's vec, loaded at the end of a preheader laid out before the block that
+            // creates the vec): the assignment also defined the variable, so cranelift-frontend
+            // answers that one.
+            VarKind::Fixed => match self.fixed_values.get(i).copied().flatten() {
                 Some(v) => v,
-                None => {
-                    self.fixed_read_early = true;
-                    self.b.ins().iconst(ty, 0)
-                }
+                None => self.b.use_var(var),
             },
             VarKind::Memory(offset, ty) => {
                 let Some(slot) = self.huge.as_ref().map(|m| m.slot) else {
@@ -1100,10 +1098,11 @@ impl FnLower<'_, '_, '_> {
                 return;
             }
             VarKind::BlockLocal(_) => {}
-            VarKind::Fixed(_) => {
+            VarKind::Fixed => {
                 if let Some(slot) = self.fixed_values.get_mut(i) {
                     *slot = Some(v);
                 }
+                self.b.def_var(var, v);
                 return;
             }
             VarKind::Memory(offset, _) => {
@@ -1496,11 +1495,6 @@ impl FnLower<'_, '_, '_> {
             self.site_line = data.term_loc.line;
             self.terminator(term)?;
             self.site = self.fidx;
-        }
-        if self.fixed_read_early {
-            return Err(
-                self.malformed("internal error: a fixed local was read before its assignment")
-            );
         }
         self.fill_trap_blocks()
     }
@@ -2429,8 +2423,9 @@ enum VarKind {
     /// At this offset of the huge tier's locals slot, of this type.
     Memory(u32, types::Type),
     /// The value of the local's one assignment, which dominates every read (the local is
-    /// fixed: see [`fixed_locals`]), of this type.
-    Fixed(types::Type),
+    /// fixed: see [`fixed_locals`]). The assignment also defines the variable, for reads
+    /// the lowering itself adds.
+    Fixed,
 }
 
 /// A map with room for `n` keys, every value the default: filling it key by key from empty
