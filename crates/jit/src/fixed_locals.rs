@@ -26,63 +26,7 @@
 
 use poolopt_ir::cfg::Cfg;
 use poolopt_ir::dominators::DomTree;
-use poolopt_ir::{Block, EntityRef, Function, Local, Operand, SecondaryMap, Type};
-
-/// Pre-order number and subtree end of every reachable block in the dominator tree:
-/// `a` dominates `b` exactly when `b`'s number lies in `a`'s interval. One walk of the tree,
-/// then each query is two comparisons (a walk up the tree per query would be quadratic on a
-/// deep chain of diamonds). Flat arrays indexed by block number, no list per block.
-struct DomIntervals {
-    /// 0 for an unreachable block.
-    pre: Vec<u32>,
-    end: Vec<u32>,
-}
-
-const NONE: u32 = u32::MAX;
-
-impl DomIntervals {
-    fn compute(cfg: &Cfg, dom: &DomTree, blocks: usize) -> DomIntervals {
-        // The tree as first-child / next-sibling links.
-        let mut first_child = vec![NONE; blocks];
-        let mut next_sibling = vec![NONE; blocks];
-        for &b in cfg.rpo().iter().rev() {
-            if let Some(d) = dom.idom(b) {
-                next_sibling[b.index()] = first_child[d.index()];
-                first_child[d.index()] = b.index() as u32;
-            }
-        }
-        let mut pre = vec![0u32; blocks];
-        let mut end = vec![0u32; blocks];
-        let Some(&entry) = cfg.rpo().first() else {
-            return DomIntervals { pre, end };
-        };
-        // Numbers start at 1 so that 0 means "unreachable". `stack` holds the path from the
-        // entry; each node's next child to visit is kept in `cursor`.
-        let mut cursor = first_child.clone();
-        let mut next = 1u32;
-        let mut stack: Vec<u32> = vec![entry.index() as u32];
-        pre[entry.index()] = next;
-        next += 1;
-        while let Some(&b) = stack.last() {
-            let c = cursor[b as usize];
-            if c == NONE {
-                end[b as usize] = next;
-                stack.pop();
-            } else {
-                cursor[b as usize] = next_sibling[c as usize];
-                pre[c as usize] = next;
-                next += 1;
-                stack.push(c);
-            }
-        }
-        DomIntervals { pre, end }
-    }
-
-    fn dominates(&self, a: Block, b: Block) -> bool {
-        let (pa, pb) = (self.pre[a.index()], self.pre[b.index()]);
-        pa != 0 && pb != 0 && pa <= pb && pb < self.end[a.index()]
-    }
-}
+use poolopt_ir::{EntityRef, Function, Local, Operand, SecondaryMap, Type};
 
 /// The fixed locals of `ir` (see the module documentation).
 pub fn fixed_locals(ir: &Function) -> SecondaryMap<Local, bool> {
@@ -113,7 +57,6 @@ pub fn fixed_locals(ir: &Function) -> SecondaryMap<Local, bool> {
     }
     let cfg = Cfg::compute(ir);
     let dom = DomTree::compute(&cfg);
-    let intervals = DomIntervals::compute(&cfg, &dom, n_blocks);
     let mut layout_pos = vec![0u32; n_blocks];
     for (n, &b) in ir.layout.iter().enumerate() {
         layout_pos[b.index()] = n as u32;
@@ -142,7 +85,7 @@ pub fn fixed_locals(ir: &Function) -> SecondaryMap<Local, bool> {
             let dominated = if d == blk {
                 def_pos[i] < pos
             } else {
-                layout_pos[d.index()] < layout_pos[blk.index()] && intervals.dominates(d, blk)
+                layout_pos[d.index()] < layout_pos[blk.index()] && dom.dominates(d, blk)
             };
             if !dominated {
                 fixed[l] = false;

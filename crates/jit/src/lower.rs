@@ -296,7 +296,6 @@ pub fn lower_function(
         huge: None,
         block_local: SecondaryMap::new(),
         fixed: SecondaryMap::new(),
-        fixed_values: Vec::new(),
         field_vars: Vec::new(),
         hoist_loops: Vec::new(),
         hoisted: Vec::new(),
@@ -504,8 +503,6 @@ struct FnLower<'e, 'f, 'm> {
     block_local: SecondaryMap<Local, bool>,
     /// Per local: fixed, one assignment dominating every read (see [`fixed_locals`]).
     fixed: SecondaryMap<Local, bool>,
-    /// Per variable index of a fixed local: the value of its one assignment, once lowered.
-    fixed_values: Vec<Option<Value>>,
     /// The field variables of [`Repr::Fields`] locals, each local's in field order.
     field_vars: Vec<Variable>,
     /// Loops whose vec headers are loaded once, in the preheader ([`header_invariant_loops`]).
@@ -1003,13 +1000,11 @@ impl FnLower<'_, '_, '_> {
         if self.var_kinds.len() <= i {
             self.var_kinds.resize(i + 1, VarKind::Frontend);
             self.block_values.resize(i + 1, None);
-            self.fixed_values.resize(i + 1, None);
         }
         if self.block_local[local] && init.is_none() {
             self.var_kinds[i] = VarKind::BlockLocal(ty);
         } else if self.fixed[local] {
-            self.var_kinds[i] = VarKind::Fixed;
-            self.fixed_values[i] = init;
+            self.var_kinds[i] = VarKind::Fixed(init);
             if let Some(v) = init {
                 self.b.def_var(var, v);
             }
@@ -1073,10 +1068,8 @@ impl FnLower<'_, '_, '_> {
             // header's vec, loaded at the end of a preheader laid out before the block that
             // creates the vec): the assignment also defined the variable, so cranelift-frontend
             // answers that one.
-            VarKind::Fixed => match self.fixed_values.get(i).copied().flatten() {
-                Some(v) => v,
-                None => self.b.use_var(var),
-            },
+            VarKind::Fixed(Some(v)) => v,
+            VarKind::Fixed(None) => self.b.use_var(var),
             VarKind::Memory(offset, ty) => {
                 let Some(slot) = self.huge.as_ref().map(|m| m.slot) else {
                     return self.b.use_var(var);
@@ -1098,10 +1091,8 @@ impl FnLower<'_, '_, '_> {
                 return;
             }
             VarKind::BlockLocal(_) => {}
-            VarKind::Fixed => {
-                if let Some(slot) = self.fixed_values.get_mut(i) {
-                    *slot = Some(v);
-                }
+            VarKind::Fixed(_) => {
+                self.var_kinds[i] = VarKind::Fixed(Some(v));
                 self.b.def_var(var, v);
                 return;
             }
@@ -2423,9 +2414,9 @@ enum VarKind {
     /// At this offset of the huge tier's locals slot, of this type.
     Memory(u32, types::Type),
     /// The value of the local's one assignment, which dominates every read (the local is
-    /// fixed: see [`fixed_locals`]). The assignment also defines the variable, for reads
-    /// the lowering itself adds.
-    Fixed,
+    /// fixed: see [`fixed_locals`]), once lowered. The assignment also defines the variable,
+    /// for reads the lowering itself adds before it.
+    Fixed(Option<Value>),
 }
 
 /// A map with room for `n` keys, every value the default: filling it key by key from empty
