@@ -5,9 +5,9 @@
 //! - `get v[i]` / `set v[i], x` (element or field) become unchecked when `i >= 0` and
 //!   `i < len(v)` hold just before them; with a constant index `k`, when `len(v) > k` holds.
 //! - A front end's explicit range check — `brif c, F, S` where `F` only traps and `c` compares
-//!   an index with 0 or with a vec length (folded or not) — becomes `br S` when the facts decide
-//!   `c` (the trap edge can never be taken); otherwise it stays with a missed remark saying
-//!   where the index came from.
+//!   two `i64` operands (an index with 0, a constant, a vec length, folded or not, or another
+//!   local) — becomes `br S` when the facts decide `c` (the trap edge can never be taken);
+//!   otherwise it stays with a missed remark saying where the index came from.
 //!
 //! Soundness: the fact analysis is a must-analysis — a fact holds at a point only if it holds on
 //! every path from the entry to that point, with every instruction that may change a value the
@@ -399,10 +399,11 @@ impl Ctx<'_> {
         };
         let facts = self.fa.block_out(self.block)?;
         let (op, lhs, rhs) = facts.cmp_of(c)?;
+        // Any compare of two `i64` operands is decided by the facts (`decide_compare`); the
+        // index (what the remark is about) is the operand that is not a length.
         let index = match (lhs, rhs) {
-            (Operand::Local(i), Operand::Const(_)) | (Operand::Const(_), Operand::Local(i)) => i,
-            (Operand::Local(i), Operand::Local(n)) if facts.len_of(n).is_some() => i,
             (Operand::Local(n), Operand::Local(i)) if facts.len_of(n).is_some() => i,
+            (Operand::Local(i), _) | (Operand::Const(_), Operand::Local(i)) => i,
             _ => return None,
         };
         let decided = decide_compare(func, facts, op, lhs, rhs).filter(|&value| value != trap_when);
