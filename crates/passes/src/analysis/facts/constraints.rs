@@ -63,6 +63,12 @@ struct Search {
     dist: Vec<(u32, i128)>,
     frontier: Vec<(Term, i128)>,
     next: Vec<(Term, i128)>,
+    /// Bumped per round of a backward walk; an entry of `in_frontier` counts only if it carries
+    /// the current one.
+    round: u32,
+    /// Indexed by term, for a backward walk: `(round, the smallest distance of the term among
+    /// this round's frontier entries)`.
+    in_frontier: Vec<(u32, i128)>,
 }
 
 impl Search {
@@ -87,6 +93,8 @@ impl Search {
             dist,
             frontier,
             next,
+            round,
+            in_frontier,
             ..
         } = self;
         // dist[u]: the shortest walk found from the start to u (backward: from u to b).
@@ -106,13 +114,35 @@ impl Search {
         relax(start, 0, frontier);
         for _ in 0..SEARCH_DEPTH {
             next.clear();
-            for &(t, d) in frontier.iter() {
-                if backward {
-                    // The edges k.a -> t.
-                    for k in set.cons.iter().filter(|k| k.b == t) {
-                        relax(k.a, d + k.c as i128, next);
+            if backward {
+                // The edges k.a -> t into the frontier's terms, in one pass over the set: each
+                // term's smallest frontier distance is marked first (a larger one of the same
+                // term could not win a relaxation the smallest one makes).
+                *round = round.wrapping_add(1);
+                if *round == 0 {
+                    in_frontier.iter_mut().for_each(|e| e.0 = 0);
+                    *round = 1;
+                }
+                for &(t, d) in frontier.iter() {
+                    let at = t.0 as usize;
+                    if at >= in_frontier.len() {
+                        in_frontier.resize(at + 1, (0, 0));
                     }
-                } else {
+                    let e = &mut in_frontier[at];
+                    if e.0 != *round || d < e.1 {
+                        *e = (*round, d);
+                    }
+                }
+                for k in &set.cons {
+                    if let Some(&(r, d)) = in_frontier.get(k.b.0 as usize) {
+                        if r == *round {
+                            relax(k.a, d + k.c as i128, next);
+                        }
+                    }
+                }
+            }
+            for &(t, d) in frontier.iter() {
+                if !backward {
                     for k in set.from(t) {
                         relax(k.b, d + k.c as i128, next);
                     }
