@@ -750,11 +750,16 @@ impl FactSet {
         }
     }
 
-    /// Calls `f` for every local a term or a compare's result is about (a local may come
-    /// more than once).
-    pub fn for_each_local(&self, mut f: impl FnMut(Local)) {
+    /// Calls `f` for every local whose value is a term of the set or which holds a recorded
+    /// compare (a local may come more than once). Vec locals, which only have length terms,
+    /// are not visited.
+    pub fn for_each_value_local(&self, mut f: impl FnMut(Local)) {
         for k in &self.cons {
-            k.a.local().into_iter().chain(k.b.local()).for_each(&mut f);
+            for t in [k.a, k.b] {
+                if let TermKind::Value(l) = t.kind() {
+                    f(l);
+                }
+            }
         }
         self.cmps.iter().for_each(|c| f(c.c));
     }

@@ -62,7 +62,9 @@ fn drop_dead(s: &mut FactSet, live: LiveSet<'_>) {
     s.for_each_cmp_operand(|l| operands.push(l));
     let mut dead: SmallVec<[Local; 8]> = SmallVec::new();
     let mut kept: SmallVec<[Local; 8]> = SmallVec::new();
-    s.for_each_local(|l| {
+    // Only value terms and compare results: forgetting a dead vec local would change nothing
+    // (its length term stays, see `FactSet::forget_local`).
+    s.for_each_value_local(|l| {
         if !live.contains(l) && !dead.contains(&l) && !kept.contains(&l) {
             if operands.contains(&l) {
                 kept.push(l);
@@ -365,7 +367,10 @@ fn block_deaths(func: &Function, block: Block, live: &Liveness) -> Vec<(usize, L
         mentioned.sort_unstable();
         mentioned.dedup();
         for &l in &mentioned {
-            if !alive.contains(l) {
+            // Only `i64` locals have value terms and only bools hold compares: forgetting any
+            // other local changes nothing (and keeping facts about a dead local is sound).
+            let has_facts = matches!(func.local_ty(l), Type::I64 | Type::BOOL);
+            if has_facts && !alive.contains(l) {
                 deaths.push((index, l));
             }
         }
