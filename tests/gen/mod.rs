@@ -1297,15 +1297,54 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
 /// Shapes that reach the pass rules the other statements miss (issue 14): constant indices
 /// after pushes, index, bound and vec locals reassigned between a compare and its branch or
 /// after a length is known, every spelling of the zero and bound tests, and constant bounds
-/// (negative, zero, positive, narrow).
+/// (negative, zero, positive, narrow), and the bitwise range check with its bound test either
+/// way round.
 impl FnGen<'_, '_, '_> {
     fn rule_shape(&mut self) {
-        match self.src.pick(4) {
+        match self.src.pick(5) {
             0 => self.constant_index_after_pushes(),
             1 => self.reassigned_before_branch(),
             2 => self.spelled_range_check(),
+            3 => self.bitwise_range_check(),
             _ => self.vec_reassigned_after_len(),
         }
+    }
+
+    /// The bitwise range check `(i < 0) | (i >= len v)` branching to a trap (or
+    /// `(i >= 0) & (i < len v)` branching to the access), then `v[i]`; near miss: the bound test
+    /// points the wrong way (`(i < 0) | (i < n)`, `(i >= 0) & (i >= n)`), which is no range
+    /// check and must not fold to one unsigned compare (a negative `i` would then pass).
+    fn bitwise_range_check(&mut self) {
+        let v = VECS[self.src.pick(6)];
+        let [c0, c1, c2] = self.l.c;
+        let (i, n) = (self.l.ix, self.l.n);
+        let x = self.local_of(ScalarType::I64);
+        self.fb.copy(i, x);
+        let vl = self.vec(v);
+        self.fb.vec_len(n, vl);
+        let near = self.near_or(
+            "bitwise range check",
+            "bitwise range check near miss: bound test the wrong way",
+        );
+        let trap = self.block("oob");
+        let ok = self.block("ok");
+        if self.src.pick(2) == 0 {
+            self.fb.compare(c0, CmpOp::Slt, i, 0i64);
+            let op = if near { CmpOp::Slt } else { CmpOp::Sge };
+            self.fb.compare(c1, op, i, n);
+            self.fb.binary(c2, BinaryOp::Or, c0, c1);
+            self.fb.brif(c2, trap, ok);
+        } else {
+            self.fb.compare(c0, CmpOp::Sge, i, 0i64);
+            let op = if near { CmpOp::Sge } else { CmpOp::Slt };
+            self.fb.compare(c1, op, i, n);
+            self.fb.binary(c2, BinaryOp::And, c0, c1);
+            self.fb.brif(c2, ok, trap);
+        }
+        self.fb.switch_to_block(trap);
+        self.fb.trap("index out of range");
+        self.fb.switch_to_block(ok);
+        self.do_access(v, Operand::Local(i));
     }
 
     fn elem_of(&self, v: V) -> ElemType {

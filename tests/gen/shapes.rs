@@ -77,6 +77,8 @@ pub const SHAPES: &[&str] = &[
     "division in a loop near miss: divisor assigned in the loop",
     "division under d > 0",
     "division near miss: d >= 0 lets zero through",
+    "bitwise range check",
+    "bitwise range check near miss: bound test the wrong way",
 ];
 
 /// How the helper functions' bodies vary (read from the input before anything else).
@@ -477,7 +479,7 @@ impl FnGen<'_, '_, '_> {
     }
 
     /// Marks `near_miss` (true) or `positive`; true with probability 1/2 (false on byte 0).
-    fn near_or(&mut self, positive: &'static str, near_miss: &'static str) -> bool {
+    pub(super) fn near_or(&mut self, positive: &'static str, near_miss: &'static str) -> bool {
         let near = self.src.pick(2) == 1;
         self.mark(if near { near_miss } else { positive });
         near
