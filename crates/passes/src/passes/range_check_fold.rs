@@ -26,6 +26,22 @@
 //! effect), so running them on the `A → F` path as well is unobservable except through the
 //! locals they assign, which must not be live on entry to `F`; `i` must not be reassigned in
 //! `B`, so every compare sees the same `i` as `c1`.
+//!
+//! Several folds per round: the short-circuit folds of one round are all decided on one fact
+//! analysis, liveness and CFG of the function before the round, and applied together when
+//! their blocks are disjoint (no block is the `A` or `B` of two folds). A fold rewrites only its
+//! `A` and `B`, so another fold still sees its own `A` and `B` as they were analysed. What it
+//! read about the rest stays true: (1) the facts at its `A` and `B` are must-facts of the
+//! program states reaching them, and an earlier fold changes no state on any path except the
+//! locals its `B` assigns on the `A → F` path, which are dead at `F` — so every path from `F`
+//! to a later point where one of them is live assigns it again first, and a fact about it
+//! there is about that new value; (2) liveness at block entries does not grow (a fold adds no
+//! edge; the instructions it copies into `A` read only locals live at the end of `A` already,
+//! through the edge to `B`), so a local found dead at `F` or `S` stays dead; (3) no block but
+//! the bypassed `B` becomes unreachable (`A` reaches `B`'s successors directly). A range check
+//! whose fold was held back, or that the stale facts could not prove, is retried on fresh
+//! analyses in the next round; the round that folds nothing reports the near misses. A
+//! function with `k` range checks thus takes one or two analyses, not `k + 1`.
 
 use crate::analysis::facts::{FactAnalysis, FactSet};
 use crate::analysis::Cfg;
@@ -38,8 +54,9 @@ use poolopt_ir::{
 /// The pass.
 pub struct RangeCheckFold;
 
-/// Upper bound on short-circuit folds per function (each needs fresh analyses).
-const MAX_FOLDS: usize = 10_000;
+/// Upper bound on rounds of short-circuit folding per function (each round folds at least
+/// one range check and needs fresh analyses).
+const MAX_ROUNDS: usize = 10_000;
 
 impl Pass for RangeCheckFold {
     fn name(&self) -> &'static str {
@@ -59,7 +76,10 @@ impl Pass for RangeCheckFold {
         if changed {
             cx.invalidate();
         }
-        for _ in 0..MAX_FOLDS {
+        // Each round folds every range check it can whose two blocks no other fold of the
+        // round touches, all decided on one fact analysis (see "Several folds per round" in
+        // the module docs); the round that folds nothing reports the near misses.
+        for _ in 0..MAX_ROUNDS {
             if !func
                 .layout
                 .iter()
@@ -70,31 +90,37 @@ impl Pass for RangeCheckFold {
             let fa = cx.facts(func);
             let cfg = cx.cfg(func).clone();
             let mut missed: Vec<(Block, Inst, String)> = Vec::new();
-            let mut fold = None;
+            let mut folds: Vec<Fold> = Vec::new();
+            let mut touched: SecondaryMap<Block, bool> = SecondaryMap::new();
             for &a in &func.layout {
+                if touched[a] {
+                    continue;
+                }
                 match short_circuit(func, cx, &fa, &cfg, a) {
                     Some(Ok(f)) => {
-                        fold = Some(f);
-                        break;
+                        let (fa_block, fb_block) = f.blocks();
+                        if !touched[fa_block] && !touched[fb_block] {
+                            touched[fa_block] = true;
+                            touched[fb_block] = true;
+                            folds.push(f);
+                        }
                     }
                     Some(Err((inst, why))) => missed.push((a, inst, why)),
                     None => {}
                 }
             }
-            match fold {
-                Some(f) => {
-                    apply(func, cx, f);
-                    changed = true;
-                    cx.invalidate();
+            if folds.is_empty() {
+                for (block, inst, why) in missed {
+                    let loc = func.insts[inst].loc;
+                    cx.missed(func, block, loc, why);
                 }
-                None => {
-                    for (block, inst, why) in missed {
-                        let loc = func.insts[inst].loc;
-                        cx.missed(func, block, loc, why);
-                    }
-                    break;
-                }
+                break;
             }
+            for f in folds {
+                apply(func, cx, f);
+            }
+            changed = true;
+            cx.invalidate();
         }
         if changed {
             // Blocks only the folded branches reached are now unreachable; the verifier rejects
@@ -347,6 +373,16 @@ fn fold_bitwise(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         cx.applied(func, block, loc, msg);
     }
     changed
+}
+
+impl Fold {
+    /// The two blocks the fold rewrites: `a` (which gets the folded test) and `b` (which it
+    /// bypasses).
+    fn blocks(&self) -> (Block, Block) {
+        match *self {
+            Fold::ZeroFirst { a, b, .. } | Fold::BoundFirst { a, b, .. } => (a, b),
+        }
+    }
 }
 
 /// A short-circuit fold ready to apply.
