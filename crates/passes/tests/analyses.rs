@@ -1,8 +1,11 @@
 //! The shared analyses on shapes that would break a recursive implementation: a 100,000-block
-//! chain of diamonds (CFG, dominator tree, liveness), run on a test thread's small stack.
+//! chain of diamonds (CFG, dominator tree, liveness), run on a test thread's small stack; and
+//! the fact analysis on many copies of one local, which made its sets grow quadratically.
+
+mod common;
 
 use poolopt_ir::{CmpOp, Function, ModuleBuilder, Type};
-use poolopt_passes::analysis::{Cfg, DomTree, Liveness};
+use poolopt_passes::analysis::{Cfg, DomTree, FactAnalysis, Liveness};
 
 /// `f(x)`: a chain of `n` diamonds `head_k -> (left_k | right_k) -> head_{k+1}`.
 fn diamonds(n: usize) -> Function {
@@ -70,4 +73,55 @@ fn unreachable_blocks_have_no_dominator() {
     let dom = DomTree::compute(&cfg);
     assert_eq!(dom.idom(orphan), None);
     assert!(!dom.dominates(func.layout[0], orphan));
+}
+
+/// `i0 = x & 7`, then `i1 = copy i0`, ..., `i200 = copy i0` (what value numbering makes of 200
+/// equal masks), then `get v[ik]` for each with `len(v) == 8`. Every access is proved, and the
+/// fact set stays linear in the copies: copying every relation of `i0` to each new copy made
+/// all copies pairwise related (40,604 constraints here).
+#[test]
+fn copies_of_one_local_keep_the_fact_sets_linear() {
+    let n = 200;
+    let mut src = String::from("fn f(x: i64) -> i64 {\n    var v: vec<i64>\n    var t: i64\n");
+    src.push_str("    var acc: i64\n");
+    for k in 0..=n {
+        src.push_str(&format!("    var i{k}: i64\n"));
+    }
+    src.push_str("entry:\n    v = new vec<i64>\n");
+    for k in 0..8 {
+        src.push_str(&format!("    push v, {k}\n"));
+    }
+    src.push_str("    i0 = and x, 7\n");
+    for k in 1..=n {
+        src.push_str(&format!("    i{k} = copy i0\n"));
+    }
+    src.push_str("    acc = copy 0\n");
+    for k in 0..=n {
+        src.push_str(&format!("    t = get v[i{k}]\n    acc = add acc, t\n"));
+    }
+    src.push_str("    ret acc\n}\n");
+    let module = common::module(&src);
+    let func = module.funcs.values().next().unwrap();
+    let cfg = Cfg::compute(func);
+    let facts = FactAnalysis::compute(func, &cfg);
+    let entry = func.layout[0];
+    let mut cursor = facts.cursor(func, entry).unwrap();
+    let (mut largest, mut proved) = (0, 0);
+    let v = func.local_by_name("v").unwrap();
+    while let Some((_, inst)) = cursor.peek() {
+        let set = cursor.facts();
+        largest = largest.max(set.constraints().len());
+        if let poolopt_ir::InstKind::VecGet {
+            index: poolopt_ir::Operand::Local(i),
+            ..
+        } = *func.inst(inst)
+        {
+            if set.non_neg(i) && set.lt_len(i, v) {
+                proved += 1;
+            }
+        }
+        cursor.advance();
+    }
+    assert_eq!(proved, n + 1, "every access is proved");
+    assert!(largest <= 8 * n, "{largest} constraints for {n} copies");
 }
