@@ -5,6 +5,8 @@
 //!   (len, push, checked get at the old length, copies, a guarded-by-nothing checked pop).
 //! - `deep_cfg`: a chain of guarded pops (`if len(free) > 0 { pop } else { push }`), so the
 //!   dominator tree is as deep as the chain is long; a fixed set of locals is reused.
+//! - `range_checks`: a chain of short-circuit range checks, all foldable.
+//! - `copies`: many copies of one bounded index, each used by an access.
 //!
 //! The module is generated and verified once; each iteration optimizes a fresh clone (the
 //! clone is outside the measurement). Targets: 1M instructions ≤ 2 s, time(1M)/time(100k) ≤ 12.
@@ -114,6 +116,96 @@ fn deep_cfg(insts: usize) -> Module {
         .expect("the generator uses the builder correctly")
 }
 
+/// Instructions per range check of `range_checks` (terminators included).
+const RANGE_CHECK_UNIT: usize = 11;
+
+/// A function `range_checks(x: i64) -> i64`: a chain of short-circuit range checks
+/// `i < 0 || i >= len(v)` with `i = x & 3`, each followed by `v[i]` and a push. Every one
+/// folds; range-check-fold once needed one fact analysis per fold (quadratic: 2,000 checks
+/// took 22 s).
+fn range_checks(insts: usize) -> Module {
+    let mut mb = ModuleBuilder::new();
+    let f = mb.declare_function("range_checks", &[("x", Type::I64)], Some(Type::I64));
+    let mut fb = mb.define_function(f);
+    let x = fb.param(0).expect("one parameter");
+    let v = fb.local("v", Type::Vec(ElemType::Scalar(ScalarType::I64)));
+    let (i, n, t) = (
+        fb.local("i", Type::I64),
+        fb.local("n", Type::I64),
+        fb.local("t", Type::I64),
+    );
+    let c = fb.local("c", Type::BOOL);
+    let entry = fb.create_block("entry");
+    let bad = fb.create_block("bad");
+    fb.switch_to_block(entry);
+    fb.vec_new(v, ElemType::Scalar(ScalarType::I64));
+    fb.copy(t, 0i64);
+    let mut head = fb.create_block("check0");
+    fb.br(head);
+    for k in 0..(insts / RANGE_CHECK_UNIT).max(1) {
+        let upper = fb.create_block(&format!("upper{k}"));
+        let ok = fb.create_block(&format!("ok{k}"));
+        let next = fb.create_block(&format!("check{}", k + 1));
+        fb.switch_to_block(head);
+        fb.push(v, k as i64);
+        fb.binary(i, BinaryOp::And, x, 3i64);
+        fb.vec_len(n, v);
+        fb.compare(c, CmpOp::Slt, i, 0i64);
+        fb.brif(c, bad, upper);
+        fb.switch_to_block(upper);
+        fb.compare(c, CmpOp::Sge, i, n);
+        fb.brif(c, bad, ok);
+        fb.switch_to_block(ok);
+        fb.get(t, v, i, None);
+        fb.br(next);
+        head = next;
+    }
+    fb.switch_to_block(head);
+    fb.ret(Some(t.into()));
+    fb.switch_to_block(bad);
+    fb.trap("index out of range");
+    mb.finish()
+        .expect("the generator uses the builder correctly")
+}
+
+/// Instructions per copy of `copies` (the copy and its access).
+const COPY_UNIT: usize = 3;
+
+/// A function `copies(x: i64) -> i64`: `i0 = x & 7`, then `ik = copy i0` for many `k` (what
+/// value numbering makes of equal masks), then `v[ik]` for each. The fact analysis once
+/// related every copy to every other one (quadratic sets: 1,000 copies took minutes).
+fn copies(insts: usize) -> Module {
+    let mut mb = ModuleBuilder::new();
+    let f = mb.declare_function("copies", &[("x", Type::I64)], Some(Type::I64));
+    let mut fb = mb.define_function(f);
+    let x = fb.param(0).expect("one parameter");
+    let v = fb.local("v", Type::Vec(ElemType::Scalar(ScalarType::I64)));
+    let (acc, t) = (fb.local("acc", Type::I64), fb.local("t", Type::I64));
+    let entry = fb.create_block("entry");
+    fb.switch_to_block(entry);
+    fb.vec_new(v, ElemType::Scalar(ScalarType::I64));
+    for k in 0..8i64 {
+        fb.push(v, k);
+    }
+    let units = (insts / COPY_UNIT).max(1);
+    let first = fb.local("i0", Type::I64);
+    fb.binary(first, BinaryOp::And, x, 7i64);
+    let mut indices = vec![first];
+    for k in 1..units {
+        let ik = fb.local(&format!("i{k}"), Type::I64);
+        fb.copy(ik, first);
+        indices.push(ik);
+    }
+    fb.copy(acc, 0i64);
+    for ik in indices {
+        fb.get(t, v, ik, None);
+        fb.binary(acc, BinaryOp::Add, acc, t);
+    }
+    fb.ret(Some(acc.into()));
+    mb.finish()
+        .expect("the generator uses the builder correctly")
+}
+
 /// Makes a module whose one function has about the given number of instructions.
 type Generator = fn(usize) -> Module;
 
@@ -134,7 +226,12 @@ fn probe(manager: &PassManager, module: &Module) -> f64 {
 }
 
 fn scaling(c: &mut Criterion) {
-    let shapes: [(&str, Generator); 2] = [("straight", straight), ("deep_cfg", deep_cfg)];
+    let shapes: [(&str, Generator); 4] = [
+        ("straight", straight),
+        ("deep_cfg", deep_cfg),
+        ("range_checks", range_checks),
+        ("copies", copies),
+    ];
     let manager = PassManager::for_level(OptLevel::O2)
         .verify_each(false)
         .collect_remarks(false);
