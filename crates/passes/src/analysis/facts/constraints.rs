@@ -54,21 +54,58 @@ thread_local! {
     static SEARCH: RefCell<Search> = RefCell::new(Search::default());
 }
 
+/// Distances indexed by term, cleared in O(1): an entry counts only if it carries the table's
+/// current generation.
+#[derive(Default)]
+struct StampedDistances {
+    generation: u32,
+    entries: Vec<(u32, i128)>,
+}
+
+impl StampedDistances {
+    /// Forgets every entry.
+    fn clear(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.entries.iter_mut().for_each(|e| e.0 = 0);
+            self.generation = 1;
+        }
+    }
+
+    /// The distance recorded for `t`, if any.
+    fn get(&self, t: Term) -> Option<i128> {
+        self.entries
+            .get(t.0 as usize)
+            .filter(|e| e.0 == self.generation)
+            .map(|e| e.1)
+    }
+
+    /// Records `d` for `t` if `t` has none or a larger one; whether it did.
+    fn lower(&mut self, t: Term, d: i128) -> bool {
+        let at = t.0 as usize;
+        if at >= self.entries.len() {
+            self.entries.resize(at + 1, (0, 0));
+        }
+        let e = &mut self.entries[at];
+        if e.0 != self.generation || d < e.1 {
+            *e = (self.generation, d);
+            true
+        } else {
+            false
+        }
+    }
+}
+
 /// The state of one shortest-path query, reusable across queries.
 #[derive(Default)]
 struct Search {
-    /// Bumped per query; an entry of `dist` counts only if it carries the current stamp.
-    stamp: u32,
-    /// Indexed by term: `(stamp, distance from the source)`.
-    dist: Vec<(u32, i128)>,
+    /// The shortest walk found from the start to each term (backward: from it to the goal).
+    dist: StampedDistances,
     frontier: Vec<(Term, i128)>,
     next: Vec<(Term, i128)>,
-    /// Bumped per round of a backward walk; an entry of `in_frontier` counts only if it carries
-    /// the current one.
-    round: u32,
-    /// Indexed by term, for a backward walk: `(round, the smallest distance of the term among
-    /// this round's frontier entries)`.
-    in_frontier: Vec<(u32, i128)>,
+    /// For a backward walk, per round: the smallest distance of each term among the round's
+    /// frontier entries.
+    in_frontier: StampedDistances,
 }
 
 impl Search {
@@ -83,29 +120,15 @@ impl Search {
     /// A frontier-based Bellman–Ford from `a` along edges (or from `b` against them, when
     /// `backward`): round `r` relaxes the edges of the terms improved in round `r - 1`.
     fn walk(&mut self, set: &FactSet, a: Term, b: Term, backward: bool) -> Option<i128> {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.dist.iter_mut().for_each(|e| e.0 = 0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
         let Search {
             dist,
             frontier,
             next,
-            round,
             in_frontier,
-            ..
         } = self;
-        // dist[u]: the shortest walk found from the start to u (backward: from u to b).
+        dist.clear();
         let mut relax = |u: Term, nd: i128, next: &mut Vec<(Term, i128)>| {
-            let at = u.0 as usize;
-            if at >= dist.len() {
-                dist.resize(at + 1, (0, 0));
-            }
-            let e = &mut dist[at];
-            if e.0 != stamp || nd < e.1 {
-                *e = (stamp, nd);
+            if dist.lower(u, nd) {
                 next.push((u, nd));
             }
         };
@@ -118,26 +141,13 @@ impl Search {
                 // The edges k.a -> t into the frontier's terms, in one pass over the set: each
                 // term's smallest frontier distance is marked first (a larger one of the same
                 // term could not win a relaxation the smallest one makes).
-                *round = round.wrapping_add(1);
-                if *round == 0 {
-                    in_frontier.iter_mut().for_each(|e| e.0 = 0);
-                    *round = 1;
-                }
+                in_frontier.clear();
                 for &(t, d) in frontier.iter() {
-                    let at = t.0 as usize;
-                    if at >= in_frontier.len() {
-                        in_frontier.resize(at + 1, (0, 0));
-                    }
-                    let e = &mut in_frontier[at];
-                    if e.0 != *round || d < e.1 {
-                        *e = (*round, d);
-                    }
+                    in_frontier.lower(t, d);
                 }
                 for k in &set.cons {
-                    if let Some(&(r, d)) = in_frontier.get(k.b.0 as usize) {
-                        if r == *round {
-                            relax(k.a, d + k.c as i128, next);
-                        }
+                    if let Some(d) = in_frontier.get(k.b) {
+                        relax(k.a, d + k.c as i128, next);
                     }
                 }
             }
@@ -176,9 +186,7 @@ impl Search {
             }
             std::mem::swap(frontier, next);
         }
-        dist.get(goal.0 as usize)
-            .filter(|e| e.0 == stamp)
-            .map(|e| e.1)
+        dist.get(goal)
     }
 }
 
