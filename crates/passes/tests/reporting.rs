@@ -142,3 +142,24 @@ fn range_check_fold_folds_many_checks_per_analysis() {
     let facts = report.timings.computed(Analysis::Facts);
     assert!(facts <= 2, "{facts} fact analyses for 40 range checks");
 }
+
+/// Past the fact analysis's stored-facts bound, bounds-check-elim keeps every check, says why
+/// once per function, and counts it; results do not change.
+#[test]
+fn bounds_check_elim_says_when_the_fact_analysis_gave_up() {
+    let n = 1100;
+    let src = common::guarded_pops_of_many_vecs(n);
+    let (_, report) = common::opt(&src, &["bounds-check-elim"], &[("main", &[7])]);
+    let stat = |name| report.stats.get("bounds-check-elim", name);
+    assert_eq!(stat("fact_analyses_given_up"), 1);
+    assert_eq!(stat("pop_checks_kept"), n as u64);
+    assert_eq!(stat("pop_checks_removed"), 0);
+    let missed = common::remarks(&report, poolopt_passes::RemarkKind::Missed);
+    let gave_up: Vec<_> = missed.iter().filter(|m| m.contains("gave up")).collect();
+    assert_eq!(gave_up.len(), 1, "{gave_up:?}");
+    assert!(
+        gave_up[0].contains("facts stored at block boundaries"),
+        "{}",
+        gave_up[0]
+    );
+}

@@ -125,6 +125,16 @@ impl Pass for BoundsCheckElim {
             return false;
         }
         let fa = cx.facts(func);
+        if let (Some(why), Some(entry)) = (fa.gave_up(), func.entry()) {
+            cx.stat("fact_analyses_given_up", 1);
+            let loc = func.blocks[entry].loc;
+            cx.missed(
+                func,
+                entry,
+                loc,
+                format!("the fact analysis gave up on this function ({why}): every check whose proof needs facts from before its block is kept"),
+            );
+        }
         let cfg = cx.cfg(func).clone();
         let module = cx.module;
         let mut decisions: Vec<(Block, Decision)> = Vec::new();

@@ -108,3 +108,28 @@ entry:
     ret r
 }
 "#;
+
+/// `n` vecs, each created and pushed once in the entry block, then popped one after the other,
+/// each pop under its own `len > 0` guard: every vec's length fact stays live until its guard,
+/// so the sets stored at the `2n` block boundaries hold about `2n * 2n` facts in all.
+pub fn guarded_pops_of_many_vecs(n: usize) -> String {
+    let mut src = String::from("fn main(x: i64) -> i64 {\n    var acc: i64\n    var t: i64\n");
+    src.push_str("    var n: i64\n    var c: bool\n");
+    for k in 0..n {
+        src.push_str(&format!("    var v{k}: vec<i64>\n"));
+    }
+    src.push_str("entry:\n    acc = copy 0\n");
+    for k in 0..n {
+        src.push_str(&format!("    v{k} = new vec<i64>\n    push v{k}, x\n"));
+    }
+    src.push_str("    br b0\n");
+    for k in 0..n {
+        src.push_str(&format!(
+            "b{k}:\n    n = len v{k}\n    c = sgt n, 0\n    brif c, p{k}, b{next}\n\
+             p{k}:\n    t = pop v{k}\n    acc = add acc, t\n    br b{next}\n",
+            next = k + 1
+        ));
+    }
+    src.push_str(&format!("b{n}:\n    ret acc\n}}\n"));
+    src
+}

@@ -390,6 +390,11 @@ impl FactSet {
         FactSet::default()
     }
 
+    /// How many facts the set holds: its constraints and compares.
+    pub fn entries(&self) -> usize {
+        self.cons.len() + self.cmps.len()
+    }
+
     /// Every constraint recorded (sorted).
     pub fn constraints(&self) -> &[Constraint] {
         &self.cons

@@ -149,9 +149,13 @@ impl Tracked {
         for &b in &func.layout {
             for &inst in &func.blocks[b].insts {
                 if let InstKind::VecLen { dst, vec } = *func.inst(inst) {
-                    if guarded[dst.index()]
-                        && checked_vecs.iter().any(|&w| calls.may_alias(func, vec, w))
-                    {
+                    // A vec no other local may alias is a checked vec's only when it is one.
+                    let checked = if calls.alone(vec) {
+                        checked_vecs.binary_search(&vec).is_ok()
+                    } else {
+                        checked_vecs.iter().any(|&w| calls.may_alias(func, vec, w))
+                    };
+                    if guarded[dst.index()] && checked {
                         on[dst.index()] = true;
                         on[vec.index()] = true;
                     }

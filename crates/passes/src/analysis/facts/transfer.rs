@@ -132,7 +132,12 @@ pub(super) fn transfer_with(
     let (gen, cmp) = def_facts(func, tracked, kind, s);
     // 3. Effects on vec lengths.
     match *kind {
-        // push: len(vec) grows by exactly 1; a vec that may alias it grows by 0 or 1.
+        // push: len(vec) grows by exactly 1; a vec that may alias it grows by 0 or 1 (when
+        // none may, only constraints on len(vec) are looked at).
+        InstKind::VecPush { vec, .. } if calls.alone(vec) => {
+            let len = Term::len(vec);
+            s.shift(|t| (t == len).then_some((1, 1)))
+        }
         InstKind::VecPush { vec, .. } => s.shift(|t| {
             let v = t.len_of()?;
             if v == vec {
@@ -142,6 +147,10 @@ pub(super) fn transfer_with(
             }
         }),
         // pop (checked: it did not trap; unchecked: proven non-empty): by exactly -1 / -1 or 0.
+        InstKind::VecPop { vec, .. } if calls.alone(vec) => {
+            let len = Term::len(vec);
+            s.shift(|t| (t == len).then_some((-1, -1)))
+        }
         InstKind::VecPop { vec, .. } => s.shift(|t| {
             let v = t.len_of()?;
             if v == vec {
