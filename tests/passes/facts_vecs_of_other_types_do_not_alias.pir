@@ -4,7 +4,7 @@
 ; expect: value 5
 ; Two vec parameters of different element types never hold the same vec, even though where
 ; they come from is unknown: `push b` and `pop b` between the guard on `a` and `pop a` leave
-; `len(a)` alone, so `pop a` is proved.
+; `len(a)` alone, so `pop a` is proved (and `pop b` by the push just before it).
 fn f(a: vec<i64>, b: vec<i32>) -> i64 {
     var n: i64
     var c: bool

@@ -198,6 +198,14 @@ pub(super) fn transfer_with(
         }
         _ => {}
     }
+    // A vec just pushed to holds at least one element, whatever was known of it before
+    // (its old length was at least 0): this is what proves `push v, x; y = pop v` on a vec
+    // parameter or call result.
+    if let InstKind::VecPush { vec, .. } = *kind {
+        if tracked.term(Term::len(vec)) {
+            s.add(Term::ZERO, Term::len(vec), -1);
+        }
+    }
     // 4. The destination's old value is eliminated; its new facts are added.
     if let Some(d) = kind.def() {
         s.kill_local(d);
