@@ -73,10 +73,12 @@
 //! [`Session::compile_for_entry`] compiles only what an entry can reach.
 
 mod diagnostic;
+mod engine;
 mod session;
 mod verify_errors;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
+pub use engine::{Engine, Executed, Ran, RunOptions, DEFAULT_INTERPRET_ABOVE, INTERPRET_ABOVE_ENV};
 pub use session::{parse_and_verify, parse_and_verify_with, Error, Session, VerifiedModule};
 pub use verify_errors::VerifyErrors;
 

@@ -8,7 +8,7 @@ use crate::error::CompileError;
 use crate::names::{render_remark, ToyNames};
 use crate::{check, lexer, lower, parser};
 use poolopt::{
-    InterpError, JitOptions, PassManager, RunError, RunLimits, Session, Trap, VerifiedModule,
+    Engine, JitOptions, PassManager, RunLimits, RunOptions, Session, Trap, VerifiedModule,
 };
 
 /// Why a program could not be turned into verified IR.
@@ -144,27 +144,24 @@ pub fn run_source(opts: &Options, source: &str) -> Outcome {
         };
     }
     let limits = RunLimits::default();
-    let result = if opts.interp {
-        session
-            .interpret(&opts.entry, &opts.args, &limits)
-            .map_err(|e| match e {
-                InterpError::Trap(t) => Err(t),
-                other => Ok(other.to_string()),
-            })
-    } else {
-        let options = JitOptions {
+    // The engine choice of `poolopt run`: the JIT, or the interpreter for an entry that
+    // reaches more code than compiling is worth (docs/jit.md, "Huge entries").
+    let options = RunOptions {
+        engine: if opts.interp {
+            Engine::Interpreter
+        } else {
+            Engine::Auto
+        },
+        jit: JitOptions {
             cl_opt: opts.cl_opt,
             fuel: false,
-        };
-        match session.compile_with(&options) {
-            Ok(compiled) => compiled
-                .run(&opts.entry, &opts.args, &limits)
-                .map_err(|e| match e {
-                    RunError::Trap(t) => Err(t),
-                    other => Ok(other.to_string()),
-                }),
-            Err(e) => return out.fail(1, format!("error: {e}")),
-        }
+        },
+        ..RunOptions::default()
+    };
+    let result = match session.run(&opts.entry, &opts.args, &limits, &options) {
+        Ok(ran) => ran.result.map_err(Err),
+        Err(e @ (poolopt::Error::Run(_) | poolopt::Error::Interp(_))) => Err(Ok(e.to_string())),
+        Err(e) => return out.fail(1, format!("error: {e}")),
     };
     match result {
         Ok(v) => {

@@ -130,9 +130,15 @@ pub struct RunArgs {
     /// Cranelift's own optimization level.
     #[arg(long, value_enum, default_value_t = ClOptArg::Speed)]
     pub cl_opt: ClOptArg,
-    /// Run in the reference interpreter instead of the JIT.
-    #[arg(long)]
+    /// Run in the reference interpreter instead of the JIT (the same as `--engine interp`).
+    #[arg(long, conflicts_with = "engine")]
     pub interp: bool,
+    /// What executes the entry: `auto` JIT-compiles it unless the functions it reaches hold
+    /// more than 250,000 IR instructions (`POOLOPT_INTERPRET_ABOVE` changes the bound), then
+    /// interprets it, which is far cheaper for code that large; `jit` always compiles;
+    /// `interp` always interprets. Results and traps are the same.
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    pub engine: EngineArg,
     /// Stop with an `out_of_fuel` trap after this many block entries.
     #[arg(long, value_name = "N")]
     pub fuel: Option<u64>,
@@ -220,6 +226,23 @@ pub enum EmitKind {
     Ir,
     Clif,
     Asm,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineArg {
+    Auto,
+    Jit,
+    Interp,
+}
+
+impl From<EngineArg> for poolopt::Engine {
+    fn from(e: EngineArg) -> Self {
+        match e {
+            EngineArg::Auto => poolopt::Engine::Auto,
+            EngineArg::Jit => poolopt::Engine::Jit,
+            EngineArg::Interp => poolopt::Engine::Interpreter,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

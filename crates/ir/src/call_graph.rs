@@ -2,7 +2,8 @@
 //! recursion), computed with Tarjan's strongly-connected-components algorithm, iteratively.
 //!
 //! The call-depth rule of `poolopt_ir::semantics` counts only frames of functions on a cycle
-//! (plus the entry frame), so the interpreter and the JIT both ask this module.
+//! (plus the entry frame), so the interpreter and the JIT both ask this module. Lazy
+//! compilation and the choice of engine ask it which functions an entry reaches.
 
 use crate::{EntityRef, FuncId, InstKind, Module};
 
@@ -107,6 +108,32 @@ pub fn strongly_connected_components(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
         }
     }
     out
+}
+
+/// Marks the functions reachable through calls from `roots` (the roots included).
+pub fn reachable_functions(module: &Module, roots: &[FuncId]) -> Vec<bool> {
+    let mut reached = vec![false; module.funcs.len()];
+    let mut work: Vec<FuncId> = roots.to_vec();
+    while let Some(fid) = work.pop() {
+        match reached.get_mut(fid.index()) {
+            Some(r) if !*r => *r = true,
+            _ => continue,
+        }
+        let Some(f) = module.funcs.get(fid) else {
+            continue;
+        };
+        for &blk in &f.layout {
+            let Some(data) = f.blocks.get(blk) else {
+                continue;
+            };
+            for &inst in &data.insts {
+                if let Some(InstKind::Call { func, .. }) = f.insts.get(inst).map(|d| &d.kind) {
+                    work.push(*func);
+                }
+            }
+        }
+    }
+    reached
 }
 
 #[cfg(test)]

@@ -24,9 +24,10 @@ use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module as _, ModuleError, ModuleReloc};
+use poolopt_ir::call_graph::reachable_functions;
 use poolopt_ir::{
-    index_oob_message, oom_message, EntityRef, FuncId, InstKind, Module, RunLimits, ScalarType,
-    Trap, TrapKind, Type, DIV_ZERO_MESSAGE, OUT_OF_FUEL_MESSAGE, POP_EMPTY_MESSAGE,
+    index_oob_message, oom_message, EntityRef, FuncId, Module, RunLimits, ScalarType, Trap,
+    TrapKind, Type, DIV_ZERO_MESSAGE, OUT_OF_FUEL_MESSAGE, POP_EMPTY_MESSAGE,
     STACK_OVERFLOW_MESSAGE, USE_AFTER_DROP_MESSAGE,
 };
 use std::collections::HashMap;
@@ -649,30 +650,4 @@ impl CompiledModule {
             .unwrap_or_else(|| "?".to_string());
         Trap::new(rec.kind, message, function).at_line(rec.line)
     }
-}
-
-/// Marks the functions reachable through calls from `roots` (the roots included).
-fn reachable_functions(module: &Module, roots: &[FuncId]) -> Vec<bool> {
-    let mut reached = vec![false; module.funcs.len()];
-    let mut work: Vec<FuncId> = roots.to_vec();
-    while let Some(fid) = work.pop() {
-        match reached.get_mut(fid.index()) {
-            Some(r) if !*r => *r = true,
-            _ => continue,
-        }
-        let Some(f) = module.funcs.get(fid) else {
-            continue;
-        };
-        for &blk in &f.layout {
-            let Some(data) = f.blocks.get(blk) else {
-                continue;
-            };
-            for &inst in &data.insts {
-                if let Some(InstKind::Call { func, .. }) = f.insts.get(inst).map(|d| &d.kind) {
-                    work.push(*func);
-                }
-            }
-        }
-    }
-    reached
 }

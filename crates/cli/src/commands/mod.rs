@@ -10,8 +10,8 @@ use crate::cli::{
     OutputOptions, RemarkFormat, RunArgs,
 };
 use poolopt::{
-    parse_and_verify_with, InterpError, JitOptions, OptLevel, PassManager, RunError, RunLimits,
-    Session, Trap, VerifyOptions,
+    parse_and_verify_with, Engine, Executed, JitOptions, OptLevel, PassManager, RunLimits,
+    RunOptions, Session, Trap, VerifyOptions,
 };
 use std::io::Read as _;
 use std::path::Path;
@@ -168,28 +168,38 @@ fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         fuel: args.fuel,
         max_depth: args.max_depth.unwrap_or(defaults.max_depth),
     };
-    let result = if args.interp {
-        session
-            .interpret(&args.entry, &args.args, &limits)
-            .map_err(|e| match e {
-                InterpError::Trap(trap) => Failure::trap(&trap),
-                other => Failure::usage(format!("error: {other}")),
-            })
-    } else {
-        let options = JitOptions {
+    let options = RunOptions {
+        engine: if args.interp {
+            Engine::Interpreter
+        } else {
+            args.engine.into()
+        },
+        jit: JitOptions {
             cl_opt: args.cl_opt.into(),
             fuel: args.fuel.is_some(),
-        };
-        let compiled = session
-            .compile_for_entry(&args.entry, &options)
-            .map_err(|e| Failure::internal(format!("error: {e}")))?;
-        compiled
-            .run(&args.entry, &args.args, &limits)
-            .map_err(|e| match e {
-                RunError::Trap(trap) => Failure::trap(&trap),
-                other => Failure::usage(format!("error: {other}")),
-            })
-    }?;
+        },
+        ..RunOptions::default()
+    };
+    if options.engine == Engine::Auto
+        && session.engine_for(&args.entry, &options) == Executed::Interpreter
+    {
+        eprintln!(
+            "note: `{}` reaches {} IR instructions, more than {}: it runs in the interpreter \
+             (compiling that much costs more than it saves; `--engine jit` compiles it anyway)",
+            args.entry,
+            session.reachable_instructions(&args.entry),
+            options.interpret_above
+        );
+    }
+    let ran = session
+        .run(&args.entry, &args.args, &limits, &options)
+        .map_err(|e| match e {
+            poolopt::Error::Run(_) | poolopt::Error::Interp(_) => {
+                Failure::usage(format!("error: {e}"))
+            }
+            other => Failure::internal(format!("error: {other}")),
+        })?;
+    let result = ran.result.map_err(|trap| Failure::trap(&trap))?;
     println!("{result}");
     Ok(ExitCode::SUCCESS)
 }
