@@ -1,0 +1,1030 @@
+; passes: bounds-check-elim
+; The arithmetic rules of the fact analysis (transfer.rs, binary_facts), each with an explicit
+; check of the result that the rule decides (`brif c, fail, ok`, `fail` traps). A case named
+; for a rule removes its check; the near miss next to it keeps the check and traps on the
+; call that breaks the rule's condition (an overflow, a negative operand, a shift by 0).
+; Written from the surviving mutants of the transfer.rs mutation run (docs/testing.md).
+; lacks: add_locals_lower | brif c,
+; lacks: add_locals_upper | brif c,
+; lacks: add_locals_swapped | brif c,
+; contains: add_locals_may_wrap |     brif c,
+; lacks: add_nonpositive_locals | brif c,
+; contains: add_negative_may_wrap |     brif c,
+; lacks: add_const_upper | brif c,
+; contains: add_const_may_wrap |     brif c,
+; lacks: sub_const_lower | brif c,
+; contains: sub_const_may_wrap |     brif c,
+; lacks: sub_locals_range | brif c,
+; lacks: sub_locals_upper | brif c,
+; contains: sub_locals_may_wrap |     brif c,
+; lacks: sub_ordered_locals | brif c,
+; contains: sub_weakly_ordered_locals |     brif c,
+; lacks: sub_ordered_upper | brif c,
+; lacks: mul_const | brif c,
+; lacks: mul_const_first | brif c,
+; lacks: mul_const_lower | brif c,
+; contains: mul_const_unbounded |     brif c,
+; lacks: shl_const | brif c,
+; lacks: shl_const_lower | brif c,
+; lacks: lshr_const | brif c,
+; contains: lshr_by_64 |     brif c,
+; contains: lshr_by_local |     brif c,
+; lacks: ashr_nonneg | brif c,
+; contains: ashr_any |     brif c,
+; lacks: udiv_nonneg | brif c,
+; contains: udiv_any |     brif c,
+; lacks: udiv_upper | brif c,
+; lacks: srem_nonneg | brif c,
+; lacks: srem_upper | brif c,
+; contains: srem_any |     brif c,
+; lacks: sdiv_nonneg | brif c,
+; contains: sdiv_negative_divisor |     brif c,
+; lacks: urem_const | brif c,
+; lacks: urem_local | brif c,
+; lacks: urem_nonneg_x | brif c,
+; contains: urem_any_divisor |     brif c,
+; stat: bounds-check-elim explicit_checks_removed = 25
+; stat: bounds-check-elim explicit_checks_kept = 14
+; runs: add_locals_lower(0,1) add_locals_lower(100,3) add_locals_upper(100,3)
+; runs: add_locals_upper(0,0) add_locals_swapped(5,2) add_locals_may_wrap(5,2)
+; runs: add_locals_may_wrap(i64::MAX,1) add_nonpositive_locals(-100,-3)
+; runs: add_nonpositive_locals(0,0) add_negative_may_wrap(-5,-2)
+; runs: add_negative_may_wrap(i64::MIN,-1) add_const_upper(100) add_const_upper(0)
+; runs: add_const_may_wrap(7) add_const_may_wrap(i64::MAX) sub_const_lower(-100)
+; runs: sub_const_lower(0) sub_const_may_wrap(-7) sub_const_may_wrap(i64::MIN)
+; runs: sub_locals_range(0,3) sub_locals_range(7,0) sub_locals_upper(7,0) sub_locals_upper(0,3)
+; runs: sub_locals_may_wrap(3,-2) sub_locals_may_wrap(i64::MAX,-1) sub_ordered_locals(5,4)
+; runs: sub_ordered_locals(100,0) sub_weakly_ordered_locals(5,4) sub_weakly_ordered_locals(6,6)
+; runs: sub_ordered_upper(4,5) sub_ordered_upper(0,100) mul_const(10) mul_const(0)
+; runs: mul_const_first(10) mul_const_first(1) mul_const_lower(2) mul_const_lower(10)
+; runs: mul_const_unbounded(10) mul_const_unbounded(4611686018427387904) shl_const(10)
+; runs: shl_const(3) shl_const_lower(1) shl_const_lower(10) lshr_const(-1) lshr_const(7)
+; runs: lshr_by_64(7) lshr_by_64(-1) lshr_by_local(-1,1) lshr_by_local(-1,0) ashr_nonneg(9)
+; runs: ashr_nonneg(0) ashr_any(9) ashr_any(-4) udiv_nonneg(9,2) udiv_nonneg(0,5) udiv_any(9,2)
+; runs: udiv_any(-4,1) udiv_upper(50,1) udiv_upper(7,3) srem_nonneg(13) srem_nonneg(0)
+; runs: srem_upper(15) srem_upper(3) srem_any(13) srem_any(-5) sdiv_nonneg(9,2) sdiv_nonneg(0,3)
+; runs: sdiv_negative_divisor(0,-2) sdiv_negative_divisor(6,-2) urem_const(-1) urem_const(13)
+; runs: urem_local(-1,8) urem_local(13,5) urem_nonneg_x(5,9) urem_nonneg_x(3,2)
+; runs: urem_any_divisor(5,3) urem_any_divisor(-2,-1)
+; traps: add_locals_may_wrap(i64::MAX,1)
+; traps: add_negative_may_wrap(i64::MIN,-1)
+; traps: add_const_may_wrap(i64::MAX)
+; traps: sub_const_may_wrap(i64::MIN)
+; traps: sub_locals_may_wrap(i64::MAX,-1)
+; traps: sub_weakly_ordered_locals(6,6)
+; traps: mul_const_unbounded(4611686018427387904)
+; traps: lshr_by_64(-1)
+; traps: lshr_by_local(-1,0)
+; traps: ashr_any(-4)
+; traps: udiv_any(-4,1)
+; traps: srem_any(-5)
+; traps: sdiv_negative_divisor(6,-2)
+; traps: urem_any_divisor(-2,-1)
+; returns: add_locals_lower(0,1)
+; returns: add_locals_lower(100,3)
+; returns: add_locals_upper(100,3)
+; returns: add_locals_upper(0,0)
+; returns: add_locals_swapped(5,2)
+; returns: add_locals_may_wrap(5,2)
+; returns: add_nonpositive_locals(-100,-3)
+; returns: add_nonpositive_locals(0,0)
+; returns: add_negative_may_wrap(-5,-2)
+; returns: add_const_upper(100)
+; returns: add_const_upper(0)
+; returns: add_const_may_wrap(7)
+; returns: sub_const_lower(-100)
+; returns: sub_const_lower(0)
+; returns: sub_const_may_wrap(-7)
+; returns: sub_locals_range(0,3)
+; returns: sub_locals_range(7,0)
+; returns: sub_locals_upper(7,0)
+; returns: sub_locals_upper(0,3)
+; returns: sub_locals_may_wrap(3,-2)
+; returns: sub_ordered_locals(5,4)
+; returns: sub_ordered_locals(100,0)
+; returns: sub_weakly_ordered_locals(5,4)
+; returns: sub_ordered_upper(4,5)
+; returns: sub_ordered_upper(0,100)
+; returns: mul_const(10)
+; returns: mul_const(0)
+; returns: mul_const_first(10)
+; returns: mul_const_first(1)
+; returns: mul_const_lower(2)
+; returns: mul_const_lower(10)
+; returns: mul_const_unbounded(10)
+; returns: shl_const(10)
+; returns: shl_const(3)
+; returns: shl_const_lower(1)
+; returns: shl_const_lower(10)
+; returns: lshr_const(-1)
+; returns: lshr_const(7)
+; returns: lshr_by_64(7)
+; returns: lshr_by_local(-1,1)
+; returns: ashr_nonneg(9)
+; returns: ashr_nonneg(0)
+; returns: ashr_any(9)
+; returns: udiv_nonneg(9,2)
+; returns: udiv_nonneg(0,5)
+; returns: udiv_any(9,2)
+; returns: udiv_upper(50,1)
+; returns: udiv_upper(7,3)
+; returns: srem_nonneg(13)
+; returns: srem_nonneg(0)
+; returns: srem_upper(15)
+; returns: srem_upper(3)
+; returns: srem_any(13)
+; returns: sdiv_nonneg(9,2)
+; returns: sdiv_nonneg(0,3)
+; returns: sdiv_negative_divisor(0,-2)
+; returns: urem_const(-1)
+; returns: urem_const(13)
+; returns: urem_local(-1,8)
+; returns: urem_local(13,5)
+; returns: urem_nonneg_x(5,9)
+; returns: urem_nonneg_x(3,2)
+; returns: urem_any_divisor(5,3)
+
+; p in 0..=100, q in 1..=3: d = p + q >= 1
+fn add_locals_lower(p: i64, q: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 100
+    brif g, g2, out
+g2:
+    g = sge q, 1
+    brif g, g3, out
+g3:
+    g = sle q, 3
+    brif g, g4, out
+g4:
+    d = add p, q
+    c = slt d, 1
+    brif c, fail, ok
+fail:
+    trap "slt d, 1"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; d <= 103
+fn add_locals_upper(p: i64, q: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 100
+    brif g, g2, out
+g2:
+    g = sge q, 0
+    brif g, g3, out
+g3:
+    g = sle q, 3
+    brif g, g4, out
+g4:
+    d = add p, q
+    c = sgt d, 103
+    brif c, fail, ok
+fail:
+    trap "sgt d, 103"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; the same with the operands swapped
+fn add_locals_swapped(p: i64, q: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 100
+    brif g, g2, out
+g2:
+    g = sge q, 1
+    brif g, g3, out
+g3:
+    g = sle q, 3
+    brif g, g4, out
+g4:
+    d = add q, p
+    c = slt d, 1
+    brif c, fail, ok
+fail:
+    trap "slt d, 1"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: p unbounded above, so p + q may wrap to i64::MIN
+fn add_locals_may_wrap(p: i64, q: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sge q, 1
+    brif g, g2, out
+g2:
+    g = sle q, 3
+    brif g, g3, out
+g3:
+    d = add p, q
+    c = slt d, 1
+    brif c, fail, ok
+fail:
+    trap "slt d, 1"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; p in -100..=0, q in -3..=0: d >= -103
+fn add_nonpositive_locals(p: i64, q: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sle p, 0
+    brif g, g1, out
+g1:
+    g = sge p, -100
+    brif g, g2, out
+g2:
+    g = sle q, 0
+    brif g, g3, out
+g3:
+    g = sge q, -3
+    brif g, g4, out
+g4:
+    d = add p, q
+    c = slt d, -103
+    brif c, fail, ok
+fail:
+    trap "slt d, -103"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: p unbounded below, so p + q may wrap to i64::MAX
+fn add_negative_may_wrap(p: i64, q: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sle p, 0
+    brif g, g1, out
+g1:
+    g = sge q, -3
+    brif g, g2, out
+g2:
+    g = sle q, -1
+    brif g, g3, out
+g3:
+    d = add p, q
+    c = sgt d, -1
+    brif c, fail, ok
+fail:
+    trap "sgt d, -1"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; d = p + 5 <= 105
+fn add_const_upper(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 100
+    brif g, g2, out
+g2:
+    d = add p, 5
+    c = sgt d, 105
+    brif c, fail, ok
+fail:
+    trap "sgt d, 105"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: p + 5 may wrap
+fn add_const_may_wrap(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    d = add p, 5
+    c = slt d, 5
+    brif c, fail, ok
+fail:
+    trap "slt d, 5"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; d = p - 5 >= -105
+fn sub_const_lower(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, -100
+    brif g, g1, out
+g1:
+    g = sle p, 0
+    brif g, g2, out
+g2:
+    d = sub p, 5
+    c = slt d, -105
+    brif c, fail, ok
+fail:
+    trap "slt d, -105"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: p - 5 may wrap to a large positive value
+fn sub_const_may_wrap(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sle p, 0
+    brif g, g1, out
+g1:
+    d = sub p, 5
+    c = sgt d, -5
+    brif c, fail, ok
+fail:
+    trap "sgt d, -5"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x in 0..=7, y in 0..=3: d >= -3
+fn sub_locals_range(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, 7
+    brif g, g2, out
+g2:
+    g = sge y, 0
+    brif g, g3, out
+g3:
+    g = sle y, 3
+    brif g, g4, out
+g4:
+    d = sub x, y
+    c = slt d, -3
+    brif c, fail, ok
+fail:
+    trap "slt d, -3"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; d <= 7
+fn sub_locals_upper(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, 7
+    brif g, g2, out
+g2:
+    g = sge y, 0
+    brif g, g3, out
+g3:
+    g = sle y, 3
+    brif g, g4, out
+g4:
+    d = sub x, y
+    c = sgt d, 7
+    brif c, fail, ok
+fail:
+    trap "sgt d, 7"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: x - y may wrap (x large, y negative)
+fn sub_locals_may_wrap(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle y, 0
+    brif g, g2, out
+g2:
+    d = sub x, y
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; y < x: d = x - y >= 1
+fn sub_ordered_locals(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, 100
+    brif g, g2, out
+g2:
+    g = sge y, 0
+    brif g, g3, out
+g3:
+    g = sle y, 100
+    brif g, g4, out
+g4:
+    g = slt y, x
+    brif g, g5, out
+g5:
+    d = sub x, y
+    c = slt d, 1
+    brif c, fail, ok
+fail:
+    trap "slt d, 1"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: y <= x only: d may be 0
+fn sub_weakly_ordered_locals(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, 100
+    brif g, g2, out
+g2:
+    g = sge y, 0
+    brif g, g3, out
+g3:
+    g = sle y, 100
+    brif g, g4, out
+g4:
+    g = sle y, x
+    brif g, g5, out
+g5:
+    d = sub x, y
+    c = slt d, 1
+    brif c, fail, ok
+fail:
+    trap "slt d, 1"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x < y: d = x - y <= -1
+fn sub_ordered_upper(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, 100
+    brif g, g2, out
+g2:
+    g = sge y, 0
+    brif g, g3, out
+g3:
+    g = sle y, 100
+    brif g, g4, out
+g4:
+    g = slt x, y
+    brif g, g5, out
+g5:
+    d = sub x, y
+    c = sgt d, -1
+    brif c, fail, ok
+fail:
+    trap "sgt d, -1"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; p in 0..=10: d = 3p <= 30
+fn mul_const(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 10
+    brif g, g2, out
+g2:
+    d = mul p, 3
+    c = sgt d, 30
+    brif c, fail, ok
+fail:
+    trap "sgt d, 30"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; the constant first
+fn mul_const_first(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 10
+    brif g, g2, out
+g2:
+    d = mul 3, p
+    c = sgt d, 30
+    brif c, fail, ok
+fail:
+    trap "sgt d, 30"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; p >= 2: d >= 6
+fn mul_const_lower(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 2
+    brif g, g1, out
+g1:
+    g = sle p, 10
+    brif g, g2, out
+g2:
+    d = mul p, 3
+    c = slt d, 6
+    brif c, fail, ok
+fail:
+    trap "slt d, 6"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: no upper bound, 3p may wrap
+fn mul_const_unbounded(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    d = mul p, 3
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; d = p << 2 <= 40
+fn shl_const(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 10
+    brif g, g2, out
+g2:
+    d = shl p, 2
+    c = sgt d, 40
+    brif c, fail, ok
+fail:
+    trap "sgt d, 40"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; p >= 1: d >= 4
+fn shl_const_lower(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 1
+    brif g, g1, out
+g1:
+    g = sle p, 10
+    brif g, g2, out
+g2:
+    d = shl p, 2
+    c = slt d, 4
+    brif c, fail, ok
+fail:
+    trap "slt d, 4"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; a logical shift by 1 clears the sign bit
+fn lshr_const(p: i64) -> i64 {
+    var d: i64
+    var c: bool
+entry:
+    d = lshr p, 1
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+}
+
+; near miss: a shift by 64 is a shift by 0
+fn lshr_by_64(p: i64) -> i64 {
+    var d: i64
+    var c: bool
+entry:
+    d = lshr p, 64
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+}
+
+; near miss: the amount is a local, maybe 0
+fn lshr_by_local(p: i64, s: i64) -> i64 {
+    var d: i64
+    var c: bool
+entry:
+    d = lshr p, s
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+}
+
+; x >= 0: d = x >> 1 >= 0
+fn ashr_nonneg(x: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    d = ashr x, 1
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: x may be negative
+fn ashr_any(x: i64) -> i64 {
+    var d: i64
+    var c: bool
+entry:
+    d = ashr x, 1
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+}
+
+; x >= 0: 0 <= d <= x
+fn udiv_nonneg(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sge y, 1
+    brif g, g2, out
+g2:
+    d = udiv x, y
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: x may be negative (udiv by 1 keeps it)
+fn udiv_any(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, 1
+    brif g, g1, out
+g1:
+    d = udiv x, y
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; d <= x <= 50
+fn udiv_upper(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, 50
+    brif g, g2, out
+g2:
+    g = sge y, 1
+    brif g, g3, out
+g3:
+    d = udiv x, y
+    c = sgt d, 50
+    brif c, fail, ok
+fail:
+    trap "sgt d, 50"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x >= 0: 0 <= d
+fn srem_nonneg(x: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    d = srem x, 8
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x >= 0: d <= 7
+fn srem_upper(x: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    d = srem x, 8
+    c = sgt d, 7
+    brif c, fail, ok
+fail:
+    trap "sgt d, 7"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: x may be negative
+fn srem_any(x: i64) -> i64 {
+    var d: i64
+    var c: bool
+entry:
+    d = srem x, 8
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+}
+
+; x >= 0, y >= 1: d >= 0
+fn sdiv_nonneg(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sge y, 1
+    brif g, g2, out
+g2:
+    d = sdiv x, y
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: y may be negative
+fn sdiv_negative_divisor(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle y, -1
+    brif g, g2, out
+g2:
+    d = sdiv x, y
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; d <u 8 and 8 >= 0: 0 <= d <= 7
+fn urem_const(x: i64) -> i64 {
+    var d: i64
+    var c: bool
+entry:
+    d = urem x, 8
+    c = sgt d, 7
+    brif c, fail, ok
+fail:
+    trap "sgt d, 7"
+ok:
+    ret d
+}
+
+; y in 1..=8: d <= y - 1 <= 7
+fn urem_local(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, 1
+    brif g, g1, out
+g1:
+    g = sle y, 8
+    brif g, g2, out
+g2:
+    d = urem x, y
+    c = sgt d, 7
+    brif c, fail, ok
+fail:
+    trap "sgt d, 7"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x in 0..=5: d <= x
+fn urem_nonneg_x(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, 5
+    brif g, g2, out
+g2:
+    d = urem x, y
+    c = sgt d, 5
+    brif c, fail, ok
+fail:
+    trap "sgt d, 5"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: y may be negative (unsigned huge): d may be negative
+fn urem_any_divisor(x: i64, y: i64) -> i64 {
+    var d: i64
+    var c: bool
+entry:
+    d = urem x, y
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+}
