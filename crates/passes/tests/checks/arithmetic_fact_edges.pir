@@ -43,8 +43,15 @@
 ; lacks: urem_local | brif c,
 ; lacks: urem_nonneg_x | brif c,
 ; contains: urem_any_divisor |     brif c,
-; stat: bounds-check-elim explicit_checks_removed = 25
-; stat: bounds-check-elim explicit_checks_kept = 14
+; lacks: and_local_mask | brif c,
+; contains: and_any |     brif c,
+; lacks: lshr_by_60 | brif c,
+; contains: lshr_upper_is_large |     brif c,
+; contains: lshr_of_constant |     brif c,
+; contains: lshr_of_negative |     brif c,
+; contains: ashr_of_constant |     brif c,
+; stat: bounds-check-elim explicit_checks_removed = 27
+; stat: bounds-check-elim explicit_checks_kept = 19
 ; runs: add_locals_lower(0,1) add_locals_lower(100,3) add_locals_upper(100,3)
 ; runs: add_locals_upper(0,0) add_locals_swapped(5,2) add_locals_may_wrap(5,2)
 ; runs: add_locals_may_wrap(i64::MAX,1) add_nonpositive_locals(-100,-3)
@@ -65,7 +72,9 @@
 ; runs: srem_upper(15) srem_upper(3) srem_any(13) srem_any(-5) sdiv_nonneg(9,2) sdiv_nonneg(0,3)
 ; runs: sdiv_negative_divisor(0,-2) sdiv_negative_divisor(6,-2) urem_const(-1) urem_const(13)
 ; runs: urem_local(-1,8) urem_local(13,5) urem_nonneg_x(5,9) urem_nonneg_x(3,2)
-; runs: urem_any_divisor(5,3) urem_any_divisor(-2,-1)
+; runs: urem_any_divisor(5,3) urem_any_divisor(-2,-1) and_local_mask(-1,7) and_local_mask(12,5)
+; runs: and_any(5,3) and_any(-1,-1) lshr_by_60(-1) lshr_by_60(7) lshr_upper_is_large(7)
+; runs: lshr_upper_is_large(-1) lshr_of_constant(0) lshr_of_negative(-4) ashr_of_constant(0)
 ; traps: add_locals_may_wrap(i64::MAX,1)
 ; traps: add_negative_may_wrap(i64::MIN,-1)
 ; traps: add_const_may_wrap(i64::MAX)
@@ -80,6 +89,11 @@
 ; traps: srem_any(-5)
 ; traps: sdiv_negative_divisor(6,-2)
 ; traps: urem_any_divisor(-2,-1)
+; traps: and_any(-1,-1)
+; traps: lshr_upper_is_large(-1)
+; traps: lshr_of_constant(0)
+; traps: lshr_of_negative(-4)
+; traps: ashr_of_constant(0)
 ; returns: add_locals_lower(0,1)
 ; returns: add_locals_lower(100,3)
 ; returns: add_locals_upper(100,3)
@@ -143,6 +157,12 @@
 ; returns: urem_nonneg_x(5,9)
 ; returns: urem_nonneg_x(3,2)
 ; returns: urem_any_divisor(5,3)
+; returns: and_local_mask(-1,7)
+; returns: and_local_mask(12,5)
+; returns: and_any(5,3)
+; returns: lshr_by_60(-1)
+; returns: lshr_by_60(7)
+; returns: lshr_upper_is_large(7)
 
 ; p in 0..=100, q in 1..=3: d = p + q >= 1
 fn add_locals_lower(p: i64, q: i64) -> i64 {
@@ -1025,6 +1045,119 @@ entry:
     brif c, fail, ok
 fail:
     trap "slt d, 0"
+ok:
+    ret d
+}
+
+; y in 0..=7: 0 <= d = x & y <= y
+fn and_local_mask(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, 0
+    brif g, g1, out
+g1:
+    g = sle y, 7
+    brif g, g2, out
+g2:
+    d = and x, y
+    c = sgt d, 7
+    brif c, fail, ok
+fail:
+    trap "sgt d, 7"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: neither operand is known non-negative
+fn and_any(x: i64, y: i64) -> i64 {
+    var d: i64
+    var c: bool
+entry:
+    d = and x, y
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+}
+
+; d <= i64::MAX >> 60 = 7
+fn lshr_by_60(p: i64) -> i64 {
+    var d: i64
+    var c: bool
+entry:
+    d = lshr p, 60
+    c = sgt d, 15
+    brif c, fail, ok
+fail:
+    trap "sgt d, 15"
+ok:
+    ret d
+}
+
+; near miss: a shift by 1 leaves values up to i64::MAX >> 1
+fn lshr_upper_is_large(p: i64) -> i64 {
+    var d: i64
+    var c: bool
+entry:
+    d = lshr p, 1
+    c = sgt d, 100
+    brif c, fail, ok
+fail:
+    trap "sgt d, 100"
+ok:
+    ret d
+}
+
+; near miss: a constant operand bounds nothing as a term (d = 20)
+fn lshr_of_constant(p: i64) -> i64 {
+    var d: i64
+    var c: bool
+entry:
+    d = lshr 40, 1
+    c = sgt d, 10
+    brif c, fail, ok
+fail:
+    trap "sgt d, 10"
+ok:
+    ret d
+}
+
+; near miss: d <= x only for x >= 0
+fn lshr_of_negative(x: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sle x, -1
+    brif g, g1, out
+g1:
+    d = lshr x, 1
+    c = sgt d, x
+    brif c, fail, ok
+fail:
+    trap "sgt d, x"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: the same for an arithmetic shift
+fn ashr_of_constant(p: i64) -> i64 {
+    var d: i64
+    var c: bool
+entry:
+    d = ashr 40, 1
+    c = sgt d, 10
+    brif c, fail, ok
+fail:
+    trap "sgt d, 10"
 ok:
     ret d
 }
