@@ -2,9 +2,8 @@
 //! the bound (`POOLOPT_INTERPRET_ABOVE`, 250,000 by default) and says so on stderr; results,
 //! traps and exit codes are those of the JIT.
 
-use poolopt_test_support::cli::{write_program, CliOutput};
+use poolopt_test_support::cli::{run_cli_with_env, write_program, CliOutput};
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::OnceLock;
 
 const PROGRAM: &str = "
@@ -46,18 +45,14 @@ fn program() -> &'static PathBuf {
 
 /// `poolopt run` with `args`, and `POOLOPT_INTERPRET_ABOVE` set when `bound` is given.
 fn run(bound: Option<&str>, args: &[&str]) -> CliOutput {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_poolopt"));
-    cmd.arg("run").arg(program()).args(args);
-    match bound {
-        Some(b) => cmd.env("POOLOPT_INTERPRET_ABOVE", b),
-        None => cmd.env_remove("POOLOPT_INTERPRET_ABOVE"),
-    };
-    let out = cmd.output().expect("poolopt runs");
-    CliOutput {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    let path = program().to_string_lossy().into_owned();
+    let mut all = vec!["run", path.as_str()];
+    all.extend_from_slice(args);
+    run_cli_with_env(
+        env!("CARGO_BIN_EXE_poolopt"),
+        &all,
+        &[("POOLOPT_INTERPRET_ABOVE", bound)],
+    )
 }
 
 #[test]

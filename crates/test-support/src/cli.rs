@@ -14,8 +14,20 @@ pub struct CliOutput {
 
 /// Runs `bin` (a test's `env!("CARGO_BIN_EXE_poolopt")`) with `args`.
 pub fn run_cli(bin: &str, args: &[&str]) -> CliOutput {
-    let out = Command::new(bin)
-        .args(args)
+    run_cli_with_env(bin, args, &[])
+}
+
+/// [`run_cli`] with environment variables set (`Some`) or removed (`None`).
+pub fn run_cli_with_env(bin: &str, args: &[&str], env: &[(&str, Option<&str>)]) -> CliOutput {
+    let mut cmd = Command::new(bin);
+    cmd.args(args);
+    for &(name, value) in env {
+        match value {
+            Some(v) => cmd.env(name, v),
+            None => cmd.env_remove(name),
+        };
+    }
+    let out = cmd
         .output()
         .unwrap_or_else(|e| panic!("{bin} does not run: {e}"));
     CliOutput {
