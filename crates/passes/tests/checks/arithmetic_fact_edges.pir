@@ -50,8 +50,13 @@
 ; contains: lshr_of_constant |     brif c,
 ; contains: lshr_of_negative |     brif c,
 ; contains: ashr_of_constant |     brif c,
-; stat: bounds-check-elim explicit_checks_removed = 27
-; stat: bounds-check-elim explicit_checks_kept = 19
+; lacks: add_const_first | brif c,
+; lacks: add_const_large_bound | brif c,
+; contains: add_const_near_max |     brif c,
+; contains: sub_const_near_min |     brif c,
+; lacks: sub_const_large_bound | brif c,
+; stat: bounds-check-elim explicit_checks_removed = 30
+; stat: bounds-check-elim explicit_checks_kept = 21
 ; runs: add_locals_lower(0,1) add_locals_lower(100,3) add_locals_upper(100,3)
 ; runs: add_locals_upper(0,0) add_locals_swapped(5,2) add_locals_may_wrap(5,2)
 ; runs: add_locals_may_wrap(i64::MAX,1) add_nonpositive_locals(-100,-3)
@@ -75,6 +80,10 @@
 ; runs: urem_any_divisor(5,3) urem_any_divisor(-2,-1) and_local_mask(-1,7) and_local_mask(12,5)
 ; runs: and_any(5,3) and_any(-1,-1) lshr_by_60(-1) lshr_by_60(7) lshr_upper_is_large(7)
 ; runs: lshr_upper_is_large(-1) lshr_of_constant(0) lshr_of_negative(-4) ashr_of_constant(0)
+; runs: add_const_first(100) add_const_first(0) add_const_large_bound(4611686018427387904)
+; runs: add_const_large_bound(0) add_const_near_max(7) add_const_near_max(9223372036854775805)
+; runs: sub_const_near_min(-7) sub_const_near_min(-9223372036854775806)
+; runs: sub_const_large_bound(-4611686018427387904) sub_const_large_bound(0)
 ; traps: add_locals_may_wrap(i64::MAX,1)
 ; traps: add_negative_may_wrap(i64::MIN,-1)
 ; traps: add_const_may_wrap(i64::MAX)
@@ -94,6 +103,8 @@
 ; traps: lshr_of_constant(0)
 ; traps: lshr_of_negative(-4)
 ; traps: ashr_of_constant(0)
+; traps: add_const_near_max(9223372036854775805)
+; traps: sub_const_near_min(-9223372036854775806)
 ; returns: add_locals_lower(0,1)
 ; returns: add_locals_lower(100,3)
 ; returns: add_locals_upper(100,3)
@@ -163,6 +174,14 @@
 ; returns: lshr_by_60(-1)
 ; returns: lshr_by_60(7)
 ; returns: lshr_upper_is_large(7)
+; returns: add_const_first(100)
+; returns: add_const_first(0)
+; returns: add_const_large_bound(4611686018427387904)
+; returns: add_const_large_bound(0)
+; returns: add_const_near_max(7)
+; returns: sub_const_near_min(-7)
+; returns: sub_const_large_bound(-4611686018427387904)
+; returns: sub_const_large_bound(0)
 
 ; p in 0..=100, q in 1..=3: d = p + q >= 1
 fn add_locals_lower(p: i64, q: i64) -> i64 {
@@ -1160,4 +1179,119 @@ fail:
     trap "sgt d, 10"
 ok:
     ret d
+}
+
+; the constant first: d = 5 + p <= 105
+fn add_const_first(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 100
+    brif g, g2, out
+g2:
+    d = add 5, p
+    c = sgt d, 105
+    brif c, fail, ok
+fail:
+    trap "sgt d, 105"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; p <= 2^62 leaves room for + 5: d >= 5
+fn add_const_large_bound(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 4611686018427387904
+    brif g, g2, out
+g2:
+    d = add p, 5
+    c = slt d, 5
+    brif c, fail, ok
+fail:
+    trap "slt d, 5"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: p <= i64::MAX - 2 leaves no room for + 5
+fn add_const_near_max(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 9223372036854775805
+    brif g, g2, out
+g2:
+    d = add p, 5
+    c = slt d, 5
+    brif c, fail, ok
+fail:
+    trap "slt d, 5"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: p >= i64::MIN + 2 leaves no room for - 5
+fn sub_const_near_min(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, -9223372036854775806
+    brif g, g1, out
+g1:
+    g = sle p, 0
+    brif g, g2, out
+g2:
+    d = sub p, 5
+    c = sgt d, -5
+    brif c, fail, ok
+fail:
+    trap "sgt d, -5"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; p >= -2^62 leaves room for - 5: d <= -5
+fn sub_const_large_bound(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, -4611686018427387904
+    brif g, g1, out
+g1:
+    g = sle p, 0
+    brif g, g2, out
+g2:
+    d = sub p, 5
+    c = sgt d, -5
+    brif c, fail, ok
+fail:
+    trap "sgt d, -5"
+ok:
+    ret d
+out:
+    ret -1
 }
