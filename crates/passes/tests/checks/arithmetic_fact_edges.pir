@@ -55,8 +55,13 @@
 ; contains: add_const_near_max |     brif c,
 ; contains: sub_const_near_min |     brif c,
 ; lacks: sub_const_large_bound | brif c,
-; stat: bounds-check-elim explicit_checks_removed = 30
-; stat: bounds-check-elim explicit_checks_kept = 21
+; lacks: add_locals_large | brif c,
+; contains: add_locals_near_max |     brif c,
+; lacks: add_negative_large | brif c,
+; contains: add_negative_near_min |     brif c,
+; lacks: add_upper_only | brif c,
+; stat: bounds-check-elim explicit_checks_removed = 33
+; stat: bounds-check-elim explicit_checks_kept = 23
 ; runs: add_locals_lower(0,1) add_locals_lower(100,3) add_locals_upper(100,3)
 ; runs: add_locals_upper(0,0) add_locals_swapped(5,2) add_locals_may_wrap(5,2)
 ; runs: add_locals_may_wrap(i64::MAX,1) add_nonpositive_locals(-100,-3)
@@ -84,6 +89,11 @@
 ; runs: add_const_large_bound(0) add_const_near_max(7) add_const_near_max(9223372036854775805)
 ; runs: sub_const_near_min(-7) sub_const_near_min(-9223372036854775806)
 ; runs: sub_const_large_bound(-4611686018427387904) sub_const_large_bound(0)
+; runs: add_locals_large(4611686018427387904,3) add_locals_large(0,1) add_locals_near_max(5,2)
+; runs: add_locals_near_max(9223372036854775806,3) add_negative_large(-4611686018427387904,-3)
+; runs: add_negative_large(0,-1) add_negative_near_min(-5,-2)
+; runs: add_negative_near_min(-9223372036854775807,-3) add_upper_only(100,3)
+; runs: add_upper_only(-50,0)
 ; traps: add_locals_may_wrap(i64::MAX,1)
 ; traps: add_negative_may_wrap(i64::MIN,-1)
 ; traps: add_const_may_wrap(i64::MAX)
@@ -105,6 +115,8 @@
 ; traps: ashr_of_constant(0)
 ; traps: add_const_near_max(9223372036854775805)
 ; traps: sub_const_near_min(-9223372036854775806)
+; traps: add_locals_near_max(9223372036854775806,3)
+; traps: add_negative_near_min(-9223372036854775807,-3)
 ; returns: add_locals_lower(0,1)
 ; returns: add_locals_lower(100,3)
 ; returns: add_locals_upper(100,3)
@@ -182,6 +194,14 @@
 ; returns: sub_const_near_min(-7)
 ; returns: sub_const_large_bound(-4611686018427387904)
 ; returns: sub_const_large_bound(0)
+; returns: add_locals_large(4611686018427387904,3)
+; returns: add_locals_large(0,1)
+; returns: add_locals_near_max(5,2)
+; returns: add_negative_large(-4611686018427387904,-3)
+; returns: add_negative_large(0,-1)
+; returns: add_negative_near_min(-5,-2)
+; returns: add_upper_only(100,3)
+; returns: add_upper_only(-50,0)
 
 ; p in 0..=100, q in 1..=3: d = p + q >= 1
 fn add_locals_lower(p: i64, q: i64) -> i64 {
@@ -1290,6 +1310,148 @@ g2:
     brif c, fail, ok
 fail:
     trap "sgt d, -5"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; p <= 2^62, q <= 3: the sum fits, d >= 1
+fn add_locals_large(p: i64, q: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 4611686018427387904
+    brif g, g2, out
+g2:
+    g = sge q, 1
+    brif g, g3, out
+g3:
+    g = sle q, 3
+    brif g, g4, out
+g4:
+    d = add p, q
+    c = slt d, 1
+    brif c, fail, ok
+fail:
+    trap "slt d, 1"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: p <= i64::MAX - 1 and q <= 3: the sum may wrap
+fn add_locals_near_max(p: i64, q: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 9223372036854775806
+    brif g, g2, out
+g2:
+    g = sge q, 1
+    brif g, g3, out
+g3:
+    g = sle q, 3
+    brif g, g4, out
+g4:
+    d = add p, q
+    c = slt d, 1
+    brif c, fail, ok
+fail:
+    trap "slt d, 1"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; p >= -2^62, q >= -3: the sum fits, d <= -1
+fn add_negative_large(p: i64, q: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, -4611686018427387904
+    brif g, g1, out
+g1:
+    g = sle p, 0
+    brif g, g2, out
+g2:
+    g = sge q, -3
+    brif g, g3, out
+g3:
+    g = sle q, -1
+    brif g, g4, out
+g4:
+    d = add p, q
+    c = sgt d, -1
+    brif c, fail, ok
+fail:
+    trap "sgt d, -1"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: p >= i64::MIN + 1 and q >= -3: the sum may wrap
+fn add_negative_near_min(p: i64, q: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, -9223372036854775807
+    brif g, g1, out
+g1:
+    g = sle p, 0
+    brif g, g2, out
+g2:
+    g = sge q, -3
+    brif g, g3, out
+g3:
+    g = sle q, -1
+    brif g, g4, out
+g4:
+    d = add p, q
+    c = sgt d, -1
+    brif c, fail, ok
+fail:
+    trap "sgt d, -1"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; p <= 100 (no lower bound), q in 0..=3: no wrap either way, d <= 103
+fn add_upper_only(p: i64, q: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sle p, 100
+    brif g, g1, out
+g1:
+    g = sge q, 0
+    brif g, g2, out
+g2:
+    g = sle q, 3
+    brif g, g3, out
+g3:
+    d = add p, q
+    c = sgt d, 103
+    brif c, fail, ok
+fail:
+    trap "sgt d, 103"
 ok:
     ret d
 out:
