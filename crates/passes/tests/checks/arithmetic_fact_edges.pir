@@ -60,8 +60,11 @@
 ; lacks: add_negative_large | brif c,
 ; contains: add_negative_near_min |     brif c,
 ; lacks: add_upper_only | brif c,
-; stat: bounds-check-elim explicit_checks_removed = 33
-; stat: bounds-check-elim explicit_checks_kept = 23
+; lacks: sub_nonneg_unbounded | brif c,
+; contains: sub_near_min |     brif c,
+; contains: sub_near_max |     brif c,
+; stat: bounds-check-elim explicit_checks_removed = 34
+; stat: bounds-check-elim explicit_checks_kept = 25
 ; runs: add_locals_lower(0,1) add_locals_lower(100,3) add_locals_upper(100,3)
 ; runs: add_locals_upper(0,0) add_locals_swapped(5,2) add_locals_may_wrap(5,2)
 ; runs: add_locals_may_wrap(i64::MAX,1) add_nonpositive_locals(-100,-3)
@@ -93,7 +96,10 @@
 ; runs: add_locals_near_max(9223372036854775806,3) add_negative_large(-4611686018427387904,-3)
 ; runs: add_negative_large(0,-1) add_negative_near_min(-5,-2)
 ; runs: add_negative_near_min(-9223372036854775807,-3) add_upper_only(100,3)
-; runs: add_upper_only(-50,0)
+; runs: add_upper_only(-50,0) sub_nonneg_unbounded(5,4)
+; runs: sub_nonneg_unbounded(9223372036854775807,0) sub_near_min(-5,2)
+; runs: sub_near_min(-9223372036854775807,3) sub_near_max(5,-2)
+; runs: sub_near_max(9223372036854775806,-3)
 ; traps: add_locals_may_wrap(i64::MAX,1)
 ; traps: add_negative_may_wrap(i64::MIN,-1)
 ; traps: add_const_may_wrap(i64::MAX)
@@ -117,6 +123,8 @@
 ; traps: sub_const_near_min(-9223372036854775806)
 ; traps: add_locals_near_max(9223372036854775806,3)
 ; traps: add_negative_near_min(-9223372036854775807,-3)
+; traps: sub_near_min(-9223372036854775807,3)
+; traps: sub_near_max(9223372036854775806,-3)
 ; returns: add_locals_lower(0,1)
 ; returns: add_locals_lower(100,3)
 ; returns: add_locals_upper(100,3)
@@ -202,6 +210,10 @@
 ; returns: add_negative_near_min(-5,-2)
 ; returns: add_upper_only(100,3)
 ; returns: add_upper_only(-50,0)
+; returns: sub_nonneg_unbounded(5,4)
+; returns: sub_nonneg_unbounded(9223372036854775807,0)
+; returns: sub_near_min(-5,2)
+; returns: sub_near_max(5,-2)
 
 ; p in 0..=100, q in 1..=3: d = p + q >= 1
 fn add_locals_lower(p: i64, q: i64) -> i64 {
@@ -1452,6 +1464,90 @@ g3:
     brif c, fail, ok
 fail:
     trap "sgt d, 103"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x, y >= 0 (no upper bounds) cannot wrap; y < x: d >= 1
+fn sub_nonneg_unbounded(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sge y, 0
+    brif g, g2, out
+g2:
+    g = slt y, x
+    brif g, g3, out
+g3:
+    d = sub x, y
+    c = slt d, 1
+    brif c, fail, ok
+fail:
+    trap "slt d, 1"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: x >= i64::MIN + 1 and y <= 3: x - y may wrap
+fn sub_near_min(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, -9223372036854775807
+    brif g, g1, out
+g1:
+    g = sle x, 0
+    brif g, g2, out
+g2:
+    g = sge y, 0
+    brif g, g3, out
+g3:
+    g = sle y, 3
+    brif g, g4, out
+g4:
+    d = sub x, y
+    c = sgt d, 0
+    brif c, fail, ok
+fail:
+    trap "sgt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: x <= i64::MAX - 1 and y >= -3: x - y may wrap
+fn sub_near_max(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, 9223372036854775806
+    brif g, g2, out
+g2:
+    g = sge y, -3
+    brif g, g3, out
+g3:
+    g = sle y, 0
+    brif g, g4, out
+g4:
+    d = sub x, y
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
 ok:
     ret d
 out:
