@@ -63,8 +63,11 @@
 ; lacks: sub_nonneg_unbounded | brif c,
 ; contains: sub_near_min |     brif c,
 ; contains: sub_near_max |     brif c,
-; stat: bounds-check-elim explicit_checks_removed = 34
-; stat: bounds-check-elim explicit_checks_kept = 25
+; lacks: sub_const_first | brif c,
+; contains: sub_const_first_negative |     brif c,
+; contains: sub_const_first_upper |     brif c,
+; stat: bounds-check-elim explicit_checks_removed = 35
+; stat: bounds-check-elim explicit_checks_kept = 27
 ; runs: add_locals_lower(0,1) add_locals_lower(100,3) add_locals_upper(100,3)
 ; runs: add_locals_upper(0,0) add_locals_swapped(5,2) add_locals_may_wrap(5,2)
 ; runs: add_locals_may_wrap(i64::MAX,1) add_nonpositive_locals(-100,-3)
@@ -99,7 +102,9 @@
 ; runs: add_upper_only(-50,0) sub_nonneg_unbounded(5,4)
 ; runs: sub_nonneg_unbounded(9223372036854775807,0) sub_near_min(-5,2)
 ; runs: sub_near_min(-9223372036854775807,3) sub_near_max(5,-2)
-; runs: sub_near_max(9223372036854775806,-3)
+; runs: sub_near_max(9223372036854775806,-3) sub_const_first(3) sub_const_first(0)
+; runs: sub_const_first_negative(-20) sub_const_first_negative(0) sub_const_first_upper(20)
+; runs: sub_const_first_upper(0)
 ; traps: add_locals_may_wrap(i64::MAX,1)
 ; traps: add_negative_may_wrap(i64::MIN,-1)
 ; traps: add_const_may_wrap(i64::MAX)
@@ -125,6 +130,8 @@
 ; traps: add_negative_near_min(-9223372036854775807,-3)
 ; traps: sub_near_min(-9223372036854775807,3)
 ; traps: sub_near_max(9223372036854775806,-3)
+; traps: sub_const_first_negative(0)
+; traps: sub_const_first_upper(0)
 ; returns: add_locals_lower(0,1)
 ; returns: add_locals_lower(100,3)
 ; returns: add_locals_upper(100,3)
@@ -214,6 +221,10 @@
 ; returns: sub_nonneg_unbounded(9223372036854775807,0)
 ; returns: sub_near_min(-5,2)
 ; returns: sub_near_max(5,-2)
+; returns: sub_const_first(3)
+; returns: sub_const_first(0)
+; returns: sub_const_first_negative(-20)
+; returns: sub_const_first_upper(20)
 
 ; p in 0..=100, q in 1..=3: d = p + q >= 1
 fn add_locals_lower(p: i64, q: i64) -> i64 {
@@ -1548,6 +1559,75 @@ g4:
     brif c, fail, ok
 fail:
     trap "slt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; d = 10 - y with y <= 3: d >= 7
+fn sub_const_first(y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, 0
+    brif g, g1, out
+g1:
+    g = sle y, 3
+    brif g, g2, out
+g2:
+    d = sub 10, y
+    c = slt d, 7
+    brif c, fail, ok
+fail:
+    trap "slt d, 7"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: d = -5 - y with y in -100..=0 is only >= -5
+fn sub_const_first_negative(y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, -100
+    brif g, g1, out
+g1:
+    g = sle y, 0
+    brif g, g2, out
+g2:
+    d = sub -5, y
+    c = slt d, 5
+    brif c, fail, ok
+fail:
+    trap "slt d, 5"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: d = 10 - y with y in 0..=100 is only <= 10
+fn sub_const_first_upper(y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, 0
+    brif g, g1, out
+g1:
+    g = sle y, 100
+    brif g, g2, out
+g2:
+    d = sub 10, y
+    c = sgt d, 5
+    brif c, fail, ok
+fail:
+    trap "sgt d, 5"
 ok:
     ret d
 out:
