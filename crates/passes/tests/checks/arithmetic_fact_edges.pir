@@ -66,8 +66,12 @@
 ; lacks: sub_const_first | brif c,
 ; contains: sub_const_first_negative |     brif c,
 ; contains: sub_const_first_upper |     brif c,
-; stat: bounds-check-elim explicit_checks_removed = 35
-; stat: bounds-check-elim explicit_checks_kept = 27
+; contains: shl_by_negative |     brif c,
+; contains: mul_negative_const |     brif c,
+; contains: mul_const_large |     brif c,
+; lacks: lshr_nonneg_bounded | brif c,
+; stat: bounds-check-elim explicit_checks_removed = 36
+; stat: bounds-check-elim explicit_checks_kept = 30
 ; runs: add_locals_lower(0,1) add_locals_lower(100,3) add_locals_upper(100,3)
 ; runs: add_locals_upper(0,0) add_locals_swapped(5,2) add_locals_may_wrap(5,2)
 ; runs: add_locals_may_wrap(i64::MAX,1) add_nonpositive_locals(-100,-3)
@@ -104,7 +108,9 @@
 ; runs: sub_near_min(-9223372036854775807,3) sub_near_max(5,-2)
 ; runs: sub_near_max(9223372036854775806,-3) sub_const_first(3) sub_const_first(0)
 ; runs: sub_const_first_negative(-20) sub_const_first_negative(0) sub_const_first_upper(20)
-; runs: sub_const_first_upper(0)
+; runs: sub_const_first_upper(0) shl_by_negative(0) shl_by_negative(1) mul_negative_const(0)
+; runs: mul_negative_const(1) mul_const_large(7) mul_const_large(4611686018427387904)
+; runs: lshr_nonneg_bounded(100) lshr_nonneg_bounded(3)
 ; traps: add_locals_may_wrap(i64::MAX,1)
 ; traps: add_negative_may_wrap(i64::MIN,-1)
 ; traps: add_const_may_wrap(i64::MAX)
@@ -132,6 +138,9 @@
 ; traps: sub_near_max(9223372036854775806,-3)
 ; traps: sub_const_first_negative(0)
 ; traps: sub_const_first_upper(0)
+; traps: shl_by_negative(1)
+; traps: mul_negative_const(1)
+; traps: mul_const_large(4611686018427387904)
 ; returns: add_locals_lower(0,1)
 ; returns: add_locals_lower(100,3)
 ; returns: add_locals_upper(100,3)
@@ -225,6 +234,11 @@
 ; returns: sub_const_first(0)
 ; returns: sub_const_first_negative(-20)
 ; returns: sub_const_first_upper(20)
+; returns: shl_by_negative(0)
+; returns: mul_negative_const(0)
+; returns: mul_const_large(7)
+; returns: lshr_nonneg_bounded(100)
+; returns: lshr_nonneg_bounded(3)
 
 ; p in 0..=100, q in 1..=3: d = p + q >= 1
 fn add_locals_lower(p: i64, q: i64) -> i64 {
@@ -1628,6 +1642,98 @@ g2:
     brif c, fail, ok
 fail:
     trap "sgt d, 5"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: a shift by -1 is a shift by 63 (p = 1 gives i64::MIN)
+fn shl_by_negative(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 10
+    brif g, g2, out
+g2:
+    d = shl p, -1
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: a negative factor gives no facts (d in -30..=0)
+fn mul_negative_const(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 10
+    brif g, g2, out
+g2:
+    d = mul p, -3
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: p <= 2^62 and 3p may wrap
+fn mul_const_large(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 4611686018427387904
+    brif g, g2, out
+g2:
+    d = mul p, 3
+    c = slt d, 0
+    brif c, fail, ok
+fail:
+    trap "slt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x in 0..=100: d = x >> 1 <= x <= 100
+fn lshr_nonneg_bounded(x: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, 100
+    brif g, g2, out
+g2:
+    d = lshr x, 1
+    c = sgt d, 100
+    brif c, fail, ok
+fail:
+    trap "sgt d, 100"
 ok:
     ret d
 out:
