@@ -68,10 +68,11 @@
 ; contains: sub_const_first_upper |     brif c,
 ; contains: shl_by_negative |     brif c,
 ; contains: mul_negative_const |     brif c,
+; contains: mul_by_zero |     brif c,
 ; contains: mul_const_large |     brif c,
 ; lacks: lshr_nonneg_bounded | brif c,
 ; stat: bounds-check-elim explicit_checks_removed = 36
-; stat: bounds-check-elim explicit_checks_kept = 30
+; stat: bounds-check-elim explicit_checks_kept = 31
 ; runs: add_locals_lower(0,1) add_locals_lower(100,3) add_locals_upper(100,3)
 ; runs: add_locals_upper(0,0) add_locals_swapped(5,2) add_locals_may_wrap(5,2)
 ; runs: add_locals_may_wrap(i64::MAX,1) add_nonpositive_locals(-100,-3)
@@ -109,8 +110,8 @@
 ; runs: sub_near_max(9223372036854775806,-3) sub_const_first(3) sub_const_first(0)
 ; runs: sub_const_first_negative(-20) sub_const_first_negative(0) sub_const_first_upper(20)
 ; runs: sub_const_first_upper(0) shl_by_negative(0) shl_by_negative(1) mul_negative_const(0)
-; runs: mul_negative_const(1) mul_const_large(7) mul_const_large(4611686018427387904)
-; runs: lshr_nonneg_bounded(100) lshr_nonneg_bounded(3)
+; runs: mul_negative_const(1) mul_by_zero(0) mul_by_zero(5) mul_const_large(7)
+; runs: mul_const_large(4611686018427387904) lshr_nonneg_bounded(100) lshr_nonneg_bounded(3)
 ; traps: add_locals_may_wrap(i64::MAX,1)
 ; traps: add_negative_may_wrap(i64::MIN,-1)
 ; traps: add_const_may_wrap(i64::MAX)
@@ -140,6 +141,7 @@
 ; traps: sub_const_first_upper(0)
 ; traps: shl_by_negative(1)
 ; traps: mul_negative_const(1)
+; traps: mul_by_zero(5)
 ; traps: mul_const_large(4611686018427387904)
 ; returns: add_locals_lower(0,1)
 ; returns: add_locals_lower(100,3)
@@ -236,6 +238,7 @@
 ; returns: sub_const_first_upper(20)
 ; returns: shl_by_negative(0)
 ; returns: mul_negative_const(0)
+; returns: mul_by_zero(0)
 ; returns: mul_const_large(7)
 ; returns: lshr_nonneg_bounded(100)
 ; returns: lshr_nonneg_bounded(3)
@@ -1688,6 +1691,29 @@ g2:
     brif c, fail, ok
 fail:
     trap "slt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: a zero factor gives no facts (in particular not p <= d)
+fn mul_by_zero(p: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge p, 0
+    brif g, g1, out
+g1:
+    g = sle p, 10
+    brif g, g2, out
+g2:
+    d = mul p, 0
+    c = sgt p, d
+    brif c, fail, ok
+fail:
+    trap "sgt p, d"
 ok:
     ret d
 out:
