@@ -71,7 +71,15 @@
 ; contains: mul_by_zero |     brif c,
 ; contains: mul_const_large |     brif c,
 ; lacks: lshr_nonneg_bounded | brif c,
-; stat: bounds-check-elim explicit_checks_removed = 36
+; lacks: ashr_below_local | brif c,
+; lacks: lshr_below_local | brif c,
+; lacks: udiv_below_local | brif c,
+; lacks: srem_below_local | brif c,
+; lacks: sdiv_below_local | brif c,
+; lacks: urem_below_local | brif c,
+; lacks: urem_below_divisor | brif c,
+; lacks: srem_below_divisor | brif c,
+; stat: bounds-check-elim explicit_checks_removed = 44
 ; stat: bounds-check-elim explicit_checks_kept = 31
 ; runs: add_locals_lower(0,1) add_locals_lower(100,3) add_locals_upper(100,3)
 ; runs: add_locals_upper(0,0) add_locals_swapped(5,2) add_locals_may_wrap(5,2)
@@ -112,6 +120,11 @@
 ; runs: sub_const_first_upper(0) shl_by_negative(0) shl_by_negative(1) mul_negative_const(0)
 ; runs: mul_negative_const(1) mul_by_zero(0) mul_by_zero(5) mul_const_large(7)
 ; runs: mul_const_large(4611686018427387904) lshr_nonneg_bounded(100) lshr_nonneg_bounded(3)
+; runs: ashr_below_local(9,9) ashr_below_local(0,5) lshr_below_local(9,9) lshr_below_local(0,5)
+; runs: udiv_below_local(9,9,2) udiv_below_local(0,5,1) srem_below_local(9,9)
+; runs: srem_below_local(0,5) sdiv_below_local(9,9,2) sdiv_below_local(0,5,1)
+; runs: urem_below_local(9,9,4) urem_below_local(0,5,3) urem_below_divisor(-1,7)
+; runs: urem_below_divisor(20,3) srem_below_divisor(20,7) srem_below_divisor(3,5)
 ; traps: add_locals_may_wrap(i64::MAX,1)
 ; traps: add_negative_may_wrap(i64::MIN,-1)
 ; traps: add_const_may_wrap(i64::MAX)
@@ -242,6 +255,22 @@
 ; returns: mul_const_large(7)
 ; returns: lshr_nonneg_bounded(100)
 ; returns: lshr_nonneg_bounded(3)
+; returns: ashr_below_local(9,9)
+; returns: ashr_below_local(0,5)
+; returns: lshr_below_local(9,9)
+; returns: lshr_below_local(0,5)
+; returns: udiv_below_local(9,9,2)
+; returns: udiv_below_local(0,5,1)
+; returns: srem_below_local(9,9)
+; returns: srem_below_local(0,5)
+; returns: sdiv_below_local(9,9,2)
+; returns: sdiv_below_local(0,5,1)
+; returns: urem_below_local(9,9,4)
+; returns: urem_below_local(0,5,3)
+; returns: urem_below_divisor(-1,7)
+; returns: urem_below_divisor(20,3)
+; returns: srem_below_divisor(20,7)
+; returns: srem_below_divisor(3,5)
 
 ; p in 0..=100, q in 1..=3: d = p + q >= 1
 fn add_locals_lower(p: i64, q: i64) -> i64 {
@@ -1760,6 +1789,193 @@ g2:
     brif c, fail, ok
 fail:
     trap "sgt d, 100"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x in 0..=n: d = x >> 1 <= x <= n (a relation, not a constant bound)
+fn ashr_below_local(x: i64, n: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, n
+    brif g, g2, out
+g2:
+    d = ashr x, 1
+    c = sgt d, n
+    brif c, fail, ok
+fail:
+    trap "sgt d, n"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; the same for a logical shift
+fn lshr_below_local(x: i64, n: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, n
+    brif g, g2, out
+g2:
+    d = lshr x, 2
+    c = sgt d, n
+    brif c, fail, ok
+fail:
+    trap "sgt d, n"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x in 0..=n, y >= 1: d = x / y <= x <= n
+fn udiv_below_local(x: i64, n: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, n
+    brif g, g2, out
+g2:
+    g = sge y, 1
+    brif g, g3, out
+g3:
+    d = udiv x, y
+    c = sgt d, n
+    brif c, fail, ok
+fail:
+    trap "sgt d, n"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x in 0..=n: d = x % 1000 <= x <= n
+fn srem_below_local(x: i64, n: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, n
+    brif g, g2, out
+g2:
+    d = srem x, 1000
+    c = sgt d, n
+    brif c, fail, ok
+fail:
+    trap "sgt d, n"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x in 0..=n, y >= 1: d = x / y <= x <= n
+fn sdiv_below_local(x: i64, n: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, n
+    brif g, g2, out
+g2:
+    g = sge y, 1
+    brif g, g3, out
+g3:
+    d = sdiv x, y
+    c = sgt d, n
+    brif c, fail, ok
+fail:
+    trap "sgt d, n"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x in 0..=n: d = x %u y <= x <= n
+fn urem_below_local(x: i64, n: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, n
+    brif g, g2, out
+g2:
+    d = urem x, y
+    c = sgt d, n
+    brif c, fail, ok
+fail:
+    trap "sgt d, n"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; y >= 1: d = x %u y < y (a relation to the divisor)
+fn urem_below_divisor(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, 1
+    brif g, g1, out
+g1:
+    d = urem x, y
+    c = sge d, y
+    brif c, fail, ok
+fail:
+    trap "sge d, y"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x >= 0, y >= 1: d = x % y < y
+fn srem_below_divisor(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sge y, 1
+    brif g, g2, out
+g2:
+    d = srem x, y
+    c = sge d, y
+    brif c, fail, ok
+fail:
+    trap "sge d, y"
 ok:
     ret d
 out:
