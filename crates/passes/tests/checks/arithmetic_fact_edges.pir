@@ -79,8 +79,11 @@
 ; lacks: urem_below_local | brif c,
 ; lacks: urem_below_divisor | brif c,
 ; lacks: srem_below_divisor | brif c,
+; contains: urem_const_near |     brif c,
+; contains: urem_local_near |     brif c,
+; contains: urem_const_first |     brif c,
 ; stat: bounds-check-elim explicit_checks_removed = 44
-; stat: bounds-check-elim explicit_checks_kept = 31
+; stat: bounds-check-elim explicit_checks_kept = 34
 ; runs: add_locals_lower(0,1) add_locals_lower(100,3) add_locals_upper(100,3)
 ; runs: add_locals_upper(0,0) add_locals_swapped(5,2) add_locals_may_wrap(5,2)
 ; runs: add_locals_may_wrap(i64::MAX,1) add_nonpositive_locals(-100,-3)
@@ -125,6 +128,8 @@
 ; runs: srem_below_local(0,5) sdiv_below_local(9,9,2) sdiv_below_local(0,5,1)
 ; runs: urem_below_local(9,9,4) urem_below_local(0,5,3) urem_below_divisor(-1,7)
 ; runs: urem_below_divisor(20,3) srem_below_divisor(20,7) srem_below_divisor(3,5)
+; runs: urem_const_near(2) urem_const_near(5) urem_local_near(2,8) urem_local_near(5,8)
+; runs: urem_const_first(5) urem_const_first(3)
 ; traps: add_locals_may_wrap(i64::MAX,1)
 ; traps: add_negative_may_wrap(i64::MIN,-1)
 ; traps: add_const_may_wrap(i64::MAX)
@@ -156,6 +161,9 @@
 ; traps: mul_negative_const(1)
 ; traps: mul_by_zero(5)
 ; traps: mul_const_large(4611686018427387904)
+; traps: urem_const_near(5)
+; traps: urem_local_near(5,8)
+; traps: urem_const_first(3)
 ; returns: add_locals_lower(0,1)
 ; returns: add_locals_lower(100,3)
 ; returns: add_locals_upper(100,3)
@@ -271,6 +279,9 @@
 ; returns: urem_below_divisor(20,3)
 ; returns: srem_below_divisor(20,7)
 ; returns: srem_below_divisor(3,5)
+; returns: urem_const_near(2)
+; returns: urem_local_near(2,8)
+; returns: urem_const_first(5)
 
 ; p in 0..=100, q in 1..=3: d = p + q >= 1
 fn add_locals_lower(p: i64, q: i64) -> i64 {
@@ -1976,6 +1987,63 @@ g2:
     brif c, fail, ok
 fail:
     trap "sge d, y"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: d = x %u 8 is in 0..=7, not 0..=3
+fn urem_const_near(x: i64) -> i64 {
+    var d: i64
+    var c: bool
+entry:
+    d = urem x, 8
+    c = sgt d, 3
+    brif c, fail, ok
+fail:
+    trap "sgt d, 3"
+ok:
+    ret d
+}
+
+; near miss: y <= 8 bounds d by 7, not 3
+fn urem_local_near(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, 1
+    brif g, g1, out
+g1:
+    g = sle y, 8
+    brif g, g2, out
+g2:
+    d = urem x, y
+    c = sgt d, 3
+    brif c, fail, ok
+fail:
+    trap "sgt d, 3"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: d = 5 %u y is only bounded by 5 and y - 1
+fn urem_const_first(y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, 1
+    brif g, g1, out
+g1:
+    d = urem 5, y
+    c = sgt d, 0
+    brif c, fail, ok
+fail:
+    trap "sgt d, 0"
 ok:
     ret d
 out:
