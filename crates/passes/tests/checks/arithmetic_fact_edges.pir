@@ -82,8 +82,11 @@
 ; contains: urem_const_near |     brif c,
 ; contains: urem_local_near |     brif c,
 ; contains: urem_const_first |     brif c,
+; contains: udiv_const_first |     brif c,
+; contains: srem_const_first |     brif c,
+; contains: srem_signed_divisor |     brif c,
 ; stat: bounds-check-elim explicit_checks_removed = 44
-; stat: bounds-check-elim explicit_checks_kept = 34
+; stat: bounds-check-elim explicit_checks_kept = 37
 ; runs: add_locals_lower(0,1) add_locals_lower(100,3) add_locals_upper(100,3)
 ; runs: add_locals_upper(0,0) add_locals_swapped(5,2) add_locals_may_wrap(5,2)
 ; runs: add_locals_may_wrap(i64::MAX,1) add_nonpositive_locals(-100,-3)
@@ -129,7 +132,9 @@
 ; runs: urem_below_local(9,9,4) urem_below_local(0,5,3) urem_below_divisor(-1,7)
 ; runs: urem_below_divisor(20,3) srem_below_divisor(20,7) srem_below_divisor(3,5)
 ; runs: urem_const_near(2) urem_const_near(5) urem_local_near(2,8) urem_local_near(5,8)
-; runs: urem_const_first(5) urem_const_first(3)
+; runs: urem_const_first(5) urem_const_first(3) udiv_const_first(41) udiv_const_first(3)
+; runs: srem_const_first(5) srem_const_first(3) srem_signed_divisor(2,7)
+; runs: srem_signed_divisor(5,-3)
 ; traps: add_locals_may_wrap(i64::MAX,1)
 ; traps: add_negative_may_wrap(i64::MIN,-1)
 ; traps: add_const_may_wrap(i64::MAX)
@@ -164,6 +169,9 @@
 ; traps: urem_const_near(5)
 ; traps: urem_local_near(5,8)
 ; traps: urem_const_first(3)
+; traps: udiv_const_first(3)
+; traps: srem_const_first(3)
+; traps: srem_signed_divisor(5,-3)
 ; returns: add_locals_lower(0,1)
 ; returns: add_locals_lower(100,3)
 ; returns: add_locals_upper(100,3)
@@ -282,6 +290,9 @@
 ; returns: urem_const_near(2)
 ; returns: urem_local_near(2,8)
 ; returns: urem_const_first(5)
+; returns: udiv_const_first(41)
+; returns: srem_const_first(5)
+; returns: srem_signed_divisor(2,7)
 
 ; p in 0..=100, q in 1..=3: d = p + q >= 1
 fn add_locals_lower(p: i64, q: i64) -> i64 {
@@ -2044,6 +2055,69 @@ g1:
     brif c, fail, ok
 fail:
     trap "sgt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: d = 40 / y is bounded by 40, not by 0
+fn udiv_const_first(y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, 1
+    brif g, g1, out
+g1:
+    d = udiv 40, y
+    c = sgt d, 0
+    brif c, fail, ok
+fail:
+    trap "sgt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: d = 40 % y is bounded by 40 and y - 1, not by 0
+fn srem_const_first(y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, 1
+    brif g, g1, out
+g1:
+    d = srem 40, y
+    c = sgt d, 0
+    brif c, fail, ok
+fail:
+    trap "sgt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: y may be negative, so d < y does not follow
+fn srem_signed_divisor(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sge y, -10
+    brif g, g2, out
+g2:
+    d = srem x, y
+    c = sge d, y
+    brif c, fail, ok
+fail:
+    trap "sge d, y"
 ok:
     ret d
 out:
