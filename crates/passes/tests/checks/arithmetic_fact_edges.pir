@@ -85,8 +85,15 @@
 ; contains: udiv_const_first |     brif c,
 ; contains: srem_const_first |     brif c,
 ; contains: srem_signed_divisor |     brif c,
-; stat: bounds-check-elim explicit_checks_removed = 44
-; stat: bounds-check-elim explicit_checks_kept = 37
+; contains: sdiv_const_first |     brif c,
+; lacks: ult_guard | brif c,
+; contains: ult_guard_negative_bound |     brif c,
+; lacks: ule_guard | brif c,
+; contains: ule_guard_negative_bound |     brif c,
+; lacks: ugt_guard | brif c,
+; lacks: uge_guard | brif c,
+; stat: bounds-check-elim explicit_checks_removed = 48
+; stat: bounds-check-elim explicit_checks_kept = 40
 ; runs: add_locals_lower(0,1) add_locals_lower(100,3) add_locals_upper(100,3)
 ; runs: add_locals_upper(0,0) add_locals_swapped(5,2) add_locals_may_wrap(5,2)
 ; runs: add_locals_may_wrap(i64::MAX,1) add_nonpositive_locals(-100,-3)
@@ -134,7 +141,11 @@
 ; runs: urem_const_near(2) urem_const_near(5) urem_local_near(2,8) urem_local_near(5,8)
 ; runs: urem_const_first(5) urem_const_first(3) udiv_const_first(41) udiv_const_first(3)
 ; runs: srem_const_first(5) srem_const_first(3) srem_signed_divisor(2,7)
-; runs: srem_signed_divisor(5,-3)
+; runs: srem_signed_divisor(5,-3) sdiv_const_first(41) sdiv_const_first(3) ult_guard(3,5)
+; runs: ult_guard(0,1) ult_guard_negative_bound(3,5) ult_guard_negative_bound(5,-1)
+; runs: ule_guard(5,5) ule_guard(0,1) ule_guard_negative_bound(3,5)
+; runs: ule_guard_negative_bound(5,-1) ugt_guard(3,5) ugt_guard(0,1) uge_guard(5,5)
+; runs: uge_guard(0,1)
 ; traps: add_locals_may_wrap(i64::MAX,1)
 ; traps: add_negative_may_wrap(i64::MIN,-1)
 ; traps: add_const_may_wrap(i64::MAX)
@@ -172,6 +183,9 @@
 ; traps: udiv_const_first(3)
 ; traps: srem_const_first(3)
 ; traps: srem_signed_divisor(5,-3)
+; traps: sdiv_const_first(3)
+; traps: ult_guard_negative_bound(5,-1)
+; traps: ule_guard_negative_bound(5,-1)
 ; returns: add_locals_lower(0,1)
 ; returns: add_locals_lower(100,3)
 ; returns: add_locals_upper(100,3)
@@ -293,6 +307,17 @@
 ; returns: udiv_const_first(41)
 ; returns: srem_const_first(5)
 ; returns: srem_signed_divisor(2,7)
+; returns: sdiv_const_first(41)
+; returns: ult_guard(3,5)
+; returns: ult_guard(0,1)
+; returns: ult_guard_negative_bound(3,5)
+; returns: ule_guard(5,5)
+; returns: ule_guard(0,1)
+; returns: ule_guard_negative_bound(3,5)
+; returns: ugt_guard(3,5)
+; returns: ugt_guard(0,1)
+; returns: uge_guard(5,5)
+; returns: uge_guard(0,1)
 
 ; p in 0..=100, q in 1..=3: d = p + q >= 1
 fn add_locals_lower(p: i64, q: i64) -> i64 {
@@ -2118,6 +2143,158 @@ g2:
     brif c, fail, ok
 fail:
     trap "sge d, y"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: d = 40 / y is bounded by 40, not by 0
+fn sdiv_const_first(y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, 1
+    brif g, g1, out
+g1:
+    d = sdiv 40, y
+    c = sgt d, 0
+    brif c, fail, ok
+fail:
+    trap "sgt d, 0"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x <u y with y >= 0: 0 <= x < y 
+fn ult_guard(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, 0
+    brif g, g1, out
+g1:
+    g = ult x, y
+    brif g, g2, out
+g2:
+    d = add x, 0
+    c = sge x, y
+    brif c, fail, ok
+fail:
+    trap "sge x, y"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: y may be negative (huge unsigned): x <u y says nothing signed
+fn ult_guard_negative_bound(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = ult x, y
+    brif g, g1, out
+g1:
+    d = add x, 0
+    c = sge x, y
+    brif c, fail, ok
+fail:
+    trap "sge x, y"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x <=u y with y >= 0: 0 <= x <= y
+fn ule_guard(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, 0
+    brif g, g1, out
+g1:
+    g = ule x, y
+    brif g, g2, out
+g2:
+    d = add x, 0
+    c = sgt x, y
+    brif c, fail, ok
+fail:
+    trap "sgt x, y"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: y may be negative
+fn ule_guard_negative_bound(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = ule x, y
+    brif g, g1, out
+g1:
+    d = add x, 0
+    c = sgt x, y
+    brif c, fail, ok
+fail:
+    trap "sgt x, y"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; y >u x is x <u y
+fn ugt_guard(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, 0
+    brif g, g1, out
+g1:
+    g = ugt y, x
+    brif g, g2, out
+g2:
+    d = add x, 0
+    c = sge x, y
+    brif c, fail, ok
+fail:
+    trap "sge x, y"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; y >=u x is x <=u y
+fn uge_guard(x: i64, y: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge y, 0
+    brif g, g1, out
+g1:
+    g = uge y, x
+    brif g, g2, out
+g2:
+    d = add x, 0
+    c = sgt x, y
+    brif c, fail, ok
+fail:
+    trap "sgt x, y"
 ok:
     ret d
 out:
