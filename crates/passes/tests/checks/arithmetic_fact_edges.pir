@@ -92,8 +92,10 @@
 ; contains: ule_guard_negative_bound |     brif c,
 ; lacks: ugt_guard | brif c,
 ; lacks: uge_guard | brif c,
-; stat: bounds-check-elim explicit_checks_removed = 48
-; stat: bounds-check-elim explicit_checks_kept = 40
+; lacks: ne_above_known_bound | brif c,
+; contains: ne_without_bound |     brif c,
+; stat: bounds-check-elim explicit_checks_removed = 49
+; stat: bounds-check-elim explicit_checks_kept = 41
 ; runs: add_locals_lower(0,1) add_locals_lower(100,3) add_locals_upper(100,3)
 ; runs: add_locals_upper(0,0) add_locals_swapped(5,2) add_locals_may_wrap(5,2)
 ; runs: add_locals_may_wrap(i64::MAX,1) add_nonpositive_locals(-100,-3)
@@ -145,7 +147,8 @@
 ; runs: ult_guard(0,1) ult_guard_negative_bound(3,5) ult_guard_negative_bound(5,-1)
 ; runs: ule_guard(5,5) ule_guard(0,1) ule_guard_negative_bound(3,5)
 ; runs: ule_guard_negative_bound(5,-1) ugt_guard(3,5) ugt_guard(0,1) uge_guard(5,5)
-; runs: uge_guard(0,1)
+; runs: uge_guard(0,1) ne_above_known_bound(6) ne_above_known_bound(100) ne_without_bound(7)
+; runs: ne_without_bound(3)
 ; traps: add_locals_may_wrap(i64::MAX,1)
 ; traps: add_negative_may_wrap(i64::MIN,-1)
 ; traps: add_const_may_wrap(i64::MAX)
@@ -186,6 +189,7 @@
 ; traps: sdiv_const_first(3)
 ; traps: ult_guard_negative_bound(5,-1)
 ; traps: ule_guard_negative_bound(5,-1)
+; traps: ne_without_bound(3)
 ; returns: add_locals_lower(0,1)
 ; returns: add_locals_lower(100,3)
 ; returns: add_locals_upper(100,3)
@@ -318,6 +322,9 @@
 ; returns: ugt_guard(0,1)
 ; returns: uge_guard(5,5)
 ; returns: uge_guard(0,1)
+; returns: ne_above_known_bound(6)
+; returns: ne_above_known_bound(100)
+; returns: ne_without_bound(7)
 
 ; p in 0..=100, q in 1..=3: d = p + q >= 1
 fn add_locals_lower(p: i64, q: i64) -> i64 {
@@ -2295,6 +2302,52 @@ g2:
     brif c, fail, ok
 fail:
     trap "sgt x, y"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; x >= 5 and x != 5: x >= 6 (the loop-exit rule, constant on the left of the implied bound)
+fn ne_above_known_bound(x: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 5
+    brif g, g1, out
+g1:
+    g = ne x, 5
+    brif g, g2, out
+g2:
+    d = add x, 0
+    c = slt x, 6
+    brif c, fail, ok
+fail:
+    trap "slt x, 6"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; near miss: x >= 0 and x != 5 says nothing about x >= 6
+fn ne_without_bound(x: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = ne x, 5
+    brif g, g2, out
+g2:
+    d = add x, 0
+    c = slt x, 6
+    brif c, fail, ok
+fail:
+    trap "slt x, 6"
 ok:
     ret d
 out:
