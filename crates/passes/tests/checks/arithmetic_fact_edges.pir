@@ -94,7 +94,8 @@
 ; lacks: uge_guard | brif c,
 ; lacks: ne_above_known_bound | brif c,
 ; contains: ne_without_bound |     brif c,
-; stat: bounds-check-elim explicit_checks_removed = 49
+; lacks: add_nonpositive_to_nonnegative | brif c,
+; stat: bounds-check-elim explicit_checks_removed = 50
 ; stat: bounds-check-elim explicit_checks_kept = 41
 ; runs: add_locals_lower(0,1) add_locals_lower(100,3) add_locals_upper(100,3)
 ; runs: add_locals_upper(0,0) add_locals_swapped(5,2) add_locals_may_wrap(5,2)
@@ -148,7 +149,9 @@
 ; runs: ule_guard(5,5) ule_guard(0,1) ule_guard_negative_bound(3,5)
 ; runs: ule_guard_negative_bound(5,-1) ugt_guard(3,5) ugt_guard(0,1) uge_guard(5,5)
 ; runs: uge_guard(0,1) ne_above_known_bound(6) ne_above_known_bound(100) ne_without_bound(7)
-; runs: ne_without_bound(3)
+; runs: ne_without_bound(3) add_nonpositive_to_nonnegative(0,9223372036854775807)
+; runs: add_nonpositive_to_nonnegative(-9223372036854775807,0)
+; runs: add_nonpositive_to_nonnegative(-3,4)
 ; traps: add_locals_may_wrap(i64::MAX,1)
 ; traps: add_negative_may_wrap(i64::MIN,-1)
 ; traps: add_const_may_wrap(i64::MAX)
@@ -325,6 +328,9 @@
 ; returns: ne_above_known_bound(6)
 ; returns: ne_above_known_bound(100)
 ; returns: ne_without_bound(7)
+; returns: add_nonpositive_to_nonnegative(0,9223372036854775807)
+; returns: add_nonpositive_to_nonnegative(-9223372036854775807,0)
+; returns: add_nonpositive_to_nonnegative(-3,4)
 
 ; p in 0..=100, q in 1..=3: d = p + q >= 1
 fn add_locals_lower(p: i64, q: i64) -> i64 {
@@ -2348,6 +2354,29 @@ g2:
     brif c, fail, ok
 fail:
     trap "slt x, 6"
+ok:
+    ret d
+out:
+    ret -1
+}
+
+; p <= 0 and q >= 0 (one bound each): the sum cannot wrap either way, d >= p
+fn add_nonpositive_to_nonnegative(p: i64, q: i64) -> i64 {
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+    g = sle p, 0
+    brif g, g1, out
+g1:
+    g = sge q, 0
+    brif g, g2, out
+g2:
+    d = add p, q
+    c = slt d, p
+    brif c, fail, ok
+fail:
+    trap "slt d, p"
 ok:
     ret d
 out:
