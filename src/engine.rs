@@ -80,6 +80,19 @@ impl Default for RunOptions {
     }
 }
 
+impl RunOptions {
+    /// The engine these options choose for an entry that reaches `reachable` IR instructions
+    /// ([`Session::reachable_instructions`]).
+    pub fn engine_for_size(&self, reachable: usize) -> Executed {
+        match self.engine {
+            Engine::Jit => Executed::Jit,
+            Engine::Interpreter => Executed::Interpreter,
+            Engine::Auto if reachable > self.interpret_above => Executed::Interpreter,
+            Engine::Auto => Executed::Jit,
+        }
+    }
+}
+
 /// The outcome of [`Session::run`]: the entry's result or its trap, and the engine that ran.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ran {
@@ -106,14 +119,11 @@ impl Session {
 
     /// The engine `options` choose for `entry` (see the module docs).
     pub fn engine_for(&self, entry: &str, options: &RunOptions) -> Executed {
-        match options.engine {
-            Engine::Jit => Executed::Jit,
-            Engine::Interpreter => Executed::Interpreter,
-            Engine::Auto if self.reachable_instructions(entry) > options.interpret_above => {
-                Executed::Interpreter
-            }
-            Engine::Auto => Executed::Jit,
-        }
+        let reachable = match options.engine {
+            Engine::Auto => self.reachable_instructions(entry),
+            Engine::Jit | Engine::Interpreter => 0, // not needed: the engine is forced
+        };
+        options.engine_for_size(reachable)
     }
 
     /// Runs `entry(args)` on the engine `options` choose: JIT-compiled (only what the entry
@@ -127,7 +137,25 @@ impl Session {
         limits: &RunLimits,
         options: &RunOptions,
     ) -> Result<Ran, Error> {
-        let engine = self.engine_for(entry, options);
+        self.run_on(
+            self.engine_for(entry, options),
+            entry,
+            args,
+            limits,
+            &options.jit,
+        )
+    }
+
+    /// Runs `entry(args)` on `engine` (chosen already, e.g. with
+    /// [`RunOptions::engine_for_size`]); `jit` says how the JIT compiles.
+    pub fn run_on(
+        &self,
+        engine: Executed,
+        entry: &str,
+        args: &[i64],
+        limits: &RunLimits,
+        jit: &JitOptions,
+    ) -> Result<Ran, Error> {
         let result = match engine {
             Executed::Interpreter => match self.interpret(entry, args, limits) {
                 Ok(v) => Ok(v),
@@ -137,8 +165,8 @@ impl Session {
             Executed::Jit => {
                 // A fuel limit needs fuel compiled in.
                 let jit = JitOptions {
-                    fuel: options.jit.fuel || limits.fuel.is_some(),
-                    ..options.jit
+                    fuel: jit.fuel || limits.fuel.is_some(),
+                    ..*jit
                 };
                 let compiled = self.compile_for_entry(entry, &jit)?;
                 match compiled.run(entry, args, limits) {

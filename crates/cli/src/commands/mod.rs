@@ -180,19 +180,18 @@ fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         },
         ..RunOptions::default()
     };
-    if options.engine == Engine::Auto
-        && session.engine_for(&args.entry, &options) == Executed::Interpreter
-    {
+    let reachable = session.reachable_instructions(&args.entry);
+    let engine = options.engine_for_size(reachable);
+    if options.engine == Engine::Auto && engine == Executed::Interpreter {
         eprintln!(
-            "note: `{}` reaches {} IR instructions, more than {}: it runs in the interpreter \
-             (compiling that much costs more than it saves; `--engine jit` compiles it anyway)",
-            args.entry,
-            session.reachable_instructions(&args.entry),
-            options.interpret_above
+            "note: `{}` reaches {reachable} IR instructions, more than {}: it runs in the \
+             interpreter (compiling that much costs more than it saves; `--engine jit` compiles \
+             it anyway)",
+            args.entry, options.interpret_above
         );
     }
     let ran = session
-        .run(&args.entry, &args.args, &limits, &options)
+        .run_on(engine, &args.entry, &args.args, &limits, &options.jit)
         .map_err(|e| match e {
             poolopt::Error::Run(_) | poolopt::Error::Interp(_) => {
                 Failure::usage(format!("error: {e}"))
