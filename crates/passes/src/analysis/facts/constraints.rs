@@ -476,6 +476,14 @@ impl FactSet {
         if a == b {
             return Some(0);
         }
+        // A value term has no implicit edge: without a recorded edge out of `a` (or into `b`)
+        // there is no path, and the search need not start.
+        let no_out = |t: Term| matches!(t.kind(), TermKind::Value(_)) && self.from(t).is_empty();
+        let no_in =
+            |t: Term| matches!(t.kind(), TermKind::Value(_)) && !self.cons.iter().any(|k| k.b == t);
+        if no_out(a) || no_in(b) {
+            return None;
+        }
         SEARCH.with(|cell| match cell.try_borrow_mut() {
             Ok(mut search) => search.run(self, a, b),
             Err(_) => Search::default().run(self, a, b),
@@ -982,5 +990,47 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `dist`'s shortcut (no path out of or into a value term without a recorded edge) gives
+    /// what the search gives, lengths' implicit edges included, on the same kind of sets.
+    #[test]
+    fn dist_shortcut_agrees_with_the_search() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut search = Search::default();
+        let mut shortcuts = 0;
+        for _ in 0..2000 {
+            let mut set = FactSet::new();
+            for _ in 0..(rng.next() % 8) {
+                let (a, b) = (rng.term(), rng.term());
+                let c = (rng.next() % 41) as i64 - 20;
+                set.add(a, b, c);
+            }
+            for a in (0..9).map(Term) {
+                for b in (0..9).map(Term) {
+                    if a == b {
+                        continue;
+                    }
+                    let searched = search.walk(&set, a, b, a == Term::ZERO);
+                    if searched.is_none() {
+                        shortcuts += 1;
+                    }
+                    assert_eq!(
+                        set.dist(a, b),
+                        searched,
+                        "{a:?} -> {b:?} in {:?}",
+                        set.constraints()
+                    );
+                }
+            }
+        }
+        assert!(shortcuts > 0);
+        // A length with no recorded edge still has its implicit ones.
+        let set = FactSet::new();
+        let (v, i) = (Term::len(Local::new(0)), Term::value(Local::new(1)));
+        assert_eq!(set.dist(v, Term::ZERO), Some(MAX_LEN as i128));
+        assert_eq!(set.dist(Term::ZERO, v), Some(0));
+        assert_eq!(set.dist(i, Term::ZERO), None);
+        assert_eq!(set.dist(Term::ZERO, i), None);
     }
 }
