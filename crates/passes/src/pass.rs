@@ -82,7 +82,7 @@ pub struct PassContext<'a> {
     function: String,
     remarks: &'a mut Vec<Remark>,
     stats: &'a mut Stats,
-    cfg: Option<Cfg>,
+    cfg: Option<Rc<Cfg>>,
     domtree: Option<DomTree>,
     liveness: Option<Liveness>,
     facts: Option<Rc<FactAnalysis>>,
@@ -209,9 +209,17 @@ impl<'a> PassContext<'a> {
     pub fn cfg(&mut self, func: &Function) -> &Cfg {
         if self.cfg.is_none() {
             let cfg = self.fresh_cfg(func);
-            self.cfg = Some(cfg);
+            self.cfg = Some(Rc::new(cfg));
         }
-        self.cfg.get_or_insert_with(Cfg::default)
+        self.cfg.get_or_insert_with(Rc::default)
+    }
+
+    /// The cached CFG of `func` as a shared handle (computed on first use): for a pass that
+    /// keeps reading it while it asks the context for other analyses. Cloning the handle
+    /// copies nothing.
+    pub fn shared_cfg(&mut self, func: &Function) -> Rc<Cfg> {
+        self.cfg(func);
+        Rc::clone(self.cfg.get_or_insert_with(Rc::default))
     }
 
     /// A CFG of `func` as it is now, not cached: for a pass that needs the CFG again after
@@ -236,7 +244,7 @@ impl<'a> PassContext<'a> {
         if self.domtree.is_none() {
             self.cfg(func);
             let start = Instant::now();
-            let tree = DomTree::compute(self.cfg.as_ref().unwrap_or(&Cfg::default()));
+            let tree = DomTree::compute(self.cfg.as_deref().unwrap_or(&Cfg::default()));
             self.timings.record_analysis(Analysis::DomTree, start);
             self.domtree = Some(tree);
         }
@@ -248,7 +256,7 @@ impl<'a> PassContext<'a> {
         if self.liveness.is_none() {
             self.cfg(func);
             let start = Instant::now();
-            let live = Liveness::compute(func, self.cfg.as_ref().unwrap_or(&Cfg::default()));
+            let live = Liveness::compute(func, self.cfg.as_deref().unwrap_or(&Cfg::default()));
             self.timings.record_analysis(Analysis::Liveness, start);
             self.liveness = Some(live);
         }
@@ -312,7 +320,7 @@ impl<'a> PassContext<'a> {
             return Rc::clone(facts);
         }
         self.liveness(func);
-        let (Some(cfg), Some(live)) = (self.cfg.as_ref(), self.liveness.as_ref()) else {
+        let (Some(cfg), Some(live)) = (self.cfg.as_deref(), self.liveness.as_ref()) else {
             return Rc::new(FactAnalysis::default());
         };
         let start = Instant::now();
@@ -331,7 +339,7 @@ impl<'a> PassContext<'a> {
     /// divisor ([`FactAnalysis::compute_for_divisors`]); not cached (one pass asks for it).
     pub fn divisor_facts(&mut self, func: &Function) -> FactAnalysis {
         self.liveness(func);
-        let (Some(cfg), Some(live)) = (self.cfg.as_ref(), self.liveness.as_ref()) else {
+        let (Some(cfg), Some(live)) = (self.cfg.as_deref(), self.liveness.as_ref()) else {
             return FactAnalysis::default();
         };
         let start = Instant::now();

@@ -135,7 +135,7 @@ impl Pass for BoundsCheckElim {
                 format!("the fact analysis gave up on this function ({why}): every check whose proof needs facts from before its block is kept"),
             );
         }
-        let cfg = cx.cfg(func).clone();
+        let cfg = cx.shared_cfg(func);
         let module = cx.module;
         let mut decisions: Vec<(Block, Decision)> = Vec::new();
         let mut explicit: Vec<(Block, ExplicitDecision)> = Vec::new();

@@ -336,7 +336,7 @@ enum Outcome {
 /// Rule 2, over the divisions rule 1 kept. Returns whether anything changed.
 fn hoist(func: &mut Function, cx: &mut PassContext<'_>, kept: Vec<Kept>) -> bool {
     let explain = cx.remarks_enabled();
-    let cfg = cx.cfg(func).clone();
+    let cfg = cx.shared_cfg(func);
     let dom = cx.domtree(func).clone();
     let loops = natural_loops(func, &cfg, &dom);
     // The innermost loop of each block.

@@ -20,7 +20,7 @@ pub(crate) fn walk<S: Clone + Default>(
     start: impl Fn(&mut S, bool),
     mut visit: impl FnMut(&mut Function, &mut PassContext<'_>, Block, Inst, &mut S) -> bool,
 ) -> bool {
-    let cfg = cx.cfg(func).clone();
+    let cfg = cx.shared_cfg(func);
     let mut out: SecondaryMap<Block, Option<S>> = SecondaryMap::new();
     let mut changed = false;
     for &block in cfg.rpo() {

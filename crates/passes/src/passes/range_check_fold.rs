@@ -88,7 +88,7 @@ impl Pass for RangeCheckFold {
                 break;
             }
             let fa = cx.facts(func);
-            let cfg = cx.cfg(func).clone();
+            let cfg = cx.shared_cfg(func);
             let mut missed: Vec<(Block, Inst, String)> = Vec::new();
             let mut folds: Vec<Fold> = Vec::new();
             let mut touched: SecondaryMap<Block, bool> = SecondaryMap::new();

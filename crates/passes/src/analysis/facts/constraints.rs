@@ -46,6 +46,9 @@ pub const STRICT_AFTER: u32 = 4;
 /// Past this many compositions, eliminating a term just drops its constraints (always sound).
 const MAX_COMPOSITIONS: usize = 64;
 
+/// Spare room for constraints in a copied set (see `FactSet::clone`).
+const CLONE_SLACK: usize = 4;
+
 /// Terms a query or an elimination keeps on the stack before it allocates.
 const INLINE_TERMS: usize = 16;
 
@@ -363,8 +366,13 @@ pub struct FactSet {
 
 impl Clone for FactSet {
     fn clone(&self) -> FactSet {
+        // Room for a few more constraints: a copy is almost always a working state that the
+        // next instruction or edge adds to, and an exact-size copy would grow (reallocate and
+        // copy) on its first insertion.
+        let mut cons = Vec::with_capacity(self.cons.len() + CLONE_SLACK);
+        cons.extend_from_slice(&self.cons);
         FactSet {
-            cons: self.cons.clone(),
+            cons,
             cmps: self.cmps.clone(),
             log: None,
         }

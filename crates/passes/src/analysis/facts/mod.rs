@@ -470,7 +470,7 @@ impl CallKills {
 fn block_deaths(func: &Function, block: Block, live: &Liveness) -> Vec<(usize, Local)> {
     let data = &func.blocks[block];
     let mut alive = live.live_out(block).to_set();
-    let mut term_uses: Vec<Local> = Vec::new();
+    let mut term_uses: SmallVec<[Local; 4]> = SmallVec::new();
     if let Some(Operand::Local(c)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
         term_uses.push(c);
         let compare = data
@@ -503,7 +503,7 @@ fn block_deaths(func: &Function, block: Block, live: &Liveness) -> Vec<(usize, L
     let mut deaths = Vec::new();
     for (index, &inst) in data.insts.iter().enumerate().rev() {
         let kind = func.inst(inst);
-        let mut mentioned: Vec<Local> = Vec::new();
+        let mut mentioned: SmallVec<[Local; 8]> = SmallVec::new();
         kind.for_each_use(|op| mentioned.extend(op.as_local()));
         let def = kind.def();
         mentioned.extend(def);
