@@ -114,14 +114,15 @@ impl Pass for BoundsCheckElim {
     }
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-        // Nothing to decide without a checked operation or an explicit check: skip the analysis.
-        let has_work = func.layout.iter().any(|&b| {
+        // Nothing to decide in a block without a checked operation or an explicit check; no
+        // analysis at all when no block has one.
+        let block_has_work = |func: &Function, b: Block| {
             let data = &func.blocks[b];
             data.insts.iter().any(|&i| need_of(func.inst(i)).is_some())
                 || matches!(data.terminator, Some(Terminator::BrIf { then_block, else_block, .. })
                     if is_trap_block(func, then_block) || is_trap_block(func, else_block))
-        });
-        if !has_work {
+        };
+        if !func.layout.iter().any(|&b| block_has_work(func, b)) {
             return false;
         }
         let fa = cx.facts(func);
@@ -153,8 +154,8 @@ impl Pass for BoundsCheckElim {
         // (one map, cleared per block: a function can have hundreds of thousands of blocks).
         let mut local_defs: HashMap<Local, (usize, Inst)> = HashMap::default();
         for &block in &func.layout {
-            if fa.block_in(block).is_none() {
-                continue; // unreachable: nothing is known, and nothing runs
+            if fa.block_in(block).is_none() || !block_has_work(func, block) {
+                continue; // unreachable (nothing is known, and nothing runs), or nothing to decide
             }
             local_defs.clear();
             let ctx = Ctx {

@@ -154,8 +154,12 @@ fn prove(func: &mut Function, cx: &mut PassContext<'_>) -> (bool, Vec<Kept>) {
     let mut kept: Vec<Kept> = Vec::new();
     for &block in &func.layout {
         let reachable = fa.as_ref().is_none_or(|fa| fa.block_in(block).is_some());
-        if !reachable {
-            continue; // nothing runs there
+        let divides = func.blocks[block]
+            .insts
+            .iter()
+            .any(|&i| checked_division(func.inst(i)).is_some());
+        if !reachable || !divides {
+            continue; // nothing runs there, or nothing to decide
         }
         let mut cursor = fa.as_ref().and_then(|fa| fa.cursor(func, block));
         for &inst in &func.blocks[block].insts {

@@ -280,21 +280,24 @@ fn same_int_type(func: &Function, i: Local, n: Operand) -> bool {
         }
 }
 
+/// Whether `block` has an `or`/`and` of two locals (a candidate for the bitwise shape).
+fn block_has_bitwise(func: &Function, block: Block) -> bool {
+    func.blocks[block].insts.iter().any(|&i| {
+        matches!(
+            func.inst(i),
+            InstKind::Binary {
+                op: BinaryOp::Or | BinaryOp::And,
+                lhs: Operand::Local(_),
+                rhs: Operand::Local(_),
+                ..
+            }
+        )
+    })
+}
+
 /// The bitwise shape, everywhere in `func`. Returns whether anything changed.
 fn fold_bitwise(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-    let has_candidate = func.layout.iter().any(|&b| {
-        func.blocks[b].insts.iter().any(|&i| {
-            matches!(
-                func.inst(i),
-                InstKind::Binary {
-                    op: BinaryOp::Or | BinaryOp::And,
-                    lhs: Operand::Local(_),
-                    rhs: Operand::Local(_),
-                    ..
-                }
-            )
-        })
-    });
+    let has_candidate = func.layout.iter().any(|&b| block_has_bitwise(func, b));
     if !has_candidate {
         return false;
     }
@@ -302,6 +305,9 @@ fn fold_bitwise(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     let mut rewrites: Vec<(Block, Inst, InstKind, String)> = Vec::new();
     let mut missed: Vec<(Block, Inst, String)> = Vec::new();
     for &block in &func.layout {
+        if !block_has_bitwise(func, block) {
+            continue; // no bitwise form to fold: no replay
+        }
         fa.replay(func, block, |_, inst, before| {
             let InstKind::Binary {
                 dst,
