@@ -969,6 +969,26 @@ mod tests {
         fn term(&mut self) -> Term {
             Term((self.next() % 9) as u32)
         }
+
+        /// A set of fewer than `most` random constraints over the nine terms.
+        fn set(&mut self, most: u64) -> FactSet {
+            let mut set = FactSet::new();
+            for _ in 0..(self.next() % most) {
+                let (a, b) = (self.term(), self.term());
+                let c = (self.next() % 41) as i64 - 20;
+                set.add(a, b, c);
+            }
+            set
+        }
+    }
+
+    /// Every ordered pair of distinct terms among the nine.
+    fn pairs() -> impl Iterator<Item = (Term, Term)> {
+        (0..9).flat_map(|a| {
+            (0..9)
+                .filter(move |&b| b != a)
+                .map(move |b| (Term(a), Term(b)))
+        })
     }
 
     /// The backward search from `b` (used for queries from 0) gives what the forward search
@@ -978,24 +998,14 @@ mod tests {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let mut search = Search::default();
         for _ in 0..2000 {
-            let mut set = FactSet::new();
-            for _ in 0..(rng.next() % 14) {
-                let (a, b) = (rng.term(), rng.term());
-                let c = (rng.next() % 41) as i64 - 20;
-                set.add(a, b, c);
-            }
-            for a in (0..9).map(Term) {
-                for b in (0..9).map(Term) {
-                    if a == b {
-                        continue;
-                    }
-                    assert_eq!(
-                        search.walk(&set, a, b, false),
-                        search.walk(&set, a, b, true),
-                        "{a:?} -> {b:?} in {:?}",
-                        set.constraints()
-                    );
-                }
+            let set = rng.set(14);
+            for (a, b) in pairs() {
+                assert_eq!(
+                    search.walk(&set, a, b, false),
+                    search.walk(&set, a, b, true),
+                    "{a:?} -> {b:?} in {:?}",
+                    set.constraints()
+                );
             }
         }
     }
@@ -1008,28 +1018,18 @@ mod tests {
         let mut search = Search::default();
         let mut shortcuts = 0;
         for _ in 0..2000 {
-            let mut set = FactSet::new();
-            for _ in 0..(rng.next() % 8) {
-                let (a, b) = (rng.term(), rng.term());
-                let c = (rng.next() % 41) as i64 - 20;
-                set.add(a, b, c);
-            }
-            for a in (0..9).map(Term) {
-                for b in (0..9).map(Term) {
-                    if a == b {
-                        continue;
-                    }
-                    let searched = search.walk(&set, a, b, a == Term::ZERO);
-                    if searched.is_none() {
-                        shortcuts += 1;
-                    }
-                    assert_eq!(
-                        set.dist(a, b),
-                        searched,
-                        "{a:?} -> {b:?} in {:?}",
-                        set.constraints()
-                    );
+            let set = rng.set(8);
+            for (a, b) in pairs() {
+                let searched = search.walk(&set, a, b, a == Term::ZERO);
+                if searched.is_none() {
+                    shortcuts += 1;
                 }
+                assert_eq!(
+                    set.dist(a, b),
+                    searched,
+                    "{a:?} -> {b:?} in {:?}",
+                    set.constraints()
+                );
             }
         }
         assert!(shortcuts > 0);
