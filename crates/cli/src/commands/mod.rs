@@ -180,7 +180,13 @@ fn run(args: RunArgs) -> Result<ExitCode, Failure> {
         },
         ..RunOptions::default()
     };
-    let reachable = session.reachable_instructions(&args.entry);
+    // The size only matters when the engine is chosen by it (counted once, for the choice
+    // and the note).
+    let reachable = if options.engine == Engine::Auto {
+        session.reachable_instructions(&args.entry)
+    } else {
+        0
+    };
     let engine = options.engine_for_size(reachable);
     if options.engine == Engine::Auto && engine == Executed::Interpreter {
         eprintln!(

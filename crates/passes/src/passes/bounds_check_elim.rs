@@ -114,15 +114,20 @@ impl Pass for BoundsCheckElim {
     }
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-        // Nothing to decide in a block without a checked operation or an explicit check; no
-        // analysis at all when no block has one.
-        let block_has_work = |func: &Function, b: Block| {
-            let data = &func.blocks[b];
-            data.insts.iter().any(|&i| need_of(func.inst(i)).is_some())
-                || matches!(data.terminator, Some(Terminator::BrIf { then_block, else_block, .. })
-                    if is_trap_block(func, then_block) || is_trap_block(func, else_block))
-        };
-        if !func.layout.iter().any(|&b| block_has_work(func, b)) {
+        // Only the blocks with a checked operation or an explicit check have anything to
+        // decide; no analysis at all when there is none.
+        let work: Vec<Block> = func
+            .layout
+            .iter()
+            .copied()
+            .filter(|&b| {
+                let data = &func.blocks[b];
+                data.insts.iter().any(|&i| need_of(func.inst(i)).is_some())
+                    || matches!(data.terminator, Some(Terminator::BrIf { then_block, else_block, .. })
+                        if is_trap_block(func, then_block) || is_trap_block(func, else_block))
+            })
+            .collect();
+        if work.is_empty() {
             return false;
         }
         let fa = cx.facts(func);
@@ -153,9 +158,9 @@ impl Pass for BoundsCheckElim {
         // The latest definition of each local so far in the current block, with its position
         // (one map, cleared per block: a function can have hundreds of thousands of blocks).
         let mut local_defs: HashMap<Local, (usize, Inst)> = HashMap::default();
-        for &block in &func.layout {
-            if fa.block_in(block).is_none() || !block_has_work(func, block) {
-                continue; // unreachable (nothing is known, and nothing runs), or nothing to decide
+        for &block in &work {
+            if fa.block_in(block).is_none() {
+                continue; // unreachable: nothing is known, and nothing runs
             }
             local_defs.clear();
             let ctx = Ctx {

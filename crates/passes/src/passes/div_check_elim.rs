@@ -141,8 +141,20 @@ impl Pass for DivCheckElim {
 /// Rule 1. Returns whether anything changed, and the divisions whose check stays.
 fn prove(func: &mut Function, cx: &mut PassContext<'_>) -> (bool, Vec<Kept>) {
     let explain = cx.remarks_enabled();
-    // Facts are only needed for an i64 local divisor.
-    let needs_facts = func.layout.iter().any(|&b| {
+    // Only the blocks with a checked division have anything to decide; facts are only
+    // needed for an i64 local divisor.
+    let dividing: Vec<Block> = func
+        .layout
+        .iter()
+        .copied()
+        .filter(|&b| {
+            func.blocks[b]
+                .insts
+                .iter()
+                .any(|&i| checked_division(func.inst(i)).is_some())
+        })
+        .collect();
+    let needs_facts = dividing.iter().any(|&b| {
         func.blocks[b].insts.iter().any(|&i| {
             matches!(checked_division(func.inst(i)), Some((_, Operand::Local(d)))
                 if func.local_ty(d) == Type::I64)
@@ -152,14 +164,9 @@ fn prove(func: &mut Function, cx: &mut PassContext<'_>) -> (bool, Vec<Kept>) {
     // (block, inst, message when removed).
     let mut removed: Vec<(Block, Inst, &'static str, String)> = Vec::new();
     let mut kept: Vec<Kept> = Vec::new();
-    for &block in &func.layout {
-        let reachable = fa.as_ref().is_none_or(|fa| fa.block_in(block).is_some());
-        let divides = func.blocks[block]
-            .insts
-            .iter()
-            .any(|&i| checked_division(func.inst(i)).is_some());
-        if !reachable || !divides {
-            continue; // nothing runs there, or nothing to decide
+    for &block in &dividing {
+        if fa.as_ref().is_some_and(|fa| fa.block_in(block).is_none()) {
+            continue; // unreachable: nothing runs there
         }
         let mut cursor = fa.as_ref().and_then(|fa| fa.cursor(func, block));
         for &inst in &func.blocks[block].insts {

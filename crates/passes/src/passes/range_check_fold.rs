@@ -297,17 +297,20 @@ fn block_has_bitwise(func: &Function, block: Block) -> bool {
 
 /// The bitwise shape, everywhere in `func`. Returns whether anything changed.
 fn fold_bitwise(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-    let has_candidate = func.layout.iter().any(|&b| block_has_bitwise(func, b));
-    if !has_candidate {
+    // Only blocks with a candidate are replayed; no analysis when none has one.
+    let candidates: Vec<Block> = func
+        .layout
+        .iter()
+        .copied()
+        .filter(|&b| block_has_bitwise(func, b))
+        .collect();
+    if candidates.is_empty() {
         return false;
     }
     let fa = cx.facts(func);
     let mut rewrites: Vec<(Block, Inst, InstKind, String)> = Vec::new();
     let mut missed: Vec<(Block, Inst, String)> = Vec::new();
-    for &block in &func.layout {
-        if !block_has_bitwise(func, block) {
-            continue; // no bitwise form to fold: no replay
-        }
+    for &block in &candidates {
         fa.replay(func, block, |_, inst, before| {
             let InstKind::Binary {
                 dst,
