@@ -416,26 +416,27 @@ enum Fold {
     },
 }
 
-/// A cheap syntactic filter: `a` ends in `brif c, ..` with `c` defined in `a` by a compare, and
-/// one successor ends in `brif` too. Only then is the fact analysis worth computing.
+/// A syntactic filter, checked before any fact analysis is computed: `a` and one of its
+/// successors `b` both end in a `brif` on a compare defined in the block ([`block_test`]),
+/// `a`'s other successor is one of `b`'s targets, and one of the two compares tests a local
+/// against a constant in `-1..=1` (a sign test or its near miss). [`short_circuit`] answers
+/// `None` for every block this rejects — each of its answers needs these compares, and the
+/// fact it reads for `c1` (a `CmpIs` fact) is the compare that defines `c1` in `a`, or absent —
+/// so the filter changes no fold and no remark, only whether a function with no such shape
+/// pays for an analysis.
 fn short_circuit_candidate(func: &Function, a: Block) -> bool {
-    let Some(Terminator::BrIf {
-        cond: Operand::Local(c),
-        then_block,
-        else_block,
-    }) = func.terminator(a)
-    else {
+    let Some((_, _, op1, l1, r1, x, y)) = block_test(func, a) else {
         return false;
     };
-    let compare = func.blocks[a]
-        .insts
-        .iter()
-        .rev()
-        .find(|&&i| func.inst(i).def() == Some(*c));
-    let is_compare = compare
-        .is_some_and(|&i| matches!(func.inst(i), InstKind::Compare { op, .. } if op.is_signed()));
-    let ends_in_brif = |b: Block| matches!(func.terminator(b), Some(Terminator::BrIf { .. }));
-    is_compare && (ends_in_brif(*then_block) || ends_in_brif(*else_block))
+    let tests_sign =
+        |op, l, r| zero_test(op, l, r).is_some() || loose_zero_test(op, l, r).is_some();
+    let a_tests_sign = tests_sign(op1, l1, r1);
+    [x, y].into_iter().filter(|&b| b != a).any(|b| {
+        block_test(func, b).is_some_and(|(_, _, op2, l2, r2, t2, e2)| {
+            let f_of_a = other(x, y, b);
+            (f_of_a == t2 || f_of_a == e2) && (a_tests_sign || tests_sign(op2, l2, r2))
+        })
+    })
 }
 
 /// The compare that `b`'s `brif` tests, defined in `b` itself: `(position, cond, op, lhs, rhs,
