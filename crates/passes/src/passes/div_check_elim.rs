@@ -20,11 +20,8 @@
 //!    preheaders of the two loops (kept so the JIT's loop-invariant header loads still find a
 //!    preheader ending in `br`). The test is appended to `e` when `e` ends in `br h`, else it
 //!    gets a block of its own. A loop of more than [`MAX_VERSIONED_LOOP_INSTS`] instructions is
-//!    not copied, nor one of more than [`MAX_COPIED_INSTS_PER_HOISTED_CHECK`] instructions per
-//!    hoisted division (the copy would cost more compile time than its checks cost at run
-//!    time, except in very long runs), nor more than [`MAX_VERSIONED_LOOPS`] loops per
-//!    function; loops are taken innermost first and a loop that contains a versioned one is
-//!    left alone.
+//!    not copied, nor more than [`MAX_VERSIONED_LOOPS`] loops per function; loops are taken
+//!    innermost first and a loop that contains a versioned one is left alone.
 //!
 //! Placement: O2 only, after `simplify-cfg` (which would thread the empty preheaders away)
 //! and before `scalarize`. Rule 1 alone would fit O1, but versioning grows the code, which O1
@@ -72,14 +69,6 @@ pub const MAX_VERSIONED_LOOP_INSTS: usize = 64;
 
 /// The most loops one function gets copies of.
 pub const MAX_VERSIONED_LOOPS: usize = 8;
-
-/// The most instructions a copy may have per division it makes unchecked. A hoisted check
-/// saves a compare and a branch per iteration; the copy costs its whole size again in
-/// lowering and code generation (measured: ~75,000 compile instructions per copied IR
-/// instruction at `--cl-opt speed`, docs/benchmarks.md "Loop versioning"), so a copy pays off
-/// only when the checks are a real share of the loop's work. rustc keeps such a check in the
-/// loop (LLVM unswitches only when the division runs before any other effect of the body).
-pub const MAX_COPIED_INSTS_PER_HOISTED_CHECK: usize = 8;
 
 /// A checked division: its operator and divisor.
 fn checked_division(kind: &InstKind) -> Option<(BinaryOp, Operand)> {
@@ -438,12 +427,6 @@ fn hoist(func: &mut Function, cx: &mut PassContext<'_>, kept: Vec<Kept>) -> bool
         } else if size > MAX_VERSIONED_LOOP_INSTS {
             Some(format!(
                 "it has {size} instructions, more than the {MAX_VERSIONED_LOOP_INSTS} a copy may have"
-            ))
-        } else if size > MAX_COPIED_INSTS_PER_HOISTED_CHECK * hoisted.len() {
-            Some(format!(
-                "it has {size} instructions for {} hoisted check{}: a copy must remove a check per {MAX_COPIED_INSTS_PER_HOISTED_CHECK} instructions it copies",
-                hoisted.len(),
-                if hoisted.len() == 1 { "" } else { "s" }
             ))
         } else if versioned >= MAX_VERSIONED_LOOPS {
             Some(format!(
