@@ -702,17 +702,18 @@ impl Terminator {
         a.into_iter().chain(b)
     }
 
-    /// Mutable access to the successor blocks.
-    pub fn successors_mut(&mut self) -> Vec<&mut Block> {
-        match self {
-            Terminator::Br(t) => vec![t],
+    /// Mutable access to the successor blocks (no allocation).
+    pub fn successors_mut(&mut self) -> impl Iterator<Item = &mut Block> + '_ {
+        let (a, b) = match self {
+            Terminator::Br(t) => (Some(t), None),
             Terminator::BrIf {
                 then_block,
                 else_block,
                 ..
-            } => vec![then_block, else_block],
-            _ => vec![],
-        }
+            } => (Some(then_block), Some(else_block)),
+            _ => (None, None),
+        };
+        a.into_iter().chain(b)
     }
 
     /// The operand the terminator reads, if any.

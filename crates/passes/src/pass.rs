@@ -83,6 +83,9 @@ pub struct PassContext<'a> {
     remarks: &'a mut Vec<Remark>,
     stats: &'a mut Stats,
     cfg: Option<Rc<Cfg>>,
+    /// The storage of the last CFG dropped by an invalidation, recomputed in place by the
+    /// next [`PassContext::cfg`] (no allocation when the function did not grow).
+    spare_cfg: Option<Cfg>,
     domtree: Option<DomTree>,
     liveness: Option<Liveness>,
     facts: Option<Rc<FactAnalysis>>,
@@ -115,6 +118,7 @@ impl<'a> PassContext<'a> {
             remarks,
             stats,
             cfg: None,
+            spare_cfg: None,
             domtree: None,
             liveness: None,
             facts: None,
@@ -192,7 +196,9 @@ impl<'a> PassContext<'a> {
     /// Drops every cached analysis (the manager calls this after a pass reports a change; a
     /// pass that changes the CFG and wants fresh analyses calls it too).
     pub fn invalidate(&mut self) {
-        self.cfg = None;
+        if let Some(cfg) = self.cfg.take().and_then(|rc| Rc::try_unwrap(rc).ok()) {
+            self.spare_cfg = Some(cfg);
+        }
         self.domtree = None;
         self.liveness = None;
         self.facts = None;
@@ -208,7 +214,8 @@ impl<'a> PassContext<'a> {
     /// The CFG of `func`, computed on first use.
     pub fn cfg(&mut self, func: &Function) -> &Cfg {
         if self.cfg.is_none() {
-            let cfg = self.fresh_cfg(func);
+            let mut cfg = self.spare_cfg.take().unwrap_or_default();
+            self.recompute_cfg(func, &mut cfg);
             self.cfg = Some(Rc::new(cfg));
         }
         self.cfg.get_or_insert_with(Rc::default)

@@ -1,6 +1,7 @@
 //! Optimization remarks (what a pass changed, and what it looked at and left, with the reason)
 //! and per-pass statistics counters.
 
+use crate::timing::{find_from, same_name};
 use poolopt_ir::Loc;
 use std::fmt;
 
@@ -60,13 +61,29 @@ pub struct Stats {
 impl Stats {
     /// Adds `n` to counter `counter` of pass `pass`.
     pub fn add(&mut self, pass: &'static str, counter: &'static str, n: u64) {
-        match self
-            .entries
-            .iter_mut()
-            .find(|(p, c, _)| *p == pass && *c == counter)
-        {
-            Some(e) => e.2 += n,
-            None => self.entries.push((pass, counter, n)),
+        self.add_from(0, pass, counter, n);
+    }
+
+    /// [`Stats::add`], looking from position `hint` on first; returns the counter's position.
+    fn add_from(
+        &mut self,
+        hint: usize,
+        pass: &'static str,
+        counter: &'static str,
+        n: u64,
+    ) -> usize {
+        let found = find_from(&self.entries, hint, |&(p, c, _)| {
+            same_name(c, counter) && same_name(p, pass)
+        });
+        match found {
+            Some(i) => {
+                self.entries[i].2 += n;
+                i
+            }
+            None => {
+                self.entries.push((pass, counter, n));
+                self.entries.len() - 1
+            }
         }
     }
 
@@ -92,8 +109,16 @@ impl Stats {
 
     /// Merges another set of counters into this one.
     pub fn merge(&mut self, other: &Stats) {
+        if self.entries.is_empty() {
+            self.entries.clone_from(&other.entries);
+            return;
+        }
+        self.entries.reserve(other.entries.len());
+        // Counters are bumped in much the same order for every function: each is looked for
+        // right after the previous one first.
+        let mut hint = 0;
         for (p, c, n) in other.iter() {
-            self.add(p, c, n);
+            hint = self.add_from(hint, p, c, n) + 1;
         }
     }
 }

@@ -60,6 +60,19 @@ pub struct PassTimings {
     pub analyses: Vec<(Analysis, Timing)>,
 }
 
+/// Whether two pass or counter names are equal; names are `&'static str` literals, so the
+/// pointer test almost always answers.
+pub(crate) fn same_name(a: &str, b: &str) -> bool {
+    std::ptr::eq(a, b) || a == b
+}
+
+/// The index of the first item `is` accepts, searching from `hint` on and then from the
+/// start: merging two lists kept in the same order costs one test per item.
+pub(crate) fn find_from<T>(items: &[T], hint: usize, is: impl Fn(&T) -> bool) -> Option<usize> {
+    let hint = hint.min(items.len());
+    (hint..items.len()).chain(0..hint).find(|&i| is(&items[i]))
+}
+
 impl PassTimings {
     /// Records one run of `pass`.
     pub fn record_pass(&mut self, pass: &'static str, changed: bool, time: Duration) {
@@ -68,7 +81,7 @@ impl PassTimings {
             changed: u64::from(changed),
             time,
         };
-        match self.passes.iter_mut().find(|(p, _)| *p == pass) {
+        match self.passes.iter_mut().find(|(p, _)| same_name(p, pass)) {
             Some((_, acc)) => acc.add(&t),
             None => self.passes.push((pass, t)),
         }
@@ -91,11 +104,18 @@ impl PassTimings {
         }
     }
 
-    /// Adds another run's timings (same pipeline).
+    /// Adds another run's timings (same pipeline: a pass is looked for at its own position
+    /// first, so merging costs one comparison per pass).
     pub fn merge(&mut self, other: &PassTimings) {
-        for (pass, t) in &other.passes {
-            match self.passes.iter_mut().find(|(p, _)| p == pass) {
-                Some((_, acc)) => acc.add(t),
+        if self.passes.is_empty() && self.analyses.is_empty() {
+            // The common first merge into an empty report: one allocation per list.
+            self.passes.clone_from(&other.passes);
+            self.analyses.clone_from(&other.analyses);
+            return;
+        }
+        for (k, (pass, t)) in other.passes.iter().enumerate() {
+            match find_from(&self.passes, k, |(p, _)| same_name(p, pass)) {
+                Some(i) => self.passes[i].1.add(t),
                 None => self.passes.push((pass, *t)),
             }
         }

@@ -167,6 +167,46 @@ fn has_calls(func: &Function) -> bool {
         .any(|d| matches!(d.kind, InstKind::Call { .. }))
 }
 
+/// Why a call is kept: formatted only when a remark is collected.
+enum KeptBecause {
+    NoBody,
+    Recursive,
+    NoInline,
+    HardCap,
+    TooLarge { callee_size: usize },
+    NotInLoop { callee_size: usize, call_sites: u32 },
+    Budget { caller_size: usize, budget: usize },
+}
+
+impl std::fmt::Display for KeptBecause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            KeptBecause::NoBody => write!(f, "the callee has no body"),
+            KeptBecause::Recursive => write!(f, "it is recursive (on a cycle of the call graph)"),
+            KeptBecause::NoInline => write!(f, "the callee is marked `noinline`"),
+            KeptBecause::HardCap => write!(f, "the caller would exceed {HARD_CAP} instructions"),
+            KeptBecause::TooLarge { callee_size } => write!(
+                f,
+                "too large ({callee_size} instructions; the limit is {MEDIUM})"
+            ),
+            KeptBecause::NotInLoop {
+                callee_size,
+                call_sites,
+            } => write!(
+                f,
+                "{callee_size} instructions, more than {SMALL}, called from {call_sites} sites and not in a loop"
+            ),
+            KeptBecause::Budget {
+                caller_size,
+                budget,
+            } => write!(
+                f,
+                "the caller's growth budget is spent ({caller_size} of {budget} instructions)"
+            ),
+        }
+    }
+}
+
 /// Whether to inline one call: `Ok(why)` or `Err(why not)`.
 fn decide(
     callee: &Function,
@@ -176,19 +216,19 @@ fn decide(
     in_loop: bool,
     caller_size: usize,
     budget: usize,
-) -> Result<&'static str, String> {
+) -> Result<&'static str, KeptBecause> {
     if callee.layout.is_empty() {
-        return Err("the callee has no body".into());
+        return Err(KeptBecause::NoBody);
     }
     if recursive {
-        return Err("it is recursive (on a cycle of the call graph)".into());
+        return Err(KeptBecause::Recursive);
     }
     if callee.inline == InlineHint::Never {
-        return Err("the callee is marked `noinline`".into());
+        return Err(KeptBecause::NoInline);
     }
     let grown = caller_size + callee_size;
     if grown > HARD_CAP {
-        return Err(format!("the caller would exceed {HARD_CAP} instructions"));
+        return Err(KeptBecause::HardCap);
     }
     if callee.inline == InlineHint::Always {
         return Ok("marked `inline`");
@@ -197,19 +237,19 @@ fn decide(
         return Ok("small");
     }
     if callee_size > MEDIUM {
-        return Err(format!(
-            "too large ({callee_size} instructions; the limit is {MEDIUM})"
-        ));
+        return Err(KeptBecause::TooLarge { callee_size });
     }
     if !in_loop && call_sites > 1 {
-        return Err(format!(
-            "{callee_size} instructions, more than {SMALL}, called from {call_sites} sites and not in a loop"
-        ));
+        return Err(KeptBecause::NotInLoop {
+            callee_size,
+            call_sites,
+        });
     }
     if grown > budget {
-        return Err(format!(
-            "the caller's growth budget is spent ({caller_size} of {budget} instructions)"
-        ));
+        return Err(KeptBecause::Budget {
+            caller_size,
+            budget,
+        });
     }
     Ok(if in_loop {
         "called in a loop"

@@ -308,7 +308,7 @@ fn fold_bitwise(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         return false;
     }
     let fa = cx.facts(func);
-    let mut rewrites: Vec<(Block, Inst, InstKind, String)> = Vec::new();
+    let mut rewrites: Vec<(Block, Inst, InstKind, RangeTest)> = Vec::new();
     let mut missed: Vec<(Block, Inst, String)> = Vec::new();
     for &block in &candidates {
         fa.replay(func, block, |_, inst, before| {
@@ -360,12 +360,7 @@ fn fold_bitwise(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
                     lhs: Operand::Local(i),
                     rhs: n,
                 };
-                rewrites.push((
-                    block,
-                    inst,
-                    kind,
-                    format!("range check {}", describe(func, i, op, n)),
-                ));
+                rewrites.push((block, inst, kind, (i, op, n)));
                 return;
             }
         });
@@ -375,11 +370,13 @@ fn fold_bitwise(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         cx.missed(func, block, loc, why);
     }
     let changed = !rewrites.is_empty();
-    for (block, inst, kind, msg) in rewrites {
+    for (block, inst, kind, (i, op, n)) in rewrites {
         func.insts[inst].kind = kind;
         let loc = func.insts[inst].loc;
         cx.stat("compares_folded", 1);
-        cx.applied(func, block, loc, msg);
+        cx.applied_with(func, block, loc, || {
+            format!("range check {}", describe(func, i, op, n))
+        });
     }
     changed
 }
@@ -394,6 +391,10 @@ impl Fold {
     }
 }
 
+/// A range test `i op n` (normalized: `op` is the signed bound test of `i` against `n`), kept
+/// so that a remark describing a fold is formatted only when remarks are collected.
+type RangeTest = (Local, CmpOp, Operand);
+
 /// A short-circuit fold ready to apply.
 enum Fold {
     /// The zero test ends `a`, the bound test ends `b`: `a` gets copies of `b`'s instructions
@@ -402,7 +403,7 @@ enum Fold {
         a: Block,
         b: Block,
         cmp_index: usize,
-        message: String,
+        test: RangeTest,
     },
     /// The bound test ends `a`, the zero test ends `b`: `a`'s compare `c` becomes unsigned and
     /// the edge `a → b` goes straight to `ok`, `b`'s in-range successor.
@@ -412,7 +413,7 @@ enum Fold {
         ok: Block,
         c: Local,
         cmp: (CmpOp, Operand, Operand),
-        message: String,
+        test: RangeTest,
     },
 }
 
@@ -647,47 +648,53 @@ fn zero_first(
     let cmp_inst = insts[p];
     let iname = func.local_name(i);
     let bname = &func.blocks[b].name;
-    let prefix = format!("range check {} not folded", texts(func, i, op, n).0);
+    let prefix = || format!("range check {} not folded", texts(func, i, op, n).0);
     if let Some(&d) = insts.iter().find(|&&d| func.inst(d).def() == Some(i)) {
-        return Err((d, format!("{prefix}: `{iname}` is reassigned in `{bname}`")));
+        return Err((d, {
+            let prefix = prefix();
+            format!("{prefix}: `{iname}` is reassigned in `{bname}`")
+        }));
     }
     if let Some(&d) = insts.iter().find(|&&d| !func.inst(d).is_pure()) {
-        return Err((
-            d,
+        return Err((d, {
+            let prefix = prefix();
             format!(
                 "{prefix}: `{bname}` has an instruction with side effects (`{}`)",
                 display_inst(cx.module, func, d)
-            ),
-        ));
+            )
+        }));
     }
     // The facts just before the compare at position `p` of `b` *without* `a`'s branch: the
     // fold runs `b`'s instructions right after `a`'s, for negative `i` too, so `n >= 0` must
     // not rest on `i >= 0` (`n = copy i` in `b` is non-negative only on that edge).
     let Some(start) = fa.block_out(a).cloned() else {
-        return Err((cmp_inst, format!("{prefix}: no facts at `{bname}`")));
+        return Err((cmp_inst, {
+            let prefix = prefix();
+            format!("{prefix}: no facts at `{bname}`")
+        }));
     };
     let mut cursor = fa.cursor_from(func, b, start);
     for _ in 0..p {
         cursor.advance();
     }
     if !non_negative(func, cursor.facts(), n) {
-        return Err((
-            cmp_inst,
-            format!("{prefix}: `{}` may be negative", op_text(func, n)),
-        ));
+        return Err((cmp_inst, {
+            let prefix = prefix();
+            format!("{prefix}: `{}` may be negative", op_text(func, n))
+        }));
     }
     let live = cx.liveness(func).live_in(f).to_set();
     for &d in insts {
         if let Some(l) = func.inst(d).def() {
             if live.contains(l) {
-                return Err((
-                    d,
+                return Err((d, {
+                    let prefix = prefix();
                     format!(
                         "{prefix}: `{}` (assigned in `{bname}`) is live at `{}`",
                         func.local_name(l),
                         func.blocks[f].name
-                    ),
-                ));
+                    )
+                }));
             }
         }
     }
@@ -695,7 +702,7 @@ fn zero_first(
         a,
         b,
         cmp_index: p,
-        message: format!("range check {}", describe(func, i, op, n)),
+        test: (i, op, n),
     })
 }
 
@@ -727,32 +734,40 @@ fn bound_first(
         .unwrap_or_else(|| insts[0]);
     let iname = func.local_name(i);
     let bname = &func.blocks[b].name;
-    let written = if fails_high(op) {
-        format!("`{iname} {} {} || {iname} < 0`", sym(op), op_text(func, n))
-    } else {
-        format!("`{iname} {} {} && {iname} >= 0`", sym(op), op_text(func, n))
+    let prefix = || {
+        let written = if fails_high(op) {
+            format!("`{iname} {} {} || {iname} < 0`", sym(op), op_text(func, n))
+        } else {
+            format!("`{iname} {} {} && {iname} >= 0`", sym(op), op_text(func, n))
+        };
+        format!("range check {written} not folded")
     };
-    let prefix = format!("range check {written} not folded");
     if let Some(&d) = insts.iter().find(|&&d| func.inst(d).def() == Some(i)) {
-        return Err((d, format!("{prefix}: `{iname}` is reassigned in `{bname}`")));
+        return Err((d, {
+            let prefix = prefix();
+            format!("{prefix}: `{iname}` is reassigned in `{bname}`")
+        }));
     }
     if let Some(&d) = insts.iter().find(|&&d| !func.inst(d).is_pure()) {
-        return Err((
-            d,
+        return Err((d, {
+            let prefix = prefix();
             format!(
                 "{prefix}: `{bname}` has an instruction with side effects (`{}`)",
                 display_inst(cx.module, func, d)
-            ),
-        ));
+            )
+        }));
     }
     let Some(out) = fa.block_out(a) else {
-        return Err((cmp_inst, format!("{prefix}: no facts at `{bname}`")));
+        return Err((cmp_inst, {
+            let prefix = prefix();
+            format!("{prefix}: no facts at `{bname}`")
+        }));
     };
     if !non_negative(func, out, n) {
-        return Err((
-            cmp_inst,
-            format!("{prefix}: `{}` may be negative", op_text(func, n)),
-        ));
+        return Err((cmp_inst, {
+            let prefix = prefix();
+            format!("{prefix}: `{}` may be negative", op_text(func, n))
+        }));
     }
     let live_f = cx.liveness(func).live_in(f).to_set();
     let live_ok = cx.liveness(func).live_in(ok).to_set();
@@ -763,14 +778,14 @@ fn bound_first(
     for (d, l) in defs {
         for (live, at) in [(&live_f, f), (&live_ok, ok)] {
             if live.contains(l) {
-                return Err((
-                    d,
+                return Err((d, {
+                    let prefix = prefix();
                     format!(
                         "{prefix}: `{}` is live at `{}`",
                         func.local_name(l),
                         func.blocks[at].name
-                    ),
-                ));
+                    )
+                }));
             }
         }
     }
@@ -780,7 +795,7 @@ fn bound_first(
         ok,
         c,
         cmp: (unsigned(op1), l1, r1),
-        message: format!("range check {}", describe(func, i, op, n)),
+        test: (i, op, n),
     })
 }
 
@@ -790,7 +805,7 @@ fn apply(func: &mut Function, cx: &mut PassContext<'_>, fold: Fold) {
             a,
             b,
             cmp_index,
-            message,
+            test: (i, op, n),
         } => {
             let b_insts = func.blocks[b].insts.clone();
             let mut cmp_loc = func.blocks[b].term_loc;
@@ -812,7 +827,9 @@ fn apply(func: &mut Function, cx: &mut PassContext<'_>, fold: Fold) {
             func.blocks[a].terminator = term;
             func.blocks[a].term_loc = term_loc;
             cx.stat("compares_folded", 1);
-            cx.applied(func, a, cmp_loc, message);
+            cx.applied_with(func, a, cmp_loc, || {
+                format!("range check {}", describe(func, i, op, n))
+            });
         }
         Fold::BoundFirst {
             a,
@@ -820,7 +837,7 @@ fn apply(func: &mut Function, cx: &mut PassContext<'_>, fold: Fold) {
             ok,
             c,
             cmp: (op, lhs, rhs),
-            message,
+            test: (i, test_op, n),
         } => {
             let kind = InstKind::Compare {
                 dst: c,
@@ -866,7 +883,9 @@ fn apply(func: &mut Function, cx: &mut PassContext<'_>, fold: Fold) {
                 }
             }
             cx.stat("compares_folded", 1);
-            cx.applied(func, a, loc, message);
+            cx.applied_with(func, a, loc, || {
+                format!("range check {}", describe(func, i, test_op, n))
+            });
         }
     }
 }

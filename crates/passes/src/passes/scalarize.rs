@@ -55,18 +55,21 @@ impl Pass for Scalarize {
             match cx.module.packable(s) {
                 Ok(()) => {
                     let size = def.layout().size;
-                    let msg = format!(
-                        "`{}` ({}, {size} bytes) held as one i64",
-                        data.name, def.name
-                    );
                     func.locals[local].packed = true;
-                    cx.applied(func, entry, loc, msg);
+                    cx.applied_with(func, entry, loc, || {
+                        let data = &func.locals[local];
+                        format!(
+                            "`{}` ({}, {size} bytes) held as one i64",
+                            data.name, def.name
+                        )
+                    });
                     cx.stat("locals_scalarized", 1);
                     changed = true;
                 }
                 Err(reason) => {
-                    let msg = format!("`{}` not scalarized: {reason}", data.name);
-                    cx.missed(func, entry, loc, msg);
+                    cx.missed_with(func, entry, loc, || {
+                        format!("`{}` not scalarized: {reason}", func.locals[local].name)
+                    });
                 }
             }
         }
