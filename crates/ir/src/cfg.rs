@@ -167,6 +167,46 @@ impl Cfg {
         in_loop
     }
 
+    /// How many loops each reachable block lies in (0 outside every loop): each loop header
+    /// `h` (the target of a retreating edge) counts once for every block of the union of its
+    /// retreating edges' natural loops, found as in [`Cfg::blocks_in_loops`]. Exact for
+    /// reducible CFGs; a heuristic input (branch order in the lowering), never soundness.
+    pub fn loop_depths(&self) -> SecondaryMap<Block, u32> {
+        let mut depth: SecondaryMap<Block, u32> = SecondaryMap::new();
+        // `mark[b] == k + 1`: `b` was counted for the `k`-th header already.
+        let mut mark: SecondaryMap<Block, u32> = SecondaryMap::new();
+        let mut work = Vec::new();
+        for (k, &head) in self.rpo.iter().enumerate() {
+            let h = k as u32;
+            let stamp = h + 1;
+            for &tail in self.preds(head) {
+                if self.rpo_index(tail).is_none_or(|t| t < h) {
+                    continue; // not a retreating edge
+                }
+                if mark[head] != stamp {
+                    mark[head] = stamp;
+                    depth[head] += 1;
+                }
+                if mark[tail] != stamp {
+                    mark[tail] = stamp;
+                    depth[tail] += 1;
+                    work.push(tail);
+                }
+                while let Some(b) = work.pop() {
+                    for &p in self.preds(b) {
+                        let within = self.rpo_index(p).is_some_and(|i| i >= h);
+                        if within && mark[p] != stamp {
+                            mark[p] = stamp;
+                            depth[p] += 1;
+                            work.push(p);
+                        }
+                    }
+                }
+            }
+        }
+        depth
+    }
+
     fn reverse_post_order(&mut self, func: &Function) {
         let Some(entry) = func.entry() else {
             return;

@@ -29,7 +29,7 @@ use poolopt_ir::dominators::DomTree;
 use poolopt_ir::{EntityRef, Function, Local, Operand, SecondaryMap, Type};
 
 /// The fixed locals of `ir` (see the module documentation).
-pub fn fixed_locals(ir: &Function) -> SecondaryMap<Local, bool> {
+pub fn fixed_locals(ir: &Function, cfg: &Cfg) -> SecondaryMap<Local, bool> {
     let n_locals = ir.locals.len();
     let mut fixed: SecondaryMap<Local, bool> = SecondaryMap::with_capacity(n_locals);
     fixed.resize(n_locals);
@@ -55,8 +55,7 @@ pub fn fixed_locals(ir: &Function) -> SecondaryMap<Local, bool> {
             }
         }
     }
-    let cfg = Cfg::compute(ir);
-    let dom = DomTree::compute(&cfg);
+    let dom = DomTree::compute(cfg);
     let mut layout_pos = vec![0u32; n_blocks];
     for (n, &b) in ir.layout.iter().enumerate() {
         layout_pos[b.index()] = n as u32;
@@ -111,7 +110,7 @@ mod tests {
     fn fixed_names(src: &str) -> Vec<String> {
         let module = parse(src).expect("parses");
         let f = module.funcs.values().next().expect("one function");
-        let fixed = fixed_locals(f);
+        let fixed = fixed_locals(f, &Cfg::compute(f));
         let mut names: Vec<String> = f
             .locals
             .iter()

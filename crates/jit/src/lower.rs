@@ -59,6 +59,7 @@ use cranelift_codegen::ir::{
 };
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use poolopt_ir::cfg::Cfg;
 use poolopt_ir::EntityRef;
 use poolopt_ir::SecondaryMap;
 use poolopt_ir::{
@@ -292,6 +293,7 @@ pub fn lower_function(
         locals: dense_map(ir.locals.len()),
         blocks: dense_map(ir.blocks.len()),
         layout_pos: dense_map(ir.blocks.len()),
+        loop_depth: SecondaryMap::new(),
         tier,
         huge: None,
         block_local: SecondaryMap::new(),
@@ -495,6 +497,8 @@ struct FnLower<'e, 'f, 'm> {
     blocks: SecondaryMap<Block, Option<cl::Block>>,
     /// Position of each IR block in the function's layout.
     layout_pos: SecondaryMap<Block, u32>,
+    /// How many loops each IR block lies in (normal tier only; see [`FnLower::terminator`]).
+    loop_depth: SecondaryMap<Block, u32>,
     /// How the function is compiled (see [`crate::tier`]).
     tier: Tier,
     /// In the huge tier, where the locals live.
@@ -1356,7 +1360,9 @@ impl FnLower<'_, '_, '_> {
         if self.tier != Tier::Huge {
             // The huge tier keeps every local in memory: a value live across the function
             // is what its single-pass register allocation must not have.
-            self.fixed = fixed_locals(ir);
+            let cfg = Cfg::compute(ir);
+            self.fixed = fixed_locals(ir, &cfg);
+            self.loop_depth = cfg.loop_depths();
         }
         let by_fields = if self.tier == Tier::Huge {
             SecondaryMap::new()
@@ -1545,9 +1551,18 @@ impl FnLower<'_, '_, '_> {
                 // the IR layout first keeps the layout's order (a loop body right after its
                 // header, not after the rest of the function), so values stay live over short
                 // stretches of the linear order the single-pass allocator works in.
-                if self.tier == Tier::Huge
-                    && self.layout_pos[*then_block] < self.layout_pos[*else_block]
-                {
+                //
+                // In the normal tier: Cranelift's optimizer hoists loop-invariant values while it
+                // walks the dominator tree, whose children it visits with the branch's second
+                // successor first; leaving the loop on the first child drops the loop from its
+                // walk, so the blocks of the loop visited after it get nothing hoisted
+                // (Cranelift 0.135.8, `egraph/elaborate.rs`). The successor inside more loops
+                // is therefore named second: `brif c, body, exit` becomes `brif !c, exit, body`.
+                let swap = match self.tier {
+                    Tier::Huge => self.layout_pos[*then_block] < self.layout_pos[*else_block],
+                    Tier::Normal => self.loop_depth[*then_block] > self.loop_depth[*else_block],
+                };
+                if swap {
                     let not_c = self.negate(c);
                     self.b.ins().brif(not_c, e, &[], t, &[]);
                 } else {
