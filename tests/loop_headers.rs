@@ -7,6 +7,7 @@
 mod common;
 
 use common::{load_str, run_everywhere, Outcome};
+use poolopt::ir::cfg::Cfg;
 use poolopt::ir::parse;
 use poolopt::jit::lower::header_invariant_loops;
 use poolopt::RunLimits;
@@ -135,7 +136,10 @@ fn only_loops_without_header_changes_qualify() {
     let module = parse(SRC).expect("parses");
     let loops = |name: &str| {
         let f = module.func_by_name(name).expect("function");
-        header_invariant_loops(module.funcs.get(f).expect("function"))
+        {
+            let func = module.funcs.get(f).expect("function");
+            header_invariant_loops(func, &Cfg::compute(func))
+        }
     };
     let sum = loops("sum");
     assert_eq!(sum.len(), 1, "{sum:?}");
@@ -217,7 +221,7 @@ fn a_preheader_laid_out_before_the_vec_is_created_still_reads_it() {
     let module = parse(LATE_VEC).expect("parses");
     let main = module.func_by_name("main").expect("main");
     assert_eq!(
-        header_invariant_loops(&module.funcs[main]).len(),
+        header_invariant_loops(&module.funcs[main], &Cfg::compute(&module.funcs[main])).len(),
         1,
         "the loop's headers are loaded in `pre`"
     );

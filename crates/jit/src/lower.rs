@@ -1363,6 +1363,7 @@ impl FnLower<'_, '_, '_> {
             let cfg = Cfg::compute(ir);
             self.fixed = fixed_locals(ir, &cfg);
             self.loop_depth = cfg.loop_depths();
+            self.hoist_loops = header_invariant_loops(ir, &cfg);
         }
         let by_fields = if self.tier == Tier::Huge {
             SecondaryMap::new()
@@ -1370,7 +1371,6 @@ impl FnLower<'_, '_, '_> {
             field_struct_locals(ir, self.env.module)
         };
         if self.tier != Tier::Huge {
-            self.hoist_loops = header_invariant_loops(ir);
             self.hoisted = vec![Vec::new(); self.hoist_loops.len()];
             for (i, lp) in self.hoist_loops.iter().enumerate() {
                 self.preheader_of[lp.preheader].push(i as u32);
@@ -2515,26 +2515,20 @@ pub struct HoistLoop {
 /// other than `h` may have a predecessor outside it (so `h` is the only way in and the
 /// preheader dominates the body). The preheader comes before every block of the body in the
 /// layout, so the loads are emitted before anything that uses them.
-pub fn header_invariant_loops(ir: &Function) -> Vec<HoistLoop> {
+///
+/// `cfg` is the CFG of `ir` ([`Cfg::compute`]); its predecessor lists are distinct, so a latch
+/// that branches to the header on both sides counts once.
+pub fn header_invariant_loops(ir: &Function, cfg: &Cfg) -> Vec<HoistLoop> {
     let mut pos: SecondaryMap<Block, u32> = dense_map(ir.blocks.len());
-    let mut in_layout: SecondaryMap<Block, bool> = dense_map(ir.blocks.len());
     for (n, &b) in ir.layout.iter().enumerate() {
         pos[b] = n as u32;
-        in_layout[b] = true;
     }
-    let mut preds: SecondaryMap<Block, Vec<Block>> = dense_map(ir.blocks.len());
-    for &b in &ir.layout {
-        if let Some(t) = ir.blocks.get(b).and_then(|d| d.terminator.as_ref()) {
-            for s in t.successors() {
-                if in_layout[s] {
-                    preds[s].push(b);
-                }
-            }
-        }
-    }
+    let preds = |b: Block| cfg.preds(b);
+    let mut seen: SecondaryMap<Block, bool> = dense_map(ir.blocks.len());
+    let mut work: Vec<Block> = Vec::new();
     let mut out = Vec::new();
     for &h in &ir.layout {
-        let [a, c] = preds[h].as_slice() else {
+        let [a, c] = preds(h) else {
             continue;
         };
         let (p, latch) = if pos[*a] < pos[h] && pos[*c] >= pos[h] {
@@ -2550,11 +2544,12 @@ pub fn header_invariant_loops(ir: &Function) -> Vec<HoistLoop> {
         ) {
             continue;
         }
-        // The body: backwards from the latch, stopping at the header.
+        // The body: backwards from the latch, stopping at the header. `seen` is all false
+        // between candidates (cleared over the body below).
         let mut body = vec![h];
-        let mut seen: SecondaryMap<Block, bool> = SecondaryMap::new();
         seen[h] = true;
-        let mut work = vec![latch];
+        work.clear();
+        work.push(latch);
         let mut ok = true;
         while let Some(b) = work.pop() {
             if seen[b] {
@@ -2566,13 +2561,16 @@ pub fn header_invariant_loops(ir: &Function) -> Vec<HoistLoop> {
             }
             seen[b] = true;
             body.push(b);
-            work.extend(preds[b].iter().copied());
+            work.extend(preds(b).iter().copied());
         }
-        if !ok
-            || body
+        let single_entry = ok
+            && body
                 .iter()
-                .any(|&b| b != h && preds[b].iter().any(|q| !seen[*q]))
-        {
+                .all(|&b| b == h || preds(b).iter().all(|q| seen[*q]));
+        for &b in &body {
+            seen[b] = false;
+        }
+        if !single_entry {
             continue;
         }
         let mut vecs: Vec<(Local, bool, bool)> = Vec::new();
