@@ -9,8 +9,9 @@
 //!    parameter;
 //! 2. every read of `d` is dominated by `P` (in `P`'s own block: after `P`), so no read can see
 //!    `d`'s zero initial value or a value from an earlier trip around a loop;
-//! 3. `s` is a constant; or a parameter no instruction writes; or a local written by exactly
-//!    one instruction `Q` that fully defines it (not a `setfield`) and dominates `P`;
+//! 3. `s` is a constant; or a parameter no instruction writes; or a local (a parameter too)
+//!    written by exactly one instruction `Q` that fully defines it (not a `setfield`) and
+//!    dominates `P` — a parameter's incoming value then never reaches `P`;
 //! 4. `d` and `s` have the same type and representation (`packed` flag).
 //!
 //! Chains (`a = copy b; c = copy a`) forward to the root (`c`'s reads read `b`). The copies
@@ -113,7 +114,7 @@ impl Pass for GlobalCopyProp {
                                     block: qb,
                                     pos: qp,
                                     full: true,
-                                } if !is_param[s.index()] => {
+                                } => {
                                     if qb == block {
                                         (qp as usize) < pos
                                     } else {
