@@ -35,7 +35,7 @@ fn small_callees_stop_at_the_hard_cap() {
         (16, 20_000),
         "the arithmetic below assumes these"
     );
-    let (_, report) = opt(&many_small_calls(1299), &["inline"], &[("main", &[3])]);
+    let (module, report) = opt(&many_small_calls(1299), &["inline"], &[("main", &[3])]);
     assert_eq!(report.stats.get("inline", "calls_inlined"), 1100);
     assert_eq!(report.stats.get("inline", "calls_kept"), 199);
     let kept = remarks(&report, RemarkKind::Missed);
@@ -46,4 +46,10 @@ fn small_callees_stop_at_the_hard_cap() {
         "{:?}",
         kept.first()
     );
+    // Continuations are named after the block the calls were written in (`entry_after_f`,
+    // `entry_after_f_2`, ...), not after the previous continuation: no name grows with the
+    // number of calls before it.
+    let main = &module.funcs[module.func_by_name("main").expect("main")];
+    let longest = main.layout.iter().map(|&b| main.blocks[b].name.len()).max();
+    assert_eq!(longest, Some("entry_after_f_1100".len()));
 }

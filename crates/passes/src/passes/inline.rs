@@ -88,10 +88,15 @@ impl Pass for Inline {
         let mut inlined = 0u64;
         let mut kept = 0u64;
 
-        // Walk the original blocks; a split pushes its continuation block to the work list.
-        let mut work: Vec<(Block, bool)> =
-            func.layout.iter().rev().map(|&b| (b, in_loop[b])).collect();
-        while let Some((block, looped)) = work.pop() {
+        // Walk the original blocks; a split pushes its continuation block to the work list,
+        // with the original block whose name the continuations are named after.
+        let mut work: Vec<(Block, bool, Block)> = func
+            .layout
+            .iter()
+            .rev()
+            .map(|&b| (b, in_loop[b], b))
+            .collect();
+        while let Some((block, looped, origin)) = work.pop() {
             let mut index = 0;
             while index < func.blocks[block].insts.len() {
                 let inst = func.blocks[block].insts[index];
@@ -130,6 +135,7 @@ impl Pass for Inline {
                         let Some(cont) = inline_call(
                             func,
                             block,
+                            origin,
                             index,
                             callee_id,
                             callee,
@@ -148,7 +154,7 @@ impl Pass for Inline {
                                 callee.name
                             )
                         });
-                        work.push((cont, looped));
+                        work.push((cont, looped, origin));
                         break;
                     }
                 }
@@ -260,11 +266,14 @@ fn decide(
 
 /// Replaces the call at `index` of `block` by a copy of `callee`; returns the continuation
 /// block that holds the instructions after the call (`None`, changing nothing, when there is no
-/// call at `index`).
+/// call at `index`). The continuation is named `<origin>_after_<callee>` (made unique), after
+/// the block of the original function the call was written in — not after `block`, which may
+/// be an earlier continuation: chained names would grow with every call of a long block.
 #[allow(clippy::too_many_arguments)]
 fn inline_call(
     func: &mut Function,
     block: Block,
+    origin: Block,
     index: usize,
     callee_id: FuncId,
     callee: &Function,
@@ -308,7 +317,10 @@ fn inline_call(
         block_map[cb] = nb;
         new_blocks.push(nb);
     }
-    let cont_name = names.block(format!("{}_after_{}", func.blocks[block].name, callee.name));
+    let cont_name = names.block(format!(
+        "{}_after_{}",
+        func.blocks[origin].name, callee.name
+    ));
     let tail: Vec<Inst> = func.blocks[block].insts.split_off(index + 1);
     func.blocks[block].insts.pop(); // the call itself
     let terminator = func.blocks[block].terminator.take();
