@@ -1,14 +1,16 @@
 ; passes: inline
 ; runs: main(2) main(0)
-; stat: inline calls_inlined = 20
-; stat: inline calls_kept = 120
-; missed: call of `f` kept: the caller's growth budget is spent (588 of 592 instructions)
-; The growth budget of a caller: `main`'s loop body holds 140 calls of `f`, a 21-instruction
+; stat: inline calls_inlined = 22
+; stat: inline calls_kept = 131
+; missed: call of `f` kept: the caller's growth budget is spent (645 of 644 instructions)
+; The growth budget of a caller: `main`'s loop body holds 153 calls of `f`, a 21-instruction
 ; callee: larger than SMALL (16), so it is inlined only in a loop and within the caller's budget
-; of max(GROWTH x original, original + MIN_BUDGET) = max(4 x 148, 148 + 400) = 592 instructions
-; (`main` has 148, terminators included). Each inlined call adds 22 (the body, the parameter
-; copy, the block split): 20 fit (148 + 20 x 22 = 588), the 21st would pass 592 and the other
-; 120 calls are kept. With `original + MIN_BUDGET` (548) only 18 would fit; with no budget, all.
+; of max(GROWTH x original, original + MIN_BUDGET) = max(4 x 161, 161 + 400) = 644 instructions
+; (`main` has 161, terminators included). Each inlined call adds 22 (the body, the parameter
+; copy, the block split) and is allowed while the caller with the callee's 21 stays within the
+; budget: after 21 calls the caller has 161 + 21 x 22 = 623, and 623 + 21 = 644 is exactly the
+; budget, so the 22nd is inlined too (645); the other 131 are kept. With `original + MIN_BUDGET`
+; (561) only 18 would fit, with the budget exceeded at equality 21, with no budget all of them.
 fn f(x: i64) -> i64 {
     var t: i64
 entry:
@@ -47,6 +49,19 @@ head:
     c = slt i, n
     brif c, body, done
 body:
+    s = call f(s)
+    s = call f(s)
+    s = call f(s)
+    s = call f(s)
+    s = call f(s)
+    s = call f(s)
+    s = call f(s)
+    s = call f(s)
+    s = call f(s)
+    s = call f(s)
+    s = call f(s)
+    s = call f(s)
+    s = call f(s)
     s = call f(s)
     s = call f(s)
     s = call f(s)
