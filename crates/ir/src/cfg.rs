@@ -125,52 +125,22 @@ impl Cfg {
         self.rpo_index(block).is_some()
     }
 
-    /// Which reachable blocks lie in a loop: the bodies of the natural loops of every
-    /// retreating edge `t -> h` (`h` no later than `t` in reverse post-order), found by walking
-    /// predecessors back from `t` to `h`. Exact for reducible CFGs; for irreducible ones it may
-    /// miss blocks, which is fine for its users (heuristics, never soundness).
+    /// Which reachable blocks lie in a loop: those of nonzero [`Cfg::loop_depths`].
     pub fn blocks_in_loops(&self) -> SecondaryMap<Block, bool> {
+        let depth = self.loop_depths();
         let mut in_loop: SecondaryMap<Block, bool> = SecondaryMap::new();
-        let mut work = Vec::new();
-        for &tail in &self.rpo {
-            let Some(t) = self.rpo_index(tail) else {
-                continue;
-            };
-            for &head in self.succs(tail) {
-                let Some(h) = self.rpo_index(head) else {
-                    continue;
-                };
-                if h > t {
-                    continue;
-                }
-                in_loop[head] = true;
-                if head == tail {
-                    continue;
-                }
-                let mut seen: SecondaryMap<Block, bool> = SecondaryMap::new();
-                seen[head] = true;
-                seen[tail] = true;
-                in_loop[tail] = true;
-                work.push(tail);
-                while let Some(b) = work.pop() {
-                    for &p in self.preds(b) {
-                        let within = self.rpo_index(p).is_some_and(|i| i >= h);
-                        if within && !seen[p] {
-                            seen[p] = true;
-                            in_loop[p] = true;
-                            work.push(p);
-                        }
-                    }
-                }
-            }
+        for &b in &self.rpo {
+            in_loop[b] = depth[b] > 0;
         }
         in_loop
     }
 
     /// How many loops each reachable block lies in (0 outside every loop): each loop header
-    /// `h` (the target of a retreating edge) counts once for every block of the union of its
-    /// retreating edges' natural loops, found as in [`Cfg::blocks_in_loops`]. Exact for
-    /// reducible CFGs; a heuristic input (branch order in the lowering), never soundness.
+    /// `h` (the target of a retreating edge `t -> h`, `h` no later than `t` in reverse
+    /// post-order) counts once for every block of the union of its retreating edges' natural
+    /// loops, found by walking predecessors back from `t` to `h`. Exact for reducible CFGs; for
+    /// irreducible ones it may miss blocks, which is fine for its users (heuristics: the
+    /// inliner's loop test, the lowering's branch order), never soundness.
     pub fn loop_depths(&self) -> SecondaryMap<Block, u32> {
         let mut depth: SecondaryMap<Block, u32> = SecondaryMap::new();
         // `mark[b] == k + 1`: `b` was counted for the `k`-th header already.
