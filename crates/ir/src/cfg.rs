@@ -107,6 +107,19 @@ impl Cfg {
         }
     }
 
+    /// The block every execution of reachable `block` comes from, if there is one: its only
+    /// predecessor, when that is another reachable block and `block` is not the entry (the
+    /// entry is also entered when the function starts, which no edge describes). What holds
+    /// at the end of that predecessor holds on entry to `block`.
+    pub fn only_pred(&self, block: Block) -> Option<Block> {
+        match *self.preds(block) {
+            [p] if p != block && self.rpo_index(block) != Some(0) && self.is_reachable(p) => {
+                Some(p)
+            }
+            _ => None,
+        }
+    }
+
     /// Blocks reachable from the entry, in reverse post-order.
     pub fn rpo(&self) -> &[Block] {
         &self.rpo

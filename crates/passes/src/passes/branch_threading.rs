@@ -30,7 +30,8 @@
 //! - the last write of `x` in `P` is `x = copy k` for a constant `k`;
 //! - the last write of `x` in `P` is `x = copy y` with `y` not written after it in `P`: then
 //!   `x` on the edge is `y` on the edge, asked again;
-//! - `x` is not written in `P` and `P` has a single predecessor: asked again on that edge;
+//! - `x` is not written in `P` and `P` has a single predecessor and is not the function's
+//!   entry block (which is also entered when the function starts): asked again on that edge;
 //!
 //! up to [`MAX_DEPTH`] steps. A known edge is *threaded*: it is retargeted to a new block
 //! holding copies of the chain's instructions and ending in `br` to the target that the value
@@ -42,7 +43,9 @@
 //! equal to the known value on every execution that takes the edge `P -> B` (a `brif` on `x`
 //! at the end of `P` sends only executions with that value of `x` along that edge; a copy
 //! from a local not written afterwards carries that local's value to the end of the block; a
-//! block with one predecessor and no write of `x` passes `x` through). The new block runs the
+//! block other than the entry with one predecessor and no write of `x` passes `x` through:
+//! every execution entering it comes along that edge, while the entry is also entered at the
+//! function's start, where no edge says anything about `x`). The new block runs the
 //! same copies in the same order and continues where the branch would have gone, so every
 //! execution runs the same instructions and reaches the same block; executions entering `B`
 //! from other predecessors are unchanged. Loop headers are left alone, so no loop gains a
@@ -311,12 +314,10 @@ fn known_on_edge(
         },
         // A block whose predecessors changed this round: the CFG does not know them.
         None if round.is_dirty(from) => None,
-        None => match cfg.preds(from) {
-            [only] if *only != from && cfg.is_reachable(*only) => {
-                known_on_edge(func, cfg, round, *only, from, x, depth - 1)
-            }
-            _ => None,
-        },
+        // Not the entry block: the function's start enters it too, and says nothing of `x`.
+        None => cfg
+            .only_pred(from)
+            .and_then(|only| known_on_edge(func, cfg, round, only, from, x, depth - 1)),
     }
 }
 

@@ -24,10 +24,7 @@ pub(crate) fn walk<S: Clone + Default>(
     let mut out: SecondaryMap<Block, Option<S>> = SecondaryMap::new();
     let mut changed = false;
     for &block in cfg.rpo() {
-        let preds = cfg.preds(block);
-        let single = preds.first().copied().filter(|&p| {
-            preds.iter().all(|&q| q == p) && p != block && Some(block) != func.entry()
-        });
+        let single = cfg.only_pred(block);
         let mut state = single.and_then(|p| out[p].clone()).unwrap_or_default();
         start(&mut state, cx.remarks_enabled());
         for at in 0..func.blocks[block].insts.len() {

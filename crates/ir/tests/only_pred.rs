@@ -1,0 +1,57 @@
+//! `Cfg::only_pred`: the block every execution of a block comes from.
+
+use poolopt_ir::cfg::Cfg;
+use poolopt_ir::parse;
+
+#[test]
+fn the_entry_and_merges_have_no_only_predecessor() {
+    // `entry` has one CFG predecessor (`back`), but the function's start enters it too;
+    // `c` merges two edges; `no` and `back` are entered from one block each; `out` from two.
+    let src = "fn main(n: i64) -> i64 {
+    var t: bool
+    var u: bool
+    var k: i64
+entry:
+    k = add k, 1
+    u = slt k, 2
+    brif u, c, side
+side:
+    br c
+c:
+    brif t, yes, no
+yes:
+    ret k
+no:
+    t = slt k, n
+    brif t, back, out
+back:
+    brif t, entry, out
+out:
+    ret 0
+}";
+    let module = parse(src).expect("the test program parses");
+    let func = module.funcs.values().next().expect("one function");
+    let cfg = Cfg::compute(func);
+    let only: Vec<(String, Option<String>)> = func
+        .layout
+        .iter()
+        .map(|&b| {
+            let p = cfg.only_pred(b).map(|p| func.blocks[p].name.clone());
+            (func.blocks[b].name.clone(), p)
+        })
+        .collect();
+    let want = [
+        ("entry", None),
+        ("side", Some("entry")),
+        ("c", None),
+        ("yes", Some("c")),
+        ("no", Some("c")),
+        ("back", Some("no")),
+        ("out", None),
+    ];
+    let want: Vec<(String, Option<String>)> = want
+        .iter()
+        .map(|&(b, p)| (b.to_string(), p.map(str::to_string)))
+        .collect();
+    assert_eq!(only, want);
+}
