@@ -557,3 +557,46 @@ fn the_reference_alloc_from_text() {
     );
     expect_trap(run(&m, "main", &[0, -1]), TrapKind::Explicit);
 }
+
+/// A recursive function's frames are sized from the lowering's estimate when it is larger
+/// than the compiled frame: 16 bytes per local and per instruction, plus 512 (and the struct
+/// slots). The run stack of `max_depth` levels is at least that many estimates (a smaller
+/// estimate could let a frame that Cranelift's layout undercounts overflow before the depth
+/// limit traps) and not far above it (a larger one would refuse depth limits that fit). The
+/// depth is large enough for the stack to be above its 8 MiB floor.
+#[test]
+fn the_run_stack_follows_the_frame_estimate() {
+    const CHAIN: usize = 200;
+    let mut src =
+        String::from("fn rec(n: i64) -> i64 {\n    var c: bool\n    var t: i64\n    var r: i64\n");
+    for k in 0..CHAIN {
+        src += &format!("    var x{k}: i64\n");
+    }
+    src += "entry:\n    c = sle n, 0\n    brif c, base, step\nbase:\n    ret 0\nstep:\n    x0 = add n, 1\n";
+    for k in 1..CHAIN {
+        src += &format!("    x{k} = add x{}, {k}\n", k - 1);
+    }
+    src += &format!(
+        "    t = sub n, 1\n    r = call rec(t)\n    r = add r, x{}\n    ret r\n}}\n",
+        CHAIN - 1
+    );
+    let m = poolopt_ir::parse(&src).unwrap();
+    let f = &m.funcs[m.func_by_name("rec").unwrap()];
+    let estimate = 16 * (f.locals.len() + f.inst_count()) + 512;
+    let c = CompiledModule::compile(&m, &JitOptions::default()).unwrap();
+    let limits = RunLimits {
+        max_depth: 10_000,
+        ..RunLimits::default()
+    };
+    let stack = c.required_stack(&limits);
+    let levels = 10_000 + 2;
+    assert!(
+        stack >= levels * estimate,
+        "{stack} bytes for {levels} frames of at least {estimate}"
+    );
+    assert!(
+        stack <= 2 * levels * estimate + (4 << 20),
+        "{stack} bytes for {levels} frames of about {estimate}"
+    );
+    assert!(c.run("rec", &[900], &limits).is_ok());
+}
