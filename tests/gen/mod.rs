@@ -212,6 +212,8 @@ struct Locals {
     r: Local,
     /// A vec returned by a callee.
     vr: Local,
+    /// The counter of the loop back to the entry block (`entry_loop`), written nowhere else.
+    e: Local,
 }
 
 const NFUNCS: usize = 3;
@@ -373,6 +375,7 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
             m: fb.local("m", Type::I64),
             r: fb.local("r", Type::I64),
             vr: fb.local("vr", vec_tys[0]),
+            e: fb.local("e", Type::I64),
         };
         FnGen {
             fb,
@@ -494,15 +497,45 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
         if self.fidx == 0 {
             self.prologue();
         }
+        let entry_loop = (self.src.pick(5) == 0).then(|| self.src.pick(3));
         let n = 1 + self.src.pick(self.budget);
+        if let Some(which) = entry_loop {
+            // An `if` on another condition ends the entry block; its join then asks "not the
+            // first time round?", false on the first run (locals start zeroed). The join's
+            // edges are where a walk back through the entry block would meet the latch.
+            let other = self.l.c[(which + 1) % 3];
+            self.compare_into(other);
+            self.branch_on(other);
+            self.branch_on(self.l.c[which]);
+        }
         for _ in 0..n {
             if self.budget == 0 {
                 break;
             }
             self.stmt();
         }
+        if let Some(which) = entry_loop {
+            self.entry_latch(entry, self.l.c[which]);
+        }
         self.epilogue();
         self.shapes
+    }
+
+    /// Ends the body with a loop back to the function's entry block, which the function's start
+    /// also enters without any edge saying so (a miscompile class of branch threading: a walk
+    /// back from the entry into its only predecessor, the latch, took the latch's condition as
+    /// known on the first run too). The latch's condition is `again`, which the second `if`
+    /// of the body and any `if` that reuses it read; it is false on the first run. The counter
+    /// `e` is written only here, so the loop runs `trip` times (1 to 3).
+    fn entry_latch(&mut self, entry: Block, again: Local) {
+        let e = self.l.e;
+        let trip = 1 + self.src.pick(3) as i64;
+        let tail = self.block("tail");
+        self.fb.binary(e, BinaryOp::Add, e, 1i64);
+        self.fb.compare(again, CmpOp::Slt, e, trip);
+        self.fb.brif(again, entry, tail);
+        self.fb.switch_to_block(tail);
+        self.mark("loop back to the entry block");
     }
 
     /// main: creates the vecs and fills them with a few elements.
@@ -1166,6 +1199,11 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
         if self.src.pick(3) != 0 {
             self.compare_into(c);
         }
+        self.branch_on(c);
+    }
+
+    /// `if c { stmts } else { stmts }` on `c` as it is.
+    fn branch_on(&mut self, c: Local) {
         let then_b = self.block("then");
         let else_b = self.block("else");
         let join = self.block("join");

@@ -79,6 +79,7 @@ pub const SHAPES: &[&str] = &[
     "division near miss: d >= 0 lets zero through",
     "bitwise range check",
     "bitwise range check near miss: bound test the wrong way",
+    "loop back to the entry block",
 ];
 
 /// How the helper functions' bodies vary (read from the input before anything else).
@@ -471,7 +472,7 @@ impl Helpers {
 
 /// The statements that write the shapes.
 impl FnGen<'_, '_, '_> {
-    fn mark(&mut self, name: &'static str) {
+    pub(super) fn mark(&mut self, name: &'static str) {
         debug_assert!(SHAPES.contains(&name), "unknown shape {name}");
         if !self.shapes.contains(&name) {
             self.shapes.push(name);

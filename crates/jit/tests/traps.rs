@@ -584,12 +584,14 @@ fn the_run_stack_follows_the_frame_estimate() {
     let f = &m.funcs[m.func_by_name("rec").unwrap()];
     let estimate = 16 * (f.locals.len() + f.inst_count()) + 512;
     let c = CompiledModule::compile(&m, &JitOptions::default()).unwrap();
+    const DEPTH: usize = 10_000;
     let limits = RunLimits {
-        max_depth: 10_000,
+        max_depth: DEPTH as u32,
         ..RunLimits::default()
     };
     let stack = c.required_stack(&limits);
-    let levels = 10_000 + 2;
+    // The frames of the depth limit and two more, as `frames_size` counts them.
+    let levels = DEPTH + 2;
     assert!(
         stack >= levels * estimate,
         "{stack} bytes for {levels} frames of at least {estimate}"

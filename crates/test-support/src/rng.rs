@@ -33,11 +33,16 @@ impl XorShift {
     }
 
     /// `count` byte strings of random lengths below `max_len` (the generator's seeded inputs).
+    /// Each byte is the top byte of the xorshift64* output (the state times an odd constant):
+    /// xorshift64's own low bits are linearly related from one output to the next, which made
+    /// some three-byte choices of the program generator almost never occur.
     pub fn byte_strings(&mut self, count: usize, max_len: usize) -> Vec<Vec<u8>> {
         (0..count)
             .map(|_| {
                 let len = self.below(max_len);
-                (0..len).map(|_| self.next_u64() as u8).collect()
+                (0..len)
+                    .map(|_| (self.next_u64().wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8)
+                    .collect()
             })
             .collect()
     }
