@@ -497,7 +497,7 @@ impl<'a, 'b, 'c> FnGen<'a, 'b, 'c> {
         if self.fidx == 0 {
             self.prologue();
         }
-        let entry_loop = (self.src.pick(5) == 0).then(|| self.src.pick(3));
+        let entry_loop = self.src.one_in(5).then(|| self.src.pick(3));
         let n = 1 + self.src.pick(self.budget);
         if let Some(which) = entry_loop {
             // An `if` on another condition ends the entry block; its join then asks "not the
