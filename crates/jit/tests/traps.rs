@@ -559,11 +559,38 @@ fn the_reference_alloc_from_text() {
 }
 
 /// A recursive function's frames are sized from the lowering's estimate when it is larger
-/// than the compiled frame: 16 bytes per local and per instruction, plus 512 (and the struct
-/// slots). The run stack of `max_depth` levels is at least that many estimates (a smaller
-/// estimate could let a frame that Cranelift's layout undercounts overflow before the depth
-/// limit traps) and not far above it (a larger one would refuse depth limits that fit). The
-/// depth is large enough for the stack to be above its 8 MiB floor.
+/// than the compiled frame: 16 bytes per local and per instruction, plus 512, plus each stack
+/// slot's size and alignment. The run stack of `max_depth` levels is at least that many
+/// estimates (a smaller estimate could let a frame that Cranelift's layout undercounts overflow
+/// before the depth limit traps) and not far above it (a larger one would refuse depth limits
+/// that fit). The depth is large enough for the stack to be above its 8 MiB floor.
+fn assert_run_stack_follows_the_estimate(src: &str, slot_bytes: usize) {
+    let m = poolopt_ir::parse(src).unwrap();
+    let f = &m.funcs[m.func_by_name("rec").unwrap()];
+    let estimate = slot_bytes + 16 * (f.locals.len() + f.inst_count()) + 512;
+    let c = CompiledModule::compile(&m, &JitOptions::default()).unwrap();
+    const DEPTH: usize = 10_000;
+    let limits = RunLimits {
+        max_depth: DEPTH as u32,
+        ..RunLimits::default()
+    };
+    let stack = c.required_stack(&limits);
+    // The frames of the depth limit and two more, as `frames_size` counts them, and the
+    // 4 MiB the runtime functions and the entry shim get beyond the JIT frames.
+    let levels = DEPTH + 2;
+    const RESERVE: usize = 4 << 20;
+    assert!(
+        stack >= levels * estimate + RESERVE,
+        "{stack} bytes for {levels} frames of at least {estimate}"
+    );
+    assert!(
+        stack <= 2 * levels * estimate + RESERVE,
+        "{stack} bytes for {levels} frames of about {estimate}"
+    );
+    assert!(c.run("rec", &[900], &limits).is_ok());
+}
+
+/// A chain of 200 `i64` locals: the estimate is above the compiled frame.
 #[test]
 fn the_run_stack_follows_the_frame_estimate() {
     const CHAIN: usize = 200;
@@ -580,25 +607,36 @@ fn the_run_stack_follows_the_frame_estimate() {
         "    t = sub n, 1\n    r = call rec(t)\n    r = add r, x{}\n    ret r\n}}\n",
         CHAIN - 1
     );
-    let m = poolopt_ir::parse(&src).unwrap();
-    let f = &m.funcs[m.func_by_name("rec").unwrap()];
-    let estimate = 16 * (f.locals.len() + f.inst_count()) + 512;
-    let c = CompiledModule::compile(&m, &JitOptions::default()).unwrap();
-    const DEPTH: usize = 10_000;
-    let limits = RunLimits {
-        max_depth: DEPTH as u32,
-        ..RunLimits::default()
-    };
-    let stack = c.required_stack(&limits);
-    // The frames of the depth limit and two more, as `frames_size` counts them.
-    let levels = DEPTH + 2;
-    assert!(
-        stack >= levels * estimate,
-        "{stack} bytes for {levels} frames of at least {estimate}"
+    assert_run_stack_follows_the_estimate(&src, 0);
+}
+
+/// Eight 256-byte struct locals copied whole (so each lives in a stack slot of its own): each
+/// slot adds its size and alignment, 264 bytes, to the estimate.
+#[test]
+fn the_frame_estimate_counts_the_struct_slots() {
+    const STRUCTS: usize = 8;
+    const CHAIN: usize = 100;
+    let fields: Vec<String> = (0..32).map(|f| format!("f{f}: i64")).collect();
+    let mut src = format!("struct S {{ {} }}\n\n", fields.join(", "));
+    src += "fn rec(n: i64) -> i64 {\n    var c: bool\n    var t: i64\n    var r: i64\n";
+    for k in 0..STRUCTS {
+        src += &format!("    var s{k}: S\n");
+    }
+    for k in 0..CHAIN {
+        src += &format!("    var x{k}: i64\n");
+    }
+    src += "entry:\n    c = sle n, 0\n    brif c, base, step\nbase:\n    ret 0\nstep:\n    setfield s0.f1, n\n";
+    for k in 1..STRUCTS {
+        src += &format!("    s{k} = copy s{}\n", k - 1);
+    }
+    src += "    x0 = add n, 1\n";
+    for k in 1..CHAIN {
+        src += &format!("    x{k} = add x{}, {k}\n", k - 1);
+    }
+    src += &format!(
+        "    t = sub n, 1\n    r = call rec(t)\n    t = getfield s{}.f1\n    r = add r, t\n    r = add r, x{}\n    ret r\n}}\n",
+        STRUCTS - 1,
+        CHAIN - 1
     );
-    assert!(
-        stack <= 2 * levels * estimate + (4 << 20),
-        "{stack} bytes for {levels} frames of about {estimate}"
-    );
-    assert!(c.run("rec", &[900], &limits).is_ok());
+    assert_run_stack_follows_the_estimate(&src, STRUCTS * (256 + 8));
 }
