@@ -174,16 +174,17 @@ impl Scratch {
     }
 
     fn set_mention(&mut self, l: Local, pos: usize) {
-        if self.last_mention[l.index()] == NONE && self.last_def[l.index()] == NONE {
+        // A local with a recorded definition has a recorded mention too (`set_def`).
+        if self.last_mention[l.index()] == NONE {
             self.touched.push(l);
         }
         self.last_mention[l.index()] = pos as u32;
     }
 
+    /// Always called right after [`Scratch::set_mention`] of the same local (a definition is
+    /// a mention), which has put the local in `touched`.
     fn set_def(&mut self, l: Local, pos: usize) {
-        if self.last_mention[l.index()] == NONE && self.last_def[l.index()] == NONE {
-            self.touched.push(l);
-        }
+        debug_assert_ne!(self.last_mention[l.index()], NONE);
         self.last_def[l.index()] = pos as u32;
     }
 
