@@ -107,15 +107,15 @@ impl Cfg {
         }
     }
 
-    /// The block every execution of reachable `block` comes from, if there is one: its only
-    /// predecessor, when that is another reachable block and `block` is not the entry (the
-    /// entry is also entered when the function starts, which no edge describes). What holds
-    /// at the end of that predecessor holds on entry to `block`.
+    /// The block every execution of `block` comes from, if there is one: its only
+    /// predecessor, when `block` is reachable and not the entry (the entry is also entered
+    /// when the function starts, which no edge describes). What holds at the end of that
+    /// predecessor holds on entry to `block`. (A reachable block other than the entry is
+    /// entered only along edges from reachable blocks, so that predecessor is reachable and
+    /// is not `block` itself; an unreachable block has no executions and gets `None`.)
     pub fn only_pred(&self, block: Block) -> Option<Block> {
         match *self.preds(block) {
-            [p] if p != block && self.rpo_index(block) != Some(0) && self.is_reachable(p) => {
-                Some(p)
-            }
+            [p] if self.rpo_index(block).is_some_and(|i| i > 0) => Some(p),
             _ => None,
         }
     }

@@ -55,3 +55,32 @@ out:
         .collect();
     assert_eq!(only, want);
 }
+
+#[test]
+fn an_unreachable_block_has_no_only_predecessor() {
+    // `dead2`'s only predecessor is `dead1`, but neither runs; `live` is entered from the
+    // entry only.
+    let src = "fn main(n: i64) -> i64 {
+entry:
+    br live
+live:
+    ret n
+dead1:
+    br dead2
+dead2:
+    ret 0
+}";
+    let module = parse(src).expect("the test program parses");
+    let func = module.funcs.values().next().expect("one function");
+    let cfg = Cfg::compute(func);
+    let block = |name: &str| {
+        func.layout
+            .iter()
+            .copied()
+            .find(|&b| func.blocks[b].name == name)
+            .expect("the block exists")
+    };
+    assert_eq!(cfg.only_pred(block("live")), Some(block("entry")));
+    assert_eq!(cfg.only_pred(block("dead2")), None);
+    assert_eq!(cfg.only_pred(block("dead1")), None);
+}
