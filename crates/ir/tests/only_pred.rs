@@ -29,31 +29,18 @@ back:
 out:
     ret 0
 }";
-    let module = parse(src).expect("the test program parses");
-    let func = module.funcs.values().next().expect("one function");
-    let cfg = Cfg::compute(func);
-    let only: Vec<(String, Option<String>)> = func
-        .layout
-        .iter()
-        .map(|&b| {
-            let p = cfg.only_pred(b).map(|p| func.blocks[p].name.clone());
-            (func.blocks[b].name.clone(), p)
-        })
-        .collect();
-    let want = [
-        ("entry", None),
-        ("side", Some("entry")),
-        ("c", None),
-        ("yes", Some("c")),
-        ("no", Some("c")),
-        ("back", Some("no")),
-        ("out", None),
-    ];
-    let want: Vec<(String, Option<String>)> = want
-        .iter()
-        .map(|&(b, p)| (b.to_string(), p.map(str::to_string)))
-        .collect();
-    assert_eq!(only, want);
+    assert_only_preds(
+        src,
+        &[
+            ("entry", None),
+            ("side", Some("entry")),
+            ("c", None),
+            ("yes", Some("c")),
+            ("no", Some("c")),
+            ("back", Some("no")),
+            ("out", None),
+        ],
+    );
 }
 
 #[test]
@@ -70,17 +57,30 @@ dead1:
 dead2:
     ret 0
 }";
+    assert_only_preds(
+        src,
+        &[
+            ("entry", None),
+            ("live", Some("entry")),
+            ("dead1", None),
+            ("dead2", None),
+        ],
+    );
+}
+
+/// Each block of the one function of `src`, in layout order, has the only predecessor
+/// `want` names for it.
+fn assert_only_preds(src: &str, want: &[(&str, Option<&str>)]) {
     let module = parse(src).expect("the test program parses");
     let func = module.funcs.values().next().expect("one function");
     let cfg = Cfg::compute(func);
-    let block = |name: &str| {
-        func.layout
-            .iter()
-            .copied()
-            .find(|&b| func.blocks[b].name == name)
-            .expect("the block exists")
-    };
-    assert_eq!(cfg.only_pred(block("live")), Some(block("entry")));
-    assert_eq!(cfg.only_pred(block("dead2")), None);
-    assert_eq!(cfg.only_pred(block("dead1")), None);
+    let got: Vec<(&str, Option<&str>)> = func
+        .layout
+        .iter()
+        .map(|&b| {
+            let p = cfg.only_pred(b).map(|p| func.blocks[p].name.as_str());
+            (func.blocks[b].name.as_str(), p)
+        })
+        .collect();
+    assert_eq!(got, want);
 }
