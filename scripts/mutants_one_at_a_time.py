@@ -10,22 +10,46 @@ its own CARGO_TARGET_DIR), never on a tree you are editing. docs/testing.md §7 
     cargo mutants --list --json --workspace -F 'passes/div_check_elim\\.rs' > mutants.json
     scripts/mutants_one_at_a_time.py mutants.json crates/passes/src/passes/div_check_elim.rs out.tsv
 
-Each output line: verdict (caught, MISSED, timeout, unviable), the mutant's name, seconds.
-The test command can be changed with MUTANTS_TEST_CMD (the default: the passes crate's unit
-tests, case files and reporting tests, the root pass cases and 150 grammar-fuzz programs;
-about 10 s a mutant on an idle machine). A mutant already listed in the output file is
-skipped, so an interrupted run goes on where it stopped.
+Each output line: verdict (caught, MISSED, timeout, unviable), the mutant's name, seconds,
+and for a caught mutant the stage that caught it.
+
+The test command is a list of stages separated by ` ;; `, run in order until one fails: a
+mutant is caught by the first stage that fails, and only a mutant every stage passes is
+missed. Cheap stages first: most mutants are caught by the passes crate's own tests, whose
+build does not relink the root package's test binaries. The default stages are the passes
+crate's unit tests and case files, then its analysis, relevance and reporting tests, then the
+root pass cases and 150 grammar-fuzz programs (together what one `cargo test` of all of them
+ran before). Change them with MUTANTS_TEST_CMD. A mutant already listed in the output file is
+skipped, so an interrupted run goes on where it stopped. A stage that runs longer than
+MUTANTS_TIMEOUT seconds (400) is killed with everything it started (a mutant that loops
+forever must not keep a core busy after the script moved on).
 """
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
 
 DEFAULT_CMD = (
-    "cargo test -q -p poolopt -p poolopt-passes --lib --test pass_cases --test checks"
-    " --test reporting --test analyses --test grammar_fuzz"
+    "cargo test -q -p poolopt-passes --lib --test checks"
+    " ;; cargo test -q -p poolopt-passes --test analyses --test relevance --test reporting"
+    " ;; cargo test -q -p poolopt --test pass_cases --test grammar_fuzz"
 )
+
+
+def run_stage(cmd, timeout):
+    """Runs one stage in a process group of its own; kills the group on timeout."""
+    proc = subprocess.Popen(
+        cmd, shell=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        _, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
+    return proc.returncode, stderr
 
 
 def offset(lines, pos):
@@ -55,20 +79,20 @@ def main():
             with open(only, "w") as f:
                 f.write(original[:start] + m["replacement"] + original[end:])
             began = time.time()
+            verdict, stage = "MISSED", ""
             try:
-                run = subprocess.run(cmd, shell=True, capture_output=True, timeout=timeout)
-                if run.returncode == 0:
-                    verdict = "MISSED"
-                elif b"error[E" in run.stderr:
-                    verdict = "unviable"
-                else:
-                    verdict = "caught"
+                for number, stage_cmd in enumerate(cmd.split(" ;; "), start=1):
+                    code, stderr = run_stage(stage_cmd, timeout)
+                    if code != 0:
+                        verdict = "unviable" if b"error[E" in stderr else "caught"
+                        stage = f"\tstage {number}"
+                        break
             except subprocess.TimeoutExpired:
                 verdict = "timeout"
             finally:
                 with open(only, "w") as f:
                     f.write(original)
-            out.write(f"{verdict}\t{m['name']}\t{time.time() - began:.0f}s\n")
+            out.write(f"{verdict}\t{m['name']}\t{time.time() - began:.0f}s{stage}\n")
             out.flush()
 
 
