@@ -10,7 +10,8 @@ mod common;
 
 use poolopt_ir::{EntityRef, Function, Local};
 use poolopt_passes::analysis::facts::relevance::Tracked;
-use poolopt_passes::analysis::facts::{CallKills, Term};
+use poolopt_passes::analysis::facts::{CallKills, FactSet, Term};
+use poolopt_passes::analysis::{Cfg, FactAnalysis};
 
 /// The names of the locals `tracked` says constraints are recorded about, sorted.
 fn tracked_names(func: &Function, tracked: &Tracked) -> Vec<String> {
@@ -84,6 +85,8 @@ fn f(v: vec<i64>, pv: vec<i64>, h: vec<i64>, h3: vec<i64>, e: vec<i32>, x: i64, 
     var n6: i64
     var a2: i64
     var w2: vec<i64>
+    var ip: i64
+    var pc: i64
 entry:
     ; a vec copy: `w` and its source `v` together (v is popped, checked)
     w = copy v
@@ -100,6 +103,7 @@ entry:
     k = add x, y2
     i = copy k
     r = get w[i]
+    ip = add i, 1
     ; a compare with one tracked operand: the other one too (`g`), and what defines it (`gg`)
     g = sub gg, 0
     c7 = slt g, i
@@ -138,13 +142,17 @@ l2:
     n5 = len h3
     e2 = sge s, z
     e3 = or e1, e2
-    ; a compare whose branch does not trap, of untracked locals: neither
-    c6 = slt a, o
+    ; a compare whose branch does not trap, of an untracked local: not tracked (and no
+    ; constraint `a < 0` on its edges); `ip` (after the get: defined from a tracked local,
+    ; and not tracked, so no constraint `ip == i + 1`)
+    c6 = slt a, 0
     brif c6, l3, l4
 l3:
-    ret r
+    ; an untracked bit count: no constraint `0 <= pc <= 64`
+    pc = popcnt a
+    ret pc
 l4:
-    ret m
+    ret ip
 bad:
     trap "explicit"
 }
@@ -159,6 +167,40 @@ fn each_rule_tracks_its_locals_and_no_others() {
             "v", "pv", "w", "w2", "i", "k", "x", "y2", "g", "gg", "y", "p", "q", "h", "n2", "n6",
             "s", "z",
         ],
+    );
+}
+
+/// The analysis records constraints only between tracked terms: at every program point of
+/// the rules' function, every constraint's two terms are tracked (0 always is).
+#[test]
+fn the_fact_sets_hold_constraints_between_tracked_terms_only() {
+    let module = common::module(RULES);
+    let func = function(&module, "f");
+    let tracked = Tracked::of(func, &CallKills::of(func, None));
+    let cfg = Cfg::compute(func);
+    let facts = FactAnalysis::compute(func, &cfg);
+    let mut seen = 0;
+    let mut check = |where_: &str, set: &FactSet| {
+        for k in set.constraints() {
+            seen += 1;
+            assert!(
+                tracked.term(k.a) && tracked.term(k.b),
+                "{where_}: {} is about an untracked local",
+                k.describe(func)
+            );
+        }
+    };
+    for &b in cfg.rpo() {
+        let name = &func.blocks[b].name;
+        check(&format!("entry of {name}"), facts.block_in(b).unwrap());
+        check(&format!("exit of {name}"), facts.block_out(b).unwrap());
+        facts.replay(func, b, |i, _, set| {
+            check(&format!("{name}, instruction {i}"), set)
+        });
+    }
+    assert!(
+        seen > 0,
+        "the analysis recorded nothing: the test would prove nothing"
     );
 }
 
