@@ -20,6 +20,7 @@ fn f(p: vec<i64>, k: i64) -> i64 {
     var e: vec<i16>
     var g: vec<i16>
     var h: vec<i8>
+    var e2: vec<i16>
     var t: bool
 entry:
     ; one `new`, no copy, in a type where every local's sites are known: alone
@@ -41,6 +42,8 @@ two:
     br join
 join:
     g = new vec<i16>
+    ; a copy of a local with several sites: they alias (their site sets overlap)
+    e2 = copy e
     ; the only local of its type, one `new`: alone
     h = new vec<i8>
     ret k
@@ -64,7 +67,7 @@ fn local(func: &Function, name: &str) -> poolopt_ir::Local {
 fn a_vec_is_alone_only_when_no_other_local_may_hold_it() {
     let (func, kills) = vecs();
     let func = &func;
-    let mut alone: Vec<&str> = ["p", "a", "b", "c", "d", "e", "g", "h"]
+    let mut alone: Vec<&str> = ["p", "a", "b", "c", "d", "e", "g", "h", "e2"]
         .into_iter()
         .filter(|name| kills.alone(local(func, name)))
         .collect();
@@ -92,16 +95,69 @@ fn may_alias_follows_types_and_sites() {
         ("g", "e", false),
         ("e", "e", true),
         ("h", "a", false),
+        ("e", "e2", true),
+        ("e2", "e", true),
+        ("e2", "g", false),
     ];
     for (v, w, expected) in cases {
         assert_eq!(may(v, w), expected, "may_alias({v}, {w})");
     }
     // Every local alone is aliased by no other vec local.
     for v in ["a", "h"] {
-        for w in ["p", "a", "b", "c", "d", "e", "g", "h"] {
+        for w in ["p", "a", "b", "c", "d", "e", "g", "h", "e2"] {
             if v != w {
                 assert!(!may(v, w), "{v} is alone but may alias {w}");
             }
         }
     }
+}
+
+/// `f` with `a1 = copy a2`, ..., `a{n-1} = copy a{n}`, then `a{n} = new`, and `z = new` of
+/// the same type: each round of the site propagation (in layout order) carries `a{n}`'s site
+/// one copy further back.
+fn copy_chain(n: usize) -> Function {
+    let mut src = String::from("fn f() -> i64 {\n");
+    for k in 1..=n {
+        src += &format!("    var a{k}: vec<i32>\n");
+    }
+    src += "    var z: vec<i32>\nentry:\n";
+    for k in 1..n {
+        src += &format!("    a{k} = copy a{}\n", k + 1);
+    }
+    src += &format!("    a{n} = new vec<i32>\n    z = new vec<i32>\n    ret 0\n}}\n");
+    common::module(&src).funcs.values().next().unwrap().clone()
+}
+
+/// The site propagation gives up after a bounded number of rounds: then every site is
+/// unknown, and every two vecs of one type may alias (sound, only weaker).
+#[test]
+fn site_propagation_gives_up_after_its_round_bound() {
+    let knows = |n: usize| {
+        let func = copy_chain(n);
+        let kills = CallKills::of(&func, None);
+        let (a1, z) = (local(&func, "a1"), local(&func, "z"));
+        !kills.may_alias(&func, a1, z)
+    };
+    // 63 propagation rounds and the round that finds nothing new: within the bound of 64.
+    assert!(knows(63));
+    assert!(!knows(64));
+    assert!(!knows(100));
+}
+
+/// Past 16 sites, a local's sites count as unknown.
+#[test]
+fn sixteen_sites_are_known_and_seventeen_are_not() {
+    let with_sites = |n: usize| {
+        let mut src =
+            String::from("fn f() -> i64 {\n    var e: vec<i16>\n    var z: vec<i16>\nentry:\n");
+        for _ in 0..n {
+            src += "    e = new vec<i16>\n";
+        }
+        src += "    z = new vec<i16>\n    ret 0\n}\n";
+        let func = common::module(&src).funcs.values().next().unwrap().clone();
+        let kills = CallKills::of(&func, None);
+        kills.may_alias(&func, local(&func, "e"), local(&func, "z"))
+    };
+    assert!(!with_sites(16));
+    assert!(with_sites(17));
 }
