@@ -161,3 +161,38 @@ done:
         headers[0]
     );
 }
+
+/// A struct too large for one integer is copied through memory 16 bytes at a time (an SSE
+/// load and store, x86-64's baseline), the rest in smaller pieces: a 40-byte element read by
+/// `get` is two 16-byte loads and one 8-byte load, not five 8-byte loads.
+#[test]
+fn a_large_struct_is_copied_sixteen_bytes_at_a_time() {
+    let src = "struct Q { a: i64, b: i64, c: i64, d: i64, e: i64 }
+
+fn main(x: i64) -> i64 {
+    var v: vec<Q>
+    var p: Q
+    var q: Q
+    var y: i64
+entry:
+    v = new vec<Q>
+    p = make Q(x, 2, 3, 4, 5)
+    push v, p
+    q = get v[0]
+    y = getfield q.a
+    ret y
+}
+";
+    let module = load_str("large_struct_copy", src);
+    let clif = function_section(
+        &optimize(&module, OptLevel::O0)
+            .emit_clif(ClOpt::Speed)
+            .unwrap(),
+        "main",
+    );
+    let wide = clif.lines().filter(|l| l.contains("load.i8x16")).count();
+    assert_eq!(
+        wide, 2,
+        "two 16-byte loads expected for the 40-byte copy:\n{clif}"
+    );
+}
