@@ -40,17 +40,6 @@ impl LocalSet {
             *w &= !(1 << (i % 64));
         }
     }
-
-    /// `self |= other`; returns whether `self` changed.
-    pub fn union_with(&mut self, other: &LocalSet) -> bool {
-        let mut changed = false;
-        for (a, b) in self.words.iter_mut().zip(&other.words) {
-            let new = *a | *b;
-            changed |= new != *a;
-            *a = new;
-        }
-        changed
-    }
 }
 
 /// A read-only view of one block's set inside [`Liveness`]'s flat storage.
