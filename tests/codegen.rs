@@ -196,3 +196,34 @@ entry:
         "two 16-byte loads expected for the 40-byte copy:\n{clif}"
     );
 }
+
+/// The trap sites of one kind share a cold trap block (its site code a block parameter), 32
+/// sites to a block: 32 checked pops make one `pop_empty` trap block, 33 make two (so that the
+/// register allocator never sees one block parameter merged over thousands of edges).
+#[test]
+fn thirty_two_trap_sites_share_one_trap_block() {
+    let trap_blocks = |pops: usize| {
+        let mut src = String::from("fn main(x: i64) -> i64 {\n    var v: vec<i64>\n    var y: i64\nentry:\n    v = new vec<i64>\n");
+        for _ in 0..pops {
+            src += "    push v, x\n";
+        }
+        for _ in 0..pops {
+            src += "    y = pop v\n";
+        }
+        src += "    ret y\n}\n";
+        let module = load_str("trap_sites", &src);
+        let clif = function_section(
+            &optimize(&module, OptLevel::O0)
+                .emit_clif(ClOpt::Speed)
+                .unwrap(),
+            "main",
+        );
+        // A trap block is a cold block with parameters (here only the pops' blocks, whose one
+        // parameter is the site code).
+        clif.lines()
+            .filter(|l| l.trim_start().starts_with("block") && l.ends_with(": i64) cold:"))
+            .count()
+    };
+    assert_eq!(trap_blocks(32), 1);
+    assert_eq!(trap_blocks(33), 2);
+}
