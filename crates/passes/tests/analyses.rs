@@ -160,3 +160,40 @@ fn many_live_vecs_prove_their_pops_until_the_stored_facts_bound() {
     assert!(4 * n * n > poolopt_passes::analysis::facts::MAX_STORED_FACTS);
     assert_eq!(proved_guarded_pops(n), (0, Some(GaveUp::StoredFacts)));
 }
+
+/// Liveness keeps one bit per local, in words of 64: with more than 64 locals every block's
+/// set spans several words. A chain of 80 blocks, block `k` defining `l{k}` from `l{k-1}`:
+/// `l{k-1}` is live into block `k` and nowhere else, and the parameter `x` (read by the
+/// last block) everywhere.
+#[test]
+fn liveness_with_more_locals_than_one_word_holds() {
+    let n = 80;
+    let mut src = String::from("fn f(x: i64) -> i64 {\n");
+    for k in 0..n {
+        src += &format!("    var l{k}: i64\n");
+    }
+    src += "entry:\n    l0 = copy 1\n    br b1\n";
+    for k in 1..n {
+        src += &format!("b{k}:\n    l{k} = add l{}, 1\n", k - 1);
+        if k + 1 < n {
+            src += &format!("    br b{}\n", k + 1);
+        } else {
+            src += &format!("    l{k} = add l{k}, x\n    ret l{k}\n");
+        }
+    }
+    src += "}\n";
+    let module = common::module(&src);
+    let func = module.funcs.values().next().unwrap();
+    let cfg = Cfg::compute(func);
+    let live = Liveness::compute(func, &cfg);
+    let x = func.params[0];
+    for k in 1..n {
+        let block = func.block_by_name(&format!("b{k}")).unwrap();
+        let live_in = live.live_in(block);
+        assert!(live_in.contains(x), "x live into b{k}");
+        for j in 0..n {
+            let l = func.local_by_name(&format!("l{j}")).unwrap();
+            assert_eq!(live_in.contains(l), j + 1 == k, "l{j} live into b{k}");
+        }
+    }
+}
