@@ -185,15 +185,25 @@ fn liveness_with_more_locals_than_one_word_holds() {
     let module = common::module(&src);
     let func = module.funcs.values().next().unwrap();
     let cfg = Cfg::compute(func);
-    let live = Liveness::compute(func, &cfg);
-    let x = func.params[0];
-    for k in 1..n {
-        let block = func.block_by_name(&format!("b{k}")).unwrap();
-        let live_in = live.live_in(block);
-        assert!(live_in.contains(x), "x live into b{k}");
-        for j in 0..n {
-            let l = func.local_by_name(&format!("l{j}")).unwrap();
-            assert_eq!(live_in.contains(l), j + 1 == k, "l{j} live into b{k}");
+    // Every instruction's result is read, so strong liveness (dead-local-elim's) agrees.
+    for live in [
+        Liveness::compute(func, &cfg),
+        Liveness::compute_strong(func, &cfg),
+    ] {
+        let x = func.params[0];
+        for k in 1..n {
+            let block = func.block_by_name(&format!("b{k}")).unwrap();
+            let (live_in, live_out) = (live.live_in(block), live.live_out(block));
+            assert!(live_in.contains(x), "x live into b{k}");
+            for j in 0..n {
+                let l = func.local_by_name(&format!("l{j}")).unwrap();
+                assert_eq!(live_in.contains(l), j + 1 == k, "l{j} live into b{k}");
+                assert_eq!(
+                    live_out.contains(l),
+                    j == k && k + 1 < n,
+                    "l{j} live out of b{k}"
+                );
+            }
         }
     }
 }
