@@ -6,9 +6,12 @@
 //! Functions of 20,000 instructions are too slow to build in a unit test; without this binary
 //! the tier ran only in the documented by-hand differential run.
 
+mod common;
+
+use common::compile_both;
 use poolopt_ir::{parse, Module, RunLimits};
 use poolopt_jit::tier::{huge_threshold, Tier, HUGE_THRESHOLD_ENV};
-use poolopt_jit::{ClOpt, CompiledModule, JitOptions, RunError};
+use poolopt_jit::RunError;
 
 fn module(src: &str) -> Module {
     let m = parse(src).unwrap_or_else(|e| panic!("parse: {e}"));
@@ -22,14 +25,12 @@ fn agree(m: &Module, entry: &str, args: &[i64]) {
     let limits = RunLimits::default();
     let oracle = poolopt_interp::run(m, entry, args, &limits)
         .map_err(|e| e.as_trap().map(|t| t.kind).expect("a trap, not an error"));
-    for cl_opt in [ClOpt::None, ClOpt::Speed] {
-        let c = CompiledModule::compile(m, &JitOptions { cl_opt, fuel: true })
-            .unwrap_or_else(|e| panic!("compile at {cl_opt}: {e}"));
+    for c in compile_both(m, true) {
         let got = c.run(entry, args, &limits).map_err(|e| match e {
             RunError::Trap(t) => t.kind,
             e => panic!("JIT error on {entry}{args:?}: {e}"),
         });
-        assert_eq!(got, oracle, "{entry}{args:?} at {cl_opt}");
+        assert_eq!(got, oracle, "{entry}{args:?}");
     }
 }
 
