@@ -32,11 +32,10 @@ fn tracked_names(func: &Function, tracked: &Tracked) -> Vec<String> {
 }
 
 fn function<'m>(module: &'m poolopt_ir::Module, name: &str) -> &'m Function {
-    module
-        .funcs
-        .values()
-        .find(|f| f.name == name)
-        .unwrap_or_else(|| panic!("no function {name}"))
+    let id = module
+        .func_by_name(name)
+        .unwrap_or_else(|| panic!("no function {name}"));
+    &module.funcs[id]
 }
 
 fn assert_tracked(src: &str, name: &str, expected: &[&str]) {
