@@ -227,3 +227,66 @@ fn thirty_two_trap_sites_share_one_trap_block() {
     assert_eq!(trap_blocks(32), 1);
     assert_eq!(trap_blocks(33), 2);
 }
+
+/// A loop that cannot change any vec header (no `push`, `pop`, `new`, `drop`, call or vec
+/// assignment in it) has its vecs' lengths and data pointers loaded once, in the preheader:
+/// from the loop header on, the CLIF loads only the element, once. Near miss (the first
+/// half): the same loop with a `push` in its body reloads the header in the loop.
+#[test]
+fn a_loop_that_changes_no_vec_loads_the_vec_header_once_before_it() {
+    let program = |body_push: &str| {
+        format!(
+            "fn main(n: i64) -> i64 {{
+    var v: vec<i64>
+    var i: i64
+    var s: i64
+    var t: i64
+    var c: bool
+entry:
+    v = new vec<i64>
+    push v, n
+    push v, 7
+    i = copy 0
+    s = copy 0
+    br head
+head:
+    c = slt i, 2
+    brif c, body, done
+body:
+    t = get v[i]
+{body_push}    s = add s, t
+    i = add i, 1
+    br head
+done:
+    ret s
+}}
+"
+        )
+    };
+    // The loads from the loop header (the block two jumps pass arguments to: the preheader's
+    // and the back edge) to the end of the function.
+    let loads_in_loop = |src: &str| {
+        let module = load_str("hoisted_header", src);
+        let clif = function_section(
+            &optimize(&module, OptLevel::O0)
+                .emit_clif(ClOpt::None)
+                .unwrap(),
+            "main",
+        );
+        let header = clif
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("jump "))
+            .filter_map(|j| j.split('(').next().filter(|_| j.contains('(')))
+            .find(|b| clif.matches(&format!("jump {b}(")).count() >= 2)
+            .unwrap_or_else(|| panic!("no loop header:\n{clif}"))
+            .to_string();
+        let start = clif
+            .find(&format!("\n{header}("))
+            .unwrap_or_else(|| panic!("no block {header}:\n{clif}"));
+        (clif[start..].matches("load.").count(), clif)
+    };
+    let (with_push, clif) = loads_in_loop(&program("    push v, t\n"));
+    assert!(with_push > 1, "the push's loop reloads the header:\n{clif}");
+    let (loads, clif) = loads_in_loop(&program(""));
+    assert_eq!(loads, 1, "only the element is loaded in the loop:\n{clif}");
+}

@@ -1253,17 +1253,11 @@ impl FnLower<'_, '_, '_> {
         Ok(())
     }
 
-    /// The address of a struct value, spilling a packed local to a fresh slot.
-    fn struct_address(&mut self, src: Repr, sid: StructId) -> R<Value> {
+    /// The address of a struct value held in a stack slot (a struct passed by address is
+    /// larger than 8 bytes, so it is never packed: packed locals fit one integer).
+    fn struct_address(&mut self, src: Repr) -> R<Value> {
         match src {
             Repr::Slot(ss, _) => Ok(self.slot_addr(ss)),
-            Repr::Packed(..) => {
-                let lay = self.layout(sid)?.clone();
-                let ss = self.new_slot(lay.size, lay.align);
-                let addr = self.slot_addr(ss);
-                self.struct_to_mem(src, sid, addr, 0)?;
-                Ok(addr)
-            }
             _ => Err(self.malformed("struct expected")),
         }
     }
@@ -1416,13 +1410,10 @@ impl FnLower<'_, '_, '_> {
                         self.env.module.packable(sid).map_err(|why| {
                             self.unsupported(format!("local `{}` is packed but {why}", data.name))
                         })?;
-                        // As for scalars, the all-zero value comes from the frontend if needed.
-                        let v = match incoming {
-                            Some(p) if small => Some(p),
-                            Some(p) => Some(self.load_bytes(p, 0, lay.size)),
-                            None => None,
-                        };
-                        let var = self.declare_local_var(local, types::I64, v);
+                        // A packable struct fits 8 bytes, so a packed parameter arrives as its
+                        // bytes in one i64. As for scalars, the all-zero value comes from the
+                        // frontend if needed.
+                        let var = self.declare_local_var(local, types::I64, incoming);
                         Repr::Packed(var, sid)
                     } else if by_fields[local] && incoming.is_none() {
                         // Zero until assigned, like a scalar local.
@@ -2355,7 +2346,7 @@ impl FnLower<'_, '_, '_> {
                 }
                 Type::Struct(sid) => {
                     let repr = self.struct_operand(arg, sid)?;
-                    self.struct_address(repr, sid)?
+                    self.struct_address(repr)?
                 }
             };
             vals.push(v);

@@ -1041,4 +1041,52 @@ mod tests {
         assert_eq!(set.dist(i, Term::ZERO), None);
         assert_eq!(set.dist(Term::ZERO, i), None);
     }
+
+    /// `close_through_zero` relates terms pinned to constants (`x == cx`, `y == cy` give
+    /// `x == y + cx - cy`) with the right sign in both directions: every constraint it leaves
+    /// holds for the pinned values, and both directions of the relation are stored as edges
+    /// (the header's meet keeps relations, not constants). Checked with the smaller constant
+    /// on either side and on terms of both kinds, so each direction of `add_eq` is the one
+    /// that matters once.
+    #[test]
+    fn closing_through_zero_relates_pinned_terms_soundly() {
+        let (i, v, k) = (Local::new(0), Local::new(1), Local::new(2));
+        let cases: [&[(Term, i64)]; 3] = [
+            &[(Term::value(i), 0), (Term::len(v), 3)],
+            &[(Term::value(i), 5), (Term::len(v), 2)],
+            &[(Term::value(i), -4), (Term::value(k), 7), (Term::len(v), 1)],
+        ];
+        for pinned in cases {
+            let mut set = FactSet::new();
+            for &(t, c) in pinned {
+                set.add(t, Term::ZERO, c);
+                set.add(Term::ZERO, t, -c);
+            }
+            set.close_through_zero();
+            let value_of = |t: Term| -> i64 {
+                if t == Term::ZERO {
+                    return 0;
+                }
+                pinned.iter().find(|p| p.0 == t).expect("a pinned term").1
+            };
+            for k in set.constraints() {
+                assert!(
+                    value_of(k.a) <= value_of(k.b) + k.c,
+                    "{k:?} is false for {pinned:?}"
+                );
+            }
+            for &(x, cx) in pinned {
+                for &(y, cy) in pinned {
+                    if x != y {
+                        let edge = Constraint::new(x, y, cx - cy);
+                        assert!(
+                            set.constraints().contains(&edge),
+                            "{edge:?} missing for {pinned:?}: {:?}",
+                            set.constraints()
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
