@@ -1089,4 +1089,51 @@ mod tests {
             }
         }
     }
+
+    /// `len_of` names a vec only for a local known to equal its length: `n <= len(v)` and
+    /// `len(v) <= n`, recorded or implied. Near misses: `n` one above or one below the length
+    /// (one direction exact, the other off by one), and `n` only bounded on one side.
+    #[test]
+    fn len_of_names_a_vec_only_for_an_exact_length() {
+        let (n, v) = (Local::new(0), Local::new(1));
+        let (tn, tv) = (Term::value(n), Term::len(v));
+        let with = |pairs: &[(Term, Term, i64)]| {
+            let mut set = FactSet::new();
+            for &(a, b, c) in pairs {
+                set.add(a, b, c);
+            }
+            set
+        };
+        assert_eq!(with(&[(tn, tv, 0), (tv, tn, 0)]).len_of(n), Some(v));
+        // n in [len, len + 1]: not known equal.
+        assert_eq!(with(&[(tn, tv, 1), (tv, tn, 0)]).len_of(n), None);
+        // n in [len - 1, len].
+        assert_eq!(with(&[(tn, tv, 0), (tv, tn, 1)]).len_of(n), None);
+        assert_eq!(with(&[(tn, tv, 0)]).len_of(n), None);
+        assert_eq!(with(&[(tv, tn, 0)]).len_of(n), None);
+    }
+
+    /// `lower_at_least` on a length: every length is at least 0 (and so at least any negative
+    /// bound), but nothing more is known without a fact; with `len(v) >= 2` recorded, 1 and 2
+    /// are known and 3 is not. On a value term nothing is known without a fact.
+    #[test]
+    fn lower_at_least_knows_lengths_are_non_negative_and_no_more() {
+        let (i, v) = (Local::new(0), Local::new(1));
+        let (ti, tv) = (Term::value(i), Term::len(v));
+        let empty = FactSet::new();
+        assert!(empty.lower_at_least(tv, 0));
+        assert!(empty.lower_at_least(tv, -5));
+        assert!(!empty.lower_at_least(tv, 1));
+        assert!(!empty.lower_at_least(ti, 0));
+        assert!(!empty.lower_at_least(ti, i64::MIN as i128));
+        let mut two = FactSet::new();
+        two.add(Term::ZERO, tv, -2);
+        assert!(two.lower_at_least(tv, 1));
+        assert!(two.lower_at_least(tv, 2));
+        assert!(!two.lower_at_least(tv, 3));
+        let mut i_two = FactSet::new();
+        i_two.add(Term::ZERO, ti, -2);
+        assert!(i_two.lower_at_least(ti, 2));
+        assert!(!i_two.lower_at_least(ti, 3));
+    }
 }
