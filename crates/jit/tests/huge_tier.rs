@@ -102,6 +102,30 @@ fn every_function_in_the_huge_tier_agrees_with_the_interpreter() {
             f.name
         );
     }
+    // Every branch between two of the function's own blocks names the block that comes later
+    // in the IR layout first (Cranelift lays out a branch's first successor's subtree last, so
+    // this keeps the layout's order for the single-pass allocator). Cranelift numbers the IR
+    // blocks in layout order (block0 ..), before the start block and the trap blocks.
+    let clif = poolopt_jit::emit_clif(&locals, poolopt_jit::ClOpt::None).expect("emits");
+    let ir_blocks = locals.funcs.values().next().expect("one function").layout.len() as u32;
+    let block = |name: &str| -> Option<u32> {
+        let n: u32 = name.trim_end_matches(',').strip_prefix("block")?.parse().ok()?;
+        (n < ir_blocks).then_some(n)
+    };
+    let own_branches: Vec<(u32, u32)> = clif
+        .lines()
+        .filter_map(|l| {
+            let mut words = l.trim().strip_prefix("brif ")?.split_whitespace().skip(1);
+            Some((block(words.next()?)?, block(words.next()?)?))
+        })
+        .collect();
+    assert!(!own_branches.is_empty(), "no branch between IR blocks:\n{clif}");
+    for (first, second) in own_branches {
+        assert!(
+            first > second,
+            "block{first} is named before the later block{second}:\n{clif}"
+        );
+    }
     for args in [[1, 2], [5, 0], [-3, 3], [0, 4], [0, 5], [0, -1]] {
         agree(&locals, "many", &args);
     }
