@@ -311,3 +311,40 @@ fn shift_amounts_are_modulo_width() {
     assert_eq!(run(&m, "shl_i64", &[1, 65]), Ok(2));
     assert_eq!(run(&m, "ashr_i64", &[i64::MIN, 63]), Ok(-1));
 }
+
+/// `bool` operands take only the logical operations (`and`, `or`, `xor`), which keep them one
+/// bit wide: checked widened to `i64`, so that a stray high bit shows, against the interpreter
+/// for all four operand pairs. Every other binary operation on `bool` is refused by the
+/// verifier (so the lowering's one-bit rules for bool arithmetic and shifts only serve
+/// modules compiled without verification).
+#[test]
+fn bool_operands_take_only_logical_ops_and_stay_one_bit_wide() {
+    let module_of = |op: BinaryOp| {
+        let mut mb = ModuleBuilder::new();
+        let bool_ty = Type::BOOL;
+        let f = mb.declare_function("f", &[("a", bool_ty), ("b", bool_ty)], Some(Type::I64));
+        let mut fb = mb.define_function(f);
+        let (a, b) = (fb.param(0).unwrap(), fb.param(1).unwrap());
+        let d = fb.local("d", bool_ty);
+        let w = fb.local("w", Type::I64);
+        let e = fb.create_block("entry");
+        fb.switch_to_block(e);
+        fb.binary(d, op, a, b);
+        fb.cast(w, CastOp::Zext, d);
+        fb.ret(Some(w.into()));
+        mb.finish().expect("builds")
+    };
+    for op in BinaryOp::ALL {
+        let m = module_of(op);
+        if !op.is_logical() {
+            assert!(poolopt_ir::verify(&m).is_err(), "{op:?} on bool verifies");
+            continue;
+        }
+        poolopt_ir::verify(&m).expect("verifies");
+        for (a, b) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+            let oracle = poolopt_interp::run(&m, "f", &[a, b], &Default::default()).expect("runs");
+            assert!(oracle == 0 || oracle == 1, "{op:?}({a}, {b}) = {oracle}");
+            assert_eq!(run(&m, "f", &[a, b]), Ok(oracle), "{op:?}({a}, {b})");
+        }
+    }
+}

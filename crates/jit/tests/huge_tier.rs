@@ -107,9 +107,19 @@ fn every_function_in_the_huge_tier_agrees_with_the_interpreter() {
     // this keeps the layout's order for the single-pass allocator). Cranelift numbers the IR
     // blocks in layout order (block0 ..), before the start block and the trap blocks.
     let clif = poolopt_jit::emit_clif(&locals, poolopt_jit::ClOpt::None).expect("emits");
-    let ir_blocks = locals.funcs.values().next().expect("one function").layout.len() as u32;
+    let ir_blocks = locals
+        .funcs
+        .values()
+        .next()
+        .expect("one function")
+        .layout
+        .len() as u32;
     let block = |name: &str| -> Option<u32> {
-        let n: u32 = name.trim_end_matches(',').strip_prefix("block")?.parse().ok()?;
+        let n: u32 = name
+            .trim_end_matches(',')
+            .strip_prefix("block")?
+            .parse()
+            .ok()?;
         (n < ir_blocks).then_some(n)
     };
     let own_branches: Vec<(u32, u32)> = clif
@@ -119,7 +129,10 @@ fn every_function_in_the_huge_tier_agrees_with_the_interpreter() {
             Some((block(words.next()?)?, block(words.next()?)?))
         })
         .collect();
-    assert!(!own_branches.is_empty(), "no branch between IR blocks:\n{clif}");
+    assert!(
+        !own_branches.is_empty(),
+        "no branch between IR blocks:\n{clif}"
+    );
     for (first, second) in own_branches {
         assert!(
             first > second,
