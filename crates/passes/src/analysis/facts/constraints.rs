@@ -1195,4 +1195,127 @@ mod tests {
             all_true(&closed, "close_through_zero");
         }
     }
+
+    /// Eliminating or composing through a term composes every in-edge with every out-edge up
+    /// to [`MAX_COMPOSITIONS`] pairs (8 × 8 = 64 here: all 64 recorded), and past it
+    /// composes nothing (9 × 8 = 72: elimination just drops the term's constraints).
+    #[test]
+    fn compositions_stop_exactly_past_their_bound() {
+        let value = |k: usize| Term::value(Local::new(k));
+        let t = value(0);
+        let set_with = |ins: usize| {
+            let mut set = FactSet::new();
+            for j in 1..=ins {
+                set.add(value(j), t, 0);
+            }
+            for j in 1..=8 {
+                set.add(t, value(100 + j), 0);
+            }
+            set
+        };
+        assert_eq!(8 * 8, MAX_COMPOSITIONS);
+        let mut at_bound = set_with(8);
+        at_bound.eliminate(t);
+        assert_eq!(at_bound.constraints().len(), 64);
+        assert!(at_bound.implies(value(3), value(105), 0));
+        let mut composed = set_with(8);
+        composed.compose_through(t);
+        assert_eq!(composed.constraints().len(), 16 + 64);
+        let mut past = set_with(9);
+        past.eliminate(t);
+        assert!(past.constraints().is_empty(), "{:?}", past.constraints());
+        let mut not_composed = set_with(9);
+        not_composed.compose_through(t);
+        assert_eq!(not_composed.constraints().len(), 17);
+    }
+
+    /// The compare facts: a bool's compare is replaced by a new one for the same bool; `holds`
+    /// answers for exactly the recorded compare; `facts` lists every constraint and compare;
+    /// a term compared with itself is `<=` itself plus any non-negative offset.
+    #[test]
+    fn compare_facts_replace_and_answer_exactly() {
+        let (c, i, n) = (Local::new(0), Local::new(1), Local::new(2));
+        let lt = CmpFact {
+            c,
+            op: CmpOp::Slt,
+            lhs: Operand::Local(i),
+            rhs: Operand::Local(n),
+        };
+        let ge = CmpFact {
+            op: CmpOp::Sge,
+            ..lt
+        };
+        let mut set = FactSet::new();
+        set.add_cmp(lt);
+        assert!(set.holds(&Fact::CmpIs(lt)));
+        assert!(!set.holds(&Fact::CmpIs(ge)));
+        set.add_cmp(ge);
+        assert_eq!(
+            set.cmp_of(c),
+            Some((CmpOp::Sge, Operand::Local(i), Operand::Local(n)))
+        );
+        assert!(set.holds(&Fact::CmpIs(ge)));
+        assert!(!set.holds(&Fact::CmpIs(lt)));
+        let k = Constraint::new(Term::value(i), Term::value(n), -1);
+        set.add(k.a, k.b, k.c);
+        assert_eq!(set.facts(), vec![Fact::Le(k), Fact::CmpIs(ge)]);
+        let ti = Term::value(i);
+        assert!(set.implies(ti, ti, 0));
+        assert!(set.implies(ti, ti, 3));
+        assert!(!set.implies(ti, ti, -1));
+    }
+
+    /// `lt_len_vecs` lists a vec only for a recorded `i < len(w)` (`i <= len(w) - 1`), not for
+    /// `i <= len(w)` or a bound above it.
+    #[test]
+    fn lt_len_vecs_lists_only_strict_bounds() {
+        let (i, w, x, y) = (Local::new(0), Local::new(1), Local::new(2), Local::new(3));
+        let mut set = FactSet::new();
+        set.add(Term::value(i), Term::len(w), -1);
+        set.add(Term::value(i), Term::len(x), 0);
+        set.add(Term::value(i), Term::len(y), 1);
+        assert_eq!(set.lt_len_vecs(i).collect::<Vec<_>>(), vec![w]);
+    }
+
+    /// With the step log on (what `step` reports), killing a local removes exactly the
+    /// constraints and compares that mention it, and logs each removal.
+    #[test]
+    fn logged_removals_remove_what_they_log() {
+        let (c, d, i, n) = (Local::new(0), Local::new(1), Local::new(2), Local::new(3));
+        let on_i = CmpFact {
+            c,
+            op: CmpOp::Slt,
+            lhs: Operand::Local(i),
+            rhs: Operand::Const(4),
+        };
+        let on_n = CmpFact {
+            c: d,
+            op: CmpOp::Sge,
+            lhs: Operand::Local(n),
+            rhs: Operand::Const(0),
+        };
+        let k_i = Constraint::new(Term::value(i), Term::ZERO, 3);
+        let k_n = Constraint::new(Term::ZERO, Term::value(n), 0);
+        for log in [false, true] {
+            let mut set = FactSet::new();
+            set.add_cmp(on_i);
+            set.add_cmp(on_n);
+            set.add(k_i.a, k_i.b, k_i.c);
+            set.add(k_n.a, k_n.b, k_n.c);
+            if log {
+                set.log = Some(Vec::new());
+            }
+            set.kill_local(i);
+            assert_eq!(
+                set.facts(),
+                vec![Fact::Le(k_n), Fact::CmpIs(on_n)],
+                "log {log}"
+            );
+            if log {
+                let logged = set.log.take().unwrap_or_default();
+                assert!(logged.contains(&(Fact::CmpIs(on_i), false)), "{logged:?}");
+                assert!(logged.contains(&(Fact::Le(k_i), false)), "{logged:?}");
+            }
+        }
+    }
 }
