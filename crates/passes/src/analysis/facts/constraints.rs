@@ -793,20 +793,6 @@ impl FactSet {
         self.cmps.iter().for_each(|c| f(c.c));
     }
 
-    /// The locals the set's terms and compares are about (sorted, unique).
-    pub fn locals(&self) -> Vec<Local> {
-        let mut out: Vec<Local> = self
-            .cons
-            .iter()
-            .flat_map(|k| [k.a.local(), k.b.local()])
-            .flatten()
-            .collect();
-        out.extend(self.cmps.iter().map(|f| f.c));
-        out.sort_unstable();
-        out.dedup();
-        out
-    }
-
     /// The terms that appear in the set (sorted, unique).
     pub fn terms(&self) -> Vec<Term> {
         let mut out: Vec<Term> = self.cons.iter().flat_map(|k| [k.a, k.b]).collect();
@@ -1260,6 +1246,14 @@ mod tests {
         set.add(k.a, k.b, k.c);
         assert_eq!(set.facts(), vec![Fact::Le(k), Fact::CmpIs(ge)]);
         let ti = Term::value(i);
+        assert!(
+            set.cmp_reads(i) && set.cmp_reads(n),
+            "both operands are read"
+        );
+        assert!(
+            !set.cmp_reads(c),
+            "the bool holds the compare, it does not read it"
+        );
         assert!(set.implies(ti, ti, 0));
         assert!(set.implies(ti, ti, 3));
         assert!(!set.implies(ti, ti, -1));
@@ -1317,5 +1311,45 @@ mod tests {
                 assert!(logged.contains(&(Fact::Le(k_i), false)), "{logged:?}");
             }
         }
+    }
+
+    /// A length change (`push`: +1) moves the constraints of the length, drops one whose
+    /// new offset does not fit an `i64`, and keeps the others unchanged.
+    #[test]
+    fn shift_moves_drops_only_what_overflows_and_keeps_the_rest() {
+        let (i, v) = (Local::new(0), Local::new(1));
+        let (ti, tv) = (Term::value(i), Term::len(v));
+        let mut set = FactSet::new();
+        set.add(tv, Term::ZERO, i64::MAX);
+        set.add(ti, tv, -1);
+        set.add(Term::ZERO, ti, 0);
+        set.shift(|t| (t == tv).then_some((1, 1)));
+        let mut expected = vec![
+            Constraint::new(Term::ZERO, ti, 0),
+            Constraint::new(ti, tv, -2),
+        ];
+        expected.sort_by_key(|k| k.key());
+        assert_eq!(set.constraints(), expected.as_slice());
+    }
+
+    /// The meet keeps a pair recorded on one side when the other side implies it by a path
+    /// (`i <= len(a)` against `i == 0`, whose `i <= 0 <= len(a)` implies it), whichever side
+    /// records it, and drops a pair the other side does not bound.
+    #[test]
+    fn meet_keeps_a_pair_one_side_implies_by_a_path() {
+        let (i, a, j) = (Local::new(0), Local::new(1), Local::new(2));
+        let (ti, ta, tj) = (Term::value(i), Term::len(a), Term::value(j));
+        let mut recorded = FactSet::new();
+        recorded.add(ti, ta, 0);
+        recorded.add(tj, Term::ZERO, 5);
+        let mut zero = FactSet::new();
+        zero.add(ti, Term::ZERO, 0);
+        zero.add(Term::ZERO, ti, 0);
+        let mut left = recorded.clone();
+        left.meet_with(&zero);
+        assert_eq!(left.constraints(), &[Constraint::new(ti, ta, 0)]);
+        let mut right = zero.clone();
+        right.meet_with(&recorded);
+        assert_eq!(right.constraints(), &[Constraint::new(ti, ta, 0)]);
     }
 }
