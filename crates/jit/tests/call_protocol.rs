@@ -5,44 +5,14 @@
 
 mod common;
 
-use common::compile_both;
+use common::agree;
 use poolopt_ir::{parse, Module, RunLimits, TrapKind};
-use poolopt_jit::{emit_clif, ClOpt, RunError};
+use poolopt_jit::{emit_clif, ClOpt};
 
 fn module(src: &str) -> Module {
     let m = parse(src).unwrap_or_else(|e| panic!("parse: {e}"));
     poolopt_ir::verify(&m).unwrap_or_else(|e| panic!("verify: {e:?}"));
     m
-}
-
-/// Runs `entry(args)` in the interpreter and in the JIT at both levels; asserts they agree
-/// (result, or trap kind, message and function) and returns the interpreter's outcome as
-/// `Ok(value)` or `Err((kind, function))`.
-fn agree(
-    m: &Module,
-    entry: &str,
-    args: &[i64],
-    limits: &RunLimits,
-) -> Result<i64, (TrapKind, String)> {
-    let oracle = match poolopt_interp::run(m, entry, args, limits) {
-        Ok(v) => Ok(v),
-        Err(e) => {
-            let t = e
-                .as_trap()
-                .unwrap_or_else(|| panic!("interpreter error on {entry}{args:?}: {e}"))
-                .clone();
-            Err(t)
-        }
-    };
-    for c in compile_both(m, false) {
-        let got = match c.run(entry, args, limits) {
-            Ok(v) => Ok(v),
-            Err(RunError::Trap(t)) => Err(t),
-            Err(e) => panic!("JIT error on {entry}{args:?}: {e}"),
-        };
-        assert_eq!(got, oracle, "{entry}{args:?} under {limits:?}");
-    }
-    oracle.map_err(|t| (t.kind, t.function))
 }
 
 /// `a` and `b` recurse mutually, each through the non-recursive `leaf` chain; `main` and

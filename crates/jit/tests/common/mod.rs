@@ -82,3 +82,33 @@ pub fn packed(module: &Module) -> Module {
     }
     m
 }
+
+/// Runs `entry(args)` in the interpreter and in the JIT at both levels; asserts they agree
+/// (result, or trap kind, message and function) and returns the interpreter's outcome as
+/// `Ok(value)` or `Err((kind, function))`.
+pub fn agree(
+    m: &Module,
+    entry: &str,
+    args: &[i64],
+    limits: &RunLimits,
+) -> Result<i64, (TrapKind, String)> {
+    let oracle = match poolopt_interp::run(m, entry, args, limits) {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            let t = e
+                .as_trap()
+                .unwrap_or_else(|| panic!("interpreter error on {entry}{args:?}: {e}"))
+                .clone();
+            Err(t)
+        }
+    };
+    for c in compile_both(m, false) {
+        let got = match c.run(entry, args, limits) {
+            Ok(v) => Ok(v),
+            Err(RunError::Trap(t)) => Err(t),
+            Err(e) => panic!("JIT error on {entry}{args:?}: {e}"),
+        };
+        assert_eq!(got, oracle, "{entry}{args:?} under {limits:?}");
+    }
+    oracle.map_err(|t| (t.kind, t.function))
+}
