@@ -229,3 +229,159 @@ fn a_preheader_laid_out_before_the_vec_is_created_still_reads_it() {
     let got = run_everywhere(&module, "main", &[5], &RunLimits::default());
     assert_eq!(got, Outcome::Value(35));
 }
+
+/// Near misses of the loop shape: a loop back to the entry block from two latches (the first
+/// ends in `br entry`, but the entry is entered from the function's start too, so no block is
+/// a preheader), and a loop with a second way in that skips the preheader (`entry` branches
+/// straight to the latch). Neither qualifies; both run like the interpreter everywhere.
+const NOT_PREHEADED: &str = "
+fn main(k: i64) -> i64 {
+    var v: vec<i64>
+    var s: i64
+    var t: i64
+entry:
+    v = new vec<i64>
+    push v, 7
+    push v, 9
+    s = call two_latches(v, k)
+    t = call second_way_in(v, k)
+    s = mul s, 1000
+    s = add s, t
+    ret s
+}
+
+fn two_latches(v: vec<i64>, k: i64) -> i64 {
+    var n: i64
+    var x: i64
+    var c: bool
+entry:
+    n = len v
+    x = get v[1]
+    n = add n, x
+    k = sub k, 1
+    c = sgt k, 5
+    brif c, again, other
+again:
+    br entry
+other:
+    x = get v[0]
+    n = add n, x
+    c = sgt k, 0
+    brif c, entry, done
+done:
+    ret n
+}
+
+fn second_way_in(v: vec<i64>, k: i64) -> i64 {
+    var s: i64
+    var x: i64
+    var c: bool
+entry:
+    c = sgt k, 100
+    brif c, latch, pre
+pre:
+    br head
+head:
+    c = slt k, 3
+    brif c, latch, done
+latch:
+    x = get v[0]
+    s = add s, x
+    k = add k, 1
+    br head
+done:
+    ret s
+}
+";
+
+#[test]
+fn loops_without_a_preheader_or_with_a_second_way_in_do_not_qualify() {
+    let module = parse(NOT_PREHEADED).expect("parses");
+    for name in ["two_latches", "second_way_in"] {
+        let f = module.func_by_name(name).expect("function");
+        let func = &module.funcs[f];
+        let loops = header_invariant_loops(func, &Cfg::compute(func));
+        assert!(loops.is_empty(), "{name}: {loops:?}");
+    }
+    let module = load_str("not_preheaded", NOT_PREHEADED);
+    let limits = RunLimits::default();
+    // two_latches(8): entry runs for k = 7, 6, 5, ..., 1 and adds len + v[1] (+ v[0] when k <= 5).
+    let two = |k0: i64| {
+        let mut k = k0;
+        loop {
+            let mut n = 2 + 9;
+            k -= 1;
+            if k > 5 {
+                continue;
+            }
+            n += 7;
+            if k <= 0 {
+                return n;
+            }
+        }
+    };
+    let second = |k0: i64| if k0 > 100 { 7 } else { 7 * (3 - k0).max(0) };
+    for k in [0, 1, 6, 8, 101] {
+        let got = run_everywhere(&module, "main", &[k], &limits);
+        assert_eq!(got, Outcome::Value(two(k) * 1000 + second(k)), "main({k})");
+    }
+}
+
+/// A vec's length and data pointer are both loaded in the preheader whichever access asks
+/// first: `len` then a checked `get`, and an unchecked `get` (no length) then `len`.
+const BOTH_HEADERS: &str = "
+fn len_first(v: vec<i64>, n: i64) -> i64 {
+    var i: i64
+    var s: i64
+    var x: i64
+    var c: bool
+entry:
+    br head
+head:
+    c = slt i, n
+    brif c, body, done
+body:
+    x = len v
+    s = add s, x
+    x = get v[i]
+    s = add s, x
+    i = add i, 1
+    br head
+done:
+    ret s
+}
+
+fn pointer_first(v: vec<i64>, n: i64) -> i64 {
+    var i: i64
+    var s: i64
+    var x: i64
+    var c: bool
+entry:
+    br head
+head:
+    c = slt i, n
+    brif c, body, done
+body:
+    x = get.unchecked v[0]
+    s = add s, x
+    x = len v
+    s = add s, x
+    i = add i, 1
+    br head
+done:
+    ret s
+}
+";
+
+#[test]
+fn both_headers_are_hoisted_whichever_access_comes_first() {
+    let module = parse(BOTH_HEADERS).expect("parses");
+    for name in ["len_first", "pointer_first"] {
+        let f = module.func_by_name(name).expect("function");
+        let func = &module.funcs[f];
+        let loops = header_invariant_loops(func, &Cfg::compute(func));
+        assert_eq!(loops.len(), 1, "{name}: {loops:?}");
+        let vecs: Vec<(bool, bool)> = loops[0].vecs.iter().map(|&(_, l, p)| (l, p)).collect();
+        assert_eq!(vecs, vec![(true, true)], "{name}: length and data pointer");
+    }
+}

@@ -98,7 +98,7 @@ impl Cfg {
         }
     }
 
-    /// The distinct predecessors of `block` (reachable or not).
+    /// The distinct predecessors of `block` (reachable or not), in layout order.
     pub fn preds(&self, block: Block) -> &[Block] {
         let b = block.index();
         match (self.pred_start.get(b), self.pred_start.get(b + 1)) {

@@ -2522,10 +2522,9 @@ pub fn header_invariant_loops(ir: &Function, cfg: &Cfg) -> Vec<HoistLoop> {
         let [a, c] = preds(h) else {
             continue;
         };
+        // The predecessor list is in layout order, so the preheader (before `h`) is the first.
         let (p, latch) = if pos[*a] < pos[h] && pos[*c] >= pos[h] {
             (*a, *c)
-        } else if pos[*c] < pos[h] && pos[*a] >= pos[h] {
-            (*c, *a)
         } else {
             continue;
         };
