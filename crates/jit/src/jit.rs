@@ -97,6 +97,9 @@ pub struct CompiledModule {
     /// Frame estimates of the functions off every call-graph cycle, summed: each is active at
     /// most once at a time, and none of them counts towards the call depth.
     chain_frames: u64,
+    /// The IR function being lowered and compiled, if any: names it in the error when
+    /// Cranelift panics.
+    building: Option<usize>,
 }
 
 impl Drop for CompiledModule {
@@ -203,6 +206,7 @@ impl CompiledModule {
             code_size: 0,
             max_frame: 0,
             chain_frames: 0,
+            building: None,
         };
         // A panic inside Cranelift would be a bug; report it as an error rather than take the
         // host down.
@@ -211,10 +215,14 @@ impl CompiledModule {
         })) {
             Ok(r) => r?,
             Err(_) => {
+                let function = compiled
+                    .building
+                    .and_then(|i| compiled.func_names.get(i).cloned())
+                    .unwrap_or_default();
                 return Err(JitError::Codegen {
-                    function: String::new(),
+                    function,
                     message: "internal error: code generation panicked".to_string(),
-                })
+                });
             }
         }
         Ok(compiled)
@@ -331,8 +339,9 @@ impl CompiledModule {
             jit.clear_context(&mut ctx);
         }
         self.chain_frames = self.chain_frames.saturating_add(stub_frame);
-        for ((fid, f), &id) in module.funcs.iter().zip(&ir_ids) {
+        for (index, ((fid, f), &id)) in module.funcs.iter().zip(&ir_ids).enumerate() {
             let Some(id) = id else { continue };
+            self.building = Some(index);
             let tier = Tier::of(f);
             let info = lower_function(
                 &env,
@@ -370,6 +379,7 @@ impl CompiledModule {
             }
             jit.clear_context(&mut ctx);
         }
+        self.building = None;
         let mut shims = Vec::new();
         for (fid, f) in module.funcs.iter() {
             if self.entries.contains_key(&f.name)
