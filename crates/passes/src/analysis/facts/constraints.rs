@@ -848,8 +848,8 @@ impl FactSet {
     /// two sides' bounds, where a side that does not record the pair contributes what its
     /// constraints imply by a path (so `i == 0` on one side and `i <= len(a)` on the other
     /// keep `i <= len(a)`, which `i <= 0 <= len(a)` implies); a pair that one side does not
-    /// bound at all goes. A compare stays when both have it. Returns whether `self` changed.
-    pub fn meet_with(&mut self, other: &FactSet) -> bool {
+    /// bound at all goes. A compare stays when both have it.
+    pub fn meet_with(&mut self, other: &FactSet) {
         let mut out: Vec<Constraint> = Vec::with_capacity(self.cons.len());
         let (mut i, mut j) = (0, 0);
         loop {
@@ -878,11 +878,8 @@ impl FactSet {
                 }
             }
         }
-        let changed = out != self.cons;
         self.cons = out;
-        let before = self.cmps.len();
         self.cmps.retain(|f| other.cmps.contains(f));
-        changed || before != self.cmps.len()
     }
 
     /// Widening at a loop header: a constraint stays only if the last visit's state bounded

@@ -676,9 +676,7 @@ impl FactAnalysis {
                     drop_dead(&mut edge, live_in);
                     match state.as_mut() {
                         None => state = Some(edge),
-                        Some(s) => {
-                            s.meet_with(&edge);
-                        }
+                        Some(s) => s.meet_with(&edge),
                     }
                 }
                 let Some(mut new_in) = state else { continue };
