@@ -174,3 +174,39 @@ fn only_the_eligible_local_loses_its_slot() {
         "copied lost its slots"
     );
 }
+
+/// Near miss of the field-wise shape: a struct with more fields than the lowering holds in
+/// variables (17), only made and read field by field, keeps its stack slot (a struct with
+/// only scalar fields is the one other condition, and the verifier refuses any other field).
+const NEAR_MISSES: &str = "
+struct W { f0: i64, f1: i64, f2: i64, f3: i64, f4: i64, f5: i64, f6: i64, f7: i64, f8: i64, f9: i64, f10: i64, f11: i64, f12: i64, f13: i64, f14: i64, f15: i64, f16: i64 }
+
+fn main(n: i64) -> i64 {
+    var w: W
+    var x: i64
+    var y: i64
+entry:
+    w = make W(n, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+    x = getfield w.f16
+    y = getfield w.f0
+    x = add x, y
+    ret x
+}
+";
+
+#[test]
+fn a_struct_of_too_many_fields_keeps_its_slot() {
+    let module = parse(NEAR_MISSES).expect("parses");
+    let main = module.func_by_name("main").expect("main");
+    let func = module.funcs.get(main).expect("function");
+    let by_fields = field_struct_locals(func, &module);
+    let (w, _) = func
+        .locals
+        .iter()
+        .find(|(_, d)| d.name == "w")
+        .expect("local");
+    assert!(!by_fields[w], "w is held field by field");
+    let module = load_str("field_near_misses", NEAR_MISSES);
+    let got = run_everywhere(&module, "main", &[30], &RunLimits::default());
+    assert_eq!(got, Outcome::Value(16 + 30));
+}

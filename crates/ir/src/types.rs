@@ -157,7 +157,8 @@ pub struct FieldDef {
     pub ty: Type,
 }
 
-/// A named struct declaration. Fields are scalars or vec handles; layout is C layout.
+/// A named struct declaration. Fields are scalars (the verifier refuses any other type); layout
+/// is C layout.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct StructDef {
     pub name: String,

@@ -924,14 +924,6 @@ impl Fact {
     pub fn len_gt(v: Local, k: i64) -> Option<Fact> {
         fit(-(k as i128) - 1).map(|c| Fact::Le(Constraint::new(Term::ZERO, Term::len(v), c)))
     }
-
-    /// The local the fact is mainly about: the left term's local, else the right one's.
-    pub fn subject(&self) -> Option<Local> {
-        match self {
-            Fact::Le(k) => k.a.local().or(k.b.local()),
-            Fact::CmpIs(f) => Some(f.c),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -963,6 +955,40 @@ mod tests {
             }
             set
         }
+    }
+
+    /// Widening keeps a constraint whose offset did not grow against the old state's bound
+    /// (recorded or by a path) and drops one that grew or that the old state did not bound;
+    /// the strict widening looks at the old state's recorded pairs only.
+    #[test]
+    fn widening_keeps_what_did_not_grow() {
+        let (a, b, c, d) = (Term(1), Term(2), Term(3), Term(4));
+        let mut old = FactSet::new();
+        old.add(a, b, 5);
+        old.add(a, c, 1);
+        old.add(c, d, 1);
+        let mut new = FactSet::new();
+        new.add(a, b, 3); // tighter than the old 5
+        new.add(b, c, 0); // the old state did not bound b - c
+        new.add(a, d, 2); // the old state implies a <= d + 2 by a path only
+        let mut widened = new.clone();
+        widened.widen(&old);
+        assert_eq!(widened.recorded(a, b), Some(3));
+        assert_eq!(widened.recorded(b, c), None);
+        assert_eq!(widened.recorded(a, d), Some(2));
+        let mut strict = new.clone();
+        strict.widen_strict(&old);
+        assert_eq!(strict.recorded(a, b), Some(3));
+        assert_eq!(strict.recorded(b, c), None);
+        assert_eq!(strict.recorded(a, d), None, "not recorded in the old state");
+        let mut grew = FactSet::new();
+        grew.add(a, b, 7);
+        grew.add(a, d, 3);
+        let mut strict_grew = grew.clone();
+        grew.widen(&old);
+        assert_eq!(grew.constraints(), &[], "both offsets grew");
+        strict_grew.widen_strict(&old);
+        assert_eq!(strict_grew.constraints(), &[]);
     }
 
     /// Every ordered pair of distinct terms among the nine.
