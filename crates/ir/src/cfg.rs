@@ -49,7 +49,7 @@ impl Cfg {
         // Predecessor counts, then (the same storage) the next free slot of each list.
         let mut fill = std::mem::take(&mut self.scratch);
         fill.clear();
-        fill.resize(n + 1, 0);
+        fill.resize(n, 0);
         for &block in &func.layout {
             let b = block.index();
             if let Some(term) = func.blocks[block].terminator.as_ref() {
@@ -64,7 +64,8 @@ impl Cfg {
                 }
             }
         }
-        // Prefix sums, then fill in layout order (so each list is in layout order).
+        // Prefix sums (the last start, the total, is set after the loop), then fill in layout
+        // order (so each list is in layout order).
         let mut acc = 0u32;
         for (start, count) in self.pred_start.iter_mut().zip(fill.iter_mut()) {
             *start = acc;

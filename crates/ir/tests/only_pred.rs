@@ -84,3 +84,30 @@ fn assert_only_preds(src: &str, want: &[(&str, Option<&str>)]) {
         .collect();
     assert_eq!(got, want);
 }
+
+#[test]
+fn a_branch_to_one_block_on_both_sides_is_one_edge() {
+    // `brif t, next, next` enters `next` from `entry` only: one successor, one predecessor.
+    let src = "fn main(n: i64) -> i64 {
+    var t: bool
+entry:
+    t = slt n, 2
+    brif t, next, next
+next:
+    ret n
+}";
+    let module = parse(src).expect("parses");
+    let func = module.funcs.values().next().expect("function");
+    let cfg = Cfg::compute(func);
+    let block = |name: &str| {
+        func.blocks
+            .iter()
+            .find(|(_, d)| d.name == name)
+            .map(|(b, _)| b)
+            .expect("block")
+    };
+    let (entry, next) = (block("entry"), block("next"));
+    assert_eq!(cfg.succs(entry), &[next]);
+    assert_eq!(cfg.preds(next), &[entry]);
+    assert_eq!(cfg.only_pred(next), Some(entry));
+}
