@@ -20,7 +20,9 @@ build does not relink the root package's test binaries. The default stages are t
 crate's unit tests and case files, then its analysis, relevance and reporting tests, then the
 root pass cases and 150 grammar-fuzz programs (together what one `cargo test` of all of them
 ran before). Change them with MUTANTS_TEST_CMD. A mutant already listed in the output file is
-skipped, so an interrupted run goes on where it stopped. A stage that runs longer than
+skipped, so an interrupted run goes on where it stopped. `--one MUTANTS_JSON NAME` judges one
+mutant by its full name and prints the verdict (to check that a new test kills a survivor;
+list the mutants of the edited tree first, as lines move). A stage that runs longer than
 MUTANTS_TIMEOUT seconds (400) is killed with everything it started (a mutant that loops
 forever must not keep a core busy after the script moved on).
 """
@@ -57,10 +59,47 @@ def offset(lines, pos):
     return sum(len(line) + 1 for line in lines[: pos["line"] - 1]) + pos["column"] - 1
 
 
+def judge(m, only, cmd, timeout):
+    """Splices mutant `m` into `only`, runs the stages, restores the file: (verdict, stage)."""
+    original = open(only).read()
+    lines = original.split("\n")
+    start = offset(lines, m["span"]["start"])
+    end = offset(lines, m["span"]["end"])
+    with open(only, "w") as f:
+        f.write(original[:start] + m["replacement"] + original[end:])
+    verdict, stage = "MISSED", ""
+    try:
+        for number, stage_cmd in enumerate(cmd.split(" ;; "), start=1):
+            code, stderr = run_stage(stage_cmd, timeout)
+            if code != 0:
+                verdict = "unviable" if b"error[E" in stderr else "caught"
+                stage = f"\tstage {number}"
+                break
+    except subprocess.TimeoutExpired:
+        verdict = "timeout"
+    finally:
+        with open(only, "w") as f:
+            f.write(original)
+    return verdict, stage
+
+
 def main():
-    if len(sys.argv) != 4:
+    args = sys.argv[1:]
+    if len(args) == 3 and args[0] == "--one":
+        # --one MUTANTS_JSON NAME: judge one mutant (its full name, as listed) and print the
+        # verdict; for checking that a new test kills a survivor.
+        mutants = [m for m in json.load(open(args[1])) if m["name"] == args[2]]
+        if len(mutants) != 1:
+            sys.exit(f"no mutant named {args[2]!r} in {args[1]}")
+        m = mutants[0]
+        cmd = os.environ.get("MUTANTS_TEST_CMD", DEFAULT_CMD)
+        timeout = int(os.environ.get("MUTANTS_TIMEOUT", "400"))
+        verdict, stage = judge(m, m["file"], cmd, timeout)
+        print(f"{verdict}\t{m['name']}{stage}")
+        return
+    if len(args) != 3:
         sys.exit(__doc__)
-    mutants_json, only, out_path = sys.argv[1:4]
+    mutants_json, only, out_path = args
     cmd = os.environ.get("MUTANTS_TEST_CMD", DEFAULT_CMD)
     timeout = int(os.environ.get("MUTANTS_TIMEOUT", "400"))
     mutants = [m for m in json.load(open(mutants_json)) if m["file"] == only]
@@ -72,26 +111,8 @@ def main():
         for m in mutants:
             if m["name"] in done:
                 continue
-            original = open(only).read()
-            lines = original.split("\n")
-            start = offset(lines, m["span"]["start"])
-            end = offset(lines, m["span"]["end"])
-            with open(only, "w") as f:
-                f.write(original[:start] + m["replacement"] + original[end:])
             began = time.time()
-            verdict, stage = "MISSED", ""
-            try:
-                for number, stage_cmd in enumerate(cmd.split(" ;; "), start=1):
-                    code, stderr = run_stage(stage_cmd, timeout)
-                    if code != 0:
-                        verdict = "unviable" if b"error[E" in stderr else "caught"
-                        stage = f"\tstage {number}"
-                        break
-            except subprocess.TimeoutExpired:
-                verdict = "timeout"
-            finally:
-                with open(only, "w") as f:
-                    f.write(original)
+            verdict, stage = judge(m, only, cmd, timeout)
             out.write(f"{verdict}\t{m['name']}\t{time.time() - began:.0f}s{stage}\n")
             out.flush()
 
