@@ -112,3 +112,23 @@ after:
         named(&[("entry", 0), ("spin", 1), ("after", 0)])
     );
 }
+
+#[test]
+fn a_loop_back_to_the_entry_block_counts() {
+    // The entry block heads a loop (its back edge from `again`); `done` is outside it.
+    let src = "fn main(n: i64) -> i64 {
+    var c: bool
+entry:
+    n = sub n, 1
+    c = sgt n, 0
+    brif c, again, done
+again:
+    br entry
+done:
+    ret n
+}";
+    assert_eq!(
+        depths(src),
+        named(&[("entry", 1), ("again", 1), ("done", 0)])
+    );
+}
