@@ -182,3 +182,78 @@ impl fmt::Display for PassTimings {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_names_at_different_addresses_are_one_name() {
+        let copy = String::from("dead-local-elim");
+        assert!(same_name("dead-local-elim", &copy));
+        assert!(!same_name("dead-local-elim", "copy-prop"));
+    }
+
+    #[test]
+    fn merging_adds_runs_changes_times_and_computations() {
+        let ms = Duration::from_millis;
+        let mut first = PassTimings::default();
+        first.record_pass("copy-prop", true, ms(2));
+        first.record_pass("copy-prop", false, ms(3));
+        first.add_analysis(
+            Analysis::Cfg,
+            &Timing {
+                runs: 1,
+                changed: 0,
+                time: ms(1),
+            },
+        );
+        first.record_analysis(Analysis::Cfg, Instant::now());
+        let mut second = PassTimings::default();
+        // Its own name, not the literal: merging compares the text.
+        let name: &'static str = String::from("copy-prop").leak();
+        second.record_pass(name, true, ms(5));
+        second.record_pass("simplify-cfg", false, ms(7));
+        second.record_analysis(Analysis::Liveness, Instant::now());
+        second.record_analysis(Analysis::Cfg, Instant::now());
+        let mut all = PassTimings::default();
+        all.merge(&first);
+        all.merge(&second);
+        assert_eq!(all.passes.len(), 2, "{:?}", all.passes);
+        let (pass, t) = all.passes[0];
+        assert_eq!(
+            (pass, t.runs, t.changed, t.time),
+            ("copy-prop", 3, 2, ms(10))
+        );
+        assert_eq!(all.passes[1].1.runs, 1);
+        assert_eq!(all.pass_total(), ms(17));
+        assert_eq!(all.computed(Analysis::Cfg), 3);
+        assert_eq!(all.computed(Analysis::Liveness), 1);
+        assert_eq!(all.computed(Analysis::Facts), 0);
+        assert!(all.analyses[0].1.time >= ms(1));
+    }
+
+    #[test]
+    fn the_report_names_every_analysis_with_its_count() {
+        let mut t = PassTimings::default();
+        t.record_pass("inline", false, Duration::ZERO);
+        for _ in 0..4 {
+            t.record_analysis(Analysis::DomTree, Instant::now());
+        }
+        let text = t.to_string();
+        let row = |name: &str| {
+            text.lines()
+                .find(|l| l.ends_with(&format!("  {name}")))
+                .unwrap_or_else(|| panic!("no row for {name}:\n{text}"))
+                .split_whitespace()
+                .nth(1)
+                .map(str::to_owned)
+        };
+        assert_eq!(row("dominators").as_deref(), Some("4"));
+        for name in ["cfg", "liveness", "facts", "call-graph"] {
+            assert_eq!(row(name).as_deref(), Some("0"), "{name}");
+        }
+        let inline = text.lines().find(|l| l.ends_with("  inline")).unwrap();
+        assert_eq!(inline.split_whitespace().nth(2), Some("1"), "{inline}");
+    }
+}
