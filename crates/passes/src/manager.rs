@@ -288,3 +288,27 @@ pub fn unified_diff(before: &str, after: &str, label: &str) -> String {
         .header(&format!("before {label}"), &format!("after {label}"))
         .to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::signature_only;
+    use poolopt_ir::parse;
+
+    #[test]
+    fn the_stub_keeps_every_parameter_with_its_type_and_nothing_else() {
+        let module = parse(
+            "fn f(a: i64, b: i32) -> i64 {\n    var t: i64\nentry:\n    t = copy a\n    ret t\n}\n",
+        )
+        .unwrap();
+        let func = module.funcs.values().next().unwrap();
+        let stub = signature_only(func);
+        assert_eq!(stub.params, func.params);
+        assert_eq!(stub.ret, func.ret);
+        assert_eq!(stub.locals.len(), 2, "the parameters' locals only");
+        for &p in &func.params {
+            assert_eq!(stub.locals[p].ty, func.locals[p].ty);
+            assert_eq!(stub.locals[p].name, func.locals[p].name);
+        }
+        assert!(stub.blocks.is_empty() && stub.layout.is_empty());
+    }
+}

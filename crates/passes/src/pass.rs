@@ -57,12 +57,6 @@ pub trait Pass {
     /// The lowest level whose pipeline includes this pass.
     fn min_level(&self) -> OptLevel;
 
-    /// Whether the program's meaning depends on this pass running. Optimizations answer
-    /// `false`: skipping them must never change a result or a trap.
-    fn is_required_for_soundness(&self) -> bool {
-        false
-    }
-
     /// Whether the pass leaves every block and terminator as it found them (it may change
     /// instructions and locals). The manager then keeps the CFG and dominator tree across it.
     fn preserves_cfg(&self) -> bool {
@@ -93,7 +87,6 @@ pub struct PassContext<'a> {
     call_graph: Option<&'a CallGraph>,
     call_effects: Option<&'a CallEffects>,
     entry_live: Option<&'a EntryLiveCache>,
-    func_id: Option<FuncId>,
     timings: PassTimings,
 }
 
@@ -126,7 +119,6 @@ impl<'a> PassContext<'a> {
             call_graph: None,
             call_effects: None,
             entry_live: None,
-            func_id: module.func_by_name(function),
             timings: PassTimings::default(),
         }
     }
@@ -176,11 +168,6 @@ impl<'a> PassContext<'a> {
     /// The module's call graph, when the manager provided one.
     pub fn call_graph(&self) -> Option<&'a CallGraph> {
         self.call_graph
-    }
-
-    /// The id of the function being transformed.
-    pub fn func_id(&self) -> Option<FuncId> {
-        self.func_id
     }
 
     /// Turns remark collection on or off (on by default).
@@ -395,5 +382,22 @@ impl<'a> PassContext<'a> {
     /// Adds `n` to the current pass's counter `counter`.
     pub fn stat(&mut self, counter: &'static str, n: u64) {
         self.stats.add(self.pass, counter, n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OptLevel;
+
+    #[test]
+    fn levels_parse_from_their_names_and_digits_only() {
+        for level in [OptLevel::O0, OptLevel::O1, OptLevel::O2] {
+            assert_eq!(level.name().parse::<OptLevel>(), Ok(level));
+            assert_eq!(level.name()[1..].parse::<OptLevel>(), Ok(level));
+        }
+        for bad in ["3", "O3", "o2", "", "O", "02"] {
+            let err = bad.parse::<OptLevel>().unwrap_err();
+            assert!(err.contains(&format!("`{bad}`")), "{err}");
+        }
     }
 }

@@ -129,3 +129,20 @@ pub fn pipeline(level: OptLevel) -> Vec<Box<dyn Pass>> {
             .collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pass_has_its_own_description() {
+        let mut seen = Vec::new();
+        for name in pass_names() {
+            let text = pass_description(name).unwrap_or_else(|| panic!("{name}: none"));
+            assert!(text.len() > 20, "{name}: {text:?}");
+            assert!(!seen.contains(&text), "{name} shares {text:?}");
+            seen.push(text);
+        }
+        assert_eq!(pass_description("no-such-pass"), None);
+    }
+}

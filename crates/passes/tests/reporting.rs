@@ -163,3 +163,49 @@ fn bounds_check_elim_says_when_the_fact_analysis_gave_up() {
         gave_up[0]
     );
 }
+
+/// The inliner asks which of a callee's locals are live on entry once per inlined call; the
+/// run shares one answer per callee across all call sites and callers, so inlining `g` into
+/// three callers twice each computes `g`'s liveness once, as inlining it once does.
+#[test]
+fn a_callees_entry_liveness_is_computed_once_per_run() {
+    let program = |callers: usize, calls: usize| {
+        let mut s = String::from(
+            "fn g(x: i64) -> i64 {\n    var t: i64\nentry:\n    t = add x, 1\n    ret t\n}\n",
+        );
+        for c in 0..callers {
+            s += &format!("fn f{c}(x: i64) -> i64 {{\n    var r: i64\nentry:\n    r = copy x\n");
+            for _ in 0..calls {
+                s += "    r = call g(r)\n";
+            }
+            s += "    ret r\n}\n";
+        }
+        s
+    };
+    let liveness = |callers, calls| {
+        let mut m = module(&program(callers, calls));
+        let report = PassManager::from_names(&["inline"])
+            .unwrap()
+            .run(&mut m)
+            .unwrap();
+        assert_eq!(
+            report.stats.get("inline", "calls_inlined"),
+            (callers * calls) as u64
+        );
+        report.timings.computed(Analysis::Liveness)
+    };
+    assert_eq!(liveness(3, 2), liveness(1, 1));
+}
+
+/// Remarks are off unless asked for: a manager that was not asked collects none (nor builds
+/// their text), one that was asked reports what the passes did.
+#[test]
+fn remarks_are_collected_only_when_asked_for() {
+    let src = "fn f(x: i64) -> i64 {\n    var t: i64\n    var u: i64\nentry:\n    t = add x, 1\n    u = copy t\n    ret u\n}\n";
+    let remarks = |manager: PassManager| {
+        let mut m = module(src);
+        manager.run(&mut m).unwrap().remarks.len()
+    };
+    assert_eq!(remarks(PassManager::for_level(OptLevel::O2)), 0);
+    assert!(remarks(PassManager::for_level(OptLevel::O2).collect_remarks(true)) > 0);
+}
