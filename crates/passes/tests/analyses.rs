@@ -5,7 +5,7 @@
 mod common;
 
 use poolopt_ir::{CmpOp, Function, ModuleBuilder, Type};
-use poolopt_passes::analysis::facts::GaveUp;
+use poolopt_passes::analysis::facts::{FactLimits, GaveUp};
 use poolopt_passes::analysis::{Cfg, DomTree, FactAnalysis, Liveness};
 
 /// `f(x)`: a chain of `n` diamonds `head_k -> (left_k | right_k) -> head_{k+1}`.
@@ -206,4 +206,114 @@ fn liveness_with_more_locals_than_one_word_holds() {
             }
         }
     }
+}
+
+/// A loop whose every turn pops (from `tests/checks/odd_shapes_do_not_panic.pir`): under the
+/// ordinary widening each visit of its header changes the in-state again, so only the
+/// strict widening ends the fixpoint (the sweeps grow with the visits allowed before it).
+const SHRINKING_LOOP: &str = "
+fn f(v: vec<i64>, p: bool) -> i64 {
+    var n: i64
+    var c: bool
+    var x: i64
+entry:
+    n = len v
+    c = sgt n, 0
+    brif c, same, same
+same:
+    brif p, spin, done
+spin:
+    pop v
+    brif p, spin, done
+done:
+    x = len v
+    ret x
+}
+";
+
+/// The fact analysis of [`SHRINKING_LOOP`] under `limits`.
+fn shrinking_loop_facts(limits: FactLimits) -> FactAnalysis {
+    let module = common::module(SHRINKING_LOOP);
+    let func = module.funcs.values().next().unwrap();
+    let cfg = Cfg::compute(func);
+    let live = Liveness::compute(func, &cfg);
+    FactAnalysis::compute_with_limits(func, &cfg, &live, None, limits)
+}
+
+fn with_strict_after(strict_after: u32) -> FactLimits {
+    FactLimits {
+        strict_after,
+        ..FactLimits::default()
+    }
+}
+
+/// The widening schedule: a header's widening turns strict after its fourth changed visit.
+/// Measured on the spinning loop: the fixpoint takes seven sweeps by default, three when the
+/// first widening is strict, 103 when the strict one waits for 100 visits, and without it the
+/// sweep safety net gives up.
+#[test]
+fn strict_widening_starts_after_the_fourth_changed_visit_of_a_header() {
+    assert_eq!(FactLimits::default().strict_after, 4);
+    let default = shrinking_loop_facts(FactLimits::default());
+    assert_eq!((default.sweeps(), default.gave_up()), (7, None));
+    let strict_first = shrinking_loop_facts(with_strict_after(0));
+    assert_eq!((strict_first.sweeps(), strict_first.gave_up()), (3, None));
+    let late = shrinking_loop_facts(with_strict_after(100));
+    assert_eq!((late.sweeps(), late.gave_up()), (103, None));
+    let never = shrinking_loop_facts(with_strict_after(u32::MAX));
+    assert_eq!(never.gave_up(), Some(GaveUp::Sweeps));
+    assert_eq!(never.sweeps(), FactLimits::default().max_sweeps + 1);
+}
+
+/// The sweep safety net at its edge: a fixpoint of exactly `max_sweeps` sweeps is kept, one
+/// sweep fewer allowed gives up (and then knows nothing anywhere).
+#[test]
+fn the_sweep_limit_allows_exactly_its_number_of_sweeps() {
+    let needed = shrinking_loop_facts(FactLimits::default()).sweeps();
+    let at = shrinking_loop_facts(FactLimits {
+        max_sweeps: needed,
+        ..FactLimits::default()
+    });
+    assert_eq!((at.sweeps(), at.gave_up()), (needed, None));
+    let below = shrinking_loop_facts(FactLimits {
+        max_sweeps: needed - 1,
+        ..FactLimits::default()
+    });
+    assert_eq!(
+        (below.sweeps(), below.gave_up()),
+        (needed, Some(GaveUp::Sweeps))
+    );
+    assert_eq!(below.stored_facts(), 0, "a gave-up analysis stores nothing");
+}
+
+/// The stored-facts count is the facts the block sets hold (blocks evaluated again replace
+/// what they stored), and the safety net allows exactly its number: the peak is kept, one
+/// fact fewer gives up.
+#[test]
+fn the_stored_facts_count_is_what_the_sets_hold_and_its_limit_is_exact() {
+    let module = common::module(SHRINKING_LOOP);
+    let func = module.funcs.values().next().unwrap();
+    let facts = shrinking_loop_facts(FactLimits::default());
+    let held: usize = func
+        .layout
+        .iter()
+        .flat_map(|&b| [facts.block_in(b), facts.block_out(b)])
+        .flatten()
+        .map(|set| set.entries())
+        .sum();
+    assert!(held > 0);
+    assert_eq!(facts.stored_facts(), held);
+    let peak = facts.peak_stored_facts();
+    assert!(peak >= held);
+    let at = shrinking_loop_facts(FactLimits {
+        max_stored_facts: peak,
+        ..FactLimits::default()
+    });
+    assert_eq!(at.gave_up(), None);
+    assert_eq!(at.stored_facts(), held);
+    let below = shrinking_loop_facts(FactLimits {
+        max_stored_facts: peak - 1,
+        ..FactLimits::default()
+    });
+    assert_eq!(below.gave_up(), Some(GaveUp::StoredFacts));
 }

@@ -897,9 +897,10 @@ impl FactSet {
         });
     }
 
-    /// The strict widening used once a header has been visited [`STRICT_AFTER`] times: a
-    /// constraint stays only if the old state recorded its pair directly with an offset at
-    /// least as large, so the pairs only shrink from then on.
+    /// The strict widening used once a header has been visited [`STRICT_AFTER`] times (the
+    /// default of `FactLimits::strict_after`): a constraint stays only if the old state
+    /// recorded its pair directly with an offset at least as large, so the pairs only shrink
+    /// from then on.
     pub fn widen_strict(&mut self, old: &FactSet) {
         self.cons.retain(|k| {
             old.cons

@@ -193,6 +193,11 @@ pub struct FactAnalysis {
     tracked: Tracked,
     /// Why the analysis gave up on the function (it then knows nothing anywhere).
     gave_up: Option<GaveUp>,
+    /// The sweeps the fixpoint took (the last one changed nothing).
+    sweeps: usize,
+    /// The facts the stored sets held together at the end, and the most they held at once.
+    stored: usize,
+    peak_stored: usize,
 }
 
 /// Why the fact analysis gave up on a function (see the module docs).
@@ -573,6 +578,31 @@ pub const MAX_SWEEPS: usize = 1000;
 /// 43,752 blocks.
 pub const MAX_STORED_FACTS: usize = 4 << 20;
 
+/// The fact analysis's safety nets and widening schedule. [`FactLimits::default`] is what the
+/// passes use ([`MAX_SWEEPS`], [`MAX_STORED_FACTS`], [`constraints::STRICT_AFTER`]); other
+/// values are for tests of the nets at their exact edges and for tuning
+/// ([`FactAnalysis::compute_with_limits`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FactLimits {
+    /// The most sweeps a fixpoint may take; the analysis gives up on the next one.
+    pub max_sweeps: usize,
+    /// The most facts the sets stored at block entries and exits may hold together.
+    pub max_stored_facts: usize,
+    /// Visits of a loop header (with a changed in-state) after which its widening is
+    /// [`FactSet::widen_strict`] instead of [`FactSet::widen`].
+    pub strict_after: u32,
+}
+
+impl Default for FactLimits {
+    fn default() -> FactLimits {
+        FactLimits {
+            max_sweeps: MAX_SWEEPS,
+            max_stored_facts: MAX_STORED_FACTS,
+            strict_after: constraints::STRICT_AFTER,
+        }
+    }
+}
+
 impl FactAnalysis {
     /// Runs the analysis over `func`.
     pub fn compute(func: &Function, cfg: &Cfg) -> FactAnalysis {
@@ -594,9 +624,21 @@ impl FactAnalysis {
         live: &Liveness,
         effects: Option<&CallEffects>,
     ) -> FactAnalysis {
+        FactAnalysis::compute_with_limits(func, cfg, live, effects, FactLimits::default())
+    }
+
+    /// Like [`FactAnalysis::compute_with_effects`], with other safety nets or another widening
+    /// schedule than the passes use.
+    pub fn compute_with_limits(
+        func: &Function,
+        cfg: &Cfg,
+        live: &Liveness,
+        effects: Option<&CallEffects>,
+        limits: FactLimits,
+    ) -> FactAnalysis {
         let calls = CallKills::of(func, effects);
         let tracked = Tracked::of(func, &calls);
-        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked)
+        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, limits)
     }
 
     /// Like [`FactAnalysis::compute_with_effects`], tracking only the locals linked to a
@@ -610,7 +652,7 @@ impl FactAnalysis {
     ) -> FactAnalysis {
         let calls = CallKills::of(func, effects);
         let tracked = Tracked::of_divisors(func);
-        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked)
+        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, FactLimits::default())
     }
 
     fn compute_tracked(
@@ -619,6 +661,7 @@ impl FactAnalysis {
         live: &Liveness,
         calls: CallKills,
         tracked: Tracked,
+        limits: FactLimits,
     ) -> FactAnalysis {
         let mut fa = FactAnalysis {
             tracked,
@@ -645,7 +688,8 @@ impl FactAnalysis {
         while changed {
             changed = false;
             sweeps += 1;
-            if sweeps > MAX_SWEEPS {
+            fa.sweeps = sweeps;
+            if sweeps > limits.max_sweeps {
                 return fa.give_up(cfg, GaveUp::Sweeps);
             }
             for &b in cfg.rpo() {
@@ -697,11 +741,16 @@ impl FactAnalysis {
                         continue;
                     }
                     // Widening at loop headers: an offset that grew is dropped, not counted
-                    // up. Every cycle passes through a header, so that bounds the sweeps;
-                    // other blocks keep the constraints their edges give afresh each sweep.
+                    // up. The ordinary widening also keeps what the old state implied by a
+                    // path, which can change on every visit (a loop that pops each turn does:
+                    // `strict_widening_starts_after_the_fourth_changed_visit_of_a_header`);
+                    // past `strict_after` visits only directly recorded pairs stay, so the
+                    // pairs only shrink. Every cycle passes through a header, so that bounds
+                    // the sweeps; other blocks keep the constraints their edges give afresh
+                    // each sweep.
                     if header {
                         visits[b] += 1;
-                        if visits[b] > constraints::STRICT_AFTER {
+                        if visits[b] > limits.strict_after {
                             new_in.widen_strict(old);
                         } else {
                             new_in.widen(old);
@@ -732,7 +781,9 @@ impl FactAnalysis {
                     .map(FactSet::entries)
                     .sum::<usize>();
                 stored = stored - old + new_in.entries() + s.entries();
-                if stored > MAX_STORED_FACTS {
+                fa.stored = stored;
+                fa.peak_stored = fa.peak_stored.max(stored);
+                if stored > limits.max_stored_facts {
                     return fa.give_up(cfg, GaveUp::StoredFacts);
                 }
                 fa.block_in[b] = Some(new_in);
@@ -754,6 +805,7 @@ impl FactAnalysis {
             self.block_out[b] = Some(FactSet::new());
         }
         self.gave_up = Some(why);
+        self.stored = 0;
         self
     }
 
@@ -761,6 +813,23 @@ impl FactAnalysis {
     /// and every check is kept.
     pub fn gave_up(&self) -> Option<GaveUp> {
         self.gave_up
+    }
+
+    /// The sweeps over the blocks the fixpoint took, the last one (which changed nothing)
+    /// included; on giving up, the sweep it gave up in.
+    pub fn sweeps(&self) -> usize {
+        self.sweeps
+    }
+
+    /// The facts (constraints and compares) the sets at block entries and exits hold together.
+    pub fn stored_facts(&self) -> usize {
+        self.stored
+    }
+
+    /// The most facts the sets at block entries and exits held together during the fixpoint:
+    /// what [`FactLimits::max_stored_facts`] bounds.
+    pub fn peak_stored_facts(&self) -> usize {
+        self.peak_stored
     }
 
     /// Facts on entry to `block` (`None` when unreachable).
