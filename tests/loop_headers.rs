@@ -9,9 +9,17 @@ mod common;
 use common::{load_str, run_everywhere, Outcome};
 use poolopt::ir::cfg::Cfg;
 use poolopt::ir::parse;
-use poolopt::jit::lower::header_invariant_loops;
+use poolopt::jit::lower::{header_invariant_loops, HoistLoop};
 use poolopt::RunLimits;
 use poolopt_test_support::trap_everywhere;
+
+/// The hoistable loops of function `name` of the module in `src`.
+fn loops_of(src: &str, name: &str) -> Vec<HoistLoop> {
+    let module = parse(src).expect("parses");
+    let f = module.func_by_name(name).expect("function");
+    let func = &module.funcs[f];
+    header_invariant_loops(func, &Cfg::compute(func))
+}
 
 const SRC: &str = "
 fn fill(n: i64) -> vec<i64> {
@@ -133,14 +141,7 @@ fn reference(n: i64) -> i64 {
 
 #[test]
 fn only_loops_without_header_changes_qualify() {
-    let module = parse(SRC).expect("parses");
-    let loops = |name: &str| {
-        let f = module.func_by_name(name).expect("function");
-        {
-            let func = module.funcs.get(f).expect("function");
-            header_invariant_loops(func, &Cfg::compute(func))
-        }
-    };
+    let loops = |name: &str| loops_of(SRC, name);
     let sum = loops("sum");
     assert_eq!(sum.len(), 1, "{sum:?}");
     let mut vecs: Vec<(bool, bool)> = sum[0].vecs.iter().map(|&(_, l, p)| (l, p)).collect();
@@ -218,10 +219,8 @@ done:
 
 #[test]
 fn a_preheader_laid_out_before_the_vec_is_created_still_reads_it() {
-    let module = parse(LATE_VEC).expect("parses");
-    let main = module.func_by_name("main").expect("main");
     assert_eq!(
-        header_invariant_loops(&module.funcs[main], &Cfg::compute(&module.funcs[main])).len(),
+        loops_of(LATE_VEC, "main").len(),
         1,
         "the loop's headers are loaded in `pre`"
     );
@@ -296,11 +295,8 @@ done:
 
 #[test]
 fn loops_without_a_preheader_or_with_a_second_way_in_do_not_qualify() {
-    let module = parse(NOT_PREHEADED).expect("parses");
     for name in ["two_latches", "second_way_in"] {
-        let f = module.func_by_name(name).expect("function");
-        let func = &module.funcs[f];
-        let loops = header_invariant_loops(func, &Cfg::compute(func));
+        let loops = loops_of(NOT_PREHEADED, name);
         assert!(loops.is_empty(), "{name}: {loops:?}");
     }
     let module = load_str("not_preheaded", NOT_PREHEADED);
@@ -375,11 +371,8 @@ done:
 
 #[test]
 fn both_headers_are_hoisted_whichever_access_comes_first() {
-    let module = parse(BOTH_HEADERS).expect("parses");
     for name in ["len_first", "pointer_first"] {
-        let f = module.func_by_name(name).expect("function");
-        let func = &module.funcs[f];
-        let loops = header_invariant_loops(func, &Cfg::compute(func));
+        let loops = loops_of(BOTH_HEADERS, name);
         assert_eq!(loops.len(), 1, "{name}: {loops:?}");
         let vecs: Vec<(bool, bool)> = loops[0].vecs.iter().map(|&(_, l, p)| (l, p)).collect();
         assert_eq!(vecs, vec![(true, true)], "{name}: length and data pointer");
