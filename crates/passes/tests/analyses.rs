@@ -208,36 +208,19 @@ fn liveness_with_more_locals_than_one_word_holds() {
     }
 }
 
-/// A loop whose every turn pops (from `tests/checks/odd_shapes_do_not_panic.pir`): under the
-/// ordinary widening each visit of its header changes the in-state again, so only the
-/// strict widening ends the fixpoint (the sweeps grow with the visits allowed before it).
-const SHRINKING_LOOP: &str = "
-fn f(v: vec<i64>, p: bool) -> i64 {
-    var n: i64
-    var c: bool
-    var x: i64
-entry:
-    n = len v
-    c = sgt n, 0
-    brif c, same, same
-same:
-    brif p, spin, done
-spin:
-    pop v
-    brif p, spin, done
-done:
-    x = len v
-    ret x
-}
-";
+/// `f` of this case file is a loop whose every turn pops: under the ordinary widening each
+/// visit of its header changes the in-state again, so only the strict widening ends the
+/// fixpoint (the sweeps grow with the visits allowed before it).
+const SHRINKING_LOOP: &str = include_str!("checks/odd_shapes_do_not_panic.pir");
 
-/// The fact analysis of [`SHRINKING_LOOP`] under `limits`.
-fn shrinking_loop_facts(limits: FactLimits) -> FactAnalysis {
+/// The module of [`SHRINKING_LOOP`] and the fact analysis of its `f` under `limits`.
+fn shrinking_loop_facts(limits: FactLimits) -> (poolopt_ir::Module, FactAnalysis) {
     let module = common::module(SHRINKING_LOOP);
-    let func = module.funcs.values().next().unwrap();
+    let func = &module.funcs[module.func_by_name("f").expect("f")];
     let cfg = Cfg::compute(func);
     let live = Liveness::compute(func, &cfg);
-    FactAnalysis::compute_with_limits(func, &cfg, &live, None, limits)
+    let facts = FactAnalysis::compute_with_limits(func, &cfg, &live, None, limits);
+    (module, facts)
 }
 
 fn with_strict_after(strict_after: u32) -> FactLimits {
@@ -254,13 +237,13 @@ fn with_strict_after(strict_after: u32) -> FactLimits {
 #[test]
 fn strict_widening_starts_after_the_fourth_changed_visit_of_a_header() {
     assert_eq!(FactLimits::default().strict_after, 4);
-    let default = shrinking_loop_facts(FactLimits::default());
+    let (_, default) = shrinking_loop_facts(FactLimits::default());
     assert_eq!((default.sweeps(), default.gave_up()), (7, None));
-    let strict_first = shrinking_loop_facts(with_strict_after(0));
+    let (_, strict_first) = shrinking_loop_facts(with_strict_after(0));
     assert_eq!((strict_first.sweeps(), strict_first.gave_up()), (3, None));
-    let late = shrinking_loop_facts(with_strict_after(100));
+    let (_, late) = shrinking_loop_facts(with_strict_after(100));
     assert_eq!((late.sweeps(), late.gave_up()), (103, None));
-    let never = shrinking_loop_facts(with_strict_after(u32::MAX));
+    let (_, never) = shrinking_loop_facts(with_strict_after(u32::MAX));
     assert_eq!(never.gave_up(), Some(GaveUp::Sweeps));
     assert_eq!(never.sweeps(), FactLimits::default().max_sweeps + 1);
 }
@@ -269,13 +252,13 @@ fn strict_widening_starts_after_the_fourth_changed_visit_of_a_header() {
 /// sweep fewer allowed gives up (and then knows nothing anywhere).
 #[test]
 fn the_sweep_limit_allows_exactly_its_number_of_sweeps() {
-    let needed = shrinking_loop_facts(FactLimits::default()).sweeps();
-    let at = shrinking_loop_facts(FactLimits {
+    let needed = shrinking_loop_facts(FactLimits::default()).1.sweeps();
+    let (_, at) = shrinking_loop_facts(FactLimits {
         max_sweeps: needed,
         ..FactLimits::default()
     });
     assert_eq!((at.sweeps(), at.gave_up()), (needed, None));
-    let below = shrinking_loop_facts(FactLimits {
+    let (_, below) = shrinking_loop_facts(FactLimits {
         max_sweeps: needed - 1,
         ..FactLimits::default()
     });
@@ -291,9 +274,8 @@ fn the_sweep_limit_allows_exactly_its_number_of_sweeps() {
 /// fact fewer gives up.
 #[test]
 fn the_stored_facts_count_is_what_the_sets_hold_and_its_limit_is_exact() {
-    let module = common::module(SHRINKING_LOOP);
-    let func = module.funcs.values().next().unwrap();
-    let facts = shrinking_loop_facts(FactLimits::default());
+    let (module, facts) = shrinking_loop_facts(FactLimits::default());
+    let func = &module.funcs[module.func_by_name("f").expect("f")];
     let held: usize = func
         .layout
         .iter()
@@ -305,13 +287,13 @@ fn the_stored_facts_count_is_what_the_sets_hold_and_its_limit_is_exact() {
     assert_eq!(facts.stored_facts(), held);
     let peak = facts.peak_stored_facts();
     assert!(peak >= held);
-    let at = shrinking_loop_facts(FactLimits {
+    let (_, at) = shrinking_loop_facts(FactLimits {
         max_stored_facts: peak,
         ..FactLimits::default()
     });
     assert_eq!(at.gave_up(), None);
     assert_eq!(at.stored_facts(), held);
-    let below = shrinking_loop_facts(FactLimits {
+    let (_, below) = shrinking_loop_facts(FactLimits {
         max_stored_facts: peak - 1,
         ..FactLimits::default()
     });

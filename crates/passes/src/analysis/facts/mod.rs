@@ -195,7 +195,8 @@ pub struct FactAnalysis {
     gave_up: Option<GaveUp>,
     /// The sweeps the fixpoint took (the last one changed nothing).
     sweeps: usize,
-    /// The facts the stored sets held together at the end, and the most they held at once.
+    /// The facts the sets in `block_in` and `block_out` hold together, and the most they held
+    /// at once.
     stored: usize,
     peak_stored: usize,
 }
@@ -681,15 +682,11 @@ impl FactAnalysis {
         let mut clock: u64 = 0;
         let mut evaluated_at: SecondaryMap<Block, u64> = SecondaryMap::new();
         let mut out_changed_at: SecondaryMap<Block, u64> = SecondaryMap::new();
-        let mut sweeps = 0;
-        // Facts held by the sets in `block_in` and `block_out`.
-        let mut stored = 0usize;
         let mut changed = true;
         while changed {
             changed = false;
-            sweeps += 1;
-            fa.sweeps = sweeps;
-            if sweeps > limits.max_sweeps {
+            fa.sweeps += 1;
+            if fa.sweeps > limits.max_sweeps {
                 return fa.give_up(cfg, GaveUp::Sweeps);
             }
             for &b in cfg.rpo() {
@@ -780,10 +777,9 @@ impl FactAnalysis {
                     .flatten()
                     .map(FactSet::entries)
                     .sum::<usize>();
-                stored = stored - old + new_in.entries() + s.entries();
-                fa.stored = stored;
-                fa.peak_stored = fa.peak_stored.max(stored);
-                if stored > limits.max_stored_facts {
+                fa.stored = fa.stored - old + new_in.entries() + s.entries();
+                fa.peak_stored = fa.peak_stored.max(fa.stored);
+                if fa.stored > limits.max_stored_facts {
                     return fa.give_up(cfg, GaveUp::StoredFacts);
                 }
                 fa.block_in[b] = Some(new_in);
