@@ -465,14 +465,15 @@ fn binary_facts(
                 within(gen, d, Some(0), None);
             }
         }
-        // A logical shift by 1..63 clears the sign bit: 0 <= d <= i64::MAX >> s, and d <= x
-        // for x >= 0.
+        // A logical shift by 1..63 clears the sign bit: 0 <= d <= u64::MAX >> s (the value is
+        // read as unsigned: `-1 lshr 63` is 1, not `i64::MAX >> 63` = 0), and d <= x for
+        // x >= 0.
         BinaryOp::LShr if y.0 == Term::ZERO && y.1.rem_euclid(64) != 0 => {
             within(
                 gen,
                 d,
                 Some(0),
-                Some((i64::MAX >> y.1.rem_euclid(64)) as i128),
+                Some((u64::MAX >> y.1.rem_euclid(64)) as i128),
             );
             if nonneg(lx()) && x.0 != d && x.0 != Term::ZERO {
                 gen.push((d, x.0, 0));
