@@ -19,7 +19,8 @@
 //!   it may write the element or shrink the vec exactly when it is given one of that type.
 //!
 //! A `push` keeps the store: it appends, so element `k` keeps its value and the length only
-//! grows.
+//! grows. At most [`MAX_AVAILABLE_STORES`] stores are available at once; a newer one makes the
+//! pass forget the oldest, so a block of `n` stores costs `O(n)`, not `O(n²)`.
 //!
 //! **Soundness.** When `y = get v[k](.f)` (same vec local, same index operand, same field or
 //! none) is reached with the store available, the `set` ran on this path with the same handle
@@ -34,6 +35,7 @@ use super::extended_blocks;
 use crate::analysis::facts::may_alias;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{display_inst, Block, Function, Inst, InstKind, Local, Module, Operand};
+use rustc_hash::FxHashMap;
 
 /// The pass.
 pub struct StoreLoadForward;
@@ -59,15 +61,14 @@ enum Cause {
     CallReceives,
     /// The vec, index or value local is assigned.
     Reassigned(Local),
+    /// Forgotten: more than [`MAX_AVAILABLE_STORES`] stores were available.
+    TooMany,
 }
 
 /// A store that was available until instruction `at` (for the missed remark of a later get;
 /// recorded only when remarks are collected).
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 struct Killed {
-    vec: Local,
-    index: Operand,
-    field: Option<u32>,
     cause: Cause,
     at: Inst,
 }
@@ -84,14 +85,28 @@ impl Killed {
             Cause::Reassigned(d) => {
                 format!("`{}` is reassigned between (`{text}`)", func.local_name(d))
             }
+            Cause::TooMany => format!(
+                "forgotten when `{text}` made more than {MAX_AVAILABLE_STORES} stores available"
+            ),
         }
     }
 }
 
+/// The element a store writes: vec local, index, field.
+type Place = (Local, Operand, Option<u32>);
+
+/// How many stores are kept available at once. Every instruction checks the available stores
+/// against what it kills, so without a bound a block of `n` stores would cost `n²`; past it
+/// the oldest store is forgotten (sound: forgetting only forwards less). LLVM's memory
+/// dependence analysis bounds its backward scan the same way (`memdep-block-scan-limit`).
+const MAX_AVAILABLE_STORES: usize = 64;
+
 #[derive(Clone, Default)]
 struct State {
     live: Vec<Store>,
-    killed: Vec<Killed>,
+    /// Why each place's last store stopped being available (kept only when remarks are
+    /// collected).
+    killed: FxHashMap<Place, Killed>,
     /// Whether `killed` is kept (remarks are collected).
     explain: bool,
 }
@@ -110,15 +125,25 @@ impl State {
             }
             let s = self.live.remove(i);
             self.killed
-                .retain(|k| !(k.vec == s.vec && k.index == s.index && k.field == s.field));
-            self.killed.push(Killed {
-                vec: s.vec,
-                index: s.index,
-                field: s.field,
-                cause,
-                at,
-            });
+                .insert((s.vec, s.index, s.field), Killed { cause, at });
         }
+    }
+
+    /// Makes `store` available, forgetting the oldest one past the bound.
+    fn push(&mut self, store: Store) {
+        if self.live.len() == MAX_AVAILABLE_STORES {
+            let oldest = self.live.remove(0);
+            if self.explain {
+                self.killed.insert(
+                    (oldest.vec, oldest.index, oldest.field),
+                    Killed {
+                        cause: Cause::TooMany,
+                        at: store.inst,
+                    },
+                );
+            }
+        }
+        self.live.push(store);
     }
 }
 
@@ -200,12 +225,7 @@ fn visit(
                     set_text.unwrap_or_default()
                 )
             });
-        } else if let Some(k) = state
-            .killed
-            .iter()
-            .rev()
-            .find(|k| k.vec == vec && k.index == index && k.field == field)
-        {
+        } else if let Some(k) = state.killed.get(&(vec, index, field)) {
             let why = k.why(cx.module, func);
             let loc = func.insts[inst].loc;
             cx.missed_with(func, block, loc, || {
@@ -231,7 +251,7 @@ fn visit(
             });
             let self_ref = |l: Local| op_is(index, l) || op_is(value, l);
             if !self_ref(vec) {
-                state.live.push(Store {
+                state.push(Store {
                     vec,
                     index,
                     field,

@@ -29,12 +29,14 @@ use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
     display_inst, BinaryOp, Block, CmpOp, Function, Inst, InstKind, Local, Operand, Type,
 };
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 /// The pass.
 pub struct ValueNumbering;
 
 /// A pure expression, with its destination type.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 enum Expr {
     Unary(poolopt_ir::UnaryOp, Operand, Type),
     Binary(BinaryOp, Operand, Operand, Type),
@@ -97,40 +99,110 @@ fn expr_of(func: &Function, kind: &InstKind) -> Option<(Local, Expr)> {
     })
 }
 
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 struct Avail {
     expr: Expr,
     holder: Local,
     inst: Inst,
 }
 
+/// The expressions available at a point of an extended block.
+///
+/// Indexed so that every step costs what it touches, not the number of available
+/// expressions (a long block used to make the pass quadratic): an expression's slots by the
+/// expression, by the locals it reads and writes, and the `len` slots apart. Slots are never
+/// reused within a state; a dead one is `None`, and index entries that point at dead slots are
+/// dropped when next met.
 #[derive(Clone, Default)]
 struct State {
-    live: Vec<Avail>,
+    slots: Vec<Option<Avail>>,
+    /// Live slots of each expression, oldest first (two can be live at once only when the
+    /// second computation's destination has another type).
+    by_expr: FxHashMap<Expr, SmallVec<[u32; 1]>>,
+    /// Slots whose holder or an operand is the local (some may be dead).
+    by_local: FxHashMap<Local, SmallVec<[u32; 2]>>,
+    /// Slots of `len` expressions (some may be dead).
+    lens: Vec<u32>,
     /// Expressions that were available until the reason given (kept only when remarks are
     /// collected: the text is made only for them).
-    killed: Vec<(Expr, String)>,
+    killed: FxHashMap<Expr, String>,
     explain: bool,
 }
 
 impl State {
-    fn kill(&mut self, why: impl Fn() -> String, dies: impl Fn(&Avail) -> bool) {
-        if !self.explain {
-            self.live.retain(|a| !dies(a));
-            return;
-        }
-        let mut why_text: Option<String> = None;
-        let mut i = 0;
-        while i < self.live.len() {
-            if !dies(&self.live[i]) {
-                i += 1;
-                continue;
+    /// The oldest available computation of `expr`.
+    fn find(&self, expr: Expr) -> Option<Avail> {
+        let slots = self.by_expr.get(&expr)?;
+        slots.iter().find_map(|&s| self.slots[s as usize])
+    }
+
+    fn push(&mut self, a: Avail) {
+        let slot = self.slots.len() as u32;
+        self.slots.push(Some(a));
+        self.by_expr.entry(a.expr).or_default().push(slot);
+        let mut index = |l: Local| {
+            let list = self.by_local.entry(l).or_default();
+            if list.last() != Some(&slot) {
+                list.push(slot);
             }
-            let a = self.live.remove(i);
-            let why = why_text.get_or_insert_with(&why).clone();
-            self.killed.retain(|(e, _)| *e != a.expr);
-            self.killed.push((a.expr, why));
+        };
+        index(a.holder);
+        match a.expr {
+            Expr::Unary(_, x, _) | Expr::Cast(_, x, _) => x.as_local().into_iter().for_each(index),
+            Expr::Binary(_, x, y, _) | Expr::Compare(_, x, y) => {
+                x.as_local().into_iter().for_each(&mut index);
+                y.as_local().into_iter().for_each(index);
+            }
+            Expr::Len(v) => {
+                index(v);
+                self.lens.push(slot);
+            }
         }
+    }
+
+    /// Kills slot `slot` if it is live, recording `why` for remarks.
+    fn kill_slot(&mut self, slot: u32, why: &mut Option<String>, reason: &dyn Fn() -> String) {
+        let Some(a) = self.slots[slot as usize].take() else {
+            return;
+        };
+        if let Some(list) = self.by_expr.get_mut(&a.expr) {
+            list.retain(|s| *s != slot);
+            if list.is_empty() {
+                self.by_expr.remove(&a.expr);
+            }
+        }
+        if self.explain {
+            let text = why.get_or_insert_with(reason).clone();
+            self.killed.insert(a.expr, text);
+        }
+    }
+
+    /// Kills every expression held in or reading `local`.
+    fn kill_local(&mut self, local: Local, reason: &dyn Fn() -> String) {
+        let Some(list) = self.by_local.remove(&local) else {
+            return;
+        };
+        let mut why = None;
+        for slot in list {
+            self.kill_slot(slot, &mut why, reason);
+        }
+    }
+
+    /// Kills every `len v` for which `dies(v)` holds.
+    fn kill_lens(&mut self, reason: &dyn Fn() -> String, dies: impl Fn(Local) -> bool) {
+        let mut why = None;
+        let mut lens = std::mem::take(&mut self.lens);
+        lens.retain(|&slot| match self.slots[slot as usize] {
+            Some(Avail {
+                expr: Expr::Len(v), ..
+            }) if dies(v) => {
+                self.kill_slot(slot, &mut why, reason);
+                false
+            }
+            Some(_) => true,
+            None => false,
+        });
+        self.lens = lens;
     }
 }
 
@@ -167,7 +239,7 @@ fn visit(
     let mut changed = false;
     let numbered = expr_of(func, func.inst(inst));
     if let Some((dst, expr)) = numbered {
-        if let Some(a) = state.live.iter().find(|a| a.expr == expr).cloned() {
+        if let Some(a) = state.find(expr) {
             if a.holder != dst && func.local_ty(a.holder) == func.local_ty(dst) {
                 let before = if cx.remarks_enabled() {
                     display_inst(cx.module, func, inst)
@@ -187,7 +259,7 @@ fn visit(
                     format!("`{before}` is the value `{holder}` holds since line {first_line}: now a copy")
                 });
             }
-        } else if let Some((_, why)) = state.killed.iter().rev().find(|(e, _)| *e == expr) {
+        } else if let Some(why) = state.killed.get(&expr) {
             let why = why.clone();
             let loc = func.insts[inst].loc;
             cx.missed_with(func, block, loc, || {
@@ -204,9 +276,9 @@ fn visit(
         InstKind::VecPush { vec, .. }
         | InstKind::VecPop { vec, .. }
         | InstKind::VecDrop { vec } => {
-            state.kill(
-                || format!("`{}` between may change the length", text()),
-                |a| matches!(a.expr, Expr::Len(v) if may_alias(func, v, vec)),
+            state.kill_lens(
+                &|| format!("`{}` between may change the length", text()),
+                |v| may_alias(func, v, vec),
             );
         }
         InstKind::Call { ref args, .. } => {
@@ -215,28 +287,25 @@ fn visit(
                     .filter_map(|a| a.as_local())
                     .any(|l| func.local_ty(l) == t)
             };
-            state.kill(
-                || format!("`{}` between receives a vec of that type", text()),
-                |a| matches!(a.expr, Expr::Len(v) if receives(func.local_ty(v))),
+            state.kill_lens(
+                &|| format!("`{}` between receives a vec of that type", text()),
+                |v| receives(func.local_ty(v)),
             );
         }
         _ => {}
     }
     if let Some(d) = kind.def() {
-        state.kill(
-            || {
-                format!(
-                    "`{}` is reassigned between (`{}`)",
-                    func.local_name(d),
-                    text()
-                )
-            },
-            |a| a.holder == d || a.expr.mentions(d),
-        );
+        state.kill_local(d, &|| {
+            format!(
+                "`{}` is reassigned between (`{}`)",
+                func.local_name(d),
+                text()
+            )
+        });
         if let Some((dst, expr)) = expr_of(func, kind) {
             // `i = add i, 1` computes from the old `i`: not available afterwards.
             if !expr.mentions(dst) {
-                state.live.push(Avail {
+                state.push(Avail {
                     expr,
                     holder: dst,
                     inst,
