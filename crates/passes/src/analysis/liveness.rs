@@ -1,5 +1,6 @@
 //! Live-variable analysis over locals: which locals may be read before being written on some
-//! path from a point. Backward iterative dataflow over the CFG with bit sets.
+//! path from a point. Backward iterative dataflow over the CFG with bit sets over the locals that
+//! can be live at a block boundary (see [`Liveness`]).
 //!
 //! A `setfield s.f, x` reads `s` (the other fields survive) and defines it, so a struct local
 //! stays live across partial writes.
@@ -7,16 +8,28 @@
 use super::cfg::Cfg;
 use poolopt_ir::{Block, EntityRef, Function, InstKind, Local, Operand};
 
-/// A fixed-size set of locals.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
+/// A set of locals, with a clear that costs what was inserted since the last one (a function
+/// with many locals and many blocks walks one reused set per block).
+#[derive(Clone, Debug, Default)]
 pub struct LocalSet {
     words: Vec<u64>,
+    /// Indices of the words that may be non-zero.
+    touched: Vec<u32>,
 }
+
+impl PartialEq for LocalSet {
+    fn eq(&self, other: &LocalSet) -> bool {
+        self.words == other.words
+    }
+}
+
+impl Eq for LocalSet {}
 
 impl LocalSet {
     pub fn new(num_locals: usize) -> LocalSet {
         LocalSet {
             words: vec![0; num_locals.div_ceil(64)],
+            touched: Vec::new(),
         }
     }
 
@@ -30,6 +43,9 @@ impl LocalSet {
     pub fn insert(&mut self, l: Local) {
         let i = l.index();
         if let Some(w) = self.words.get_mut(i / 64) {
+            if *w == 0 {
+                self.touched.push((i / 64) as u32);
+            }
             *w |= 1 << (i % 64);
         }
     }
@@ -40,93 +56,193 @@ impl LocalSet {
             *w &= !(1 << (i % 64));
         }
     }
+
+    /// Empties the set.
+    pub fn clear(&mut self) {
+        for &k in &self.touched {
+            self.words[k as usize] = 0;
+        }
+        self.touched.clear();
+    }
 }
 
 /// A read-only view of one block's set inside [`Liveness`]'s flat storage.
 #[derive(Copy, Clone, Debug)]
 pub struct LiveSet<'a> {
+    /// Bits over the function's *boundary* locals (see [`Liveness`]).
     words: &'a [u64],
+    /// Each local's index among the boundary locals, or `u32::MAX`.
+    boundary_index: &'a [u32],
+    boundary: &'a [Local],
+    num_locals: usize,
 }
 
 impl LiveSet<'_> {
     pub fn contains(self, l: Local) -> bool {
-        let i = l.index();
-        self.words
-            .get(i / 64)
-            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+        match self.boundary_index.get(l.index()) {
+            Some(&g) if g != u32::MAX => {
+                let g = g as usize;
+                self.words
+                    .get(g / 64)
+                    .is_some_and(|w| w & (1 << (g % 64)) != 0)
+            }
+            _ => false,
+        }
     }
 
     /// An owned copy.
     pub fn to_set(self) -> LocalSet {
-        LocalSet {
-            words: self.words.to_vec(),
-        }
+        let mut set = LocalSet::new(self.num_locals);
+        self.copy_into(&mut set);
+        set
     }
 
     /// Overwrites `set` with this set (no allocation when `set` has the right size).
     pub fn copy_into(self, set: &mut LocalSet) {
-        set.words.clear();
-        set.words.extend_from_slice(self.words);
+        let n = self.num_locals.div_ceil(64);
+        if set.words.len() != n {
+            *set = LocalSet::new(self.num_locals);
+        } else {
+            set.clear();
+        }
+        for (k, &w) in self.words.iter().enumerate() {
+            let mut bits = w;
+            while bits != 0 {
+                let g = k * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                set.insert(self.boundary[g]);
+            }
+        }
     }
 }
 
 /// Live-in and live-out sets of every block, stored flat: `words` 64-bit words per block, one
 /// array for live-in and one for live-out (blocks not reachable have empty sets).
+///
+/// The sets range over the *boundary* locals only: those read in some block before any
+/// assignment in that block. Any other local is written before it is read in every block that
+/// reads it, so it is live into no block, and out of none (live-out is the union of the
+/// successors' live-in). A front end that gives every subexpression a fresh temporary makes
+/// most locals block-local; without this, `n` blocks × `n` locals cost `n²` bits.
 #[derive(Clone, Debug, Default)]
 pub struct Liveness {
     words: usize,
     live_in: Vec<u64>,
     live_out: Vec<u64>,
+    boundary_index: Vec<u32>,
+    boundary: Vec<Local>,
+    num_locals: usize,
+}
+
+/// The boundary locals of `func` (see [`Liveness`]): each local's index among them (or
+/// `u32::MAX`) and the list.
+fn boundary_locals(func: &Function, cfg: &Cfg) -> (Vec<u32>, Vec<Local>) {
+    let n = func.locals.len();
+    // `defined_in[l]` is 1 + the index of the last block walked that assigned `l`.
+    let mut defined_in = vec![0u32; n];
+    let mut exposed = vec![false; n];
+    for &blk in cfg.rpo() {
+        let stamp = blk.index() as u32 + 1;
+        let mut read = |l: Local, defined_in: &[u32]| {
+            if l.index() < n && defined_in[l.index()] != stamp {
+                exposed[l.index()] = true;
+            }
+        };
+        for &inst in &func.blocks[blk].insts {
+            let kind = &func.insts[inst].kind;
+            kind.for_each_use(|op| {
+                if let Operand::Local(l) = op {
+                    read(l, &defined_in);
+                }
+            });
+            if let Some(d) = kind.def() {
+                if d.index() < n {
+                    defined_in[d.index()] = stamp;
+                }
+            }
+        }
+        if let Some(Operand::Local(l)) = func.blocks[blk]
+            .terminator
+            .as_ref()
+            .and_then(|t| t.used_operand())
+        {
+            read(l, &defined_in);
+        }
+    }
+    let mut index = vec![u32::MAX; n];
+    let mut list = Vec::new();
+    for (i, &e) in exposed.iter().enumerate() {
+        if e {
+            index[i] = list.len() as u32;
+            list.push(Local::new(i));
+        }
+    }
+    (index, list)
 }
 
 impl Liveness {
+    /// An all-empty liveness over `func`'s boundary locals.
+    fn empty(func: &Function, cfg: &Cfg) -> Liveness {
+        let (boundary_index, boundary) = boundary_locals(func, cfg);
+        let w = boundary.len().div_ceil(64).max(1);
+        let nb = func.blocks.len();
+        Liveness {
+            words: w,
+            live_in: vec![0u64; nb * w],
+            live_out: vec![0u64; nb * w],
+            boundary_index,
+            boundary,
+            num_locals: func.locals.len(),
+        }
+    }
+
+    /// The bit of `l` among the boundary locals, if it is one.
+    fn bit_of(&self, l: Local) -> Option<usize> {
+        match self.boundary_index.get(l.index()) {
+            Some(&g) if g != u32::MAX => Some(g as usize),
+            _ => None,
+        }
+    }
+
     /// Computes liveness for `func`.
     pub fn compute(func: &Function, cfg: &Cfg) -> Liveness {
-        let w = func.locals.len().div_ceil(64).max(1);
+        let mut live = Liveness::empty(func, cfg);
+        let w = live.words;
         let nb = func.blocks.len();
         let mut gen = vec![0u64; nb * w];
         let mut kill = vec![0u64; nb * w];
-        let set = |v: &mut [u64], b: usize, l: Local| {
-            let i = l.index();
-            v[b * w + i / 64] |= 1 << (i % 64);
+        let set = |v: &mut [u64], b: usize, g: usize| {
+            v[b * w + g / 64] |= 1 << (g % 64);
         };
-        let has = |v: &[u64], b: usize, l: Local| {
-            let i = l.index();
-            v[b * w + i / 64] & (1 << (i % 64)) != 0
-        };
-        // gen (upward-exposed uses) and kill (defs) per block.
+        let has = |v: &[u64], b: usize, g: usize| v[b * w + g / 64] & (1 << (g % 64)) != 0;
+        // gen (upward-exposed uses) and kill (defs) per block, over the boundary locals.
         for &blk in cfg.rpo() {
             let b = blk.index();
             for &inst in &func.blocks[blk].insts {
                 let kind = &func.insts[inst].kind;
                 kind.for_each_use(|op| {
-                    if let Operand::Local(l) = op {
-                        if l.index() < func.locals.len() && !has(&kill, b, l) {
-                            set(&mut gen, b, l);
+                    if let Some(g) = op.as_local().and_then(|l| live.bit_of(l)) {
+                        if !has(&kill, b, g) {
+                            set(&mut gen, b, g);
                         }
                     }
                 });
-                if let Some(d) = kind.def() {
-                    if d.index() < func.locals.len() {
-                        set(&mut kill, b, d);
-                    }
+                if let Some(g) = kind.def().and_then(|d| live.bit_of(d)) {
+                    set(&mut kill, b, g);
                 }
             }
-            if let Some(Operand::Local(l)) = func.blocks[blk]
+            if let Some(g) = func.blocks[blk]
                 .terminator
                 .as_ref()
                 .and_then(|t| t.used_operand())
+                .and_then(|op| op.as_local())
+                .and_then(|l| live.bit_of(l))
             {
-                if l.index() < func.locals.len() && !has(&kill, b, l) {
-                    set(&mut gen, b, l);
+                if !has(&kill, b, g) {
+                    set(&mut gen, b, g);
                 }
             }
         }
-        let mut live = Liveness {
-            words: w,
-            live_in: vec![0u64; nb * w],
-            live_out: vec![0u64; nb * w],
-        };
         let mut changed = true;
         while changed {
             changed = false;
@@ -163,14 +279,11 @@ impl Liveness {
     /// instructions; sets start empty and only grow (the transfer is monotone), so the
     /// worklist reaches the least fixpoint.
     pub fn compute_strong(func: &Function, cfg: &Cfg) -> Liveness {
-        let w = func.locals.len().div_ceil(64).max(1);
+        let mut live = Liveness::empty(func, cfg);
+        let w = live.words;
         let nb = func.blocks.len();
-        let mut live = Liveness {
-            words: w,
-            live_in: vec![0u64; nb * w],
-            live_out: vec![0u64; nb * w],
-        };
         let mut cur = LocalSet::new(func.locals.len());
+        let mut new_in = vec![0u64; w];
         // A worklist seeded in post-order (successors first); a block is walked again only
         // when the live-in set of one of its successors grew.
         let mut queued = vec![true; nb];
@@ -185,9 +298,7 @@ impl Liveness {
                 }
                 live.live_out[b * w + k] = o;
             }
-            cur.words.clear();
-            cur.words
-                .extend_from_slice(&live.live_out[b * w..(b + 1) * w]);
+            live.live_out(blk).copy_into(&mut cur);
             let data = &func.blocks[blk];
             if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand())
             {
@@ -209,9 +320,21 @@ impl Liveness {
                     }
                 });
             }
+            // Back to boundary bits: only the words touched since the clear can hold a local.
+            new_in.fill(0);
+            for &k in &cur.touched {
+                let mut bits = cur.words[k as usize];
+                while bits != 0 {
+                    let l = k as usize * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if let Some(g) = live.bit_of(Local::new(l)) {
+                        new_in[g / 64] |= 1 << (g % 64);
+                    }
+                }
+            }
             let slot = &mut live.live_in[b * w..(b + 1) * w];
-            if slot != cur.words.as_slice() {
-                slot.copy_from_slice(&cur.words);
+            if *slot != new_in[..] {
+                slot.copy_from_slice(&new_in);
                 for &p in cfg.preds(blk) {
                     if cfg.is_reachable(p) && !queued[p.index()] {
                         queued[p.index()] = true;
@@ -223,10 +346,13 @@ impl Liveness {
         live
     }
 
-    fn view<'a>(&self, v: &'a [u64], block: Block) -> LiveSet<'a> {
+    fn view<'a>(&'a self, v: &'a [u64], block: Block) -> LiveSet<'a> {
         let lo = block.index() * self.words;
         LiveSet {
             words: v.get(lo..lo + self.words).unwrap_or(&[]),
+            boundary_index: &self.boundary_index,
+            boundary: &self.boundary,
+            num_locals: self.num_locals,
         }
     }
 

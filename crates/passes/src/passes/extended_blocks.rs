@@ -22,16 +22,35 @@ pub(crate) fn walk<S: Clone + Default>(
 ) -> bool {
     let cfg = cx.shared_cfg(func);
     let mut out: SecondaryMap<Block, Option<S>> = SecondaryMap::new();
+    // How many blocks have yet to start from each block's end state: the last one takes it
+    // instead of a copy (a long chain of guarded blocks copies nothing).
+    let mut waiting: SecondaryMap<Block, u32> = SecondaryMap::new();
+    for &block in cfg.rpo() {
+        if let Some(p) = cfg.only_pred(block) {
+            waiting[p] += 1;
+        }
+    }
     let mut changed = false;
     for &block in cfg.rpo() {
         let single = cfg.only_pred(block);
-        let mut state = single.and_then(|p| out[p].clone()).unwrap_or_default();
+        let mut state = single
+            .and_then(|p| {
+                waiting[p] -= 1;
+                if waiting[p] == 0 {
+                    out[p].take()
+                } else {
+                    out[p].clone()
+                }
+            })
+            .unwrap_or_default();
         start(&mut state, cx.remarks_enabled());
         for at in 0..func.blocks[block].insts.len() {
             let inst = func.blocks[block].insts[at];
             changed |= visit(func, cx, block, inst, &mut state);
         }
-        out[block] = Some(state);
+        if waiting[block] > 0 {
+            out[block] = Some(state);
+        }
     }
     changed
 }

@@ -29,14 +29,12 @@ use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
     display_inst, BinaryOp, Block, CmpOp, Function, Inst, InstKind, Local, Operand, Type,
 };
-use rustc_hash::FxHashMap;
-use smallvec::SmallVec;
 
 /// The pass.
 pub struct ValueNumbering;
 
 /// A pure expression, with its destination type.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Expr {
     Unary(poolopt_ir::UnaryOp, Operand, Type),
     Binary(BinaryOp, Operand, Operand, Type),
@@ -99,110 +97,96 @@ fn expr_of(func: &Function, kind: &InstKind) -> Option<(Local, Expr)> {
     })
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Avail {
     expr: Expr,
     holder: Local,
     inst: Inst,
 }
 
-/// The expressions available at a point of an extended block.
-///
-/// Indexed so that every step costs what it touches, not the number of available
-/// expressions (a long block used to make the pass quadratic): an expression's slots by the
-/// expression, by the locals it reads and writes, and the `len` slots apart. Slots are never
-/// reused within a state; a dead one is `None`, and index entries that point at dead slots are
-/// dropped when next met.
+/// How many expressions are kept available at once, and how many kills are remembered for
+/// remarks. Every definition checks the available expressions it may kill, and a block with one
+/// predecessor starts from a copy of that predecessor's state, so without a bound a long block
+/// or a long chain of guarded blocks would cost quadratic time; past it the oldest expression
+/// is forgotten (sound: forgetting only numbers less).
+const MAX_AVAILABLE_EXPRS: usize = 64;
+
+/// A bit standing for `l` in [`State::mentioned`].
+fn bit(l: Local) -> u64 {
+    1 << (poolopt_ir::EntityRef::index(l) % 64)
+}
+
+/// The locals an available expression is held in or reads, as bits.
+fn bits_of(a: &Avail) -> u64 {
+    let operand = |o: Operand| o.as_local().map_or(0, bit);
+    bit(a.holder)
+        | match a.expr {
+            Expr::Unary(_, x, _) | Expr::Cast(_, x, _) => operand(x),
+            Expr::Binary(_, x, y, _) | Expr::Compare(_, x, y) => operand(x) | operand(y),
+            Expr::Len(v) => bit(v),
+        }
+}
+
 #[derive(Clone, Default)]
 struct State {
-    slots: Vec<Option<Avail>>,
-    /// Live slots of each expression, oldest first (two can be live at once only when the
-    /// second computation's destination has another type).
-    by_expr: FxHashMap<Expr, SmallVec<[u32; 1]>>,
-    /// Slots whose holder or an operand is the local (some may be dead).
-    by_local: FxHashMap<Local, SmallVec<[u32; 2]>>,
-    /// Slots of `len` expressions (some may be dead).
-    lens: Vec<u32>,
-    /// Expressions that were available until the reason given (kept only when remarks are
-    /// collected: the text is made only for them).
-    killed: FxHashMap<Expr, String>,
+    /// At most [`MAX_AVAILABLE_EXPRS`], oldest first.
+    live: Vec<Avail>,
+    /// The bits of every local a live expression mentions (a superset: a killed expression's
+    /// bits stay until the next scan), so a definition of an unmentioned local scans nothing.
+    mentioned: u64,
+    /// Expressions that were available until the reason given, oldest first, at most
+    /// [`MAX_AVAILABLE_EXPRS`] (kept only when remarks are collected: the text is made only for
+    /// them).
+    killed: Vec<(Expr, String)>,
     explain: bool,
 }
 
 impl State {
-    /// The oldest available computation of `expr`.
-    fn find(&self, expr: Expr) -> Option<Avail> {
-        let slots = self.by_expr.get(&expr)?;
-        slots.iter().find_map(|&s| self.slots[s as usize])
+    fn kill(&mut self, why: impl Fn() -> String, dies: impl Fn(&Avail) -> bool) {
+        if !self.explain {
+            self.live.retain(|a| !dies(a));
+        } else {
+            let mut why_text: Option<String> = None;
+            let mut i = 0;
+            while i < self.live.len() {
+                if !dies(&self.live[i]) {
+                    i += 1;
+                    continue;
+                }
+                let a = self.live.remove(i);
+                let why = why_text.get_or_insert_with(&why).clone();
+                self.remember_killed(a.expr, why);
+            }
+        }
+        self.mentioned = self.live.iter().fold(0, |m, a| m | bits_of(a));
     }
 
-    fn push(&mut self, a: Avail) {
-        let slot = self.slots.len() as u32;
-        self.slots.push(Some(a));
-        self.by_expr.entry(a.expr).or_default().push(slot);
-        let mut index = |l: Local| {
-            let list = self.by_local.entry(l).or_default();
-            if list.last() != Some(&slot) {
-                list.push(slot);
-            }
-        };
-        index(a.holder);
-        match a.expr {
-            Expr::Unary(_, x, _) | Expr::Cast(_, x, _) => x.as_local().into_iter().for_each(index),
-            Expr::Binary(_, x, y, _) | Expr::Compare(_, x, y) => {
-                x.as_local().into_iter().for_each(&mut index);
-                y.as_local().into_iter().for_each(index);
-            }
-            Expr::Len(v) => {
-                index(v);
-                self.lens.push(slot);
-            }
+    /// Kills what is held in or reads `d`, which is being assigned.
+    fn kill_defined(&mut self, d: Local, why: impl Fn() -> String) {
+        if self.mentioned & bit(d) != 0 {
+            self.kill(why, |a| a.holder == d || a.expr.mentions(d));
         }
     }
 
-    /// Kills slot `slot` if it is live, recording `why` for remarks.
-    fn kill_slot(&mut self, slot: u32, why: &mut Option<String>, reason: &dyn Fn() -> String) {
-        let Some(a) = self.slots[slot as usize].take() else {
-            return;
-        };
-        if let Some(list) = self.by_expr.get_mut(&a.expr) {
-            list.retain(|s| *s != slot);
-            if list.is_empty() {
-                self.by_expr.remove(&a.expr);
-            }
+    fn remember_killed(&mut self, expr: Expr, why: String) {
+        self.killed.retain(|(e, _)| *e != expr);
+        if self.killed.len() == MAX_AVAILABLE_EXPRS {
+            self.killed.remove(0);
         }
-        if self.explain {
-            let text = why.get_or_insert_with(reason).clone();
-            self.killed.insert(a.expr, text);
-        }
+        self.killed.push((expr, why));
     }
 
-    /// Kills every expression held in or reading `local`.
-    fn kill_local(&mut self, local: Local, reason: &dyn Fn() -> String) {
-        let Some(list) = self.by_local.remove(&local) else {
-            return;
-        };
-        let mut why = None;
-        for slot in list {
-            self.kill_slot(slot, &mut why, reason);
-        }
-    }
-
-    /// Kills every `len v` for which `dies(v)` holds.
-    fn kill_lens(&mut self, reason: &dyn Fn() -> String, dies: impl Fn(Local) -> bool) {
-        let mut why = None;
-        let mut lens = std::mem::take(&mut self.lens);
-        lens.retain(|&slot| match self.slots[slot as usize] {
-            Some(Avail {
-                expr: Expr::Len(v), ..
-            }) if dies(v) => {
-                self.kill_slot(slot, &mut why, reason);
-                false
+    /// Makes `a` available, forgetting the oldest expression past the bound (`why` says which
+    /// instruction made it one too many, for remarks).
+    fn make_available(&mut self, a: Avail, why: impl Fn() -> String) {
+        if self.live.len() == MAX_AVAILABLE_EXPRS {
+            let oldest = self.live.remove(0);
+            if self.explain {
+                self.remember_killed(oldest.expr, why());
             }
-            Some(_) => true,
-            None => false,
-        });
-        self.lens = lens;
+        }
+        self.mentioned |= bits_of(&a);
+        self.live.push(a);
     }
 }
 
@@ -239,7 +223,7 @@ fn visit(
     let mut changed = false;
     let numbered = expr_of(func, func.inst(inst));
     if let Some((dst, expr)) = numbered {
-        if let Some(a) = state.find(expr) {
+        if let Some(a) = state.live.iter().find(|a| a.expr == expr).cloned() {
             if a.holder != dst && func.local_ty(a.holder) == func.local_ty(dst) {
                 let before = if cx.remarks_enabled() {
                     display_inst(cx.module, func, inst)
@@ -259,7 +243,7 @@ fn visit(
                     format!("`{before}` is the value `{holder}` holds since line {first_line}: now a copy")
                 });
             }
-        } else if let Some(why) = state.killed.get(&expr) {
+        } else if let Some((_, why)) = state.killed.iter().rev().find(|(e, _)| *e == expr) {
             let why = why.clone();
             let loc = func.insts[inst].loc;
             cx.missed_with(func, block, loc, || {
@@ -276,9 +260,9 @@ fn visit(
         InstKind::VecPush { vec, .. }
         | InstKind::VecPop { vec, .. }
         | InstKind::VecDrop { vec } => {
-            state.kill_lens(
-                &|| format!("`{}` between may change the length", text()),
-                |v| may_alias(func, v, vec),
+            state.kill(
+                || format!("`{}` between may change the length", text()),
+                |a| matches!(a.expr, Expr::Len(v) if may_alias(func, v, vec)),
             );
         }
         InstKind::Call { ref args, .. } => {
@@ -287,15 +271,15 @@ fn visit(
                     .filter_map(|a| a.as_local())
                     .any(|l| func.local_ty(l) == t)
             };
-            state.kill_lens(
-                &|| format!("`{}` between receives a vec of that type", text()),
-                |v| receives(func.local_ty(v)),
+            state.kill(
+                || format!("`{}` between receives a vec of that type", text()),
+                |a| matches!(a.expr, Expr::Len(v) if receives(func.local_ty(v))),
             );
         }
         _ => {}
     }
     if let Some(d) = kind.def() {
-        state.kill_local(d, &|| {
+        state.kill_defined(d, || {
             format!(
                 "`{}` is reassigned between (`{}`)",
                 func.local_name(d),
@@ -305,11 +289,20 @@ fn visit(
         if let Some((dst, expr)) = expr_of(func, kind) {
             // `i = add i, 1` computes from the old `i`: not available afterwards.
             if !expr.mentions(dst) {
-                state.push(Avail {
-                    expr,
-                    holder: dst,
-                    inst,
-                });
+                state.make_available(
+                    Avail {
+                        expr,
+                        holder: dst,
+                        inst,
+                    },
+                    || {
+                        format!(
+                            "forgotten when `{}` made more than {MAX_AVAILABLE_EXPRS} \
+                             expressions available",
+                            text()
+                        )
+                    },
+                );
             }
         }
     }

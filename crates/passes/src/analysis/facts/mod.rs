@@ -53,7 +53,7 @@ pub use transfer::may_alias;
 
 use super::cfg::Cfg;
 use super::effects::CallEffects;
-use super::liveness::{LiveSet, Liveness};
+use super::liveness::{LiveSet, Liveness, LocalSet};
 use poolopt_ir::{Block, Function, Inst, InstKind, Operand, SecondaryMap, Type};
 use poolopt_ir::{EntityRef, Local};
 use relevance::Tracked;
@@ -473,9 +473,16 @@ impl CallKills {
 /// `brif c` at the end keeps the operands of `c`'s compare (defined in this block), and the vec
 /// whose length an operand holds, alive to the end: the branch's edge facts are derived from
 /// them.
-fn block_deaths(func: &Function, block: Block, live: &Liveness) -> Vec<(usize, Local)> {
+///
+/// `alive` is scratch space, overwritten.
+fn block_deaths(
+    func: &Function,
+    block: Block,
+    live: &Liveness,
+    alive: &mut LocalSet,
+) -> Vec<(usize, Local)> {
     let data = &func.blocks[block];
-    let mut alive = live.live_out(block).to_set();
+    live.live_out(block).copy_into(alive);
     let mut term_uses: SmallVec<[Local; 4]> = SmallVec::new();
     if let Some(Operand::Local(c)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
         term_uses.push(c);
@@ -672,8 +679,9 @@ impl FactAnalysis {
         let Some(entry) = func.entry() else {
             return fa;
         };
+        let mut alive = LocalSet::new(func.locals.len());
         for &b in cfg.rpo() {
-            fa.deaths[b] = block_deaths(func, b, live);
+            fa.deaths[b] = block_deaths(func, b, live, &mut alive);
         }
         let mut visits: SecondaryMap<Block, u32> = SecondaryMap::new();
         // Change clocks: a block is evaluated again only when an out-state of one of its
