@@ -7,6 +7,9 @@
 //!   dominator tree is as deep as the chain is long; a fixed set of locals is reused.
 //! - `range_checks`: a chain of short-circuit range checks, all foldable.
 //! - `copies`: many copies of one bounded index, each used by an access.
+//! - `guarded`: a chain of blocks, each a fresh temporary and a branch to a shared failure
+//!   block (many blocks × many block-local locals).
+//! - `stores`: one block of pushes, stores at constant indices and reads of them.
 //!
 //! The module is generated and verified once; each iteration optimizes a fresh clone (the
 //! clone is outside the measurement). Targets: 1M instructions ≤ 2 s, time(1M)/time(100k) ≤ 12.
@@ -206,6 +209,65 @@ fn copies(insts: usize) -> Module {
         .expect("the generator uses the builder correctly")
 }
 
+/// A function `guarded(a: i64) -> i64`: a chain of about `insts / 3` blocks, each computing a
+/// fresh temporary and branching on it to one shared failure block (a front end's check per
+/// access, one temporary per subexpression): many blocks and many block-local locals, which
+/// made liveness (blocks × locals bits) and the extended-block walk (a state copied per block)
+/// quadratic.
+fn guarded(insts: usize) -> Module {
+    let mut mb = ModuleBuilder::new();
+    let f = mb.declare_function("guarded", &[("a", Type::I64)], Some(Type::I64));
+    let mut fb = mb.define_function(f);
+    let a = fb.param(0).expect("one parameter");
+    let entry = fb.create_block("entry");
+    let bad = fb.create_block("bad");
+    fb.switch_to_block(bad);
+    fb.ret(Some(0i64.into()));
+    fb.switch_to_block(entry);
+    for k in 0..(insts / 3).max(1) {
+        let t = fb.local(&format!("t{k}"), Type::I64);
+        let c = fb.local(&format!("c{k}"), Type::BOOL);
+        fb.binary(t, BinaryOp::Add, a, k as i64);
+        fb.compare(c, CmpOp::Slt, t, 0i64);
+        let next = fb.create_block(&format!("b{k}"));
+        fb.brif(c, bad, next);
+        fb.switch_to_block(next);
+    }
+    fb.ret(Some(a.into()));
+    mb.finish()
+        .expect("the generator uses the builder correctly")
+}
+
+/// A function `stores(v: vec<i64>) -> i64` of one block: `insts / 4` pushes, then as many
+/// stores at constant indices, then as many reads of them (store-load-forward kept every store
+/// available: quadratic).
+fn stores(insts: usize) -> Module {
+    let mut mb = ModuleBuilder::new();
+    let vec_i64 = Type::Vec(ElemType::Scalar(ScalarType::I64));
+    let f = mb.declare_function("stores", &[("v", vec_i64)], Some(Type::I64));
+    let mut fb = mb.define_function(f);
+    let v = fb.param(0).expect("one parameter");
+    let acc = fb.local("acc", Type::I64);
+    let t = fb.local("t", Type::I64);
+    let entry = fb.create_block("entry");
+    fb.switch_to_block(entry);
+    fb.copy(acc, 0i64);
+    let n = (insts / 4).max(1) as i64;
+    for k in 0..n {
+        fb.push(v, k);
+    }
+    for k in 0..n {
+        fb.set(v, k, None, k + 1);
+    }
+    for k in 0..n {
+        fb.get(t, v, k, None);
+        fb.binary(acc, BinaryOp::Add, acc, t);
+    }
+    fb.ret(Some(acc.into()));
+    mb.finish()
+        .expect("the generator uses the builder correctly")
+}
+
 /// Makes a module whose one function has about the given number of instructions.
 type Generator = fn(usize) -> Module;
 
@@ -226,11 +288,13 @@ fn probe(manager: &PassManager, module: &Module) -> f64 {
 }
 
 fn scaling(c: &mut Criterion) {
-    let shapes: [(&str, Generator); 4] = [
+    let shapes: [(&str, Generator); 6] = [
         ("straight", straight),
         ("deep_cfg", deep_cfg),
         ("range_checks", range_checks),
         ("copies", copies),
+        ("guarded", guarded),
+        ("stores", stores),
     ];
     let manager = PassManager::for_level(OptLevel::O2)
         .verify_each(false)
