@@ -8,12 +8,15 @@
 use super::cfg::Cfg;
 use poolopt_ir::{Block, EntityRef, Function, InstKind, Local, Operand};
 
+/// Up to this many words a set is cleared whole; a larger one remembers which words it set.
+const SMALL_SET_WORDS: usize = 8;
+
 /// A set of locals, with a clear that costs what was inserted since the last one (a function
 /// with many locals and many blocks walks one reused set per block).
 #[derive(Clone, Debug, Default)]
 pub struct LocalSet {
     words: Vec<u64>,
-    /// Indices of the words that may be non-zero.
+    /// Indices of the words that may be non-zero (kept only past [`SMALL_SET_WORDS`]).
     touched: Vec<u32>,
 }
 
@@ -42,8 +45,9 @@ impl LocalSet {
 
     pub fn insert(&mut self, l: Local) {
         let i = l.index();
+        let track = self.words.len() > SMALL_SET_WORDS;
         if let Some(w) = self.words.get_mut(i / 64) {
-            if *w == 0 {
+            if *w == 0 && track {
                 self.touched.push((i / 64) as u32);
             }
             *w |= 1 << (i % 64);
@@ -59,6 +63,10 @@ impl LocalSet {
 
     /// Empties the set.
     pub fn clear(&mut self) {
+        if self.words.len() <= SMALL_SET_WORDS {
+            self.words.fill(0);
+            return;
+        }
         for &k in &self.touched {
             self.words[k as usize] = 0;
         }
@@ -79,15 +87,17 @@ pub struct LiveSet<'a> {
 
 impl LiveSet<'_> {
     pub fn contains(self, l: Local) -> bool {
-        match self.boundary_index.get(l.index()) {
-            Some(&g) if g != u32::MAX => {
-                let g = g as usize;
-                self.words
-                    .get(g / 64)
-                    .is_some_and(|w| w & (1 << (g % 64)) != 0)
+        let g = if self.boundary_index.is_empty() {
+            l.index()
+        } else {
+            match self.boundary_index.get(l.index()) {
+                Some(&g) if g != u32::MAX => g as usize,
+                _ => return false,
             }
-            _ => false,
-        }
+        };
+        self.words
+            .get(g / 64)
+            .is_some_and(|w| w & (1 << (g % 64)) != 0)
     }
 
     /// An owned copy.
@@ -104,6 +114,15 @@ impl LiveSet<'_> {
             *set = LocalSet::new(self.num_locals);
         } else {
             set.clear();
+        }
+        if self.boundary_index.is_empty() {
+            // Every local is a boundary local: the bits are the set's own.
+            let k = self.words.len().min(set.words.len());
+            set.words[..k].copy_from_slice(&self.words[..k]);
+            if k > SMALL_SET_WORDS {
+                set.touched.extend(0..k as u32);
+            }
+            return;
         }
         for (k, &w) in self.words.iter().enumerate() {
             let mut bits = w;
@@ -123,7 +142,9 @@ impl LiveSet<'_> {
 /// assignment in that block. Any other local is written before it is read in every block that
 /// reads it, so it is live into no block, and out of none (live-out is the union of the
 /// successors' live-in). A front end that gives every subexpression a fresh temporary makes
-/// most locals block-local; without this, `n` blocks × `n` locals cost `n²` bits.
+/// most locals block-local; without this, `n` blocks × `n` locals cost `n²` bits. A function
+/// of at most [`DENSE_LOCALS`] locals skips the numbering: its sets are a few words anyway,
+/// and every local counts as a boundary one (an empty `boundary_index`).
 #[derive(Clone, Debug, Default)]
 pub struct Liveness {
     words: usize,
@@ -133,6 +154,9 @@ pub struct Liveness {
     boundary: Vec<Local>,
     num_locals: usize,
 }
+
+/// Up to this many locals, liveness sets range over every local (see [`Liveness`]).
+const DENSE_LOCALS: usize = 512;
 
 /// The boundary locals of `func` (see [`Liveness`]): each local's index among them (or
 /// `u32::MAX`) and the list.
@@ -183,8 +207,17 @@ fn boundary_locals(func: &Function, cfg: &Cfg) -> (Vec<u32>, Vec<Local>) {
 impl Liveness {
     /// An all-empty liveness over `func`'s boundary locals.
     fn empty(func: &Function, cfg: &Cfg) -> Liveness {
-        let (boundary_index, boundary) = boundary_locals(func, cfg);
-        let w = boundary.len().div_ceil(64).max(1);
+        let (boundary_index, boundary) = if func.locals.len() <= DENSE_LOCALS {
+            (Vec::new(), Vec::new())
+        } else {
+            boundary_locals(func, cfg)
+        };
+        let tracked = if boundary_index.is_empty() {
+            func.locals.len()
+        } else {
+            boundary.len()
+        };
+        let w = tracked.div_ceil(64).max(1);
         let nb = func.blocks.len();
         Liveness {
             words: w,
@@ -198,6 +231,9 @@ impl Liveness {
 
     /// The bit of `l` among the boundary locals, if it is one.
     fn bit_of(&self, l: Local) -> Option<usize> {
+        if self.boundary_index.is_empty() {
+            return (l.index() < self.num_locals).then_some(l.index());
+        }
         match self.boundary_index.get(l.index()) {
             Some(&g) if g != u32::MAX => Some(g as usize),
             _ => None,
@@ -322,7 +358,15 @@ impl Liveness {
             }
             // Back to boundary bits: only the words touched since the clear can hold a local.
             new_in.fill(0);
-            for &k in &cur.touched {
+            if live.boundary_index.is_empty() {
+                let k = cur.words.len().min(w);
+                new_in[..k].copy_from_slice(&cur.words[..k]);
+            }
+            for &k in cur
+                .touched
+                .iter()
+                .filter(|_| !live.boundary_index.is_empty())
+            {
                 let mut bits = cur.words[k as usize];
                 while bits != 0 {
                     let l = k as usize * 64 + bits.trailing_zeros() as usize;
