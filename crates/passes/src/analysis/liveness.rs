@@ -361,18 +361,15 @@ impl Liveness {
             if live.boundary_index.is_empty() {
                 let k = cur.words.len().min(w);
                 new_in[..k].copy_from_slice(&cur.words[..k]);
-            }
-            for &k in cur
-                .touched
-                .iter()
-                .filter(|_| !live.boundary_index.is_empty())
-            {
-                let mut bits = cur.words[k as usize];
-                while bits != 0 {
-                    let l = k as usize * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    if let Some(g) = live.bit_of(Local::new(l)) {
-                        new_in[g / 64] |= 1 << (g % 64);
+            } else {
+                for &k in &cur.touched {
+                    let mut bits = cur.words[k as usize];
+                    while bits != 0 {
+                        let l = k as usize * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if let Some(g) = live.bit_of(Local::new(l)) {
+                            new_in[g / 64] |= 1 << (g % 64);
+                        }
                     }
                 }
             }
