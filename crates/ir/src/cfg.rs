@@ -139,10 +139,17 @@ impl Cfg {
         self.rpo_index(block).is_some()
     }
 
+    /// A map with a default entry for every block of the function (one allocation).
+    fn block_map<V: Clone + Default>(&self) -> SecondaryMap<Block, V> {
+        let mut map = SecondaryMap::with_capacity(self.succ.len());
+        map.resize(self.succ.len());
+        map
+    }
+
     /// Which reachable blocks lie in a loop: those of nonzero [`Cfg::loop_depths`].
     pub fn blocks_in_loops(&self) -> SecondaryMap<Block, bool> {
         let depth = self.loop_depths();
-        let mut in_loop: SecondaryMap<Block, bool> = SecondaryMap::new();
+        let mut in_loop: SecondaryMap<Block, bool> = self.block_map();
         for &b in &self.rpo {
             in_loop[b] = depth[b] > 0;
         }
@@ -156,9 +163,9 @@ impl Cfg {
     /// irreducible ones it may miss blocks, which is fine for its users (heuristics: the
     /// inliner's loop test, the lowering's branch order), never soundness.
     pub fn loop_depths(&self) -> SecondaryMap<Block, u32> {
-        let mut depth: SecondaryMap<Block, u32> = SecondaryMap::new();
+        let mut depth: SecondaryMap<Block, u32> = self.block_map();
         // `mark[b] == k + 1`: `b` was counted for the `k`-th header already.
-        let mut mark: SecondaryMap<Block, u32> = SecondaryMap::new();
+        let mut mark: SecondaryMap<Block, u32> = self.block_map();
         let mut work = Vec::new();
         for (k, &head) in self.rpo.iter().enumerate() {
             let h = k as u32;
@@ -207,6 +214,8 @@ impl Cfg {
         // Explicit stack of (block, next successor index).
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
+        stack.reserve(self.succ.len());
+        self.rpo.reserve(self.succ.len());
         stack.push((entry, 0));
         while let Some(top) = stack.last_mut() {
             let (block, next) = *top;

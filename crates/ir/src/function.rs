@@ -7,7 +7,7 @@
 use crate::entities::{Block, Inst, Local};
 use crate::inst::{InstData, InstKind, Loc, Terminator};
 use crate::types::Type;
-use cranelift_entity::PrimaryMap;
+use cranelift_entity::{PrimaryMap, SecondaryMap};
 
 /// A declared local variable (parameters included).
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -104,6 +104,22 @@ impl Function {
     /// The name of a local.
     pub fn local_name(&self, local: Local) -> &str {
         &self.locals[local].name
+    }
+
+    /// A map with an entry, `V::default()`, for every block the function has now: filled in
+    /// one allocation, where a `SecondaryMap::new()` written in block order would grow (and
+    /// reallocate) at every new index.
+    pub fn block_map<V: Clone + Default>(&self) -> SecondaryMap<Block, V> {
+        let mut map = SecondaryMap::with_capacity(self.blocks.len());
+        map.resize(self.blocks.len());
+        map
+    }
+
+    /// Like [`Function::block_map`], with an entry for every local.
+    pub fn local_map<V: Clone + Default>(&self) -> SecondaryMap<Local, V> {
+        let mut map = SecondaryMap::with_capacity(self.locals.len());
+        map.resize(self.locals.len());
+        map
     }
 
     /// The instruction data of `inst`.

@@ -282,7 +282,7 @@ fn prove(func: &mut Function, cx: &mut PassContext<'_>) -> (bool, Vec<Kept>) {
 
 /// The natural loops of `func` with one entry edge, innermost (smallest) first.
 fn natural_loops(func: &Function, cfg: &Cfg, dom: &DomTree) -> Vec<NaturalLoop> {
-    let mut pos: SecondaryMap<Block, u32> = SecondaryMap::new();
+    let mut pos: SecondaryMap<Block, u32> = func.block_map();
     for (n, &b) in func.layout.iter().enumerate() {
         pos[b] = n as u32;
     }
@@ -310,7 +310,7 @@ fn natural_loops(func: &Function, cfg: &Cfg, dom: &DomTree) -> Vec<NaturalLoop> 
         let [entry] = entries.as_slice() else {
             continue;
         };
-        let mut seen: SecondaryMap<Block, bool> = SecondaryMap::new();
+        let mut seen: SecondaryMap<Block, bool> = func.block_map();
         seen[h] = true;
         let mut body = vec![h];
         let mut work = latches;
@@ -351,7 +351,7 @@ fn hoist(func: &mut Function, cx: &mut PassContext<'_>, kept: Vec<Kept>) -> bool
     let dom = cx.domtree(func).clone();
     let loops = natural_loops(func, &cfg, &dom);
     // The innermost loop of each block.
-    let mut innermost: SecondaryMap<Block, Option<u32>> = SecondaryMap::new();
+    let mut innermost: SecondaryMap<Block, Option<u32>> = func.block_map();
     for (i, l) in loops.iter().enumerate() {
         for &b in &l.body {
             if innermost[b].is_none() {
@@ -360,7 +360,7 @@ fn hoist(func: &mut Function, cx: &mut PassContext<'_>, kept: Vec<Kept>) -> bool
         }
     }
     let mut outcome: Vec<Option<Outcome>> = kept.iter().map(|_| None).collect();
-    let mut in_versioned: SecondaryMap<Block, bool> = SecondaryMap::new();
+    let mut in_versioned: SecondaryMap<Block, bool> = func.block_map();
     let mut versioned = 0usize;
     let mut changed = false;
     for (li, lp) in loops.iter().enumerate() {
@@ -551,7 +551,7 @@ fn version(
     let h = lp.header;
     let hname = func.blocks[h].name.clone();
     // The copy's blocks.
-    let mut copy_of: SecondaryMap<Block, Option<Block>> = SecondaryMap::new();
+    let mut copy_of: SecondaryMap<Block, Option<Block>> = func.block_map();
     let mut new_blocks: Vec<Block> = Vec::new();
     let pre_fast = new_block(
         func,

@@ -21,10 +21,10 @@ pub(crate) fn walk<S: Clone + Default>(
     mut visit: impl FnMut(&mut Function, &mut PassContext<'_>, Block, Inst, &mut S) -> bool,
 ) -> bool {
     let cfg = cx.shared_cfg(func);
-    let mut out: SecondaryMap<Block, Option<S>> = SecondaryMap::new();
+    let mut out: SecondaryMap<Block, Option<S>> = func.block_map();
     // How many blocks have yet to start from each block's end state: the last one takes it
     // instead of a copy (a long chain of guarded blocks copies nothing).
-    let mut waiting: SecondaryMap<Block, u32> = SecondaryMap::new();
+    let mut waiting: SecondaryMap<Block, u32> = func.block_map();
     for &block in cfg.rpo() {
         if let Some(p) = cfg.only_pred(block) {
             waiting[p] += 1;

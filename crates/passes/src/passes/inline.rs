@@ -290,6 +290,7 @@ fn inline_call(
 
     // Fresh locals for every callee local.
     let mut local_map: SecondaryMap<Local, Local> = SecondaryMap::with_default(Local::new(0));
+    local_map.resize(callee.locals.len());
     for (l, data) in callee.locals.iter() {
         let name = names.local(joined(&callee.name, &data.name));
         let new = func.locals.push(LocalData {
@@ -304,6 +305,7 @@ fn inline_call(
 
     // Fresh blocks, and the continuation.
     let mut block_map: SecondaryMap<Block, Block> = SecondaryMap::with_default(block);
+    block_map.resize(callee.blocks.len());
     let mut new_blocks = Vec::with_capacity(callee.layout.len() + 1);
     for &cb in &callee.layout {
         let name = names.block(joined(&callee.name, &callee.blocks[cb].name));

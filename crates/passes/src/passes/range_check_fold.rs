@@ -68,7 +68,7 @@ impl Pass for RangeCheckFold {
     }
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-        let mut reachable_before: SecondaryMap<Block, bool> = SecondaryMap::new();
+        let mut reachable_before: SecondaryMap<Block, bool> = func.block_map();
         for &b in cx.cfg(func).rpo() {
             reachable_before[b] = true;
         }
@@ -91,7 +91,7 @@ impl Pass for RangeCheckFold {
             let cfg = cx.shared_cfg(func);
             let mut missed: Vec<(Block, Inst, String)> = Vec::new();
             let mut folds: Vec<Fold> = Vec::new();
-            let mut touched: SecondaryMap<Block, bool> = SecondaryMap::new();
+            let mut touched: SecondaryMap<Block, bool> = func.block_map();
             for &a in &func.layout {
                 if touched[a] {
                     continue;

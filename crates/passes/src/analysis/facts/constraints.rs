@@ -55,6 +55,9 @@ const INLINE_TERMS: usize = 16;
 thread_local! {
     /// The work space of [`FactSet::dist`], kept across queries.
     static SEARCH: RefCell<Search> = RefCell::new(Search::default());
+    /// The two single-source tables of a meet or a widening (one per side), kept across
+    /// calls so that filling one allocates nothing once it has grown to the function's terms.
+    static SOURCES: RefCell<[SourceDistances; 2]> = RefCell::default();
 }
 
 /// Distances indexed by term, cleared in O(1): an entry counts only if it carries the table's
@@ -123,6 +126,23 @@ impl Search {
     /// A frontier-based Bellman–Ford from `a` along edges (or from `b` against them, when
     /// `backward`): round `r` relaxes the edges of the terms improved in round `r - 1`.
     fn walk(&mut self, set: &FactSet, a: Term, b: Term, backward: bool) -> Option<i128> {
+        let (start, goal) = if backward { (b, a) } else { (a, b) };
+        self.relax_rounds(set, start, Some(goal), backward);
+        self.dist.get(goal)
+    }
+
+    /// The rounds of [`Search::walk`] from `start`, leaving the distances in `self.dist`.
+    /// Without a `goal` (forward only) the walk reaches every term it can and returns the
+    /// smallest distance of 0 over walks of fewer than [`SEARCH_DEPTH`] edges, the only
+    /// thing the goal changes: a goal length not otherwise reached from 0 gets it through
+    /// the implicit edge `0 -> len` (see [`SourceDistances::get`]).
+    fn relax_rounds(
+        &mut self,
+        set: &FactSet,
+        start: Term,
+        goal: Option<Term>,
+        backward: bool,
+    ) -> Option<i128> {
         let Search {
             dist,
             frontier,
@@ -135,7 +155,7 @@ impl Search {
                 next.push((u, nd));
             }
         };
-        let (start, goal) = if backward { (b, a) } else { (a, b) };
+        let mut zero_within: Option<i128> = None;
         frontier.clear();
         relax(start, 0, frontier);
         for _ in 0..SEARCH_DEPTH {
@@ -168,6 +188,7 @@ impl Search {
                     (TermKind::Len(_), false) => relax(Term::ZERO, d + MAX_LEN as i128, next),
                     (TermKind::Len(_), true) => relax(Term::ZERO, d, next),
                     (TermKind::Zero, _) => {
+                        zero_within = Some(zero_within.map_or(d, |z| z.min(d)));
                         let weight = if backward { MAX_LEN as i128 } else { 0 };
                         let mut last = None;
                         for k in &set.cons {
@@ -177,7 +198,7 @@ impl Search {
                                 relax(u, d + weight, next);
                             }
                         }
-                        if goal.len_of().is_some() {
+                        if let Some(goal) = goal.filter(|g| g.len_of().is_some()) {
                             relax(goal, d + weight, next);
                         }
                     }
@@ -189,7 +210,73 @@ impl Search {
             }
             std::mem::swap(frontier, next);
         }
-        dist.get(goal)
+        zero_within
+    }
+}
+
+/// Runs `f` with the thread's two single-source tables, emptied (a fresh pair if they are
+/// in use further up the stack).
+fn with_source_tables<R>(f: impl FnOnce(&mut SourceDistances, &mut SourceDistances) -> R) -> R {
+    SOURCES.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut tables) => {
+            let [a, b] = &mut *tables;
+            a.source = None;
+            b.source = None;
+            f(a, b)
+        }
+        Err(_) => f(
+            &mut SourceDistances::default(),
+            &mut SourceDistances::default(),
+        ),
+    })
+}
+
+/// The shortest walks of at most [`SEARCH_DEPTH`] edges from one source to every term of a
+/// set: what [`FactSet::dist`] answers pair by pair, for the many pairs with one source that
+/// a meet or a widening asks about (their constraints are sorted by source).
+#[derive(Default)]
+struct SourceDistances {
+    /// The source the table holds, if any.
+    source: Option<Term>,
+    search: Search,
+    /// The smallest distance of 0 over walks of fewer than [`SEARCH_DEPTH`] edges.
+    zero_within: Option<i128>,
+}
+
+impl SourceDistances {
+    /// Fills the table with the walks from `a` in `set` (always forward: the walks, hence
+    /// the distances, are those of the backward search `dist` uses from 0).
+    fn fill(&mut self, set: &FactSet, a: Term) {
+        self.zero_within = self.search.relax_rounds(set, a, None, false);
+        self.source = Some(a);
+    }
+
+    /// `set.dist(source, b)` for the set the table was filled from. A length goal is also
+    /// reached through 0 and its implicit edge `0 -> len(v)` of weight 0, which the
+    /// goal-free walk takes only towards lengths with an out-edge.
+    fn get(&self, b: Term) -> Option<i128> {
+        if self.source == Some(b) {
+            return Some(0);
+        }
+        let d = self.search.dist.get(b);
+        match (b.len_of(), d, self.zero_within) {
+            (Some(_), Some(d), Some(z)) => Some(d.min(z)),
+            (Some(_), None, z) => z,
+            _ => d,
+        }
+    }
+
+    /// `set.dist(a, b)`, from the table when it holds `a`; otherwise filled first when
+    /// `more` queries from `a` are expected, or answered by one search.
+    fn dist(&mut self, set: &FactSet, a: Term, b: Term, more: bool) -> Option<i128> {
+        if self.source == Some(a) {
+            return self.get(b);
+        }
+        if more {
+            self.fill(set, a);
+            return self.get(b);
+        }
+        set.dist(a, b)
     }
 }
 
@@ -669,15 +756,32 @@ impl FactSet {
     /// Removes term `t`, first composing every pair of constraints through it (sound: the
     /// composed constraints held while `t` had its old value, and do not mention `t`).
     pub fn eliminate(&mut self, t: Term) {
-        if !self.cons.iter().any(|k| k.mentions(t)) {
+        let Some(first) = self.cons.iter().position(|k| k.mentions(t)) else {
             return;
+        };
+        let mut ins = ConstraintBuf::new();
+        let mut outs = ConstraintBuf::new();
+        if self.log.is_some() {
+            ins.extend(self.cons.iter().filter(|k| k.b == t).copied());
+            outs.extend_from_slice(self.from(t));
+            self.remove_cons_where(|k| k.mentions(t));
+        } else {
+            // One pass from the first constraint that goes: what goes is gathered as it is
+            // removed.
+            let mut at = first;
+            for i in first..self.cons.len() {
+                let k = self.cons[i];
+                if k.a == t {
+                    outs.push(k);
+                } else if k.b == t {
+                    ins.push(k);
+                } else {
+                    self.cons[at] = k;
+                    at += 1;
+                }
+            }
+            self.cons.truncate(at);
         }
-        let ins: ConstraintBuf = self.cons.iter().filter(|k| k.b == t).copied().collect();
-        let outs: ConstraintBuf = self.from(t).iter().copied().collect();
-        if ins.is_empty() && outs.is_empty() {
-            return;
-        }
-        self.remove_cons_where(|k| k.mentions(t));
         if ins.len() * outs.len() > MAX_COMPOSITIONS {
             return;
         }
@@ -850,6 +954,17 @@ impl FactSet {
     /// keep `i <= len(a)`, which `i <= 0 <= len(a)` implies); a pair that one side does not
     /// bound at all goes. A compare stays when both have it.
     pub fn meet_with(&mut self, other: &FactSet) {
+        with_source_tables(|mine, theirs| self.meet_using(other, mine, theirs));
+    }
+
+    /// [`FactSet::meet_with`], asking each side's paths through a single-source table (the
+    /// pairs come sorted by source, so one walk answers a run of them).
+    fn meet_using(
+        &mut self,
+        other: &FactSet,
+        mine_paths: &mut SourceDistances,
+        their_paths: &mut SourceDistances,
+    ) {
         let mut out: Vec<Constraint> = Vec::with_capacity(self.cons.len());
         let (mut i, mut j) = (0, 0);
         loop {
@@ -861,11 +976,18 @@ impl FactSet {
                 }
                 (Some(x), y) if y.is_none_or(|y| x.key() < y.key()) => {
                     i += 1;
-                    (x.key(), Some(x.c as i128), other.dist(x.a, x.b))
+                    let more = self.cons.get(i).is_some_and(|n| n.a == x.a);
+                    let theirs = their_paths.dist(other, x.a, x.b, more);
+                    (x.key(), Some(x.c as i128), theirs)
                 }
                 (_, Some(y)) => {
                     j += 1;
-                    (y.key(), self.dist(y.a, y.b), Some(y.c as i128))
+                    let more = other.cons.get(j).is_some_and(|n| n.a == y.a);
+                    (
+                        y.key(),
+                        mine_paths.dist(self, y.a, y.b, more),
+                        Some(y.c as i128),
+                    )
                 }
                 _ => break,
             };
@@ -887,13 +1009,25 @@ impl FactSet {
     /// state did not bound at all, is dropped rather than weakened step by step, so loops
     /// reach a fixpoint after a bounded number of sweeps.
     pub fn widen(&mut self, old: &FactSet) {
-        self.cons.retain(|k| {
-            // The old state's recorded offset bounds its shortest path: a smaller one there
-            // already rejects `k` without a search.
-            if old.recorded(k.a, k.b).is_some_and(|r| r < k.c) {
-                return false;
-            }
-            old.dist(k.a, k.b).is_some_and(|d| k.c as i128 <= d)
+        with_source_tables(|paths, _| {
+            let cons = &self.cons;
+            let keep: SmallVec<[bool; INLINE_TERMS]> = cons
+                .iter()
+                .enumerate()
+                .map(|(at, k)| {
+                    // The old state's recorded offset bounds its shortest path: a smaller
+                    // one there already rejects `k` without a search.
+                    if old.recorded(k.a, k.b).is_some_and(|r| r < k.c) {
+                        return false;
+                    }
+                    let more = cons.get(at + 1).is_some_and(|n| n.a == k.a);
+                    paths
+                        .dist(old, k.a, k.b, more)
+                        .is_some_and(|d| k.c as i128 <= d)
+                })
+                .collect();
+            let mut keep = keep.into_iter();
+            self.cons.retain(|_| keep.next().unwrap_or(false));
         });
     }
 
@@ -1017,6 +1151,35 @@ mod tests {
                     set.constraints()
                 );
             }
+        }
+    }
+
+    /// A single-source table answers every pair from its source as `dist` does, lengths'
+    /// implicit edges and the source itself included, and a table holding another source
+    /// is refilled rather than read.
+    #[test]
+    fn single_source_tables_agree_with_dist() {
+        let mut rng = Rng(0x6a09_e667_f3bc_c909);
+        let mut table = SourceDistances::default();
+        for round in 0..2000 {
+            let set = rng.set(if round % 2 == 0 { 8 } else { 14 });
+            for a in (0..9).map(Term) {
+                table.fill(&set, a);
+                for b in (0..9).map(Term) {
+                    let expected = if a == b { Some(0) } else { set.dist(a, b) };
+                    assert_eq!(
+                        table.get(b),
+                        expected,
+                        "{a:?} -> {b:?} in {:?}",
+                        set.constraints()
+                    );
+                }
+            }
+            let (a, b) = (Term(1), Term(2));
+            table.fill(&set, Term(3));
+            assert_eq!(table.dist(&set, a, b, false), set.dist(a, b));
+            assert_eq!(table.dist(&set, a, b, true), set.dist(a, b));
+            assert_eq!(table.source, Some(a));
         }
     }
 

@@ -672,6 +672,9 @@ impl FactAnalysis {
         limits: FactLimits,
     ) -> FactAnalysis {
         let mut fa = FactAnalysis {
+            block_in: func.block_map(),
+            block_out: func.block_map(),
+            deaths: func.block_map(),
             tracked,
             calls,
             ..FactAnalysis::default()
@@ -683,13 +686,13 @@ impl FactAnalysis {
         for &b in cfg.rpo() {
             fa.deaths[b] = block_deaths(func, b, live, &mut alive);
         }
-        let mut visits: SecondaryMap<Block, u32> = SecondaryMap::new();
+        let mut visits: SecondaryMap<Block, u32> = func.block_map();
         // Change clocks: a block is evaluated again only when an out-state of one of its
         // predecessors changed after its last evaluation (its in-state cannot differ
         // otherwise), so a sweep costs only the blocks a change reaches.
         let mut clock: u64 = 0;
-        let mut evaluated_at: SecondaryMap<Block, u64> = SecondaryMap::new();
-        let mut out_changed_at: SecondaryMap<Block, u64> = SecondaryMap::new();
+        let mut evaluated_at: SecondaryMap<Block, u64> = func.block_map();
+        let mut out_changed_at: SecondaryMap<Block, u64> = func.block_map();
         let mut changed = true;
         while changed {
             changed = false;
