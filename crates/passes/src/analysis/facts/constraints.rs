@@ -57,7 +57,7 @@ thread_local! {
     static SEARCH: RefCell<Search> = RefCell::new(Search::default());
     /// The two single-source tables of a meet or a widening (one per side), kept across
     /// calls so that filling one allocates nothing once it has grown to the function's terms.
-    static SOURCES: RefCell<[SourceDistances; 2]> = RefCell::default();
+    static SOURCES: RefCell<MeetScratch> = RefCell::default();
 }
 
 /// Distances indexed by term, cleared in O(1): an entry counts only if it carries the table's
@@ -214,21 +214,27 @@ impl Search {
     }
 }
 
-/// Runs `f` with the thread's two single-source tables, emptied (a fresh pair if they are
-/// in use further up the stack).
-fn with_source_tables<R>(f: impl FnOnce(&mut SourceDistances, &mut SourceDistances) -> R) -> R {
+/// Runs `f` with the thread's meet work space, its tables emptied (a fresh one if it is in
+/// use further up the stack).
+fn with_source_tables<R>(f: impl FnOnce(&mut MeetScratch) -> R) -> R {
     SOURCES.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut tables) => {
-            let [a, b] = &mut *tables;
-            a.source = None;
-            b.source = None;
-            f(a, b)
+        Ok(mut scratch) => {
+            scratch.mine.source = None;
+            scratch.theirs.source = None;
+            f(&mut scratch)
         }
-        Err(_) => f(
-            &mut SourceDistances::default(),
-            &mut SourceDistances::default(),
-        ),
+        Err(_) => f(&mut MeetScratch::default()),
     })
+}
+
+/// The work space of a meet or a widening, kept across calls: a single-source table per side
+/// and the buffer the meet's result is built in (it then swaps with the set's own, so a meet
+/// allocates nothing once the buffers have grown).
+#[derive(Default)]
+struct MeetScratch {
+    mine: SourceDistances,
+    theirs: SourceDistances,
+    cons: Vec<Constraint>,
 }
 
 /// The shortest walks of at most [`SEARCH_DEPTH`] edges from one source to every term of a
@@ -483,6 +489,13 @@ impl FactSet {
     /// The empty set (nothing known), as at the function entry.
     pub fn new() -> FactSet {
         FactSet::default()
+    }
+
+    /// Makes `self` a copy of `other` (without its log), reusing `self`'s buffers.
+    pub fn copy_from(&mut self, other: &FactSet) {
+        self.cons.clone_from(&other.cons);
+        self.cmps.clone_from(&other.cmps);
+        self.log = None;
     }
 
     /// How many facts the set holds: its constraints and compares.
@@ -954,18 +967,18 @@ impl FactSet {
     /// keep `i <= len(a)`, which `i <= 0 <= len(a)` implies); a pair that one side does not
     /// bound at all goes. A compare stays when both have it.
     pub fn meet_with(&mut self, other: &FactSet) {
-        with_source_tables(|mine, theirs| self.meet_using(other, mine, theirs));
+        with_source_tables(|scratch| self.meet_using(other, scratch));
     }
 
     /// [`FactSet::meet_with`], asking each side's paths through a single-source table (the
     /// pairs come sorted by source, so one walk answers a run of them).
-    fn meet_using(
-        &mut self,
-        other: &FactSet,
-        mine_paths: &mut SourceDistances,
-        their_paths: &mut SourceDistances,
-    ) {
-        let mut out: Vec<Constraint> = Vec::with_capacity(self.cons.len());
+    fn meet_using(&mut self, other: &FactSet, scratch: &mut MeetScratch) {
+        let MeetScratch {
+            mine: mine_paths,
+            theirs: their_paths,
+            cons: out,
+        } = scratch;
+        out.clear();
         let (mut i, mut j) = (0, 0);
         loop {
             let (key, mine, theirs) = match (self.cons.get(i), other.cons.get(j)) {
@@ -1000,7 +1013,7 @@ impl FactSet {
                 }
             }
         }
-        self.cons = out;
+        std::mem::swap(&mut self.cons, out);
         self.cmps.retain(|f| other.cmps.contains(f));
     }
 
@@ -1009,7 +1022,8 @@ impl FactSet {
     /// state did not bound at all, is dropped rather than weakened step by step, so loops
     /// reach a fixpoint after a bounded number of sweeps.
     pub fn widen(&mut self, old: &FactSet) {
-        with_source_tables(|paths, _| {
+        with_source_tables(|scratch| {
+            let paths = &mut scratch.mine;
             let cons = &self.cons;
             let keep: SmallVec<[bool; INLINE_TERMS]> = cons
                 .iter()

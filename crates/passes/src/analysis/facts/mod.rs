@@ -99,12 +99,24 @@ fn edge_facts(
     out: &FactSet,
 ) -> FactSet {
     let mut s = out.clone();
+    add_edge_extra(func, tracked, from, to, out, &mut s);
+    s
+}
+
+/// Adds to `s` (a copy of `out`) what the branch `from → to` says.
+fn add_edge_extra(
+    func: &Function,
+    tracked: &Tracked,
+    from: Block,
+    to: Block,
+    out: &FactSet,
+    s: &mut FactSet,
+) {
     for (a, b, c) in edge_extra(func, from, to, out) {
         if tracked.term(a) && tracked.term(b) {
             s.add_wide(a, b, c);
         }
     }
-    s
 }
 
 /// Replays a block instruction by instruction without cloning the fact set each time: at each
@@ -186,7 +198,9 @@ pub struct FactAnalysis {
     block_out: SecondaryMap<Block, Option<FactSet>>,
     /// For each block, `(index, local)`: after instruction `index`, `local` is dead, so the
     /// facts about it can be forgotten (ascending by index).
-    deaths: SecondaryMap<Block, Vec<(usize, Local)>>,
+    deaths: Vec<(usize, Local)>,
+    /// Each block's range of `deaths`.
+    death_range: SecondaryMap<Block, (u32, u32)>,
     /// What the calls of this function may do to vec lengths.
     calls: CallKills,
     /// The locals constraints may mention.
@@ -480,7 +494,9 @@ fn block_deaths(
     block: Block,
     live: &Liveness,
     alive: &mut LocalSet,
-) -> Vec<(usize, Local)> {
+    deaths: &mut Vec<(usize, Local)>,
+) {
+    let first = deaths.len();
     let data = &func.blocks[block];
     live.live_out(block).copy_into(alive);
     let mut term_uses: SmallVec<[Local; 4]> = SmallVec::new();
@@ -513,7 +529,6 @@ fn block_deaths(
     for l in term_uses {
         alive.insert(l);
     }
-    let mut deaths = Vec::new();
     for (index, &inst) in data.insts.iter().enumerate().rev() {
         let kind = func.inst(inst);
         let mut mentioned: SmallVec<[Local; 8]> = SmallVec::new();
@@ -541,8 +556,7 @@ fn block_deaths(
             }
         });
     }
-    deaths.reverse();
-    deaths
+    deaths[first..].reverse();
 }
 
 /// Applies instruction `index` of a block and forgets the locals that die after it.
@@ -674,7 +688,7 @@ impl FactAnalysis {
         let mut fa = FactAnalysis {
             block_in: func.block_map(),
             block_out: func.block_map(),
-            deaths: func.block_map(),
+            death_range: func.block_map(),
             tracked,
             calls,
             ..FactAnalysis::default()
@@ -684,7 +698,9 @@ impl FactAnalysis {
         };
         let mut alive = LocalSet::new(func.locals.len());
         for &b in cfg.rpo() {
-            fa.deaths[b] = block_deaths(func, b, live, &mut alive);
+            let start = fa.deaths.len() as u32;
+            block_deaths(func, b, live, &mut alive, &mut fa.deaths);
+            fa.death_range[b] = (start, fa.deaths.len() as u32);
         }
         let mut visits: SecondaryMap<Block, u32> = func.block_map();
         // Change clocks: a block is evaluated again only when an out-state of one of its
@@ -693,6 +709,7 @@ impl FactAnalysis {
         let mut clock: u64 = 0;
         let mut evaluated_at: SecondaryMap<Block, u64> = func.block_map();
         let mut out_changed_at: SecondaryMap<Block, u64> = func.block_map();
+        let mut edge_scratch = FactSet::new();
         let mut changed = true;
         while changed {
             changed = false;
@@ -724,11 +741,19 @@ impl FactAnalysis {
                     let Some(out) = fa.block_out[p].as_ref() else {
                         continue; // unreachable or not yet visited: top
                     };
-                    let mut edge = edge_facts(func, &fa.tracked, p, b, out);
-                    drop_dead(&mut edge, live_in);
                     match state.as_mut() {
-                        None => state = Some(edge),
-                        Some(s) => s.meet_with(&edge),
+                        None => {
+                            let mut edge = edge_facts(func, &fa.tracked, p, b, out);
+                            drop_dead(&mut edge, live_in);
+                            state = Some(edge);
+                        }
+                        Some(s) => {
+                            // Later edges are built in one reused set.
+                            edge_scratch.copy_from(out);
+                            add_edge_extra(func, &fa.tracked, p, b, out, &mut edge_scratch);
+                            drop_dead(&mut edge_scratch, live_in);
+                            s.meet_with(&edge_scratch);
+                        }
                     }
                 }
                 let Some(mut new_in) = state else { continue };
@@ -777,7 +802,7 @@ impl FactAnalysis {
                         &fa.tracked,
                         inst,
                         index,
-                        &fa.deaths[b],
+                        fa.deaths_of(b),
                         &mut next_death,
                         &mut s,
                     );
@@ -803,6 +828,12 @@ impl FactAnalysis {
             }
         }
         fa
+    }
+
+    /// Where the locals of `block` die (see `block_deaths`).
+    fn deaths_of(&self, block: Block) -> &[(usize, Local)] {
+        let (start, end) = self.death_range[block];
+        &self.deaths[start as usize..end as usize]
     }
 
     /// Gives up: every reachable block knows nothing, and [`FactAnalysis::gave_up`] says why.
@@ -876,7 +907,7 @@ impl FactAnalysis {
             insts: &func.blocks[block].insts,
             pos: 0,
             state: start,
-            deaths: &self.deaths[block],
+            deaths: self.deaths_of(block),
             next_death: 0,
         }
     }
