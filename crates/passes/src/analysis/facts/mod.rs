@@ -710,6 +710,7 @@ impl FactAnalysis {
         let mut evaluated_at: SecondaryMap<Block, u64> = func.block_map();
         let mut out_changed_at: SecondaryMap<Block, u64> = func.block_map();
         let mut edge_scratch = FactSet::new();
+        let (mut spare_in, mut spare_out) = (FactSet::new(), FactSet::new());
         let mut changed = true;
         while changed {
             changed = false;
@@ -743,7 +744,10 @@ impl FactAnalysis {
                     };
                     match state.as_mut() {
                         None => {
-                            let mut edge = edge_facts(func, &fa.tracked, p, b, out);
+                            // In the buffers of a set this loop stored before and replaced.
+                            let mut edge = std::mem::take(&mut spare_in);
+                            edge.copy_from(out);
+                            add_edge_extra(func, &fa.tracked, p, b, out, &mut edge);
                             drop_dead(&mut edge, live_in);
                             state = Some(edge);
                         }
@@ -771,6 +775,7 @@ impl FactAnalysis {
                 }
                 if let Some(old) = fa.block_in[b].as_ref() {
                     if *old == new_in {
+                        spare_in = new_in;
                         continue;
                     }
                     // Widening at loop headers: an offset that grew is dropped, not counted
@@ -790,10 +795,12 @@ impl FactAnalysis {
                         }
                     }
                     if *old == new_in {
+                        spare_in = new_in;
                         continue;
                     }
                 }
-                let mut s = new_in.clone();
+                let mut s = std::mem::take(&mut spare_out);
+                s.copy_from(&new_in);
                 let mut next_death = 0;
                 for (index, &inst) in func.blocks[b].insts.iter().enumerate() {
                     step_block(
@@ -818,8 +825,13 @@ impl FactAnalysis {
                 if fa.stored > limits.max_stored_facts {
                     return fa.give_up(cfg, GaveUp::StoredFacts);
                 }
-                fa.block_in[b] = Some(new_in);
-                fa.block_out[b] = Some(s);
+                // The replaced sets' buffers serve the next evaluations.
+                if let Some(old_in) = fa.block_in[b].replace(new_in) {
+                    spare_in = old_in;
+                }
+                if let Some(old_out) = fa.block_out[b].replace(s) {
+                    spare_out = old_out;
+                }
                 if out_changed {
                     clock += 1;
                     out_changed_at[b] = clock;
