@@ -194,3 +194,31 @@ impl Function {
             .map(|(id, _)| id)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cranelift_entity::EntityRef;
+
+    /// The maps have one default entry per block (or local) of the function when made, in one
+    /// allocation, and still grow past it as a `SecondaryMap` does.
+    #[test]
+    fn block_and_local_maps_start_at_the_function_size() {
+        let mut func = Function::new("f");
+        for k in 0..37 {
+            func.add_block(format!("b{k}"));
+        }
+        for k in 0..5 {
+            func.add_local(format!("l{k}"), Type::I64);
+        }
+        let mut blocks: SecondaryMap<Block, u32> = func.block_map();
+        assert_eq!(blocks.as_values_slice(), &[0; 37][..]);
+        assert!(blocks.capacity() >= 37);
+        blocks[Block::new(36)] = 7;
+        blocks[Block::new(40)] = 9;
+        assert_eq!(blocks.as_values_slice().len(), 41);
+        assert_eq!((blocks[Block::new(36)], blocks[Block::new(40)]), (7, 9));
+        let locals: SecondaryMap<Local, Option<u8>> = func.local_map();
+        assert_eq!(locals.as_values_slice(), &[None; 5][..]);
+    }
+}
