@@ -243,7 +243,7 @@ impl ModuleBuilder {
                     let data = &f.blocks[*block];
                     BuildError::DoubleTerminator {
                         func: f.name.clone(),
-                        block: data.name.clone(),
+                        block: data.name.to_string(),
                         first: data
                             .terminator
                             .as_ref()

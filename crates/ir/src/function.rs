@@ -9,10 +9,14 @@ use crate::inst::{InstData, InstKind, Loc, Terminator};
 use crate::types::Type;
 use cranelift_entity::{PrimaryMap, SecondaryMap};
 
+/// The name of a local or a block: up to 24 bytes held inline (no allocation), as almost every
+/// name is; a longer one on the heap.
+pub type Name = compact_str::CompactString;
+
 /// A declared local variable (parameters included).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct LocalData {
-    pub name: String,
+    pub name: Name,
     pub ty: Type,
     /// Set by small-struct scalarization: this struct local is held as one 64-bit integer.
     pub packed: bool,
@@ -22,7 +26,7 @@ pub struct LocalData {
 /// A basic block: a name, its instructions in order, and a terminator.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct BlockData {
-    pub name: String,
+    pub name: Name,
     pub insts: Vec<Inst>,
     /// `None` only while a block is being built; the verifier rejects it.
     pub terminator: Option<Terminator>,
@@ -133,7 +137,7 @@ impl Function {
     }
 
     /// Adds a local and returns its id.
-    pub fn add_local(&mut self, name: impl Into<String>, ty: Type) -> Local {
+    pub fn add_local(&mut self, name: impl Into<Name>, ty: Type) -> Local {
         self.locals.push(LocalData {
             name: name.into(),
             ty,
@@ -158,7 +162,7 @@ impl Function {
     }
 
     /// Appends a new, empty block to the layout.
-    pub fn add_block(&mut self, name: impl Into<String>) -> Block {
+    pub fn add_block(&mut self, name: impl Into<Name>) -> Block {
         let block = self.blocks.push(BlockData {
             name: name.into(),
             insts: Vec::new(),

@@ -52,7 +52,7 @@ pub mod verifier;
 
 pub use builder::{BuildError, BuildErrors, FunctionBuilder, ModuleBuilder};
 pub use entities::{Block, FuncId, Inst, Local, StructId};
-pub use function::{BlockData, Function, InlineHint, LocalData};
+pub use function::{BlockData, Function, InlineHint, LocalData, Name};
 pub use inst::{
     BinaryOp, CastOp, Check, CmpOp, InstData, InstKind, Loc, Operand, Terminator, UnaryOp,
 };

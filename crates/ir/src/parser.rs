@@ -1199,7 +1199,7 @@ impl BodyParser<'_> {
         if let Some((block, label, false)) = current {
             let name = self.func.blocks[block].name.clone();
             p.report(
-                p.err_at(label, ParseErrorKind::MissingTerminator(name))
+                p.err_at(label, ParseErrorKind::MissingTerminator(name.into()))
                     .into(),
             );
         }
@@ -1272,7 +1272,7 @@ impl BodyParser<'_> {
                 }
                 Some((block, _, true)) => {
                     let name = self.func.blocks[block].name.clone();
-                    Some(p.error_or_lex(i, ParseErrorKind::AfterTerminator(name)))
+                    Some(p.error_or_lex(i, ParseErrorKind::AfterTerminator(name.into())))
                 }
                 Some(_) => None,
             };
@@ -1446,7 +1446,7 @@ impl BodyParser<'_> {
                 .err_at(
                     i,
                     ParseErrorKind::NoFields {
-                        local: data.name.clone(),
+                        local: data.name.to_string(),
                         ty: self.module.type_name(data.ty),
                         field: field.into(),
                     },

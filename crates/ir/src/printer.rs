@@ -102,7 +102,7 @@ fn write_function(out: &mut String, module: &Module, func: &Function) -> fmt::Re
 /// Renders an operand: a local's name or a decimal constant.
 pub fn display_operand(func: &Function, op: Operand) -> String {
     match op {
-        Operand::Local(l) => func.locals[l].name.clone(),
+        Operand::Local(l) => func.locals[l].name.to_string(),
         Operand::Const(c) => c.to_string(),
     }
 }

@@ -572,7 +572,7 @@ impl FuncChecker<'_> {
                     data.loc,
                     VerifyErrorKind::InvalidName {
                         what: "local",
-                        name: data.name.clone(),
+                        name: data.name.to_string(),
                     },
                 );
             }
@@ -580,7 +580,7 @@ impl FuncChecker<'_> {
                 self.err(
                     data.loc,
                     VerifyErrorKind::DuplicateLocal {
-                        name: data.name.clone(),
+                        name: data.name.to_string(),
                     },
                 );
             }
@@ -594,7 +594,7 @@ impl FuncChecker<'_> {
                     self.err(
                         data.loc,
                         VerifyErrorKind::BadPacked {
-                            local: data.name.clone(),
+                            local: data.name.to_string(),
                             reason,
                         },
                     );
@@ -618,7 +618,7 @@ impl FuncChecker<'_> {
                         self.err(
                             data.loc,
                             VerifyErrorKind::DuplicateParam {
-                                name: data.name.clone(),
+                                name: data.name.to_string(),
                             },
                         );
                     }
@@ -657,7 +657,7 @@ impl FuncChecker<'_> {
                 self.err(
                     data.loc,
                     VerifyErrorKind::DuplicateLayout {
-                        block: data.name.clone(),
+                        block: data.name.to_string(),
                     },
                 );
                 continue;
@@ -667,7 +667,7 @@ impl FuncChecker<'_> {
                     data.loc,
                     VerifyErrorKind::InvalidName {
                         what: "block",
-                        name: data.name.clone(),
+                        name: data.name.to_string(),
                     },
                 );
             }
@@ -675,7 +675,7 @@ impl FuncChecker<'_> {
                 self.err(
                     data.loc,
                     VerifyErrorKind::DuplicateBlock {
-                        name: data.name.clone(),
+                        name: data.name.to_string(),
                     },
                 );
             }
@@ -715,7 +715,7 @@ impl FuncChecker<'_> {
                     self.err(
                         data.loc,
                         VerifyErrorKind::UnreachableBlock {
-                            block: data.name.clone(),
+                            block: data.name.to_string(),
                         },
                     );
                 }
@@ -734,7 +734,7 @@ impl FuncChecker<'_> {
             None => self.err(
                 data.loc,
                 VerifyErrorKind::MissingTerminator {
-                    block: data.name.clone(),
+                    block: data.name.to_string(),
                 },
             ),
             Some(term) => self.check_terminator(term, data.term_loc),
@@ -777,7 +777,7 @@ impl FuncChecker<'_> {
                         self.err(
                             loc,
                             VerifyErrorKind::TargetNotInLayout {
-                                block: data.name.clone(),
+                                block: data.name.to_string(),
                             },
                         );
                     }

@@ -23,7 +23,7 @@ fn depths(src: &str) -> Vec<(String, u32)> {
                 "blocks_in_loops and loop_depths disagree on `{}`",
                 func.blocks[b].name
             );
-            (func.blocks[b].name.clone(), depth[b])
+            (func.blocks[b].name.to_string(), depth[b])
         })
         .collect()
 }

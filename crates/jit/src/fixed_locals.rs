@@ -115,7 +115,7 @@ mod tests {
             .locals
             .iter()
             .filter(|(l, _)| fixed[*l])
-            .map(|(_, d)| d.name.clone())
+            .map(|(_, d)| d.name.to_string())
             .collect();
         names.sort();
         names

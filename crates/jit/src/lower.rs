@@ -586,7 +586,7 @@ impl FnLower<'_, '_, '_> {
         self.ir
             .locals
             .get(l)
-            .map_or_else(|| l.to_string(), |d| d.name.clone())
+            .map_or_else(|| l.to_string(), |d| d.name.to_string())
     }
 
     fn repr(&self, l: Local) -> R<Repr> {

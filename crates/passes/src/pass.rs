@@ -368,7 +368,7 @@ impl<'a> PassContext<'a> {
         let block = func
             .blocks
             .get(block)
-            .map_or_else(|| block.to_string(), |b| b.name.clone());
+            .map_or_else(|| block.to_string(), |b| b.name.to_string());
         self.remarks.push(Remark {
             pass: self.pass,
             kind,

@@ -25,7 +25,7 @@ fn tracked_names(func: &Function, tracked: &Tracked) -> Vec<String> {
             };
             tracked.term(term)
         })
-        .map(|(_, data)| data.name.clone())
+        .map(|(_, data)| data.name.to_string())
         .collect();
     names.sort();
     names

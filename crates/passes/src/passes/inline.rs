@@ -294,7 +294,7 @@ fn inline_call(
     for (l, data) in callee.locals.iter() {
         let name = names.local(joined(&callee.name, &data.name));
         let new = func.locals.push(LocalData {
-            name,
+            name: name.into(),
             ty: data.ty,
             packed: false,
             loc: data.loc.inlined_from(callee_id),
@@ -310,7 +310,7 @@ fn inline_call(
     for &cb in &callee.layout {
         let name = names.block(joined(&callee.name, &callee.blocks[cb].name));
         let nb = func.blocks.push(BlockData {
-            name,
+            name: name.into(),
             insts: Vec::new(),
             terminator: None,
             term_loc: Loc::UNKNOWN,
@@ -328,7 +328,7 @@ fn inline_call(
     let terminator = func.blocks[block].terminator.take();
     let term_loc = func.blocks[block].term_loc;
     let cont = func.blocks.push(BlockData {
-        name: cont_name,
+        name: cont_name.into(),
         insts: tail,
         terminator,
         term_loc,
@@ -351,7 +351,7 @@ fn inline_call(
             ty => Operand::Local(*zero_locals.entry(ty).or_insert_with(|| {
                 let name = names.local("inline_zero".to_string());
                 func.locals.push(LocalData {
-                    name,
+                    name: name.into(),
                     ty,
                     packed: false,
                     loc: Loc::UNKNOWN,
