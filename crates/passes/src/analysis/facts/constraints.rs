@@ -323,6 +323,12 @@ impl Term {
         }
     }
 
+    /// Whether the term is the value or the length of local `l`.
+    fn is_of(self, l: Local) -> bool {
+        // 2l + 1 and 2l + 2 are the two terms of `l`; 0 wraps to a half-range no local has.
+        (self.0.wrapping_sub(1) >> 1) as usize == l.index()
+    }
+
     /// The local the term is about (`None` for 0).
     pub fn local(self) -> Option<Local> {
         match self.kind() {
@@ -859,9 +865,14 @@ impl FactSet {
     /// Local `l` gets a new value (or a new vec): its value and length terms are eliminated and
     /// every compare that mentions it is dropped.
     pub fn kill_local(&mut self, l: Local) {
-        self.eliminate(Term::value(l));
-        self.eliminate(Term::len(l));
-        self.remove_cmps_where(|f| f.mentions(l));
+        // One scan for both terms: most instructions define a local no constraint mentions.
+        if self.cons.iter().any(|k| k.a.is_of(l) || k.b.is_of(l)) {
+            self.eliminate(Term::value(l));
+            self.eliminate(Term::len(l));
+        }
+        if self.cmps.iter().any(|f| f.mentions(l)) {
+            self.remove_cmps_where(|f| f.mentions(l));
+        }
     }
 
     /// Local `l` is dead (not read before it is written again): its value term is eliminated
@@ -871,7 +882,9 @@ impl FactSet {
     /// which vec a guard was about.
     pub fn forget_local(&mut self, l: Local) {
         self.eliminate(Term::value(l));
-        self.remove_cmps_where(|f| f.c == l);
+        if self.cmps.iter().any(|f| f.c == l) {
+            self.remove_cmps_where(|f| f.c == l);
+        }
     }
 
     /// Keeps only the compares `keep` accepts.
@@ -1164,6 +1177,20 @@ mod tests {
                     "{a:?} -> {b:?} in {:?}",
                     set.constraints()
                 );
+            }
+        }
+    }
+
+    /// `is_of` recognizes exactly a local's two terms.
+    #[test]
+    fn a_term_is_of_exactly_its_local() {
+        for i in 0..50 {
+            let l = Local::new(i);
+            assert!(Term::value(l).is_of(l) && Term::len(l).is_of(l));
+            assert!(!Term::ZERO.is_of(l));
+            for j in (0..50).filter(|&j| j != i) {
+                let m = Local::new(j);
+                assert!(!Term::value(m).is_of(l) && !Term::len(m).is_of(l));
             }
         }
     }
