@@ -44,7 +44,7 @@ use super::names::{joined, Names};
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
     Block, BlockData, EntityRef, FuncId, Function, InlineHint, Inst, InstKind, Loc, Local,
-    LocalData, Operand, SecondaryMap, Terminator, Type,
+    LocalData, Name, Operand, SecondaryMap, Terminator, Type,
 };
 use rustc_hash::FxHashMap;
 
@@ -294,7 +294,7 @@ fn inline_call(
     for (l, data) in callee.locals.iter() {
         let name = names.local(joined(&callee.name, &data.name));
         let new = func.locals.push(LocalData {
-            name: name.into(),
+            name,
             ty: data.ty,
             packed: false,
             loc: data.loc.inlined_from(callee_id),
@@ -310,7 +310,7 @@ fn inline_call(
     for &cb in &callee.layout {
         let name = names.block(joined(&callee.name, &callee.blocks[cb].name));
         let nb = func.blocks.push(BlockData {
-            name: name.into(),
+            name,
             insts: Vec::new(),
             terminator: None,
             term_loc: Loc::UNKNOWN,
@@ -319,16 +319,14 @@ fn inline_call(
         block_map[cb] = nb;
         new_blocks.push(nb);
     }
-    let cont_name = names.block(format!(
-        "{}_after_{}",
-        func.blocks[origin].name, callee.name
-    ));
+    let cont_name =
+        names.block(format!("{}_after_{}", func.blocks[origin].name, callee.name).into());
     let tail: Vec<Inst> = func.blocks[block].insts.split_off(index + 1);
     func.blocks[block].insts.pop(); // the call itself
     let terminator = func.blocks[block].terminator.take();
     let term_loc = func.blocks[block].term_loc;
     let cont = func.blocks.push(BlockData {
-        name: cont_name.into(),
+        name: cont_name,
         insts: tail,
         terminator,
         term_loc,
@@ -349,9 +347,9 @@ fn inline_call(
         let src = match callee.locals[l].ty {
             Type::Scalar(_) => Operand::Const(0),
             ty => Operand::Local(*zero_locals.entry(ty).or_insert_with(|| {
-                let name = names.local("inline_zero".to_string());
+                let name = names.local(Name::from("inline_zero"));
                 func.locals.push(LocalData {
-                    name: name.into(),
+                    name,
                     ty,
                     packed: false,
                     loc: Loc::UNKNOWN,

@@ -1,7 +1,7 @@
 //! Fresh local and block names for passes that add them (the inliner's copies of a callee's
 //! locals and blocks, struct splitting's field locals).
 
-use poolopt_ir::Function;
+use poolopt_ir::{Function, Name};
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 use std::hash::BuildHasher;
 
@@ -22,8 +22,8 @@ fn name_hash(name: &str) -> u64 {
 }
 
 /// `a_b`, without the formatting machinery.
-pub(crate) fn joined(a: &str, b: &str) -> String {
-    let mut s = String::with_capacity(a.len() + 1 + b.len());
+pub(crate) fn joined(a: &str, b: &str) -> Name {
+    let mut s = Name::with_capacity(a.len() + 1 + b.len());
     s.push_str(a);
     s.push('_');
     s.push_str(b);
@@ -39,18 +39,14 @@ impl Names {
         }
     }
 
-    fn fresh(
-        set: &mut FxHashSet<u64>,
-        next_suffix: &mut FxHashMap<u64, u32>,
-        base: String,
-    ) -> String {
+    fn fresh(set: &mut FxHashSet<u64>, next_suffix: &mut FxHashMap<u64, u32>, base: Name) -> Name {
         let h = name_hash(&base);
         if set.insert(h) {
             return base;
         }
         let next = next_suffix.entry(h).or_insert(2);
         loop {
-            let candidate = format!("{base}_{next}");
+            let candidate = Name::from(format!("{base}_{next}"));
             *next += 1;
             if set.insert(name_hash(&candidate)) {
                 return candidate;
@@ -59,12 +55,12 @@ impl Names {
     }
 
     /// A local name: `base`, or `base_2`, `base_3`, … (then taken).
-    pub(crate) fn local(&mut self, base: String) -> String {
+    pub(crate) fn local(&mut self, base: Name) -> Name {
         Self::fresh(&mut self.locals, &mut self.next_suffix, base)
     }
 
     /// A block name, as [`Names::local`].
-    pub(crate) fn block(&mut self, base: String) -> String {
+    pub(crate) fn block(&mut self, base: Name) -> Name {
         Self::fresh(&mut self.blocks, &mut self.next_suffix, base)
     }
 }

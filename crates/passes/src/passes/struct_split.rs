@@ -372,7 +372,7 @@ impl Plan {
                 .map(|f| {
                     let name = names.local(joined(&base, &f.name));
                     func.locals.push(LocalData {
-                        name: name.into(),
+                        name,
                         ty: f.ty,
                         packed: false,
                         loc,
@@ -392,7 +392,7 @@ impl Plan {
         let data = &func.locals[s];
         let (name, loc) = (names.local(joined(&data.name, "whole")), data.loc);
         let w = func.locals.push(LocalData {
-            name: name.into(),
+            name,
             ty: Type::Struct(sid),
             packed: false,
             loc,
