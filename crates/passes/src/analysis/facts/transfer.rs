@@ -451,11 +451,11 @@ fn binary_facts(
         BinaryOp::And => {
             let mut any = false;
             for o in [x, y] {
-                let (lo, hi) = bounds(s, o);
-                if nonneg(lo) {
+                // Only the lower bound is searched for: the upper one is used for a constant.
+                if nonneg(lower_of(s, o)) {
                     any = true;
                     if o.0 == Term::ZERO {
-                        within(gen, d, None, hi);
+                        within(gen, d, None, Some(o.1));
                     } else if o.0 != d {
                         gen.push((d, o.0, 0));
                     }
@@ -565,7 +565,7 @@ pub(super) fn edge_extra(func: &Function, from: Block, to: Block, out: &FactSet)
 
 /// The constraints that `x op y` being true gives.
 fn relation(gen: &mut Gen, s: &FactSet, op: CmpOp, x: (Term, i128), y: (Term, i128)) {
-    let nonneg = |o: (Term, i128)| bounds(s, o).0.is_some_and(|l| l >= 0);
+    let nonneg = |o: (Term, i128)| lower_of(s, o).is_some_and(|l| l >= 0);
     let zero = (Term::ZERO, 0);
     match op {
         CmpOp::Slt => le(gen, x, y, -1),
