@@ -55,9 +55,9 @@ const INLINE_TERMS: usize = 16;
 thread_local! {
     /// The work space of [`FactSet::dist`], kept across queries.
     static SEARCH: RefCell<Search> = RefCell::new(Search::default());
-    /// The two single-source tables of a meet or a widening (one per side), kept across
-    /// calls so that filling one allocates nothing once it has grown to the function's terms.
-    static SOURCES: RefCell<MeetScratch> = RefCell::default();
+    /// The work space of meets and widenings ([`MeetScratch`]), kept across calls so that
+    /// they allocate nothing once its tables and buffer have grown to the function's terms.
+    static MEET_SCRATCH: RefCell<MeetScratch> = RefCell::default();
 }
 
 /// Distances indexed by term, cleared in O(1): an entry counts only if it carries the table's
@@ -216,8 +216,8 @@ impl Search {
 
 /// Runs `f` with the thread's meet work space, its tables emptied (a fresh one if it is in
 /// use further up the stack).
-fn with_source_tables<R>(f: impl FnOnce(&mut MeetScratch) -> R) -> R {
-    SOURCES.with(|cell| match cell.try_borrow_mut() {
+fn with_meet_scratch<R>(f: impl FnOnce(&mut MeetScratch) -> R) -> R {
+    MEET_SCRATCH.with(|cell| match cell.try_borrow_mut() {
         Ok(mut scratch) => {
             scratch.mine.source = None;
             scratch.theirs.source = None;
@@ -980,7 +980,7 @@ impl FactSet {
     /// keep `i <= len(a)`, which `i <= 0 <= len(a)` implies); a pair that one side does not
     /// bound at all goes. A compare stays when both have it.
     pub fn meet_with(&mut self, other: &FactSet) {
-        with_source_tables(|scratch| self.meet_using(other, scratch));
+        with_meet_scratch(|scratch| self.meet_using(other, scratch));
     }
 
     /// [`FactSet::meet_with`], asking each side's paths through a single-source table (the
@@ -1035,7 +1035,7 @@ impl FactSet {
     /// state did not bound at all, is dropped rather than weakened step by step, so loops
     /// reach a fixpoint after a bounded number of sweeps.
     pub fn widen(&mut self, old: &FactSet) {
-        with_source_tables(|scratch| {
+        with_meet_scratch(|scratch| {
             let paths = &mut scratch.mine;
             let cons = &self.cons;
             let keep: SmallVec<[bool; INLINE_TERMS]> = cons

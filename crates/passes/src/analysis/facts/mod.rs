@@ -196,8 +196,9 @@ pub struct FactAnalysis {
     block_in: SecondaryMap<Block, Option<FactSet>>,
     /// Facts after the last instruction of each reachable block (before its terminator).
     block_out: SecondaryMap<Block, Option<FactSet>>,
-    /// For each block, `(index, local)`: after instruction `index`, `local` is dead, so the
-    /// facts about it can be forgotten (ascending by index).
+    /// Every block's `(index, local)` pairs, one block after another: after instruction
+    /// `index`, `local` is dead, so the facts about it can be forgotten (ascending by index
+    /// within a block).
     deaths: Vec<(usize, Local)>,
     /// Each block's range of `deaths`.
     death_range: SecondaryMap<Block, (u32, u32)>,
