@@ -21,13 +21,25 @@ fn name_hash(name: &str) -> u64 {
     FxBuildHasher.hash_one(name)
 }
 
-/// `a_b`, without the formatting machinery.
+/// `a_b`, without the formatting machinery: a name that fits inline is assembled on the
+/// stack and copied once.
 pub(crate) fn joined(a: &str, b: &str) -> Name {
-    let mut s = Name::with_capacity(a.len() + 1 + b.len());
+    const INLINE: usize = 24;
+    let len = a.len() + 1 + b.len();
+    if len <= INLINE {
+        let mut buf = [0u8; INLINE];
+        buf[..a.len()].copy_from_slice(a.as_bytes());
+        buf[a.len()] = b'_';
+        buf[a.len() + 1..len].copy_from_slice(b.as_bytes());
+        if let Ok(text) = std::str::from_utf8(&buf[..len]) {
+            return Name::from(text);
+        }
+    }
+    let mut s = String::with_capacity(len);
     s.push_str(a);
     s.push('_');
     s.push_str(b);
-    s
+    Name::from(s)
 }
 
 impl Names {
