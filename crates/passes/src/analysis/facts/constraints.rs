@@ -1560,6 +1560,75 @@ mod tests {
         assert_eq!(set.constraints(), expected.as_slice());
     }
 
+    /// The meet walks both sides' pairs in order: pairs that only one side records,
+    /// interleaved, each come out once, in order, with the weaker of the recorded offset and
+    /// the other side's path (both ways round).
+    #[test]
+    fn meet_merges_interleaved_pairs_into_one_sorted_set() {
+        // Each side records pairs the other does not, interleaved in pair order, and both
+        // record one pair; every pair is bounded on the other side by a path through 0.
+        let t = |k: usize| Term::value(Local::new(k));
+        let mut left = FactSet::new();
+        let mut right = FactSet::new();
+        for k in 1..=6 {
+            // Both sides pin every value: `t(k) == k` on the left, `t(k) == 2k` on the right.
+            left.add_eq(t(k), Term::ZERO, k as i128);
+            right.add_eq(t(k), Term::ZERO, 2 * k as i128);
+        }
+        for (a, b) in [(1, 2), (3, 4), (5, 6)] {
+            left.add(t(a), t(b), -1);
+        }
+        for (a, b) in [(2, 3), (4, 5), (5, 6)] {
+            right.add(t(a), t(b), -2);
+        }
+        let mut met = left.clone();
+        met.meet_with(&right);
+        let cons = met.constraints();
+        assert!(
+            cons.windows(2).all(|w| w[0].key() < w[1].key()),
+            "sorted, one per pair: {cons:?}"
+        );
+        // A pair recorded on one side keeps the weaker of its offset and the other side's path
+        // (through the pinned values).
+        let offset =
+            |a: usize, b: usize| cons.iter().find(|k| k.key() == (t(a), t(b))).map(|k| k.c);
+        assert_eq!(offset(1, 2), Some(-1), "left -1, right 2 - 4 = -2");
+        assert_eq!(offset(2, 3), Some(-1), "right -2, left 2 - 3 = -1");
+        assert_eq!(offset(3, 4), Some(-1), "left -1, right 6 - 8 = -2");
+        assert_eq!(offset(4, 5), Some(-1), "right -2, left 4 - 5 = -1");
+        assert_eq!(offset(5, 6), Some(-1), "both record it: the weaker");
+        let mut other_way = right.clone();
+        other_way.meet_with(&left);
+        assert_eq!(other_way.constraints(), cons, "the meet is symmetric");
+    }
+
+    /// Forgetting a dead local drops the compare stored in it and nothing else: a compare
+    /// that only reads it stays, and so does every other compare.
+    #[test]
+    fn forgetting_a_local_drops_only_the_compare_it_holds() {
+        let (c, d, i, n) = (Local::new(0), Local::new(1), Local::new(2), Local::new(3));
+        let held = CmpFact {
+            c,
+            op: CmpOp::Slt,
+            lhs: Operand::Local(i),
+            rhs: Operand::Local(n),
+        };
+        let reads_i = CmpFact { c: d, ..held };
+        let mut set = FactSet::new();
+        set.add_cmp(held);
+        set.add_cmp(reads_i);
+        set.forget_local(i);
+        assert_eq!(set.cmp_of(c), Some((CmpOp::Slt, held.lhs, held.rhs)));
+        assert_eq!(set.cmp_of(d), Some((CmpOp::Slt, held.lhs, held.rhs)));
+        set.forget_local(c);
+        assert_eq!(set.cmp_of(c), None, "the compare c held is gone");
+        assert_eq!(set.cmp_of(d), Some((CmpOp::Slt, held.lhs, held.rhs)));
+        let mut only = FactSet::new();
+        only.add_cmp(held);
+        only.forget_local(c);
+        assert_eq!(only.cmp_of(c), None, "also when it is the only compare");
+    }
+
     /// The meet keeps a pair recorded on one side when the other side implies it by a path
     /// (`i <= len(a)` against `i == 0`, whose `i <= 0 <= len(a)` implies it), whichever side
     /// records it, and drops a pair the other side does not bound.
