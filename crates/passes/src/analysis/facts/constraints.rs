@@ -534,8 +534,9 @@ impl FactSet {
     /// The constraints with `a` on the left (`a <= _ + c`).
     fn from(&self, a: Term) -> &[Constraint] {
         let start = self.cons.partition_point(|k| k.a < a);
-        let end = start + self.cons[start..].partition_point(|k| k.a == a);
-        &self.cons[start..end]
+        // A term has few constraints of its own: the end is found by a scan.
+        let len = self.cons[start..].iter().take_while(|k| k.a == a).count();
+        &self.cons[start..start + len]
     }
 
     /// Records `a <= b + c` (kept only if stronger than what is recorded for the pair).
