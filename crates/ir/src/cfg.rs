@@ -141,9 +141,7 @@ impl Cfg {
 
     /// A map with a default entry for every block of the function (one allocation).
     fn block_map<V: Clone + Default>(&self) -> SecondaryMap<Block, V> {
-        let mut map = SecondaryMap::with_capacity(self.succ.len());
-        map.resize(self.succ.len());
-        map
+        crate::function::dense_map(self.succ.len())
     }
 
     /// Which reachable blocks lie in a loop: those of nonzero [`Cfg::loop_depths`].

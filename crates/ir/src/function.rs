@@ -7,11 +7,18 @@
 use crate::entities::{Block, Inst, Local};
 use crate::inst::{InstData, InstKind, Loc, Terminator};
 use crate::types::Type;
-use cranelift_entity::{PrimaryMap, SecondaryMap};
+use cranelift_entity::{EntityRef, PrimaryMap, SecondaryMap};
 
 /// The name of a local or a block: up to 24 bytes held inline (no allocation), as almost every
 /// name is; a longer one on the heap.
 pub type Name = compact_str::CompactString;
+
+/// A map with `len` default entries, made in one allocation.
+pub(crate) fn dense_map<K: EntityRef, V: Clone + Default>(len: usize) -> SecondaryMap<K, V> {
+    let mut map = SecondaryMap::with_capacity(len);
+    map.resize(len);
+    map
+}
 
 /// A declared local variable (parameters included).
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -114,16 +121,12 @@ impl Function {
     /// one allocation, where a `SecondaryMap::new()` written in block order would grow (and
     /// reallocate) at every new index.
     pub fn block_map<V: Clone + Default>(&self) -> SecondaryMap<Block, V> {
-        let mut map = SecondaryMap::with_capacity(self.blocks.len());
-        map.resize(self.blocks.len());
-        map
+        dense_map(self.blocks.len())
     }
 
     /// Like [`Function::block_map`], with an entry for every local.
     pub fn local_map<V: Clone + Default>(&self) -> SecondaryMap<Local, V> {
-        let mut map = SecondaryMap::with_capacity(self.locals.len());
-        map.resize(self.locals.len());
-        map
+        dense_map(self.locals.len())
     }
 
     /// The instruction data of `inst`.

@@ -77,59 +77,50 @@ impl LocalSet {
 /// A read-only view of one block's set inside [`Liveness`]'s flat storage.
 #[derive(Copy, Clone, Debug)]
 pub struct LiveSet<'a> {
-    /// Bits over the function's *boundary* locals (see [`Liveness`]).
+    /// Bits over the locals `numbering` numbers (see [`Liveness`]).
     words: &'a [u64],
-    /// Each local's index among the boundary locals, or `u32::MAX`.
-    boundary_index: &'a [u32],
-    boundary: &'a [Local],
-    num_locals: usize,
+    numbering: &'a Numbering,
 }
 
 impl LiveSet<'_> {
     pub fn contains(self, l: Local) -> bool {
-        let g = if self.boundary_index.is_empty() {
-            l.index()
-        } else {
-            match self.boundary_index.get(l.index()) {
-                Some(&g) if g != u32::MAX => g as usize,
-                _ => return false,
-            }
-        };
-        self.words
-            .get(g / 64)
-            .is_some_and(|w| w & (1 << (g % 64)) != 0)
+        self.numbering.bit_of(l).is_some_and(|g| {
+            self.words
+                .get(g / 64)
+                .is_some_and(|w| w & (1 << (g % 64)) != 0)
+        })
     }
 
     /// An owned copy.
     pub fn to_set(self) -> LocalSet {
-        let mut set = LocalSet::new(self.num_locals);
+        let mut set = LocalSet::new(self.numbering.num_locals());
         self.copy_into(&mut set);
         set
     }
 
     /// Overwrites `set` with this set (no allocation when `set` has the right size).
     pub fn copy_into(self, set: &mut LocalSet) {
-        let n = self.num_locals.div_ceil(64);
-        if set.words.len() != n {
-            *set = LocalSet::new(self.num_locals);
+        let num_locals = self.numbering.num_locals();
+        if set.words.len() != num_locals.div_ceil(64) {
+            *set = LocalSet::new(num_locals);
         } else {
             set.clear();
         }
-        if self.boundary_index.is_empty() {
-            // Every local is a boundary local: the bits are the set's own.
+        let Numbering::Boundary { list, .. } = self.numbering else {
+            // Every local has its own bit: the words are the set's own.
             let k = self.words.len().min(set.words.len());
             set.words[..k].copy_from_slice(&self.words[..k]);
             if k > SMALL_SET_WORDS {
                 set.touched.extend(0..k as u32);
             }
             return;
-        }
+        };
         for (k, &w) in self.words.iter().enumerate() {
             let mut bits = w;
             while bits != 0 {
                 let g = k * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                set.insert(self.boundary[g]);
+                set.insert(list[g]);
             }
         }
     }
@@ -144,15 +135,69 @@ impl LiveSet<'_> {
 /// successors' live-in). A front end that gives every subexpression a fresh temporary makes
 /// most locals block-local; without this, `n` blocks × `n` locals cost `n²` bits. A function
 /// of at most [`DENSE_LOCALS`] locals skips the numbering: its sets are a few words anyway,
-/// and every local counts as a boundary one (an empty `boundary_index`).
+/// and every local has its own bit ([`Numbering::Every`]).
 #[derive(Clone, Debug, Default)]
 pub struct Liveness {
     words: usize,
     live_in: Vec<u64>,
     live_out: Vec<u64>,
-    boundary_index: Vec<u32>,
-    boundary: Vec<Local>,
-    num_locals: usize,
+    numbering: Numbering,
+}
+
+/// Which locals the sets of a [`Liveness`] range over, and the bit of each.
+#[derive(Clone, Debug)]
+enum Numbering {
+    /// Every local, its bit its index.
+    Every { num_locals: usize },
+    /// The boundary locals only: each local's bit (or `u32::MAX`), and the local of each bit.
+    Boundary { index: Vec<u32>, list: Vec<Local> },
+}
+
+impl Default for Numbering {
+    fn default() -> Numbering {
+        Numbering::Every { num_locals: 0 }
+    }
+}
+
+impl Numbering {
+    /// The numbering for `func`: every local up to [`DENSE_LOCALS`], else the boundary ones.
+    fn of(func: &Function, cfg: &Cfg) -> Numbering {
+        if func.locals.len() <= DENSE_LOCALS {
+            Numbering::Every {
+                num_locals: func.locals.len(),
+            }
+        } else {
+            let (index, list) = boundary_locals(func, cfg);
+            Numbering::Boundary { index, list }
+        }
+    }
+
+    /// The locals of the function.
+    fn num_locals(&self) -> usize {
+        match self {
+            Numbering::Every { num_locals } => *num_locals,
+            Numbering::Boundary { index, .. } => index.len(),
+        }
+    }
+
+    /// How many bits a set has.
+    fn bits(&self) -> usize {
+        match self {
+            Numbering::Every { num_locals } => *num_locals,
+            Numbering::Boundary { list, .. } => list.len(),
+        }
+    }
+
+    /// The bit of `l`, if the sets range over it.
+    fn bit_of(&self, l: Local) -> Option<usize> {
+        match self {
+            Numbering::Every { num_locals } => (l.index() < *num_locals).then_some(l.index()),
+            Numbering::Boundary { index, .. } => match index.get(l.index()) {
+                Some(&g) if g != u32::MAX => Some(g as usize),
+                _ => None,
+            },
+        }
+    }
 }
 
 /// Up to this many locals, liveness sets range over every local (see [`Liveness`]).
@@ -207,36 +252,14 @@ fn boundary_locals(func: &Function, cfg: &Cfg) -> (Vec<u32>, Vec<Local>) {
 impl Liveness {
     /// An all-empty liveness over `func`'s boundary locals.
     fn empty(func: &Function, cfg: &Cfg) -> Liveness {
-        let (boundary_index, boundary) = if func.locals.len() <= DENSE_LOCALS {
-            (Vec::new(), Vec::new())
-        } else {
-            boundary_locals(func, cfg)
-        };
-        let tracked = if boundary_index.is_empty() {
-            func.locals.len()
-        } else {
-            boundary.len()
-        };
-        let w = tracked.div_ceil(64).max(1);
+        let numbering = Numbering::of(func, cfg);
+        let w = numbering.bits().div_ceil(64).max(1);
         let nb = func.blocks.len();
         Liveness {
             words: w,
             live_in: vec![0u64; nb * w],
             live_out: vec![0u64; nb * w],
-            boundary_index,
-            boundary,
-            num_locals: func.locals.len(),
-        }
-    }
-
-    /// The bit of `l` among the boundary locals, if it is one.
-    fn bit_of(&self, l: Local) -> Option<usize> {
-        if self.boundary_index.is_empty() {
-            return (l.index() < self.num_locals).then_some(l.index());
-        }
-        match self.boundary_index.get(l.index()) {
-            Some(&g) if g != u32::MAX => Some(g as usize),
-            _ => None,
+            numbering,
         }
     }
 
@@ -257,13 +280,13 @@ impl Liveness {
             for &inst in &func.blocks[blk].insts {
                 let kind = &func.insts[inst].kind;
                 kind.for_each_use(|op| {
-                    if let Some(g) = op.as_local().and_then(|l| live.bit_of(l)) {
+                    if let Some(g) = op.as_local().and_then(|l| live.numbering.bit_of(l)) {
                         if !has(&kill, b, g) {
                             set(&mut gen, b, g);
                         }
                     }
                 });
-                if let Some(g) = kind.def().and_then(|d| live.bit_of(d)) {
+                if let Some(g) = kind.def().and_then(|d| live.numbering.bit_of(d)) {
                     set(&mut kill, b, g);
                 }
             }
@@ -272,7 +295,7 @@ impl Liveness {
                 .as_ref()
                 .and_then(|t| t.used_operand())
                 .and_then(|op| op.as_local())
-                .and_then(|l| live.bit_of(l))
+                .and_then(|l| live.numbering.bit_of(l))
             {
                 if !has(&kill, b, g) {
                     set(&mut gen, b, g);
@@ -358,7 +381,7 @@ impl Liveness {
             }
             // Back to boundary bits: only the words touched since the clear can hold a local.
             new_in.fill(0);
-            if live.boundary_index.is_empty() {
+            if let Numbering::Every { .. } = live.numbering {
                 let k = cur.words.len().min(w);
                 new_in[..k].copy_from_slice(&cur.words[..k]);
             } else {
@@ -367,7 +390,7 @@ impl Liveness {
                     while bits != 0 {
                         let l = k as usize * 64 + bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        if let Some(g) = live.bit_of(Local::new(l)) {
+                        if let Some(g) = live.numbering.bit_of(Local::new(l)) {
                             new_in[g / 64] |= 1 << (g % 64);
                         }
                     }
@@ -391,9 +414,7 @@ impl Liveness {
         let lo = block.index() * self.words;
         LiveSet {
             words: v.get(lo..lo + self.words).unwrap_or(&[]),
-            boundary_index: &self.boundary_index,
-            boundary: &self.boundary,
-            num_locals: self.num_locals,
+            numbering: &self.numbering,
         }
     }
 

@@ -54,3 +54,43 @@ pub(crate) fn walk<S: Clone + Default>(
     }
     changed
 }
+
+/// What is available at a point of an extended block (stores, expressions), oldest first, at
+/// most `limit` at once: every instruction scans the list for what it kills, and a block with
+/// one predecessor starts from a copy of it, so without a bound a long block or a long chain of
+/// blocks would cost quadratic time. Past the bound the oldest item is forgotten (sound for an
+/// "available" pass: forgetting only means less is reused).
+#[derive(Clone, Debug)]
+pub(crate) struct Available<T> {
+    items: Vec<T>,
+    limit: usize,
+}
+
+impl<T> Available<T> {
+    /// An empty list that holds at most `limit` items.
+    pub(crate) fn new(limit: usize) -> Available<T> {
+        Available {
+            items: Vec::new(),
+            limit,
+        }
+    }
+
+    /// The items, oldest first.
+    pub(crate) fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.items.iter()
+    }
+
+    /// Removes every item `dies` selects, handing each (oldest first) to `gone`.
+    pub(crate) fn remove_where(&mut self, dies: impl Fn(&T) -> bool, mut gone: impl FnMut(T)) {
+        self.items
+            .extract_if(.., |item| dies(item))
+            .for_each(&mut gone);
+    }
+
+    /// Makes `item` available; returns the oldest item when the list was full and it had to go.
+    pub(crate) fn push(&mut self, item: T) -> Option<T> {
+        let oldest = (self.items.len() >= self.limit).then(|| self.items.remove(0));
+        self.items.push(item);
+        oldest
+    }
+}

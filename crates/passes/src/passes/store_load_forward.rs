@@ -31,7 +31,7 @@
 //! the `get` with its check cannot hide a trap. A `get` of one field after a `set` of the whole
 //! element is left alone (it would need a `getfield` of `x`).
 
-use super::extended_blocks;
+use super::extended_blocks::{self, Available};
 use crate::analysis::facts::may_alias;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{display_inst, Block, Function, Inst, InstKind, Local, Module, Operand};
@@ -48,6 +48,12 @@ struct Store {
     field: Option<u32>,
     value: Operand,
     inst: Inst,
+}
+
+impl Store {
+    fn place(&self) -> Place {
+        (self.vec, self.index, self.field)
+    }
 }
 
 /// Why a store stopped being available (the text is only made for a remark).
@@ -101,9 +107,9 @@ type Place = (Local, Operand, Option<u32>);
 /// dependence analysis bounds its backward scan the same way (`memdep-block-scan-limit`).
 const MAX_AVAILABLE_STORES: usize = 64;
 
-#[derive(Clone, Default)]
+#[derive(Clone)]
 struct State {
-    live: Vec<Store>,
+    live: Available<Store>,
     /// Why each place's last store stopped being available (kept only when remarks are
     /// collected).
     killed: FxHashMap<Place, Killed>,
@@ -111,39 +117,39 @@ struct State {
     explain: bool,
 }
 
+impl Default for State {
+    fn default() -> State {
+        State {
+            live: Available::new(MAX_AVAILABLE_STORES),
+            killed: FxHashMap::default(),
+            explain: false,
+        }
+    }
+}
+
 impl State {
     fn kill(&mut self, cause: Cause, at: Inst, dies: impl Fn(&Store) -> bool) {
-        if !self.explain {
-            self.live.retain(|s| !dies(s));
-            return;
-        }
-        let mut i = 0;
-        while i < self.live.len() {
-            if !dies(&self.live[i]) {
-                i += 1;
-                continue;
+        let State {
+            live,
+            killed,
+            explain,
+        } = self;
+        live.remove_where(dies, |s| {
+            if *explain {
+                killed.insert(s.place(), Killed { cause, at });
             }
-            let s = self.live.remove(i);
-            self.killed
-                .insert((s.vec, s.index, s.field), Killed { cause, at });
-        }
+        });
     }
 
     /// Makes `store` available, forgetting the oldest one past the bound.
     fn push(&mut self, store: Store) {
-        if self.live.len() == MAX_AVAILABLE_STORES {
-            let oldest = self.live.remove(0);
+        let at = store.inst;
+        if let Some(oldest) = self.live.push(store) {
             if self.explain {
-                self.killed.insert(
-                    (oldest.vec, oldest.index, oldest.field),
-                    Killed {
-                        cause: Cause::TooMany,
-                        at: store.inst,
-                    },
-                );
+                let cause = Cause::TooMany;
+                self.killed.insert(oldest.place(), Killed { cause, at });
             }
         }
-        self.live.push(store);
     }
 }
 

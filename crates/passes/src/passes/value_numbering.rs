@@ -23,7 +23,7 @@
 //! remainder traps only for a divisor that also made the first one trap, which would not have
 //! let execution reach the second: replacing it by a copy hides no trap.
 
-use super::extended_blocks;
+use super::extended_blocks::{self, Available};
 use crate::analysis::facts::may_alias;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
@@ -44,13 +44,17 @@ enum Expr {
 }
 
 impl Expr {
-    fn mentions(self, l: Local) -> bool {
-        let o = Operand::Local(l);
+    /// The locals the expression reads (at most two).
+    fn reads(self) -> [Option<Local>; 2] {
         match self {
-            Expr::Unary(_, a, _) | Expr::Cast(_, a, _) => a == o,
-            Expr::Binary(_, a, b, _) | Expr::Compare(_, a, b) => a == o || b == o,
-            Expr::Len(v) => v == l,
+            Expr::Unary(_, a, _) | Expr::Cast(_, a, _) => [a.as_local(), None],
+            Expr::Binary(_, a, b, _) | Expr::Compare(_, a, b) => [a.as_local(), b.as_local()],
+            Expr::Len(v) => [Some(v), None],
         }
+    }
+
+    fn mentions(self, l: Local) -> bool {
+        self.reads().contains(&Some(l))
     }
 }
 
@@ -97,7 +101,7 @@ fn expr_of(func: &Function, kind: &InstKind) -> Option<(Local, Expr)> {
     })
 }
 
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 struct Avail {
     expr: Expr,
     holder: Local,
@@ -118,19 +122,17 @@ fn bit(l: Local) -> u64 {
 
 /// The locals an available expression is held in or reads, as bits.
 fn bits_of(a: &Avail) -> u64 {
-    let operand = |o: Operand| o.as_local().map_or(0, bit);
-    bit(a.holder)
-        | match a.expr {
-            Expr::Unary(_, x, _) | Expr::Cast(_, x, _) => operand(x),
-            Expr::Binary(_, x, y, _) | Expr::Compare(_, x, y) => operand(x) | operand(y),
-            Expr::Len(v) => bit(v),
-        }
+    a.expr
+        .reads()
+        .into_iter()
+        .flatten()
+        .fold(bit(a.holder), |m, l| m | bit(l))
 }
 
-#[derive(Clone, Default)]
+#[derive(Clone)]
 struct State {
     /// At most [`MAX_AVAILABLE_EXPRS`], oldest first.
-    live: Vec<Avail>,
+    live: Available<Avail>,
     /// The bits of every local a live expression mentions (a superset: a killed expression's
     /// bits stay until the next scan), so a definition of an unmentioned local scans nothing.
     mentioned: u64,
@@ -141,21 +143,29 @@ struct State {
     explain: bool,
 }
 
+impl Default for State {
+    fn default() -> State {
+        State {
+            live: Available::new(MAX_AVAILABLE_EXPRS),
+            mentioned: 0,
+            killed: Vec::new(),
+            explain: false,
+        }
+    }
+}
+
 impl State {
     fn kill(&mut self, why: impl Fn() -> String, dies: impl Fn(&Avail) -> bool) {
-        if !self.explain {
-            self.live.retain(|a| !dies(a));
-        } else {
-            let mut why_text: Option<String> = None;
-            let mut i = 0;
-            while i < self.live.len() {
-                if !dies(&self.live[i]) {
-                    i += 1;
-                    continue;
-                }
-                let a = self.live.remove(i);
-                let why = why_text.get_or_insert_with(&why).clone();
-                self.remember_killed(a.expr, why);
+        let mut gone: Vec<Expr> = Vec::new();
+        let explain = self.explain;
+        self.live.remove_where(dies, |a| {
+            if explain {
+                gone.push(a.expr);
+            }
+        });
+        if let Some(why) = (!gone.is_empty()).then(&why) {
+            for expr in gone {
+                self.remember_killed(expr, why.clone());
             }
         }
         self.mentioned = self.live.iter().fold(0, |m, a| m | bits_of(a));
@@ -179,14 +189,12 @@ impl State {
     /// Makes `a` available, forgetting the oldest expression past the bound (`why` says which
     /// instruction made it one too many, for remarks).
     fn make_available(&mut self, a: Avail, why: impl Fn() -> String) {
-        if self.live.len() == MAX_AVAILABLE_EXPRS {
-            let oldest = self.live.remove(0);
+        self.mentioned |= bits_of(&a);
+        if let Some(oldest) = self.live.push(a) {
             if self.explain {
                 self.remember_killed(oldest.expr, why());
             }
         }
-        self.mentioned |= bits_of(&a);
-        self.live.push(a);
     }
 }
 
@@ -223,7 +231,7 @@ fn visit(
     let mut changed = false;
     let numbered = expr_of(func, func.inst(inst));
     if let Some((dst, expr)) = numbered {
-        if let Some(a) = state.live.iter().find(|a| a.expr == expr).cloned() {
+        if let Some(a) = state.live.iter().find(|a| a.expr == expr).copied() {
             if a.holder != dst && func.local_ty(a.holder) == func.local_ty(dst) {
                 let before = if cx.remarks_enabled() {
                     display_inst(cx.module, func, inst)

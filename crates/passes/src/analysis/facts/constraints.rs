@@ -748,26 +748,12 @@ impl FactSet {
         self.cons.iter().filter(move |k| k.mentions(t))
     }
 
-    /// Removes the constraints `kill` selects, logging each.
-    fn remove_cons_where(&mut self, kill: impl Fn(&Constraint) -> bool) {
-        if self.log.is_some() {
-            let mut removed = Vec::new();
-            self.cons.retain(|k| {
-                let gone = kill(k);
-                if gone {
-                    removed.push(*k);
-                }
-                !gone
-            });
-            for k in removed {
-                self.note(Fact::Le(k), false);
-            }
-        } else {
-            self.cons.retain(|k| !kill(k));
-        }
-    }
-
+    /// Removes the compares `kill` selects, logging each.
     fn remove_cmps_where(&mut self, kill: impl Fn(&CmpFact) -> bool) {
+        // Most calls remove nothing: no pass over the vector then.
+        if !self.cmps.iter().any(&kill) {
+            return;
+        }
         if self.log.is_some() {
             let mut removed = Vec::new();
             self.cmps.retain(|f| {
@@ -793,27 +779,24 @@ impl FactSet {
         };
         let mut ins = ConstraintBuf::new();
         let mut outs = ConstraintBuf::new();
-        if self.log.is_some() {
-            ins.extend(self.cons.iter().filter(|k| k.b == t).copied());
-            outs.extend_from_slice(self.from(t));
-            self.remove_cons_where(|k| k.mentions(t));
-        } else {
-            // One pass from the first constraint that goes: what goes is gathered as it is
-            // removed.
-            let mut at = first;
-            for i in first..self.cons.len() {
-                let k = self.cons[i];
+        // One pass from the first constraint that goes: what goes is gathered (and logged) as
+        // it is removed.
+        let mut at = first;
+        for i in first..self.cons.len() {
+            let k = self.cons[i];
+            if k.mentions(t) {
                 if k.a == t {
                     outs.push(k);
-                } else if k.b == t {
-                    ins.push(k);
                 } else {
-                    self.cons[at] = k;
-                    at += 1;
+                    ins.push(k);
                 }
+                self.note(Fact::Le(k), false);
+            } else {
+                self.cons[at] = k;
+                at += 1;
             }
-            self.cons.truncate(at);
         }
+        self.cons.truncate(at);
         if ins.len() * outs.len() > MAX_COMPOSITIONS {
             return;
         }
@@ -883,9 +866,7 @@ impl FactSet {
             self.eliminate(Term::value(l));
             self.eliminate(Term::len(l));
         }
-        if self.cmps.iter().any(|f| f.mentions(l)) {
-            self.remove_cmps_where(|f| f.mentions(l));
-        }
+        self.remove_cmps_where(|f| f.mentions(l));
     }
 
     /// Local `l` is dead (not read before it is written again): its value term is eliminated
@@ -895,9 +876,7 @@ impl FactSet {
     /// which vec a guard was about.
     pub fn forget_local(&mut self, l: Local) {
         self.eliminate(Term::value(l));
-        if self.cmps.iter().any(|f| f.c == l) {
-            self.remove_cmps_where(|f| f.c == l);
-        }
+        self.remove_cmps_where(|f| f.c == l);
     }
 
     /// Keeps only the compares `keep` accepts.
@@ -1194,6 +1173,16 @@ mod tests {
         }
     }
 
+    /// `c` holds `i slt n`.
+    fn slt(c: Local, i: Local, n: Local) -> CmpFact {
+        CmpFact {
+            c,
+            op: CmpOp::Slt,
+            lhs: Operand::Local(i),
+            rhs: Operand::Local(n),
+        }
+    }
+
     /// `is_of` recognizes exactly a local's two terms.
     #[test]
     fn a_term_is_of_exactly_its_local() {
@@ -1462,12 +1451,7 @@ mod tests {
     #[test]
     fn compare_facts_replace_and_answer_exactly() {
         let (c, i, n) = (Local::new(0), Local::new(1), Local::new(2));
-        let lt = CmpFact {
-            c,
-            op: CmpOp::Slt,
-            lhs: Operand::Local(i),
-            rhs: Operand::Local(n),
-        };
+        let lt = slt(c, i, n);
         let ge = CmpFact {
             op: CmpOp::Sge,
             ..lt
@@ -1620,12 +1604,7 @@ mod tests {
     #[test]
     fn forgetting_a_local_drops_only_the_compare_it_holds() {
         let (c, d, i, n) = (Local::new(0), Local::new(1), Local::new(2), Local::new(3));
-        let held = CmpFact {
-            c,
-            op: CmpOp::Slt,
-            lhs: Operand::Local(i),
-            rhs: Operand::Local(n),
-        };
+        let held = slt(c, i, n);
         let reads_i = CmpFact { c: d, ..held };
         let mut set = FactSet::new();
         set.add_cmp(held);

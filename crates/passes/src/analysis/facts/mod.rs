@@ -98,13 +98,13 @@ fn edge_facts(
     to: Block,
     out: &FactSet,
 ) -> FactSet {
-    let mut s = out.clone();
-    add_edge_extra(func, tracked, from, to, out, &mut s);
+    let mut s = FactSet::new();
+    edge_facts_into(func, tracked, from, to, out, &mut s);
     s
 }
 
-/// Adds to `s` (a copy of `out`) what the branch `from → to` says.
-fn add_edge_extra(
+/// [`edge_facts`] written into `s` (its buffers reused).
+fn edge_facts_into(
     func: &Function,
     tracked: &Tracked,
     from: Block,
@@ -112,6 +112,7 @@ fn add_edge_extra(
     out: &FactSet,
     s: &mut FactSet,
 ) {
+    s.copy_from(out);
     for (a, b, c) in edge_extra(func, from, to, out) {
         if tracked.term(a) && tracked.term(b) {
             s.add_wide(a, b, c);
@@ -747,15 +748,13 @@ impl FactAnalysis {
                         None => {
                             // In the buffers of a set this loop stored before and replaced.
                             let mut edge = std::mem::take(&mut spare_in);
-                            edge.copy_from(out);
-                            add_edge_extra(func, &fa.tracked, p, b, out, &mut edge);
+                            edge_facts_into(func, &fa.tracked, p, b, out, &mut edge);
                             drop_dead(&mut edge, live_in);
                             state = Some(edge);
                         }
                         Some(s) => {
                             // Later edges are built in one reused set.
-                            edge_scratch.copy_from(out);
-                            add_edge_extra(func, &fa.tracked, p, b, out, &mut edge_scratch);
+                            edge_facts_into(func, &fa.tracked, p, b, out, &mut edge_scratch);
                             drop_dead(&mut edge_scratch, live_in);
                             s.meet_with(&edge_scratch);
                         }
