@@ -38,6 +38,7 @@
 mod builder;
 pub mod call_graph;
 pub mod cfg;
+pub mod components;
 pub mod dominators;
 mod entities;
 mod function;

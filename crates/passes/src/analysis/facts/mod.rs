@@ -45,6 +45,7 @@
 //! guarded one after the other: 4,000 blocks, 32 million facts, 520 MB before the bound).
 
 pub mod constraints;
+mod driver;
 pub mod relevance;
 pub mod transfer;
 
@@ -209,7 +210,8 @@ pub struct FactAnalysis {
     tracked: Tracked,
     /// Why the analysis gave up on the function (it then knows nothing anywhere).
     gave_up: Option<GaveUp>,
-    /// The sweeps the fixpoint took (the last one changed nothing).
+    /// The most sweeps one strongly connected component's fixpoint took (the last one changed
+    /// nothing); 1 for a function without loops (see [`driver`]).
     sweeps: usize,
     /// The facts the sets in `block_in` and `block_out` hold together, and the most they held
     /// at once.
@@ -677,169 +679,6 @@ impl FactAnalysis {
         let calls = CallKills::of(func, effects);
         let tracked = Tracked::of_divisors(func);
         FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, FactLimits::default())
-    }
-
-    fn compute_tracked(
-        func: &Function,
-        cfg: &Cfg,
-        live: &Liveness,
-        calls: CallKills,
-        tracked: Tracked,
-        limits: FactLimits,
-    ) -> FactAnalysis {
-        let mut fa = FactAnalysis {
-            block_in: func.block_map(),
-            block_out: func.block_map(),
-            death_range: func.block_map(),
-            tracked,
-            calls,
-            ..FactAnalysis::default()
-        };
-        let Some(entry) = func.entry() else {
-            return fa;
-        };
-        let mut alive = LocalSet::new(func.locals.len());
-        for &b in cfg.rpo() {
-            let start = fa.deaths.len() as u32;
-            block_deaths(func, b, live, &mut alive, &mut fa.deaths);
-            fa.death_range[b] = (start, fa.deaths.len() as u32);
-        }
-        let mut visits: SecondaryMap<Block, u32> = func.block_map();
-        // Change clocks: a block is evaluated again only when an out-state of one of its
-        // predecessors changed after its last evaluation (its in-state cannot differ
-        // otherwise), so a sweep costs only the blocks a change reaches.
-        let mut clock: u64 = 0;
-        let mut evaluated_at: SecondaryMap<Block, u64> = func.block_map();
-        let mut out_changed_at: SecondaryMap<Block, u64> = func.block_map();
-        let mut edge_scratch = FactSet::new();
-        let (mut spare_in, mut spare_out) = (FactSet::new(), FactSet::new());
-        let mut changed = true;
-        while changed {
-            changed = false;
-            fa.sweeps += 1;
-            if fa.sweeps > limits.max_sweeps {
-                return fa.give_up(cfg, GaveUp::Sweeps);
-            }
-            for &b in cfg.rpo() {
-                let stale = cfg
-                    .preds(b)
-                    .iter()
-                    .any(|&p| out_changed_at[p] > evaluated_at[b]);
-                if evaluated_at[b] != 0 && !stale {
-                    continue;
-                }
-                clock += 1;
-                evaluated_at[b] = clock;
-                let mut state: Option<FactSet> = if b == entry {
-                    Some(FactSet::new())
-                } else {
-                    None
-                };
-                // Facts about locals that are dead here can never be used again (a dead local is
-                // written before it is read): eliminating them on each edge, before the meet,
-                // keeps what they linked (`i < n`, `n == len(v)` gives `i < len(v)`) and every
-                // set as small as the live state, so long functions cost linear time.
-                let live_in = live.live_in(b);
-                for &p in cfg.preds(b) {
-                    let Some(out) = fa.block_out[p].as_ref() else {
-                        continue; // unreachable or not yet visited: top
-                    };
-                    match state.as_mut() {
-                        None => {
-                            // In the buffers of a set this loop stored before and replaced.
-                            let mut edge = std::mem::take(&mut spare_in);
-                            edge_facts_into(func, &fa.tracked, p, b, out, &mut edge);
-                            drop_dead(&mut edge, live_in);
-                            state = Some(edge);
-                        }
-                        Some(s) => {
-                            // Later edges are built in one reused set.
-                            edge_facts_into(func, &fa.tracked, p, b, out, &mut edge_scratch);
-                            drop_dead(&mut edge_scratch, live_in);
-                            s.meet_with(&edge_scratch);
-                        }
-                    }
-                }
-                let Some(mut new_in) = state else { continue };
-                if b == entry {
-                    drop_dead(&mut new_in, live_in);
-                }
-                // At a loop header (a predecessor not before it in the reverse post-order: a
-                // back edge), relations implied by constant bounds are made explicit.
-                let header = cfg
-                    .preds(b)
-                    .iter()
-                    .any(|&p| cfg.rpo_index(p) >= cfg.rpo_index(b));
-                if header {
-                    new_in.close_through_zero();
-                }
-                if let Some(old) = fa.block_in[b].as_ref() {
-                    if *old == new_in {
-                        spare_in = new_in;
-                        continue;
-                    }
-                    // Widening at loop headers: an offset that grew is dropped, not counted
-                    // up. The ordinary widening also keeps what the old state implied by a
-                    // path, which can change on every visit (a loop that pops each turn does:
-                    // `strict_widening_starts_after_the_fourth_changed_visit_of_a_header`);
-                    // past `strict_after` visits only directly recorded pairs stay, so the
-                    // pairs only shrink. Every cycle passes through a header, so that bounds
-                    // the sweeps; other blocks keep the constraints their edges give afresh
-                    // each sweep.
-                    if header {
-                        visits[b] += 1;
-                        if visits[b] > limits.strict_after {
-                            new_in.widen_strict(old);
-                        } else {
-                            new_in.widen(old);
-                        }
-                    }
-                    if *old == new_in {
-                        spare_in = new_in;
-                        continue;
-                    }
-                }
-                let mut s = std::mem::take(&mut spare_out);
-                s.copy_from(&new_in);
-                let mut next_death = 0;
-                for (index, &inst) in func.blocks[b].insts.iter().enumerate() {
-                    step_block(
-                        func,
-                        &fa.calls,
-                        &fa.tracked,
-                        inst,
-                        index,
-                        fa.deaths_of(b),
-                        &mut next_death,
-                        &mut s,
-                    );
-                }
-                let out_changed = fa.block_out[b].as_ref() != Some(&s);
-                let old = [fa.block_in[b].as_ref(), fa.block_out[b].as_ref()]
-                    .into_iter()
-                    .flatten()
-                    .map(FactSet::entries)
-                    .sum::<usize>();
-                fa.stored = fa.stored - old + new_in.entries() + s.entries();
-                fa.peak_stored = fa.peak_stored.max(fa.stored);
-                if fa.stored > limits.max_stored_facts {
-                    return fa.give_up(cfg, GaveUp::StoredFacts);
-                }
-                // The replaced sets' buffers serve the next evaluations.
-                if let Some(old_in) = fa.block_in[b].replace(new_in) {
-                    spare_in = old_in;
-                }
-                if let Some(old_out) = fa.block_out[b].replace(s) {
-                    spare_out = old_out;
-                }
-                if out_changed {
-                    clock += 1;
-                    out_changed_at[b] = clock;
-                }
-                changed = true;
-            }
-        }
-        fa
     }
 
     /// Where the locals of `block` die (see `block_deaths`).

@@ -1,0 +1,259 @@
+//! The fixpoint driver of the fact analysis: in which order the blocks are evaluated, how
+//! often, and what one evaluation does. The fact domain is [`super::constraints`], the rules
+//! are [`super::transfer`].
+//!
+//! **Order.** The strongly connected components of the CFG are taken in topological order
+//! ([`Components`]): every edge between two of them goes forward, so when a component's turn
+//! comes, the out-states of all its predecessors outside it are final. A component without a
+//! cycle (one block, no self-loop) is evaluated once. A component with a cycle (a loop nest)
+//! is swept in reverse post-order until a sweep changes nothing; within a sweep a block is
+//! evaluated again only when the out-state of one of its predecessors changed after its last
+//! evaluation (change clocks), since its in-state cannot differ otherwise.
+//!
+//! **One evaluation** of block `b`: the facts of each edge into it (the predecessor's
+//! out-state and what the branch condition says), minus the facts about locals dead on entry
+//! to `b`, met over the edges (a pair of terms keeps the weaker offset); at a loop header (a
+//! predecessor not before it in the reverse post-order) relations implied by constant bounds
+//! are made explicit and the new in-state is widened against the old one (an offset that grew
+//! is dropped; past `strict_after` visits only directly recorded pairs stay, so the pairs
+//! only shrink and every cycle, which passes through a header, settles). If the in-state is
+//! unchanged nothing else is done; otherwise each instruction's transfer gives the out-state.
+//!
+//! **Soundness** does not depend on the order: the result is a post-fixpoint of the same
+//! equations (each block's in-state is the meet of its edges' facts, widened at headers,
+//! and its out-state the transfer of its in-state), and every fact in it holds on every path
+//! by the argument of [`super`]. An earlier driver swept the whole function in reverse
+//! post-order; a block after a loop was then evaluated once per sweep of the loop, and a
+//! loop after another loop was swept while the first one's exit state still changed. The
+//! components' order evaluates each block outside loops once, and widens a loop's header
+//! only against states whose inputs from outside the loop are final.
+//!
+//! Two safety nets (see [`super`]): a component's fixpoint may take at most
+//! [`FactLimits::max_sweeps`] sweeps, and the stored sets may hold at most
+//! [`FactLimits::max_stored_facts`] facts together; past either the analysis gives up.
+
+use super::{
+    block_deaths, drop_dead, edge_facts_into, step_block, CallKills, FactAnalysis, FactLimits,
+    FactSet, GaveUp, Tracked,
+};
+use crate::analysis::cfg::Cfg;
+use crate::analysis::liveness::{Liveness, LocalSet};
+use poolopt_ir::components::Components;
+use poolopt_ir::{Block, Function, SecondaryMap};
+
+/// The driver's state across the evaluations of one function.
+struct Fixpoint<'a> {
+    func: &'a Function,
+    cfg: &'a Cfg,
+    live: &'a Liveness,
+    limits: FactLimits,
+    entry: Block,
+    /// Evaluations of each loop header with a changed in-state (the widening schedule).
+    visits: SecondaryMap<Block, u32>,
+    /// Change clocks: when each block was last evaluated, and when its out-state last changed.
+    clock: u64,
+    evaluated_at: SecondaryMap<Block, u64>,
+    out_changed_at: SecondaryMap<Block, u64>,
+    /// A block's later in-edges are built in one reused set.
+    edge_scratch: FactSet,
+    /// Buffers of replaced sets, for the next evaluation's in- and out-set.
+    spare_in: FactSet,
+    spare_out: FactSet,
+}
+
+impl FactAnalysis {
+    pub(super) fn compute_tracked(
+        func: &Function,
+        cfg: &Cfg,
+        live: &Liveness,
+        calls: CallKills,
+        tracked: Tracked,
+        limits: FactLimits,
+    ) -> FactAnalysis {
+        let mut fa = FactAnalysis {
+            block_in: func.block_map(),
+            block_out: func.block_map(),
+            death_range: func.block_map(),
+            tracked,
+            calls,
+            ..FactAnalysis::default()
+        };
+        let Some(entry) = func.entry() else {
+            return fa;
+        };
+        let mut alive = LocalSet::new(func.locals.len());
+        for &b in cfg.rpo() {
+            let start = fa.deaths.len() as u32;
+            block_deaths(func, b, live, &mut alive, &mut fa.deaths);
+            fa.death_range[b] = (start, fa.deaths.len() as u32);
+        }
+        let mut fixpoint = Fixpoint {
+            func,
+            cfg,
+            live,
+            limits,
+            entry,
+            visits: func.block_map(),
+            clock: 0,
+            evaluated_at: func.block_map(),
+            out_changed_at: func.block_map(),
+            edge_scratch: FactSet::new(),
+            spare_in: FactSet::new(),
+            spare_out: FactSet::new(),
+        };
+        let components = Components::of(cfg);
+        fa.sweeps = usize::from(!components.is_empty());
+        for k in 0..components.len() {
+            let blocks = components.blocks(k);
+            if !components.is_cyclic(k) {
+                if let Err(why) = fixpoint.evaluate(&mut fa, blocks[0]) {
+                    return fa.give_up(cfg, why);
+                }
+                continue;
+            }
+            let mut sweeps = 0;
+            loop {
+                sweeps += 1;
+                fa.sweeps = fa.sweeps.max(sweeps);
+                if sweeps > limits.max_sweeps {
+                    return fa.give_up(cfg, GaveUp::Sweeps);
+                }
+                let mut changed = false;
+                for &b in blocks {
+                    match fixpoint.evaluate(&mut fa, b) {
+                        Ok(c) => changed |= c,
+                        Err(why) => return fa.give_up(cfg, why),
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+        }
+        fa
+    }
+}
+
+impl Fixpoint<'_> {
+    /// Evaluates `b` if it has not been yet or a predecessor's out-state changed since;
+    /// returns whether its in-state changed (and so it was evaluated).
+    fn evaluate(&mut self, fa: &mut FactAnalysis, b: Block) -> Result<bool, GaveUp> {
+        let (func, cfg) = (self.func, self.cfg);
+        let stale = cfg
+            .preds(b)
+            .iter()
+            .any(|&p| self.out_changed_at[p] > self.evaluated_at[b]);
+        if self.evaluated_at[b] != 0 && !stale {
+            return Ok(false);
+        }
+        self.clock += 1;
+        self.evaluated_at[b] = self.clock;
+        let mut state: Option<FactSet> = if b == self.entry {
+            Some(FactSet::new())
+        } else {
+            None
+        };
+        // Facts about locals that are dead here can never be used again (a dead local is
+        // written before it is read): eliminating them on each edge, before the meet, keeps
+        // what they linked (`i < n`, `n == len(v)` gives `i < len(v)`) and every set as small
+        // as the live state, so long functions cost linear time.
+        let live_in = self.live.live_in(b);
+        for &p in cfg.preds(b) {
+            let Some(out) = fa.block_out[p].as_ref() else {
+                continue; // unreachable or not yet visited: top
+            };
+            match state.as_mut() {
+                None => {
+                    // In the buffers of a set this loop stored before and replaced.
+                    let mut edge = std::mem::take(&mut self.spare_in);
+                    edge_facts_into(func, &fa.tracked, p, b, out, &mut edge);
+                    drop_dead(&mut edge, live_in);
+                    state = Some(edge);
+                }
+                Some(s) => {
+                    edge_facts_into(func, &fa.tracked, p, b, out, &mut self.edge_scratch);
+                    drop_dead(&mut self.edge_scratch, live_in);
+                    s.meet_with(&self.edge_scratch);
+                }
+            }
+        }
+        let Some(mut new_in) = state else {
+            return Ok(false);
+        };
+        if b == self.entry {
+            drop_dead(&mut new_in, live_in);
+        }
+        // At a loop header (a predecessor not before it in the reverse post-order: a back
+        // edge), relations implied by constant bounds are made explicit.
+        let header = cfg
+            .preds(b)
+            .iter()
+            .any(|&p| cfg.rpo_index(p) >= cfg.rpo_index(b));
+        if header {
+            new_in.close_through_zero();
+        }
+        if let Some(old) = fa.block_in[b].as_ref() {
+            if *old == new_in {
+                self.spare_in = new_in;
+                return Ok(false);
+            }
+            // Widening at loop headers: an offset that grew is dropped, not counted up. The
+            // ordinary widening also keeps what the old state implied by a path, which can
+            // change on every visit (a loop that pops each turn does:
+            // `strict_widening_starts_after_the_fourth_changed_visit_of_a_header`); past
+            // `strict_after` visits only directly recorded pairs stay, so the pairs only
+            // shrink. Every cycle passes through a header, so that bounds the sweeps; other
+            // blocks keep the constraints their edges give afresh each sweep.
+            if header {
+                self.visits[b] += 1;
+                if self.visits[b] > self.limits.strict_after {
+                    new_in.widen_strict(old);
+                } else {
+                    new_in.widen(old);
+                }
+            }
+            if *old == new_in {
+                self.spare_in = new_in;
+                return Ok(false);
+            }
+        }
+        let mut s = std::mem::take(&mut self.spare_out);
+        s.copy_from(&new_in);
+        let mut next_death = 0;
+        for (index, &inst) in func.blocks[b].insts.iter().enumerate() {
+            step_block(
+                func,
+                &fa.calls,
+                &fa.tracked,
+                inst,
+                index,
+                fa.deaths_of(b),
+                &mut next_death,
+                &mut s,
+            );
+        }
+        let out_changed = fa.block_out[b].as_ref() != Some(&s);
+        let old = [fa.block_in[b].as_ref(), fa.block_out[b].as_ref()]
+            .into_iter()
+            .flatten()
+            .map(FactSet::entries)
+            .sum::<usize>();
+        fa.stored = fa.stored - old + new_in.entries() + s.entries();
+        fa.peak_stored = fa.peak_stored.max(fa.stored);
+        if fa.stored > self.limits.max_stored_facts {
+            return Err(GaveUp::StoredFacts);
+        }
+        // The replaced sets' buffers serve the next evaluations.
+        if let Some(old_in) = fa.block_in[b].replace(new_in) {
+            self.spare_in = old_in;
+        }
+        if let Some(old_out) = fa.block_out[b].replace(s) {
+            self.spare_out = old_out;
+        }
+        if out_changed {
+            self.clock += 1;
+            self.out_changed_at[b] = self.clock;
+        }
+        Ok(true)
+    }
+}
