@@ -44,16 +44,17 @@ impl Components {
         let mut visit = vec![Visit::default(); n];
         let mut out = Components {
             blocks: Vec::with_capacity(cfg.rpo().len()),
-            starts: Vec::new(),
-            cyclic: Vec::new(),
+            starts: Vec::with_capacity(cfg.rpo().len() + 1),
+            cyclic: Vec::with_capacity(cfg.rpo().len()),
         };
+        let reachable = cfg.rpo().len();
         let mut next_index = 1u32;
-        let mut stack: Vec<Block> = Vec::new();
+        let mut stack: Vec<Block> = Vec::with_capacity(reachable);
         // The search's path: each block with the index of its next successor to look at.
-        let mut path: Vec<(Block, usize)> = Vec::new();
+        let mut path: Vec<(Block, usize)> = Vec::with_capacity(reachable);
         // Tarjan emits a component when its root finishes: reverse topological order.
-        let mut emitted: Vec<(u32, u32, bool)> = Vec::new();
-        let mut members: Vec<Block> = Vec::with_capacity(cfg.rpo().len());
+        let mut emitted: Vec<(u32, u32, bool)> = Vec::with_capacity(reachable);
+        let mut members: Vec<Block> = Vec::with_capacity(reachable);
         for &root in cfg.rpo() {
             if visit[root.index()].index != 0 {
                 continue;

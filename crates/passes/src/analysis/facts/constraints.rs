@@ -479,14 +479,25 @@ impl Clone for FactSet {
         // Room for a few more constraints: a copy is almost always a working state that the
         // next instruction or edge adds to, and an exact-size copy would grow (reallocate and
         // copy) on its first insertion.
-        let mut cons = Vec::with_capacity(self.cons.len() + CLONE_SLACK);
-        cons.extend_from_slice(&self.cons);
+        let (mut cons, mut cmps) = (Vec::new(), Vec::new());
+        copy_with_slack(&mut cons, &self.cons);
+        copy_with_slack(&mut cmps, &self.cmps);
         FactSet {
             cons,
-            cmps: self.cmps.clone(),
+            cmps,
             log: None,
         }
     }
+}
+
+/// Makes `to` a copy of `from`, reusing its buffer; when the buffer must grow, with room for
+/// [`CLONE_SLACK`] more (nothing is allocated for an empty `from`).
+fn copy_with_slack<T: Copy>(to: &mut Vec<T>, from: &[T]) {
+    to.clear();
+    if to.capacity() < from.len() {
+        to.reserve_exact(from.len() + CLONE_SLACK);
+    }
+    to.extend_from_slice(from);
 }
 
 impl PartialEq for FactSet {
@@ -510,8 +521,9 @@ impl FactSet {
 
     /// Makes `self` a copy of `other` (without its log), reusing `self`'s buffers.
     pub fn copy_from(&mut self, other: &FactSet) {
-        self.cons.clone_from(&other.cons);
-        self.cmps.clone_from(&other.cmps);
+        // With room for a few more, as in `clone`, when the buffers must grow anyway.
+        copy_with_slack(&mut self.cons, &other.cons);
+        copy_with_slack(&mut self.cmps, &other.cmps);
         self.log = None;
     }
 
