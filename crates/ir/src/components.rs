@@ -35,12 +35,7 @@ impl Components {
     /// The components of `cfg`'s reachable blocks, in topological order: an edge from a block
     /// of component `i` to a block of component `j` has `i <= j`.
     pub fn of(cfg: &Cfg) -> Components {
-        let n = cfg
-            .rpo()
-            .iter()
-            .map(|b| b.index() + 1)
-            .max()
-            .unwrap_or(0);
+        let n = cfg.rpo().iter().map(|b| b.index() + 1).max().unwrap_or(0);
         let mut visit = vec![Visit::default(); n];
         let mut out = Components {
             blocks: Vec::with_capacity(cfg.rpo().len()),

@@ -2,7 +2,7 @@
 //! analyses until a pass reports a change, and — outside the passes — verifies after each
 //! pass, records the IR after each pass and a unified diff of what it changed.
 
-use crate::analysis::{CallEffects, CallGraph};
+use crate::analysis::{CallEffects, CallGraph, Cfg};
 use crate::pass::{EntryLiveCache, OptLevel, Pass, PassContext};
 use crate::registry;
 use crate::remark::{Remark, Stats};
@@ -160,6 +160,8 @@ impl PassManager {
         let entry_live = EntryLiveCache::default();
         let mut per_function: Vec<PassReport> = vec![PassReport::default(); module.funcs.len()];
         let wanted = roots.map(|r| call_graph.reachable_from(r));
+        // One CFG's storage serves every function in turn.
+        let mut cfg_storage = None;
         for &id in call_graph.bottom_up() {
             if wanted.as_ref().is_some_and(|w| !w[id]) {
                 continue;
@@ -171,6 +173,7 @@ impl PassManager {
                 (&call_graph, &call_effects, &entry_live),
                 &mut func,
                 &mut per_function[id.index()],
+                &mut cfg_storage,
             );
             module.funcs[id] = func;
             result?;
@@ -188,6 +191,7 @@ impl PassManager {
         (call_graph, call_effects, entry_live): (&CallGraph, &CallEffects, &EntryLiveCache),
         func: &mut Function,
         report: &mut PassReport,
+        cfg_storage: &mut Option<Cfg>,
     ) -> Result<(), PassError> {
         let mut remarks = Vec::new();
         let mut stats = Stats::default();
@@ -196,6 +200,9 @@ impl PassManager {
         let mut failure = None;
         {
             let mut cx = PassContext::new(module, &name, &mut remarks, &mut stats);
+            if let Some(cfg) = cfg_storage.take() {
+                cx.return_cfg(cfg);
+            }
             cx.set_remarks_enabled(self.remarks);
             cx.set_call_graph(call_graph);
             cx.set_call_effects(call_effects);
@@ -246,6 +253,7 @@ impl PassManager {
                     });
                 }
             }
+            *cfg_storage = cx.take_cfg_storage();
             report.timings.merge(&cx.take_timings());
         }
         report.remarks.extend(remarks);

@@ -219,10 +219,29 @@ impl<'a> PassContext<'a> {
     /// A CFG of `func` as it is now, not cached: for a pass that needs the CFG again after
     /// changing it itself. Counted like every analysis.
     pub fn fresh_cfg(&mut self, func: &Function) -> Cfg {
-        let start = Instant::now();
-        let cfg = Cfg::compute(func);
-        self.timings.record_analysis(Analysis::Cfg, start);
+        let mut cfg = self.spare_cfg();
+        self.recompute_cfg(func, &mut cfg);
         cfg
+    }
+
+    /// Storage for a CFG a pass recomputes itself round after round
+    /// ([`PassContext::recompute_cfg`]): the vectors of a CFG of this function dropped
+    /// earlier when there is one, so the first recomputation allocates nothing either. Hand it
+    /// back with [`PassContext::return_cfg`].
+    pub fn spare_cfg(&mut self) -> Cfg {
+        self.spare_cfg.take().unwrap_or_default()
+    }
+
+    /// Keeps `cfg`'s storage for the next [`PassContext::spare_cfg`].
+    pub fn return_cfg(&mut self, cfg: Cfg) {
+        self.spare_cfg.get_or_insert(cfg);
+    }
+
+    /// The storage of this context's CFGs, for the next function's context
+    /// ([`PassContext::return_cfg`] there): the cached analyses are dropped.
+    pub fn take_cfg_storage(&mut self) -> Option<Cfg> {
+        self.invalidate();
+        self.spare_cfg.take()
     }
 
     /// Recomputes `cfg` for `func` as it is now, in place (no allocation once its vectors are

@@ -81,7 +81,7 @@ impl Pass for BranchThreading {
             return false;
         }
         let mut changed = false;
-        let mut cfg = Cfg::default();
+        let mut cfg = cx.spare_cfg();
         // Each round threads edges found on the CFG of the round before (a threaded edge can
         // make another branch decidable); a handful of rounds reach what matters.
         for _ in 0..4 {
@@ -97,6 +97,7 @@ impl Pass for BranchThreading {
             super::simplify_cfg::remove_unreachable(func, cx, &cfg);
             cx.invalidate();
         }
+        cx.return_cfg(cfg);
         changed
     }
 }

@@ -51,7 +51,7 @@ impl Pass for SimplifyCfg {
         // remove that its own later steps did not see, so the next round changes nothing. The
         // entry is never removed: at most `n - 1` removing rounds, one folding, one idle.
         let bound = 4 * (func.layout.len() + 4);
-        let mut cfg = Cfg::default();
+        let mut cfg = cx.spare_cfg();
         for _ in 0..bound {
             let mut round = fold_branches(func, cx);
             round |= thread_jumps(func, cx);
@@ -69,6 +69,7 @@ impl Pass for SimplifyCfg {
         if changed {
             cx.invalidate();
         }
+        cx.return_cfg(cfg);
         changed
     }
 }

@@ -60,7 +60,7 @@ use poolopt_ir::{EntityRef, Local};
 use relevance::Tracked;
 use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
-use transfer::{edge_extra, transfer_with};
+use transfer::{edge_extra, transfer_with, Gen};
 
 /// Eliminates every term and compare of `s` about a local that is not live, except the
 /// operands of a live compare's record: `t = sge i, n; br join` with `n` dead after it still
@@ -114,7 +114,9 @@ fn edge_facts_into(
     s: &mut FactSet,
 ) {
     s.copy_from(out);
-    for (a, b, c) in edge_extra(func, from, to, out) {
+    let mut gen = Gen::new();
+    edge_extra(func, from, to, out, &mut gen);
+    for &(a, b, c) in &gen {
         if tracked.term(a) && tracked.term(b) {
             s.add_wide(a, b, c);
         }

@@ -54,7 +54,7 @@ fn term_of(func: &Function, o: Operand) -> Option<(Term, i128)> {
 type TermPlus = (Term, i128);
 
 /// Constraints to add, as `(a, b, c)` for `a <= b + c` (on the stack for the usual few).
-type Gen = SmallVec<[(Term, Term, i128); 8]>;
+pub(super) type Gen = SmallVec<[(Term, Term, i128); 8]>;
 
 /// `x <= y + c` for operand terms.
 fn le(gen: &mut Gen, x: (Term, i128), y: (Term, i128), c: i128) {
@@ -129,7 +129,8 @@ pub(super) fn transfer_with(
         _ => {}
     }
     // 2. Facts about the destination's new value, from the pre-state.
-    let (gen, cmp) = def_facts(func, tracked, kind, s);
+    let mut gen = Gen::new();
+    let cmp = def_facts(func, tracked, kind, s, &mut gen);
     // 3. Effects on vec lengths.
     match *kind {
         // push: len(vec) grows by exactly 1; a vec that may alias it grows by 0 or 1 (when
@@ -210,7 +211,7 @@ pub(super) fn transfer_with(
     if let Some(d) = kind.def() {
         s.kill_local(d);
     }
-    for (a, b, c) in gen {
+    for &(a, b, c) in &gen {
         if tracked.term(a) && tracked.term(b) {
             s.add_wide(a, b, c);
         }
@@ -221,20 +222,22 @@ pub(super) fn transfer_with(
 }
 
 /// Constraints about the destination of `kind` after it runs, from the pre-state `s`; none of
-/// them mentions the destination's old value. Also the compare a bool destination holds.
+/// them mentions the destination's old value, pushed to `gen` (filled in place: a `Gen` is
+/// a few hundred bytes, and returning one copied it). Returns the compare a bool destination
+/// holds.
 fn def_facts(
     func: &Function,
     tracked: &Tracked,
     kind: &InstKind,
     s: &FactSet,
-) -> (Gen, Option<CmpFact>) {
-    let mut gen = Gen::new();
+    gen: &mut Gen,
+) -> Option<CmpFact> {
     let mut cmp = None;
     // Constraints about an untracked destination would be dropped: none are derived (their
     // bounds queries are the costly part). Compares are kept whatever their destination.
     let derive = kind.def().is_none_or(|d| tracked.term(Term::value(d)));
     if !derive && !matches!(kind, InstKind::Compare { .. } | InstKind::Unary { .. }) {
-        return (gen, cmp);
+        return cmp;
     }
     match *kind {
         InstKind::Copy { dst, src } => match src {
@@ -243,11 +246,11 @@ fn def_facts(
                 gen.push((Term::ZERO, Term::value(dst), -(k as i128)));
             }
             Operand::Local(j) if j != dst && is_i64(func, dst) && is_i64(func, j) => {
-                rename(&mut gen, s, Term::value(j), Term::value(dst), 0, dst);
+                rename(gen, s, Term::value(j), Term::value(dst), 0, dst);
             }
             // A vec handle copy: both locals hold the same vec.
             Operand::Local(j) if j != dst && is_vec(func, dst) && is_vec(func, j) => {
-                rename(&mut gen, s, Term::len(j), Term::len(dst), 0, dst);
+                rename(gen, s, Term::len(j), Term::len(dst), 0, dst);
             }
             _ => {}
         },
@@ -293,17 +296,17 @@ fn def_facts(
             dst,
             op: UnaryOp::Ctz | UnaryOp::Clz | UnaryOp::Popcnt,
             ..
-        } if is_i64(func, dst) => within(&mut gen, Term::value(dst), Some(0), Some(64)),
+        } if is_i64(func, dst) => within(gen, Term::value(dst), Some(0), Some(64)),
         InstKind::Binary {
             dst, op, lhs, rhs, ..
         } if is_i64(func, dst) => {
             if let (Some(x), Some(y)) = (term_of(func, lhs), term_of(func, rhs)) {
-                binary_facts(&mut gen, s, Term::value(dst), op, x, y);
+                binary_facts(gen, s, Term::value(dst), op, x, y);
             }
         }
         _ => {}
     }
-    (gen, cmp)
+    cmp
 }
 
 /// `dst = src + k` exactly: every constraint about `src` holds of `dst` with the offset
@@ -538,29 +541,27 @@ fn binary_facts(
 }
 
 /// What the edge `from → to` adds to the facts `out` at the end of `from`: the constraints that
-/// follow from the branch condition being true (or false) on that edge.
-pub(super) fn edge_extra(func: &Function, from: Block, to: Block, out: &FactSet) -> Gen {
-    let mut gen = Gen::new();
+/// follow from the branch condition being true (or false) on that edge, pushed to `gen`.
+pub(super) fn edge_extra(func: &Function, from: Block, to: Block, out: &FactSet, gen: &mut Gen) {
     let Some(Terminator::BrIf {
         cond: Operand::Local(c),
         then_block,
         else_block,
     }) = func.terminator(from)
     else {
-        return gen;
+        return;
     };
     if then_block == else_block {
-        return gen;
+        return;
     }
     let Some((op, lhs, rhs)) = out.cmp_of(*c) else {
-        return gen;
+        return;
     };
     let op = if to == *then_block { op } else { op.negate() };
     let (Some(x), Some(y)) = (term_of(func, lhs), term_of(func, rhs)) else {
-        return gen;
+        return;
     };
-    relation(&mut gen, out, op, x, y);
-    gen
+    relation(gen, out, op, x, y);
 }
 
 /// The constraints that `x op y` being true gives.
