@@ -304,6 +304,19 @@ fn strict_widening_starts_after_the_fourth_changed_visit_of_a_header() {
     assert_eq!(never.sweeps(), FactLimits::default().max_sweeps + 1);
 }
 
+/// The driver takes the CFG's strongly connected components in topological order: outside
+/// loops every block is evaluated once, after all its predecessors, so a function without a
+/// loop is one sweep (its blocks are evaluated once each), and a block's in-state is there.
+#[test]
+fn a_function_without_loops_is_one_sweep() {
+    let func = diamonds(50);
+    let cfg = Cfg::compute(&func);
+    let live = Liveness::compute(&func, &cfg);
+    let facts = FactAnalysis::compute_with(&func, &cfg, &live);
+    assert_eq!((facts.sweeps(), facts.gave_up()), (1, None));
+    assert!(cfg.rpo().iter().all(|&b| facts.block_in(b).is_some()));
+}
+
 /// The sweep safety net at its edge: a fixpoint of exactly `max_sweeps` sweeps is kept, one
 /// sweep fewer allowed gives up (and then knows nothing anywhere).
 #[test]
