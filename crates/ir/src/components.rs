@@ -209,6 +209,25 @@ done:
     }
 
     #[test]
+    fn a_loop_through_the_entry_is_one_component() {
+        let src = "fn f(n: i64) -> i64 {
+    var t: bool
+entry:
+    t = slt n, 0
+    brif t, body, done
+body:
+    br entry
+done:
+    ret n
+}
+";
+        assert_eq!(
+            components(src),
+            vec![(names(&["entry", "body"]), true), (names(&["done"]), false)]
+        );
+    }
+
+    #[test]
     fn every_edge_goes_forward_and_every_reachable_block_is_listed_once() {
         // A diamond inside a loop with an exit from its middle, and an irreducible pair.
         let src = "fn f(n: i64) -> i64 {

@@ -314,7 +314,60 @@ fn a_function_without_loops_is_one_sweep() {
     let live = Liveness::compute(&func, &cfg);
     let facts = FactAnalysis::compute_with(&func, &cfg, &live);
     assert_eq!((facts.sweeps(), facts.gave_up()), (1, None));
+    assert_eq!(facts.evaluations(), cfg.rpo().len());
     assert!(cfg.rpo().iter().all(|&b| facts.block_in(b).is_some()));
+}
+
+/// In a loop, a block is evaluated again only when a predecessor's out-state changed since its
+/// last evaluation: the sweep that changes nothing evaluates only the header (its latch
+/// changed in the sweep before), so there are fewer evaluations than blocks times sweeps.
+#[test]
+fn a_sweep_evaluates_only_blocks_whose_predecessors_changed() {
+    let (module, facts) = shrinking_loop_facts(FactLimits::default());
+    let func = &module.funcs[module.func_by_name("f").expect("f")];
+    let blocks = Cfg::compute(func).rpo().len();
+    assert!(facts.sweeps() > 2);
+    assert!(
+        facts.evaluations() < blocks * facts.sweeps(),
+        "{} evaluations, {blocks} blocks, {} sweeps",
+        facts.evaluations(),
+        facts.sweeps()
+    );
+}
+
+/// A loop whose header is the entry: the entry and the loop body are one cyclic component, so
+/// the fixpoint sweeps them (split into two acyclic components, the entry would be evaluated
+/// once, before its back edge carried any facts, and never again).
+#[test]
+fn a_loop_through_the_entry_is_iterated() {
+    let module = common::module(
+        "fn f(v: vec<i64>) -> i64 {
+    var k: i64
+    var c: bool
+entry:
+    k = len v
+    c = slt k, 3
+    brif c, grow, done
+grow:
+    push v, 0
+    br entry
+done:
+    ret k
+}
+",
+    );
+    let func = &module.funcs[module.func_by_name("f").expect("f")];
+    let cfg = Cfg::compute(func);
+    let live = Liveness::compute(func, &cfg);
+    let facts = FactAnalysis::compute_with(func, &cfg, &live);
+    assert!(
+        facts.sweeps() >= 2,
+        "the loop was swept {} times",
+        facts.sweeps()
+    );
+    let components = poolopt_ir::components::Components::of(&cfg);
+    assert_eq!(components.len(), 2);
+    assert!(components.is_cyclic(0) && !components.is_cyclic(1));
 }
 
 /// The sweep safety net at its edge: a fixpoint of exactly `max_sweeps` sweeps is kept, one

@@ -180,9 +180,7 @@ impl Fixpoint<'_> {
         let Some(mut new_in) = state else {
             return Ok(false);
         };
-        if b == self.entry {
-            drop_dead(&mut new_in, live_in);
-        }
+        fa.evaluations += 1;
         // At a loop header (a predecessor not before it in the reverse post-order: a back
         // edge), relations implied by constant bounds are made explicit.
         let header = cfg

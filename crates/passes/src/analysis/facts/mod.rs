@@ -215,6 +215,8 @@ pub struct FactAnalysis {
     /// The most sweeps one strongly connected component's fixpoint took (the last one changed
     /// nothing); 1 for a function without loops (see [`driver`]).
     sweeps: usize,
+    /// How many times a block's in-state was computed (see [`FactAnalysis::evaluations`]).
+    evaluations: usize,
     /// The facts the sets in `block_in` and `block_out` hold together, and the most they held
     /// at once.
     stored: usize,
@@ -706,10 +708,17 @@ impl FactAnalysis {
         self.gave_up
     }
 
-    /// The sweeps over the blocks the fixpoint took, the last one (which changed nothing)
-    /// included; on giving up, the sweep it gave up in.
+    /// The most sweeps the fixpoint of one strongly connected component of the CFG took, the
+    /// last one (which changed nothing) included: 1 for a function without loops; on giving
+    /// up, the sweep it gave up in.
     pub fn sweeps(&self) -> usize {
         self.sweeps
+    }
+
+    /// How many times a block's in-state was computed: once for every reachable block, and
+    /// again only when the out-state of one of its predecessors changed since.
+    pub fn evaluations(&self) -> usize {
+        self.evaluations
     }
 
     /// The facts (constraints and compares) the sets at block entries and exits hold together.
