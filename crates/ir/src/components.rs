@@ -31,6 +31,24 @@ struct Visit {
     on_stack: bool,
 }
 
+/// Gives `b` the next discovery number and puts it on Tarjan's stack and the search path.
+fn discover(
+    b: Block,
+    next_index: &mut u32,
+    visit: &mut [Visit],
+    stack: &mut Vec<Block>,
+    path: &mut Vec<(Block, usize)>,
+) {
+    visit[b.index()] = Visit {
+        index: *next_index,
+        low: *next_index,
+        on_stack: true,
+    };
+    *next_index += 1;
+    stack.push(b);
+    path.push((b, 0));
+}
+
 impl Components {
     /// The components of `cfg`'s reachable blocks, in topological order: an edge from a block
     /// of component `i` to a block of component `j` has `i <= j`.
@@ -54,14 +72,7 @@ impl Components {
             if visit[root.index()].index != 0 {
                 continue;
             }
-            visit[root.index()] = Visit {
-                index: next_index,
-                low: next_index,
-                on_stack: true,
-            };
-            next_index += 1;
-            stack.push(root);
-            path.push((root, 0));
+            discover(root, &mut next_index, &mut visit, &mut stack, &mut path);
             while let Some(top) = path.last_mut() {
                 let (v, next) = *top;
                 if let Some(&w) = cfg.succs(v).get(next) {
@@ -70,14 +81,7 @@ impl Components {
                         continue; // not reachable
                     };
                     if seen.index == 0 {
-                        visit[w.index()] = Visit {
-                            index: next_index,
-                            low: next_index,
-                            on_stack: true,
-                        };
-                        next_index += 1;
-                        stack.push(w);
-                        path.push((w, 0));
+                        discover(w, &mut next_index, &mut visit, &mut stack, &mut path);
                     } else if seen.on_stack {
                         let low = &mut visit[v.index()].low;
                         *low = (*low).min(seen.index);
