@@ -7,8 +7,9 @@
 //! constraint is in the set only when it holds on **every** path from the entry to that point.
 //! The analysis is optimistic (blocks not yet visited are "top"), meets at merges (a pair of
 //! terms keeps the weaker offset), takes edge-specific constraints from conditional branches,
-//! and iterates over the reverse post-order to a fixpoint, widening at revisited blocks (an
-//! offset that grew is dropped). Unreachable blocks get no state at all.
+//! and iterates to a fixpoint, widening at revisited loop headers (an offset that grew is
+//! dropped): the driver (`driver.rs`) takes the CFG's strongly connected components in
+//! topological order and sweeps each loop nest in reverse post-order. Unreachable blocks get no state at all.
 //!
 //! [`transfer`] has the rules, each with its soundness argument:
 //! dominating branches (every compare, both operand orders, constants), successful checked
@@ -38,11 +39,12 @@
 //!
 //! Two safety nets bound the cost on adversarial input; past either, the analysis gives up on
 //! the function and reports nothing known anywhere (always sound: every check is kept), and
-//! [`FactAnalysis::gave_up`] says why. A fixpoint takes at most [`MAX_SWEEPS`] sweeps, and the
-//! sets stored at block entries and exits hold at most [`MAX_STORED_FACTS`] facts together. The
-//! second bounds memory: one set per block holds every fact still live, so a function where
-//! `k` vecs with known lengths stay live across `b` blocks stores `k * b` facts (2,000 vecs
-//! guarded one after the other: 4,000 blocks, 32 million facts, 520 MB before the bound).
+//! [`FactAnalysis::gave_up`] says why. A component's fixpoint takes at most [`MAX_SWEEPS`]
+//! sweeps, and the sets stored at block entries and exits hold at most [`MAX_STORED_FACTS`]
+//! facts together. The second bounds memory: one set per block holds every fact still live,
+//! so a function where `k` vecs with known lengths stay live across `b` blocks stores `k * b`
+//! facts (2,000 vecs guarded one after the other: 4,000 blocks, 32 million facts, 520 MB
+//! before the bound).
 
 pub mod constraints;
 mod driver;
@@ -213,7 +215,7 @@ pub struct FactAnalysis {
     /// Why the analysis gave up on the function (it then knows nothing anywhere).
     gave_up: Option<GaveUp>,
     /// The most sweeps one strongly connected component's fixpoint took (the last one changed
-    /// nothing); 1 for a function without loops (see [`driver`]).
+    /// nothing); 1 for a function without loops.
     sweeps: usize,
     /// How many times a block's in-state was computed (see [`FactAnalysis::evaluations`]).
     evaluations: usize,
