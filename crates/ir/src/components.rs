@@ -215,7 +215,8 @@ done:
     #[test]
     fn no_reachable_block_is_no_component() {
         let c = Components::of(&Cfg::default());
-        assert!(c.is_empty() && c.len() == 0);
+        assert!(c.is_empty());
+        assert_eq!(c.len(), 0);
         let module = parse("fn f() {\nentry:\n    ret\n}\n").unwrap();
         let c = Components::of(&Cfg::compute(module.funcs.values().next().unwrap()));
         assert!(!c.is_empty() && c.len() == 1 && !c.is_cyclic(0));
