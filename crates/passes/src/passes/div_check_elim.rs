@@ -201,27 +201,49 @@ fn prove(func: &mut Function, cx: &mut PassContext<'_>) -> (bool, Vec<Kept>) {
                             .map(|c| c.facts());
                         let t = Term::value(d);
                         let upper = if op == BinaryOp::SDiv { -2 } else { -1 };
+                        // Which side excludes 0 (and -1 for `sdiv`): `(below, witness)`, the
+                        // witness a quotient of the divisor whose bound gives the divisor's.
                         let proof = facts.and_then(|f| {
                             if f.lower_at_least(t, 1) {
-                                Some("1")
-                            } else if f.upper_at_most(t, upper) {
-                                Some("-")
-                            } else {
-                                None
+                                return Some((false, None));
+                            }
+                            if f.upper_at_most(t, upper) {
+                                return Some((true, None));
+                            }
+                            match f.quotient_bounds(d) {
+                                (Some(lo), _) => Some((false, Some(lo))),
+                                (_, Some(hi)) if i128::from(hi.0) <= upper => {
+                                    Some((true, Some(hi)))
+                                }
+                                _ => None,
                             }
                         });
                         let name = || func.local_name(d).to_string();
                         match proof {
-                            Some(side) => {
-                                let msg = if !explain {
-                                    String::new()
-                                } else if side == "1" {
-                                    format!("division check removed: `{} >= 1` is known", name())
-                                } else {
-                                    format!(
+                            Some((below, witness)) => {
+                                let msg = match (explain, below, witness) {
+                                    (false, _, _) => String::new(),
+                                    (true, false, None) => format!(
+                                        "division check removed: `{} >= 1` is known",
+                                        name()
+                                    ),
+                                    (true, true, None) => format!(
                                         "division check removed: `{} <= {upper}` is known",
                                         name()
-                                    )
+                                    ),
+                                    (true, false, Some((bound, q))) => format!(
+                                        "division check removed: `{x} >= {bound}` follows from \
+                                         `{q} >= 1`, `{q} == {x} sdiv {bound}`",
+                                        x = name(),
+                                        q = func.local_name(q)
+                                    ),
+                                    (true, true, Some((bound, q))) => format!(
+                                        "division check removed: `{x} <= {bound}` follows from \
+                                         `{q} <= -1`, `{q} == {x} sdiv {k}`",
+                                        x = name(),
+                                        q = func.local_name(q),
+                                        k = -bound
+                                    ),
                                 };
                                 removed.push((block, inst, "checks_removed", msg));
                             }

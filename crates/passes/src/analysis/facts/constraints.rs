@@ -434,6 +434,27 @@ impl CmpFact {
     }
 }
 
+/// Local `d` holds `x sdiv k` (truncating) for the current values of `d` and `x`, with a
+/// constant `k >= 1`. Not a difference constraint (`x` is about `k * d`), but it answers what
+/// difference constraints cannot: a quotient of at least 1 means `x >= k`, and one of at most
+/// -1 means `x <= -k` (`|x| >= k * |d|` and the signs agree), so a loop that runs while
+/// `i < x / 2` knows inside that `x >= 2` ([`FactSet::quotient_bounds`]).
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct QuotientFact {
+    pub d: Local,
+    pub x: Local,
+    pub k: i64,
+}
+
+/// A bound of a dividend and the quotient local that gives it ([`FactSet::quotient_bounds`]).
+pub type QuotientBound = (i64, Local);
+
+impl QuotientFact {
+    fn mentions(&self, l: Local) -> bool {
+        self.d == l || self.x == l
+    }
+}
+
 /// One fact, for queries, change logs and messages.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Fact {
@@ -470,6 +491,8 @@ pub struct FactSet {
     cons: Vec<Constraint>,
     /// Sorted by the bool local, one per local.
     cmps: Vec<CmpFact>,
+    /// Sorted, one per quotient local (usually none).
+    quotients: Vec<QuotientFact>,
     /// When `Some`, every fact added (`true`) or removed (`false`) is appended.
     pub(super) log: Option<Vec<(Fact, bool)>>,
 }
@@ -485,6 +508,7 @@ impl Clone for FactSet {
         FactSet {
             cons,
             cmps,
+            quotients: self.quotients.clone(),
             log: None,
         }
     }
@@ -502,7 +526,7 @@ fn copy_with_slack<T: Copy>(to: &mut Vec<T>, from: &[T]) {
 
 impl PartialEq for FactSet {
     fn eq(&self, other: &FactSet) -> bool {
-        self.cons == other.cons && self.cmps == other.cmps
+        self.cons == other.cons && self.cmps == other.cmps && self.quotients == other.quotients
     }
 }
 
@@ -524,12 +548,13 @@ impl FactSet {
         // With room for a few more, as in `clone`, when the buffers must grow anyway.
         copy_with_slack(&mut self.cons, &other.cons);
         copy_with_slack(&mut self.cmps, &other.cmps);
+        self.quotients.clone_from(&other.quotients);
         self.log = None;
     }
 
     /// How many facts the set holds: its constraints and compares.
     pub fn entries(&self) -> usize {
-        self.cons.len() + self.cmps.len()
+        self.cons.len() + self.cmps.len() + self.quotients.len()
     }
 
     /// Every constraint recorded (sorted).
@@ -663,22 +688,24 @@ impl FactSet {
         self.dist(t, Term::ZERO)
     }
 
-    /// Whether `t <= limit` is known. A recorded bound against 0 or a length (`len <= 2^62`)
-    /// that is low enough answers without a search.
+    /// Whether `t <= limit` is known. A recorded bound against 0, a length (`len <= 2^62`) or
+    /// another value (every value is at most `i64::MAX`: `t < n` for any `n` gives `t <=
+    /// i64::MAX - 1`, so `t + 1` cannot wrap) that is low enough answers without a search.
     pub fn upper_at_most(&self, t: Term, limit: i128) -> bool {
         let direct = self.from(t).iter().any(|k| {
             let base = match k.b.kind() {
                 TermKind::Zero => 0,
                 TermKind::Len(_) => MAX_LEN as i128,
-                TermKind::Value(_) => return false,
+                TermKind::Value(_) => i64::MAX as i128,
             };
             base + k.c as i128 <= limit
         });
         direct || self.upper(t).is_some_and(|u| u <= limit)
     }
 
-    /// Whether `t >= limit` is known (a recorded `t >= c` with `c >= limit`, or a length and
-    /// `limit <= 0`, answers without a search).
+    /// Whether `t >= limit` is known (a recorded `t >= c` with `c >= limit`, a length and
+    /// `limit <= 0`, or a recorded `u <= t + c` for a value `u`, which is at least `i64::MIN`,
+    /// with `i64::MIN - c >= limit`, answers without a search).
     pub fn lower_at_least(&self, t: Term, limit: i128) -> bool {
         if t.len_of().is_some() && limit <= 0 {
             return true;
@@ -687,6 +714,14 @@ impl FactSet {
             .recorded(Term::ZERO, t)
             .is_some_and(|c| -(c as i128) >= limit)
         {
+            return true;
+        }
+        let above_a_value = |k: &Constraint| {
+            k.b == t
+                && matches!(k.a.kind(), TermKind::Value(_))
+                && i64::MIN as i128 - k.c as i128 >= limit
+        };
+        if limit <= 0 && self.cons.iter().any(above_a_value) {
             return true;
         }
         self.lower(t).is_some_and(|l| l >= limit)
@@ -879,6 +914,7 @@ impl FactSet {
             self.eliminate(Term::len(l));
         }
         self.remove_cmps_where(|f| f.mentions(l));
+        self.quotients.retain(|q| !q.mentions(l));
     }
 
     /// Local `l` is dead (not read before it is written again): its value term is eliminated
@@ -889,6 +925,41 @@ impl FactSet {
     pub fn forget_local(&mut self, l: Local) {
         self.eliminate(Term::value(l));
         self.remove_cmps_where(|f| f.c == l);
+        self.quotients.retain(|q| !q.mentions(l));
+    }
+
+    /// Records that `q.d` holds `q.x sdiv q.k` (`q.k >= 1`; the caller has killed `q.d`'s old
+    /// value).
+    pub fn add_quotient(&mut self, q: QuotientFact) {
+        debug_assert!(q.k >= 1 && q.d != q.x);
+        if let Err(at) = self.quotients.binary_search(&q) {
+            self.quotients.insert(at, q);
+        }
+    }
+
+    /// Keeps only the quotients whose locals `keep` accepts (both must be live for the fact
+    /// to be of use).
+    pub fn retain_quotients(&mut self, keep: impl Fn(Local) -> bool) {
+        self.quotients.retain(|q| keep(q.d) && keep(q.x));
+    }
+
+    /// Bounds of `x` that its recorded quotients give, each with the quotient local that gives
+    /// it: `x >= k` when some `d = x sdiv k` is known to be at least 1, `x <= -k` when one is
+    /// known to be at most -1. Sound: for truncating division by `k >= 1`, `d >= 1` needs
+    /// `x >= k * d >= k`, and `d <= -1` needs `x <= k * d <= -k`.
+    pub fn quotient_bounds(&self, x: Local) -> (Option<QuotientBound>, Option<QuotientBound>) {
+        let (mut lo, mut hi) = (None::<QuotientBound>, None::<QuotientBound>);
+        for q in self.quotients.iter().filter(|q| q.x == x) {
+            let d = Term::value(q.d);
+            if self.lower_at_least(d, 1) {
+                if lo.is_none_or(|(l, _)| q.k > l) {
+                    lo = Some((q.k, q.d));
+                }
+            } else if self.upper_at_most(d, -1) && hi.is_none_or(|(h, _)| -q.k < h) {
+                hi = Some((-q.k, q.d));
+            }
+        }
+        (lo, hi)
     }
 
     /// Keeps only the compares `keep` accepts.
@@ -1032,6 +1103,7 @@ impl FactSet {
         }
         std::mem::swap(&mut self.cons, out);
         self.cmps.retain(|f| other.cmps.contains(f));
+        self.quotients.retain(|q| other.quotients.contains(q));
     }
 
     /// Widening at a loop header: a constraint stays only if the last visit's state bounded
@@ -1363,6 +1435,67 @@ mod tests {
         i_two.add(Term::ZERO, ti, -2);
         assert!(i_two.lower_at_least(ti, 2));
         assert!(!i_two.lower_at_least(ti, 3));
+    }
+
+    /// Every value lies in `[i64::MIN, i64::MAX]`: `k < n` bounds `k` by `i64::MAX - 1` and
+    /// `m < k` bounds it below by `i64::MIN + 1`, and no further.
+    #[test]
+    fn a_bound_by_another_value_is_a_bound_by_the_value_range() {
+        let (k, n) = (Term::value(Local::new(0)), Term::value(Local::new(1)));
+        let mut below_n = FactSet::new();
+        below_n.add(k, n, -1);
+        assert!(below_n.upper_at_most(k, i64::MAX as i128 - 1));
+        assert!(!below_n.upper_at_most(k, i64::MAX as i128 - 2));
+        assert!(!below_n.lower_at_least(k, i64::MIN as i128 + 1));
+        let mut above_n = FactSet::new();
+        above_n.add(n, k, -1);
+        assert!(above_n.lower_at_least(k, i64::MIN as i128 + 1));
+        assert!(!above_n.lower_at_least(k, i64::MIN as i128 + 2));
+        assert!(!above_n.upper_at_most(k, i64::MAX as i128 - 1));
+        let mut at_most_n = FactSet::new();
+        at_most_n.add(k, n, 0);
+        assert!(!at_most_n.upper_at_most(k, i64::MAX as i128 - 1));
+    }
+
+    /// A quotient `d = x sdiv k` bounds `x` by `k` once `d >= 1` (by `-k` once `d <= -1`),
+    /// and goes with a reassignment or death of either local and with a meet that lacks it.
+    #[test]
+    fn quotients_bound_their_dividend_until_either_local_changes() {
+        let (d, x, y) = (Local::new(0), Local::new(1), Local::new(2));
+        let q = QuotientFact { d, x, k: 3 };
+        let mut s = FactSet::new();
+        s.add_quotient(q);
+        assert_eq!(s.quotient_bounds(x), (None, None));
+        let mut positive = s.clone();
+        positive.add(Term::ZERO, Term::value(d), -1);
+        assert_eq!(positive.quotient_bounds(x), (Some((3, d)), None));
+        assert_eq!(positive.quotient_bounds(y), (None, None));
+        let mut negative = s.clone();
+        negative.add(Term::value(d), Term::ZERO, -1);
+        assert_eq!(negative.quotient_bounds(x), (None, Some((-3, d))));
+        for l in [d, x] {
+            let mut killed = positive.clone();
+            killed.kill_local(l);
+            assert_eq!(killed.quotient_bounds(x), (None, None));
+            let mut forgotten = positive.clone();
+            forgotten.forget_local(l);
+            assert_eq!(forgotten.quotient_bounds(x), (None, None));
+        }
+        let mut other = positive.clone();
+        other.kill_local(y);
+        assert_eq!(other.quotient_bounds(x), (Some((3, d)), None));
+        let mut met = positive.clone();
+        let mut without = FactSet::new();
+        without.add(Term::ZERO, Term::value(d), -1);
+        met.meet_with(&without);
+        assert_eq!(met.quotient_bounds(x), (None, None));
+        assert_ne!(met, positive);
+        let mut kept = positive.clone();
+        kept.meet_with(&positive.clone());
+        assert_eq!(kept, positive);
+        let mut dead = positive.clone();
+        dead.retain_quotients(|l| l != x);
+        assert_eq!(dead.quotient_bounds(x), (None, None));
     }
 
     /// Composing through a term, eliminating it and relating pinned terms keep every

@@ -51,7 +51,7 @@ mod driver;
 pub mod relevance;
 pub mod transfer;
 
-pub use constraints::{CmpFact, Constraint, Fact, FactSet, Term, TermKind};
+pub use constraints::{CmpFact, Constraint, Fact, FactSet, QuotientFact, Term, TermKind};
 pub use transfer::may_alias;
 
 use super::cfg::Cfg;
@@ -70,6 +70,7 @@ use transfer::{edge_extra, transfer_with, Gen};
 /// local is sound — a later write of it kills them — dropping them only saves work.)
 fn drop_dead(s: &mut FactSet, live: LiveSet<'_>) {
     s.retain_cmps(|f| live.contains(f.c));
+    s.retain_quotients(|l| live.contains(l));
     let mut operands: SmallVec<[Local; 8]> = SmallVec::new();
     s.for_each_cmp_operand(|l| operands.push(l));
     let mut dead: SmallVec<[Local; 8]> = SmallVec::new();

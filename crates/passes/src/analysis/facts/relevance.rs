@@ -19,7 +19,8 @@
 //!
 //! `div-check-elim` asks another question (is a divisor non-zero) and runs its own analysis
 //! over [`Tracked::of_divisors`]: seeded with the divisor of every checked division only, then
-//! the same propagation. Keeping the two sets apart keeps the check passes' analysis as cheap
+//! the same propagation, plus one link: `d = x sdiv k` (a constant `k >= 1`) with `x` tracked
+//! tracks `d`, whose bounds its quotient fact turns into bounds of `x`. Keeping the two sets apart keeps the check passes' analysis as cheap
 //! as before, and the division pass's analysis small.
 //!
 //! Soundness: dropping a constraint only makes the facts weaker, and every check decision
@@ -186,11 +187,17 @@ impl Tracked {
                 }
             }
         }
-        Tracked::propagate(func, on)
+        Tracked::propagate_with(func, on, true)
     }
 
     /// Adds, to a fixpoint, the locals linked to the tracked ones `on` (module docs).
-    fn propagate(func: &Function, mut on: Vec<bool>) -> Tracked {
+    fn propagate(func: &Function, on: Vec<bool>) -> Tracked {
+        Tracked::propagate_with(func, on, false)
+    }
+
+    /// [`Tracked::propagate`]; with `quotients`, `d = x sdiv k` (a constant `k >= 1`) also links
+    /// a tracked `x` to `d`: a bound on the quotient bounds `x` away from zero.
+    fn propagate_with(func: &Function, mut on: Vec<bool>, quotients: bool) -> Tracked {
         // Propagation to a fixpoint (each round only adds; at most one round per local).
         let is = |on: &Vec<bool>, o: Operand| o.as_local().is_some_and(|l| on[l.index()]);
         let mut changed = true;
@@ -208,6 +215,15 @@ impl Tracked {
                             }
                         }
                         InstKind::Unary { dst, arg, .. } if on[dst.index()] => add[0] = Some(arg),
+                        InstKind::Binary {
+                            dst,
+                            op: BinaryOp::SDiv,
+                            lhs: Operand::Local(x),
+                            rhs: Operand::Const(k),
+                            ..
+                        } if quotients && k >= 1 && on[x.index()] && !on[dst.index()] => {
+                            add[0] = Some(Operand::Local(dst));
+                        }
                         InstKind::Binary { dst, lhs, rhs, .. } if on[dst.index()] => {
                             add = [Some(lhs), Some(rhs)];
                         }

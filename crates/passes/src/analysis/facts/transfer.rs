@@ -11,15 +11,21 @@
 //! `i = start; while i < n { ...; i = i + step }` the update rewrites the old `i`'s constraints
 //! with the step (`0 <= i` becomes `0 <= i - step`, i.e. `step <= i`), only when the facts at
 //! the update rule out overflow (`i + 2` needs `i <= i64::MAX - 2`, which any bound `i <=
-//! len(v) + c` with a small `c` gives, lengths being at most 2^62; an unbounded `i` gets no
-//! constraint); the meet at the header then keeps `0 <= i` for a non-negative start and a
-//! positive step (count-down loops keep `i <= len(a)`), and widening drops bounds that grow
-//! each iteration. Whether the *step can skip the bound* needs no special case either: the
+//! len(v) + c` with a small `c` gives, lengths being at most 2^62; `i < n` for any value `n`
+//! gives `i <= i64::MAX - 1`, enough for a step of 1, values being at most `i64::MAX`; an
+//! unbounded `i` gets no constraint); the meet at the header then keeps `0 <= i` for a
+//! non-negative start and a positive step (count-down loops keep `i <= len(a)`), and widening
+//! drops bounds that grow each iteration. Whether the *step can skip the bound* needs no special case either: the
 //! accesses are proved from the constraints at the access (`i += 2` under `i + 1 < len(a)`
 //! proves `a[i + 1]`; under `i < len(a)` it does not, and under `i != len(a)` the `ne` rule only
 //! fires when `i <= len(a)` holds at the head, which a step of 2 breaks).
+//!
+//! `d = x sdiv k` for a constant `k >= 1` also records a quotient fact ([`QuotientFact`]): not
+//! a constraint, but while neither `d` nor `x` is reassigned, a bound `d >= 1` (or `d <= -1`)
+//! gives `x >= k` (`x <= -k`), since truncating division by `k` keeps the sign and `|x| >= k *
+//! |d|`.
 
-use super::constraints::{fit, CmpFact, FactSet, Term};
+use super::constraints::{fit, CmpFact, FactSet, QuotientFact, Term};
 use super::relevance::Tracked;
 use super::CallKills;
 use poolopt_ir::{
@@ -218,6 +224,30 @@ pub(super) fn transfer_with(
     }
     if let Some(f) = cmp {
         s.add_cmp(f);
+    }
+    // 5. `d = x sdiv k` for a constant `k >= 1`: `d` holds the quotient of `x`'s current value
+    //    (`x` is read before `d` is written; `d == x` would change `x`, so it records nothing).
+    if let Some(q) = quotient_of(func, kind) {
+        if tracked.term(Term::value(q.d)) && tracked.term(Term::value(q.x)) {
+            s.add_quotient(q);
+        }
+    }
+}
+
+/// The quotient fact `kind` establishes, if it is `d = x sdiv k` on `i64` locals with a
+/// constant `k >= 1` and `d != x`.
+pub(super) fn quotient_of(func: &Function, kind: &InstKind) -> Option<QuotientFact> {
+    match *kind {
+        InstKind::Binary {
+            dst,
+            op: BinaryOp::SDiv,
+            lhs: Operand::Local(x),
+            rhs: Operand::Const(k),
+            ..
+        } if k >= 1 && x != dst && is_i64(func, dst) && is_i64(func, x) => {
+            Some(QuotientFact { d: dst, x, k })
+        }
+        _ => None,
     }
 }
 
