@@ -30,6 +30,7 @@
 use poolopt_ir::{BinaryOp, EntityRef, Function, InstKind, Local, Operand, Terminator, Type};
 
 use super::constraints::Term;
+use super::transfer::quotient_of;
 use super::CallKills;
 
 /// The tracked locals of one function (see the module docs).
@@ -163,7 +164,7 @@ impl Tracked {
                 }
             }
         }
-        Tracked::propagate(func, on)
+        Tracked::propagate(func, on, false)
     }
 
     /// The locals linked to a checked division's divisor: each divisor, then the propagation
@@ -187,17 +188,13 @@ impl Tracked {
                 }
             }
         }
-        Tracked::propagate_with(func, on, true)
+        Tracked::propagate(func, on, true)
     }
 
-    /// Adds, to a fixpoint, the locals linked to the tracked ones `on` (module docs).
-    fn propagate(func: &Function, on: Vec<bool>) -> Tracked {
-        Tracked::propagate_with(func, on, false)
-    }
-
-    /// [`Tracked::propagate`]; with `quotients`, `d = x sdiv k` (a constant `k >= 1`) also links
-    /// a tracked `x` to `d`: a bound on the quotient bounds `x` away from zero.
-    fn propagate_with(func: &Function, mut on: Vec<bool>, quotients: bool) -> Tracked {
+    /// Adds, to a fixpoint, the locals linked to the tracked ones `on` (module docs); with
+    /// `quotients`, a quotient `d = x sdiv k` ([`quotient_of`]) also links a tracked `x` to
+    /// `d`: a bound on the quotient bounds `x` away from zero.
+    fn propagate(func: &Function, mut on: Vec<bool>, quotients: bool) -> Tracked {
         // Propagation to a fixpoint (each round only adds; at most one round per local).
         let is = |on: &Vec<bool>, o: Operand| o.as_local().is_some_and(|l| on[l.index()]);
         let mut changed = true;
@@ -206,6 +203,11 @@ impl Tracked {
             for &b in &func.layout {
                 for &inst in &func.blocks[b].insts {
                     let mut add: [Option<Operand>; 2] = [None, None];
+                    if let Some(q) = quotient_of(func, func.inst(inst)).filter(|_| quotients) {
+                        if on[q.x.index()] && !on[q.d.index()] {
+                            add[0] = Some(Operand::Local(q.d));
+                        }
+                    }
                     match *func.inst(inst) {
                         InstKind::Copy { dst, src } => {
                             if on[dst.index()] && !is(&on, src) {
@@ -215,15 +217,6 @@ impl Tracked {
                             }
                         }
                         InstKind::Unary { dst, arg, .. } if on[dst.index()] => add[0] = Some(arg),
-                        InstKind::Binary {
-                            dst,
-                            op: BinaryOp::SDiv,
-                            lhs: Operand::Local(x),
-                            rhs: Operand::Const(k),
-                            ..
-                        } if quotients && k >= 1 && on[x.index()] && !on[dst.index()] => {
-                            add[0] = Some(Operand::Local(dst));
-                        }
                         InstKind::Binary { dst, lhs, rhs, .. } if on[dst.index()] => {
                             add = [Some(lhs), Some(rhs)];
                         }
