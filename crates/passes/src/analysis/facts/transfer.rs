@@ -95,8 +95,11 @@ fn upper_of(s: &FactSet, o: (Term, i128)) -> Option<i128> {
     s.upper(o.0).map(|u| u + o.1)
 }
 
+/// A lower and an upper bound, each if known.
+type Bounds = (Option<i128>, Option<i128>);
+
 /// Lower and upper bound of an operand (a constant is its own bounds).
-fn bounds(s: &FactSet, o: (Term, i128)) -> (Option<i128>, Option<i128>) {
+fn bounds(s: &FactSet, o: (Term, i128)) -> Bounds {
     if o.0 == Term::ZERO {
         return (Some(o.1), Some(o.1));
     }
@@ -394,6 +397,8 @@ fn binary_facts(
             } else {
                 &[(x, y)]
             };
+            // The bounds of `x` and `y`, in that order, once asked for.
+            let mut both: Option<(Bounds, Bounds)> = None;
             for &(p, q) in pairs {
                 if p.0 == Term::ZERO {
                     continue;
@@ -414,9 +419,10 @@ fn binary_facts(
                 if sub_local {
                     continue; // handled below
                 }
-                // d = p + q for locals: exact when every sum of bounds fits.
-                let (lp, hp) = bounds(s, p);
-                let (lq, hq) = bounds(s, q);
+                // d = p + q for locals: exact when every sum of bounds fits. The two orders
+                // ask for the same two operands' bounds (four path searches): once.
+                let (bx, by) = *both.get_or_insert_with(|| (bounds(s, x), bounds(s, y)));
+                let ((lp, hp), (lq, hq)) = if p == x { (bx, by) } else { (by, bx) };
                 let up = in_i64(hp.zip(hq).map(|(a, b)| a + b))
                     || hq.is_some_and(|h| h <= 0)
                     || hp.is_some_and(|h| h <= 0);
