@@ -187,6 +187,11 @@ pub struct OptArgs {
     /// Print the IR of a function after each pass that changed it (stderr).
     #[arg(long)]
     pub print_changed: bool,
+    /// Optimize as `run --entry NAME` does and print what it compiles: only the functions
+    /// NAME reaches through calls, optimized for that entry (a callee inlined everywhere is
+    /// not printed). Without it every function is optimized as an entry.
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
 }
 
 /// How `opt --remarks` prints remarks.

@@ -153,6 +153,47 @@ fn func_restricts_the_output_to_one_function() {
 }
 
 #[test]
+fn entry_prints_what_run_compiles() {
+    // Only what `scattered` reaches after its pipeline: the callees inlined everywhere
+    // (make8, alloc, release, mix) and the other entries' functions are not printed.
+    let o = poolopt(&["opt", POOL8, "--entry", "scattered"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let names: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("fn "))
+        .map(|l| l.split('(').next().unwrap_or(""))
+        .collect();
+    assert_eq!(names, ["checksum", "scattered_owner", "scattered"], "{out}");
+    assert!(out.starts_with("struct S8 "), "{out}");
+    // The printed module parses, verifies and runs what the whole module runs.
+    let dir = std::env::temp_dir().join(format!("poolopt-entry-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("scattered.pir");
+    std::fs::write(&file, &out).expect("written");
+    let file = file.to_str().expect("utf-8 path");
+    let ran = poolopt(&[
+        "run",
+        file,
+        "--trust-unchecked",
+        "--entry",
+        "scattered",
+        "--args",
+        "10,3",
+    ]);
+    let whole = poolopt(&["run", POOL8, "--entry", "scattered", "--args", "10,3"]);
+    assert_eq!(ran.status.code(), Some(0), "{}", stderr(&ran));
+    assert_eq!(stdout(&ran), stdout(&whole));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Each function is what the whole-module pipeline makes of it.
+    let alone = poolopt(&["opt", POOL8, "--func", "scattered_owner"]);
+    assert!(out.contains(&stdout(&alone)), "{out}");
+    // An unknown entry is a usage error with a suggestion.
+    let o = poolopt(&["opt", POOL8, "--entry", "scatered"]);
+    assert_usage_error(&o, &["--entry", "did you mean `scattered`?"]);
+}
+
+#[test]
 fn unknown_function_names_suggest_the_closest() {
     let o = poolopt(&["opt", POOL8, "--func", "aloc"]);
     assert_usage_error(

@@ -3,7 +3,7 @@
 //!
 //! The syntax is specified in `docs/ir.md`.
 
-use crate::entities::Inst;
+use crate::entities::{FuncId, Inst};
 use crate::function::Function;
 use crate::inst::{InstKind, Operand, Terminator};
 use crate::module::Module;
@@ -12,6 +12,13 @@ use std::fmt::{self, Write};
 
 /// Prints a whole module in the text format.
 pub fn print_module(module: &Module) -> String {
+    print_module_with(module, |_| true)
+}
+
+/// Prints the module's struct declarations and the functions `keep` accepts, in module order
+/// (`poolopt opt --entry` shows only what an entry reaches). The text parses back when every
+/// function a kept one calls is kept too.
+pub fn print_module_with(module: &Module, keep: impl Fn(FuncId) -> bool) -> String {
     let mut out = String::new();
     let mut first = true;
     for def in module.structs.values() {
@@ -26,7 +33,10 @@ pub fn print_module(module: &Module) -> String {
             .collect();
         let _ = writeln!(out, "struct {} {{ {} }}", def.name, fields.join(", "));
     }
-    for func in module.funcs.values() {
+    for (id, func) in module.funcs.iter() {
+        if !keep(id) {
+            continue;
+        }
         if !first {
             out.push('\n');
         }

@@ -238,9 +238,17 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
     if let Some(func) = &args.output.func {
         require_function(&session, func, "--func")?;
     }
+    if let Some(entry) = &args.entry {
+        require_function(&session, entry, "--entry")?;
+    }
     let manager = pass_manager(&args.opt, remark_format.is_some())?
         .record_dumps(args.print_after_all || args.diff || args.print_changed);
-    let session = optimize(session, &manager)?;
+    let session = match &args.entry {
+        Some(entry) => session
+            .optimize_for_entries(&manager, &[entry.as_str()])
+            .map_err(|e| Failure::internal(format!("error: {e}")))?,
+        None => optimize(session, &manager)?,
+    };
     let report = session.report();
     let shown = |function: &str| args.output.func.as_deref().is_none_or(|f| f == function);
     for dump in report.dumps.iter().filter(|d| shown(&d.function)) {
@@ -285,10 +293,28 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
             Some(id) => poolopt::ir::print_function(module, &module.funcs[id]),
             None => String::new(),
         },
-        None => poolopt::ir::print_module(module),
+        None => match &args.entry {
+            Some(entry) => print_reachable(module, entry),
+            None => poolopt::ir::print_module(module),
+        },
     };
     write_output(&args.output, &text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The functions `entry` reaches through calls, in module order, as `print_module` prints
+/// them (struct declarations first).
+fn print_reachable(module: &poolopt::ir::Module, entry: &str) -> String {
+    let Some(root) = module.func_by_name(entry) else {
+        return String::new();
+    };
+    let reached = poolopt::ir::call_graph::reachable_functions(module, &[root]);
+    poolopt::ir::print_module_with(module, |id| {
+        reached
+            .get(poolopt::ir::EntityRef::index(id))
+            .copied()
+            .unwrap_or(false)
+    })
 }
 
 /// The section of `text` under the `; function NAME` header (CLIF and assembly listings).
