@@ -191,6 +191,19 @@ fn entry_prints_what_run_compiles() {
     // An unknown entry is a usage error with a suggestion.
     let o = poolopt(&["opt", POOL8, "--entry", "scatered"]);
     assert_usage_error(&o, &["--entry", "did you mean `scattered`?"]);
+    // `--func` shows one of the functions the entry reaches (a callee inlined everywhere is
+    // one: it was optimized before its callers inlined it); another is a usage error.
+    let o = poolopt(&["opt", POOL8, "--entry", "scattered", "--func", "alloc"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("fn alloc("), "{}", stdout(&o));
+    let o = poolopt(&["opt", POOL8, "--entry", "scattered", "--func", "lifo_owner"]);
+    assert_usage_error(
+        &o,
+        &[
+            "--func",
+            "`lifo_owner` is not reached from `--entry scattered`",
+        ],
+    );
 }
 
 #[test]

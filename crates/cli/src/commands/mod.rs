@@ -240,6 +240,23 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
     }
     if let Some(entry) = &args.entry {
         require_function(&session, entry, "--entry")?;
+        if let Some(func) = &args.output.func {
+            let module = session.module().module();
+            let reached = module.func_by_name(entry).is_some_and(|root| {
+                let reached = poolopt::ir::call_graph::reachable_functions(module, &[root]);
+                module.func_by_name(func).is_some_and(|f| {
+                    reached
+                        .get(poolopt::ir::EntityRef::index(f))
+                        .copied()
+                        .unwrap_or(false)
+                })
+            });
+            if !reached {
+                return Err(Failure::usage(format!(
+                    "error: --func: `{func}` is not reached from `--entry {entry}`: it is neither optimized nor compiled for that entry"
+                )));
+            }
+        }
     }
     let manager = pass_manager(&args.opt, remark_format.is_some())?
         .record_dumps(args.print_after_all || args.diff || args.print_changed);
