@@ -242,15 +242,9 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
         require_function(&session, entry, "--entry")?;
         if let Some(func) = &args.output.func {
             let module = session.module().module();
-            let reached = module.func_by_name(entry).is_some_and(|root| {
-                let reached = poolopt::ir::call_graph::reachable_functions(module, &[root]);
-                module.func_by_name(func).is_some_and(|f| {
-                    reached
-                        .get(poolopt::ir::EntityRef::index(f))
-                        .copied()
-                        .unwrap_or(false)
-                })
-            });
+            let reached = module
+                .func_by_name(func)
+                .is_some_and(reached_from(module, entry));
             if !reached {
                 return Err(Failure::usage(format!(
                     "error: --func: `{func}` is not reached from `--entry {entry}`: it is neither optimized nor compiled for that entry"
@@ -319,19 +313,24 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Whether a function is reached through calls from the function called `entry` (none is
+/// when there is no such function).
+fn reached_from(module: &poolopt::ir::Module, entry: &str) -> impl Fn(poolopt::ir::FuncId) -> bool {
+    let reached = module.func_by_name(entry).map_or_else(Vec::new, |root| {
+        poolopt::ir::call_graph::reachable_functions(module, &[root])
+    });
+    move |f| {
+        reached
+            .get(poolopt::ir::EntityRef::index(f))
+            .copied()
+            .unwrap_or(false)
+    }
+}
+
 /// The functions `entry` reaches through calls, in module order, as `print_module` prints
 /// them (struct declarations first).
 fn print_reachable(module: &poolopt::ir::Module, entry: &str) -> String {
-    let Some(root) = module.func_by_name(entry) else {
-        return String::new();
-    };
-    let reached = poolopt::ir::call_graph::reachable_functions(module, &[root]);
-    poolopt::ir::print_module_with(module, |id| {
-        reached
-            .get(poolopt::ir::EntityRef::index(id))
-            .copied()
-            .unwrap_or(false)
-    })
+    poolopt::ir::print_module_with(module, reached_from(module, entry))
 }
 
 /// The section of `text` under the `; function NAME` header (CLIF and assembly listings).
