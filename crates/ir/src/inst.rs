@@ -165,7 +165,7 @@ impl BinaryOp {
         BinaryOp::AShr,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             BinaryOp::Add => "add",
             BinaryOp::Sub => "sub",
@@ -246,7 +246,7 @@ impl CmpOp {
         CmpOp::Uge,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             CmpOp::Eq => "eq",
             CmpOp::Ne => "ne",
@@ -323,7 +323,15 @@ pub enum UnaryOp {
 }
 
 impl UnaryOp {
-    pub fn name(self) -> &'static str {
+    pub const ALL: [UnaryOp; 5] = [
+        UnaryOp::Neg,
+        UnaryOp::Not,
+        UnaryOp::Ctz,
+        UnaryOp::Clz,
+        UnaryOp::Popcnt,
+    ];
+
+    pub const fn name(self) -> &'static str {
         match self {
             UnaryOp::Neg => "neg",
             UnaryOp::Not => "not",
@@ -357,7 +365,9 @@ pub enum CastOp {
 }
 
 impl CastOp {
-    pub fn name(self) -> &'static str {
+    pub const ALL: [CastOp; 3] = [CastOp::Sext, CastOp::Zext, CastOp::Trunc];
+
+    pub const fn name(self) -> &'static str {
         match self {
             CastOp::Sext => "sext",
             CastOp::Zext => "zext",

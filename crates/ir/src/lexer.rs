@@ -104,10 +104,10 @@ pub(crate) mod kw {
 
 /// Distinct words of one source text. The text of a word borrows from the source.
 ///
-/// A small open-addressing table keyed by a word's first eight bytes (one unaligned load) and
-/// its length, both stored in the slot: interning a word of at most eight bytes costs a load, a
-/// multiply and two compares in one cache line, with no call into a general-purpose hasher or
-/// `memcmp`.
+/// A small open-addressing table keyed by a word's first sixteen bytes (two unaligned loads)
+/// and its length, all stored in the slot: interning a word of at most sixteen bytes costs a
+/// multiply and three compares in one cache line, with no call into a general-purpose hasher
+/// or `memcmp`.
 pub(crate) struct Interner<'a> {
     /// The length of `table` minus one; the length is a power of two.
     mask: usize,
@@ -120,48 +120,63 @@ pub(crate) struct Interner<'a> {
 /// One entry of the interner's table.
 #[derive(Copy, Clone, Default)]
 struct Slot {
-    /// The first eight bytes of the word, little-endian, zero-padded.
+    /// Bytes 0..8 of the word, little-endian, zero-padded.
     head: u64,
+    /// Bytes 8..16 of the word, little-endian, zero-padded (0 for a word of at most 8 bytes).
+    tail: u64,
     /// The length of the word; 0 marks an empty slot (no word is empty).
     len: u32,
     sym: u32,
 }
 
-/// The first eight bytes of `bytes[start..end]` (zero-padded), read with one load when the
-/// buffer allows it.
-#[inline(always)]
-fn word_head(bytes: &[u8], start: usize, end: usize) -> u64 {
-    let len = end - start;
-    if let Some(chunk) = bytes.get(start..start + 8) {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(chunk);
-        let v = u64::from_le_bytes(b);
-        if len >= 8 {
-            v
-        } else {
-            v & ((1u64 << (8 * len)) - 1)
-        }
-    } else {
-        let mut v = 0u64;
-        for (i, &c) in bytes[start..end].iter().take(8).enumerate() {
-            v |= u64::from(c) << (8 * i);
-        }
-        v
+/// The bytes `bytes[from..min(from + 8, end)]` as a little-endian `u64`, zero-padded (0 when
+/// `from >= end`).
+#[inline]
+fn word_part(bytes: &[u8], from: usize, end: usize) -> u64 {
+    let mut v = 0u64;
+    for (i, &c) in bytes
+        .get(from..end)
+        .unwrap_or(&[])
+        .iter()
+        .take(8)
+        .enumerate()
+    {
+        v |= u64::from(c) << (8 * i);
     }
+    v
 }
 
-/// The hash of a word from its head, its length and (for a word longer than eight bytes) the
-/// rest of its bytes. A slot is taken from the high bits, which depend on every input bit.
+/// The low `len` bytes of `v` (`len` in 1..=8).
 #[inline(always)]
-fn word_hash(head: u64, word: &[u8]) -> u64 {
-    const K: u64 = 0xf135_7aea_2e62_a9c5;
-    let mut h = (head ^ (word.len() as u64).rotate_left(56)).wrapping_mul(K);
-    if word.len() > 8 {
-        for &c in &word[8..] {
-            h = (h ^ u64::from(c)).wrapping_mul(K);
+fn low_bytes(v: u64, len: usize) -> u64 {
+    v & (u64::MAX >> (64 - 8 * len))
+}
+
+/// The hash of a word from its first sixteen bytes, its length and (for a word longer than
+/// sixteen bytes) the rest of its bytes. A slot is taken from the high bits, which depend on
+/// every input bit.
+#[inline(always)]
+fn word_hash(head: u64, tail: u64, word: &[u8]) -> u64 {
+    let mut h = short_word_hash(head, tail, word.len());
+    if word.len() > 16 {
+        for &c in &word[16..] {
+            h = (h ^ u64::from(c)).wrapping_mul(HASH_K);
         }
     }
     h
+}
+
+const HASH_K: u64 = 0xf135_7aea_2e62_a9c5;
+
+/// [`word_hash`] of a word of `len <= 16` bytes.
+#[inline(always)]
+fn short_word_hash(head: u64, tail: u64, len: usize) -> u64 {
+    let h = (head ^ (len as u64).rotate_left(56)).wrapping_mul(HASH_K);
+    if len > 8 {
+        (h ^ tail).wrapping_mul(HASH_K)
+    } else {
+        h
+    }
 }
 
 impl<'a> Interner<'a> {
@@ -176,27 +191,22 @@ impl<'a> Interner<'a> {
             names: Vec::with_capacity(SIZE / 4),
         };
         for word in KEYWORDS {
-            interner.intern(word, 0, word.len());
+            interner.intern_slow(word, 0, word.len());
         }
         interner
     }
 
-    /// Interns the word `src[start..end]` (not empty). A word of at most eight bytes seen
-    /// before is found inline, with one load of its bytes and one slot compare.
+    /// Interns the word `src[start..end]` (not empty) whose first sixteen bytes are `head` and
+    /// `tail` (zero-padded). A word of at most sixteen bytes seen before is found inline, with
+    /// one slot compare.
     #[inline(always)]
-    fn intern(&mut self, src: &'a str, start: usize, end: usize) -> Symbol {
+    fn intern(&mut self, src: &'a str, start: usize, end: usize, head: u64, tail: u64) -> Symbol {
         let len = end - start;
-        if len <= 8 {
-            if let Some(chunk) = src.as_bytes().get(start..start + 8) {
-                let mut b = [0u8; 8];
-                b.copy_from_slice(chunk);
-                // `len` is 1..=8: keep its bytes.
-                let head = u64::from_le_bytes(b) & (u64::MAX >> (64 - 8 * len));
-                let slot = word_hash(head, &chunk[..len]) >> self.shift;
-                if let Some(entry) = self.table.get(slot as usize) {
-                    if entry.head == head && entry.len == len as u32 {
-                        return Symbol(entry.sym);
-                    }
+        if len <= 16 {
+            let h = short_word_hash(head, tail, len);
+            if let Some(entry) = self.table.get((h >> self.shift) as usize) {
+                if entry.head == head && entry.tail == tail && entry.len == len as u32 {
+                    return Symbol(entry.sym);
                 }
             }
         }
@@ -207,19 +217,21 @@ impl<'a> Interner<'a> {
     #[inline(never)]
     fn intern_slow(&mut self, src: &'a str, start: usize, end: usize) -> Symbol {
         let bytes = src.as_bytes();
-        let head = word_head(bytes, start, end);
+        let head = word_part(bytes, start, end);
+        let tail = word_part(bytes, start + 8, end);
         let word = &bytes[start..end];
         let len = word.len() as u32;
         let mask = self.mask;
-        let mut slot = (word_hash(head, word) >> self.shift) as usize;
+        let mut slot = (word_hash(head, tail, word) >> self.shift) as usize;
         loop {
             let entry = self.table[slot];
             if entry.len == 0 {
                 break;
             }
             if entry.head == head
+                && entry.tail == tail
                 && entry.len == len
-                && (len <= 8 || self.names[entry.sym as usize].as_bytes()[8..] == word[8..])
+                && (len <= 16 || self.names[entry.sym as usize].as_bytes()[16..] == word[16..])
             {
                 return Symbol(entry.sym);
             }
@@ -229,6 +241,7 @@ impl<'a> Interner<'a> {
         self.names.push(&src[start..end]);
         self.table[slot] = Slot {
             head,
+            tail,
             len,
             sym: sym.0,
         };
@@ -250,7 +263,7 @@ impl<'a> Interner<'a> {
                 continue;
             }
             let name = self.names[entry.sym as usize].as_bytes();
-            let mut slot = (word_hash(entry.head, name) >> shift) as usize;
+            let mut slot = (word_hash(entry.head, entry.tail, name) >> shift) as usize;
             while table[slot].len != 0 {
                 slot = (slot + 1) & mask;
             }
@@ -358,8 +371,11 @@ pub(crate) struct Lexed<'a> {
     line_hint: Cell<usize>,
 }
 
-/// What a byte starts, for the lexer's dispatch (one table load per token).
+/// What a byte starts, for the lexer's dispatch: one table load and one jump per token. The
+/// classes carry no data (so the dispatch is a plain jump table); a punctuation byte's
+/// [`Punct`] is in [`PUNCT_OF`].
 #[derive(Copy, Clone, PartialEq, Eq)]
+#[repr(u8)]
 enum ByteClass {
     Space,
     Newline,
@@ -368,7 +384,10 @@ enum ByteClass {
     Minus,
     Digit,
     Word,
-    Punct(Punct),
+    /// Punctuation other than `}` and `:`, which the lexer also records.
+    Punct,
+    RBrace,
+    Colon,
     Other,
 }
 
@@ -381,20 +400,32 @@ const fn byte_class(c: u8) -> ByteClass {
         b'-' => ByteClass::Minus,
         b'0'..=b'9' => ByteClass::Digit,
         b'a'..=b'z' | b'A'..=b'Z' | b'_' => ByteClass::Word,
-        b'{' => ByteClass::Punct(Punct::LBrace),
-        b'}' => ByteClass::Punct(Punct::RBrace),
-        b'(' => ByteClass::Punct(Punct::LParen),
-        b')' => ByteClass::Punct(Punct::RParen),
-        b'[' => ByteClass::Punct(Punct::LBracket),
-        b']' => ByteClass::Punct(Punct::RBracket),
-        b'<' => ByteClass::Punct(Punct::Lt),
-        b'>' => ByteClass::Punct(Punct::Gt),
-        b',' => ByteClass::Punct(Punct::Comma),
-        b':' => ByteClass::Punct(Punct::Colon),
-        b'=' => ByteClass::Punct(Punct::Eq),
-        b'.' => ByteClass::Punct(Punct::Dot),
-        _ => ByteClass::Other,
+        b'}' => ByteClass::RBrace,
+        b':' => ByteClass::Colon,
+        _ => match punct_of(c) {
+            Some(_) => ByteClass::Punct,
+            None => ByteClass::Other,
+        },
     }
+}
+
+/// The punctuation token a byte is (`->` is two bytes and not here).
+const fn punct_of(c: u8) -> Option<Punct> {
+    Some(match c {
+        b'{' => Punct::LBrace,
+        b'}' => Punct::RBrace,
+        b'(' => Punct::LParen,
+        b')' => Punct::RParen,
+        b'[' => Punct::LBracket,
+        b']' => Punct::RBracket,
+        b'<' => Punct::Lt,
+        b'>' => Punct::Gt,
+        b',' => Punct::Comma,
+        b':' => Punct::Colon,
+        b'=' => Punct::Eq,
+        b'.' => Punct::Dot,
+        _ => return None,
+    })
 }
 
 static BYTE_CLASS: [ByteClass; 256] = {
@@ -402,6 +433,19 @@ static BYTE_CLASS: [ByteClass; 256] = {
     let mut i = 0;
     while i < 256 {
         table[i] = byte_class(i as u8);
+        i += 1;
+    }
+    table
+};
+
+/// The token kind of every punctuation byte (`Eof` for the others, which never reach it).
+static PUNCT_OF: [TokenKind; 256] = {
+    let mut table = [TokenKind::Eof; 256];
+    let mut i = 0;
+    while i < 256 {
+        if let Some(p) = punct_of(i as u8) {
+            table[i] = TokenKind::Punct(p);
+        }
         i += 1;
     }
     table
@@ -578,19 +622,21 @@ struct Lexer<'a> {
     out: Lexed<'a>,
 }
 
-impl<'a> Lexer<'a> {
-    fn push(&mut self, kind: TokenKind, start: usize, data: u32) {
-        self.out.tokens.push(StoredToken {
-            kind,
-            start: start as u32,
-            data,
-        });
-    }
+/// Appends one token. The vector is a local of [`Lexer::run`] (not a field reached through
+/// `self`), so its length stays in a register in the hot loop.
+#[inline(always)]
+fn push(toks: &mut Vec<StoredToken>, kind: TokenKind, start: usize, data: u32) {
+    toks.push(StoredToken {
+        kind,
+        start: start as u32,
+        data,
+    });
+}
 
+impl<'a> Lexer<'a> {
     /// Before a `:` is pushed: records the word before it as a label candidate when that word
     /// starts a line or follows a `{`.
-    fn note_colon(&mut self) {
-        let toks = &self.out.tokens;
+    fn note_colon(&mut self, toks: &[StoredToken]) {
         let n = toks.len();
         if n >= 1 && toks[n - 1].kind() == TokenKind::Ident {
             let first = n == 1
@@ -604,19 +650,66 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn push_error(&mut self, kind: ParseErrorKind, start: usize, end: usize) {
+    fn push_error(
+        &mut self,
+        toks: &mut Vec<StoredToken>,
+        kind: ParseErrorKind,
+        start: usize,
+        end: usize,
+    ) {
         let index = self.out.errors.len() as u32;
         self.out.errors.push((kind, end as u32));
-        self.push(TokenKind::Error, start, index);
+        push(toks, TokenKind::Error, start, index);
     }
 
     fn run(mut self) -> Lexed<'a> {
         let b = self.src.as_bytes();
         let n = b.len();
+        let mut toks = std::mem::take(&mut self.out.tokens);
         let mut i = 0;
         while i < n {
             let c = b[i];
             match BYTE_CLASS[c as usize] {
+                ByteClass::Word => {
+                    let start = i;
+                    let (head, tail);
+                    if let Some(&chunk) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
+                        // Eight bytes are there: find the word's end in one load, which is
+                        // also the word's head.
+                        let lo = u64::from_le_bytes(chunk);
+                        let mut len = 1;
+                        while len < 8 && WORD_CONTINUE[usize::from((lo >> (8 * len)) as u8)] {
+                            len += 1;
+                        }
+                        i += len;
+                        if len < 8 {
+                            head = low_bytes(lo, len);
+                            tail = 0;
+                        } else {
+                            while i < n && WORD_CONTINUE[b[i] as usize] {
+                                i += 1;
+                            }
+                            head = lo;
+                            tail = word_part(b, start + 8, i);
+                        }
+                    } else {
+                        i += 1;
+                        while i < n && WORD_CONTINUE[b[i] as usize] {
+                            i += 1;
+                        }
+                        head = word_part(b, start, i);
+                        tail = word_part(b, start + 8, i);
+                    }
+                    let sym = self.out.interner.intern(self.src, start, i, head, tail);
+                    push(&mut toks, TokenKind::Ident, start, sym.0);
+                    // Most tokens are followed by one space: skip it without a dispatch.
+                    i += usize::from(i < n && b[i] == b' ');
+                }
+                ByteClass::Punct => {
+                    push(&mut toks, PUNCT_OF[c as usize], i, 0);
+                    i += 1;
+                    i += usize::from(i < n && b[i] == b' ');
+                }
                 ByteClass::Space => {
                     i += 1;
                     while i < n && matches!(b[i], b' ' | b'\t') {
@@ -625,7 +718,7 @@ impl<'a> Lexer<'a> {
                 }
                 ByteClass::Newline => {
                     let next_line = self.out.line_starts.len() as u32;
-                    self.push(TokenKind::Newline, i, next_line);
+                    push(&mut toks, TokenKind::Newline, i, next_line);
                     i += 1;
                     self.out.line_starts.push(i as u32);
                     // The indentation of the next line, without a dispatch.
@@ -633,56 +726,54 @@ impl<'a> Lexer<'a> {
                         i += 1;
                     }
                 }
+                ByteClass::RBrace => {
+                    self.out.closers.push(toks.len() as u32);
+                    push(&mut toks, TokenKind::Punct(Punct::RBrace), i, 0);
+                    i += 1;
+                }
+                ByteClass::Colon => {
+                    self.note_colon(&toks);
+                    push(&mut toks, TokenKind::Punct(Punct::Colon), i, 0);
+                    i += 1;
+                    i += usize::from(i < n && b[i] == b' ');
+                }
                 ByteClass::Comment => {
                     i = b[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p);
                 }
-                ByteClass::Quote => i = self.string(i),
+                ByteClass::Quote => i = self.string(&mut toks, i),
                 ByteClass::Minus if b.get(i + 1) == Some(&b'>') => {
-                    self.push(TokenKind::Punct(Punct::Arrow), i, 0);
+                    push(&mut toks, TokenKind::Punct(Punct::Arrow), i, 0);
                     i += 2;
                 }
                 ByteClass::Minus if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
-                    i = self.number(i, i + 1, true);
+                    i = self.number(&mut toks, i, i + 1, true);
                 }
-                ByteClass::Digit => i = self.number(i, i, false),
-                ByteClass::Word => {
-                    let start = i;
-                    i += 1;
-                    while i < n && WORD_CONTINUE[b[i] as usize] {
-                        i += 1;
-                    }
-                    let sym = self.out.interner.intern(self.src, start, i);
-                    self.push(TokenKind::Ident, start, sym.0);
-                    // Most tokens are followed by one space: skip it without a dispatch.
-                    i += usize::from(b.get(i) == Some(&b' '));
-                }
-                ByteClass::Punct(p) => {
-                    match p {
-                        Punct::RBrace => self.out.closers.push(self.out.tokens.len() as u32),
-                        Punct::Colon => self.note_colon(),
-                        _ => {}
-                    }
-                    self.push(TokenKind::Punct(p), i, 0);
-                    i += 1;
-                    i += usize::from(b.get(i) == Some(&b' '));
-                }
+                ByteClass::Digit => i = self.number(&mut toks, i, i, false),
                 ByteClass::Minus | ByteClass::Other => {
                     // `i` is on a char boundary: every other branch stops on ASCII.
                     let ch = self.src[i..].chars().next().unwrap_or('\u{fffd}');
                     let end = i + ch.len_utf8();
-                    self.push_error(ParseErrorKind::UnexpectedChar(ch), i, end);
+                    self.push_error(&mut toks, ParseErrorKind::UnexpectedChar(ch), i, end);
                     i = end;
                 }
             }
         }
-        self.push(TokenKind::Eof, n, 0);
+        push(&mut toks, TokenKind::Eof, n, 0);
+        self.out.tokens = toks;
         self.out.ascii = self.src.is_ascii();
         self.out
     }
 
     /// An integer literal starting at `start` (its digits at `digits_start`): decimal, or hex
     /// with `0x`. Returns the offset after it.
-    fn number(&mut self, start: usize, digits_start: usize, negative: bool) -> usize {
+    #[inline(never)]
+    fn number(
+        &mut self,
+        toks: &mut Vec<StoredToken>,
+        start: usize,
+        digits_start: usize,
+        negative: bool,
+    ) -> usize {
         let b = self.src.as_bytes();
         let hex = b.get(digits_start) == Some(&b'0')
             && matches!(b.get(digits_start + 1), Some(b'x' | b'X'));
@@ -697,20 +788,24 @@ impl<'a> Lexer<'a> {
             Ok(v) => {
                 let index = self.out.ints.len() as u32;
                 self.out.ints.push(v);
-                self.push(TokenKind::Int, start, index);
+                push(toks, TokenKind::Int, start, index);
             }
             Err(IntError::Invalid) => {
-                self.push_error(ParseErrorKind::BadInt(text.to_string()), start, end)
+                self.push_error(toks, ParseErrorKind::BadInt(text.to_string()), start, end)
             }
-            Err(IntError::Range) => {
-                self.push_error(ParseErrorKind::IntOutOfRange(text.to_string()), start, end)
-            }
+            Err(IntError::Range) => self.push_error(
+                toks,
+                ParseErrorKind::IntOutOfRange(text.to_string()),
+                start,
+                end,
+            ),
         }
         end
     }
 
     /// A string literal whose opening quote is at `start`. Returns the offset after it.
-    fn string(&mut self, start: usize) -> usize {
+    #[inline(never)]
+    fn string(&mut self, toks: &mut Vec<StoredToken>, start: usize) -> usize {
         let b = self.src.as_bytes();
         let mut i = start + 1;
         let mut value = String::new();
@@ -725,7 +820,7 @@ impl<'a> Lexer<'a> {
             i = run;
             match b.get(i) {
                 None | Some(b'\n') => {
-                    self.push_error(ParseErrorKind::UnterminatedString, start, i);
+                    self.push_error(toks, ParseErrorKind::UnterminatedString, start, i);
                     return i;
                 }
                 Some(b'"') => {
@@ -754,11 +849,11 @@ impl<'a> Lexer<'a> {
             }
         }
         match error {
-            Some(e) => self.push_error(e, start, i),
+            Some(e) => self.push_error(toks, e, start, i),
             None => {
                 let index = self.out.strings.len() as u32;
                 self.out.strings.push((value.into_boxed_str(), i as u32));
-                self.push(TokenKind::Str, start, index);
+                push(toks, TokenKind::Str, start, index);
             }
         }
         i
@@ -794,18 +889,24 @@ fn parse_int(body: &str, hex: bool, negative: bool) -> Result<i64, IntError> {
 /// Splits `src` into tokens; the last one is [`TokenKind::Eof`]. Offsets are `u32`: the parser
 /// refuses a source of 4 GiB or more before lexing it.
 pub(crate) fn lex(src: &str) -> Lexed<'_> {
+    // The side tables are sized for lines of 16 bytes on average (a function body's lines are
+    // 20 to 40), so that they rarely grow while lexing; counting the lines first costs more
+    // than the growth it saves.
+    let lines = src.len() / 16 + 1;
+    let mut line_starts = Vec::with_capacity(lines);
+    line_starts.push(0);
     Lexer {
         src,
         out: Lexed {
             src,
             tokens: Vec::with_capacity(src.len() / 3 + 1),
-            ints: Vec::new(),
+            ints: Vec::with_capacity(lines / 2),
             strings: Vec::new(),
             errors: Vec::new(),
             interner: Interner::new(),
-            line_starts: vec![0],
-            closers: Vec::new(),
-            label_candidates: Vec::new(),
+            line_starts,
+            closers: Vec::with_capacity(lines / 4),
+            label_candidates: Vec::with_capacity(lines / 4),
             ascii: true,
             line_hint: Cell::new(0),
         },

@@ -316,40 +316,6 @@ enum Mnemonic {
 }
 
 impl Mnemonic {
-    fn from_name(name: &str) -> Option<Mnemonic> {
-        if let Some(op) = BinaryOp::from_name(name) {
-            return Some(Mnemonic::Binary(op));
-        }
-        if let Some(op) = CmpOp::from_name(name) {
-            return Some(Mnemonic::Compare(op));
-        }
-        if let Some(op) = UnaryOp::from_name(name) {
-            return Some(Mnemonic::Unary(op));
-        }
-        if let Some(op) = CastOp::from_name(name) {
-            return Some(Mnemonic::Cast(op));
-        }
-        Some(match name {
-            "copy" => Mnemonic::Copy,
-            "make" => Mnemonic::Make,
-            "getfield" => Mnemonic::GetField,
-            "setfield" => Mnemonic::SetField,
-            "new" => Mnemonic::New,
-            "len" => Mnemonic::Len,
-            "pop" => Mnemonic::Pop,
-            "get" => Mnemonic::Get,
-            "set" => Mnemonic::Set,
-            "push" => Mnemonic::Push,
-            "drop" => Mnemonic::Drop,
-            "call" => Mnemonic::Call,
-            "br" => Mnemonic::Br,
-            "brif" => Mnemonic::BrIf,
-            "ret" => Mnemonic::Ret,
-            "trap" => Mnemonic::Trap,
-            _ => return None,
-        })
-    }
-
     /// Whether the instruction writes no destination (`x = push ...` is an error).
     fn without_value(self) -> bool {
         matches!(
@@ -371,6 +337,130 @@ impl Mnemonic {
 struct WordInfo {
     mnemonic: Option<Mnemonic>,
     scalar: Option<ScalarType>,
+}
+
+/// A word's first eight bytes as a little-endian integer, zero-padded. Every mnemonic and
+/// scalar type name has at most eight bytes, so for those words the key is the word.
+const fn word_key(word: &[u8]) -> u64 {
+    let mut key = 0u64;
+    let mut i = 0;
+    while i < word.len() && i < 8 {
+        key |= (word[i] as u64) << (8 * i);
+        i += 1;
+    }
+    key
+}
+
+/// The mnemonics that are not operators.
+const PLAIN_MNEMONICS: [(&str, Mnemonic); 16] = [
+    ("copy", Mnemonic::Copy),
+    ("make", Mnemonic::Make),
+    ("getfield", Mnemonic::GetField),
+    ("setfield", Mnemonic::SetField),
+    ("new", Mnemonic::New),
+    ("len", Mnemonic::Len),
+    ("pop", Mnemonic::Pop),
+    ("get", Mnemonic::Get),
+    ("set", Mnemonic::Set),
+    ("push", Mnemonic::Push),
+    ("drop", Mnemonic::Drop),
+    ("call", Mnemonic::Call),
+    ("br", Mnemonic::Br),
+    ("brif", Mnemonic::BrIf),
+    ("ret", Mnemonic::Ret),
+    ("trap", Mnemonic::Trap),
+];
+
+const WORD_TABLE_LEN: usize = BinaryOp::ALL.len()
+    + CmpOp::ALL.len()
+    + UnaryOp::ALL.len()
+    + CastOp::ALL.len()
+    + PLAIN_MNEMONICS.len()
+    + ScalarType::ALL.len();
+
+/// Every word that is a mnemonic or a scalar type, as `(word_key, meaning)`, sorted by key
+/// (built at compile time from the operators' own names, so the two cannot drift apart).
+static WORD_TABLE: [(u64, WordInfo); WORD_TABLE_LEN] = word_table();
+
+const fn word_table() -> [(u64, WordInfo); WORD_TABLE_LEN] {
+    const fn entry(
+        name: &str,
+        mnemonic: Option<Mnemonic>,
+        scalar: Option<ScalarType>,
+    ) -> (u64, WordInfo) {
+        (word_key(name.as_bytes()), WordInfo { mnemonic, scalar })
+    }
+    let mut table = [(
+        0,
+        WordInfo {
+            mnemonic: None,
+            scalar: None,
+        },
+    ); WORD_TABLE_LEN];
+    let mut n = 0;
+    let mut i = 0;
+    while i < BinaryOp::ALL.len() {
+        let op = BinaryOp::ALL[i];
+        table[n] = entry(op.name(), Some(Mnemonic::Binary(op)), None);
+        (n, i) = (n + 1, i + 1);
+    }
+    i = 0;
+    while i < CmpOp::ALL.len() {
+        let op = CmpOp::ALL[i];
+        table[n] = entry(op.name(), Some(Mnemonic::Compare(op)), None);
+        (n, i) = (n + 1, i + 1);
+    }
+    i = 0;
+    while i < UnaryOp::ALL.len() {
+        let op = UnaryOp::ALL[i];
+        table[n] = entry(op.name(), Some(Mnemonic::Unary(op)), None);
+        (n, i) = (n + 1, i + 1);
+    }
+    i = 0;
+    while i < CastOp::ALL.len() {
+        let op = CastOp::ALL[i];
+        table[n] = entry(op.name(), Some(Mnemonic::Cast(op)), None);
+        (n, i) = (n + 1, i + 1);
+    }
+    i = 0;
+    while i < PLAIN_MNEMONICS.len() {
+        let (name, mnemonic) = PLAIN_MNEMONICS[i];
+        table[n] = entry(name, Some(mnemonic), None);
+        (n, i) = (n + 1, i + 1);
+    }
+    i = 0;
+    while i < ScalarType::ALL.len() {
+        let ty = ScalarType::ALL[i];
+        table[n] = entry(ty.name(), None, Some(ty));
+        (n, i) = (n + 1, i + 1);
+    }
+    // Insertion sort by key; a duplicate key (two meanings for one word) fails the build.
+    i = 1;
+    while i < table.len() {
+        let mut j = i;
+        while j > 0 && table[j - 1].0 >= table[j].0 {
+            assert!(table[j - 1].0 != table[j].0, "a word with two meanings");
+            let e = table[j];
+            table[j] = table[j - 1];
+            table[j - 1] = e;
+            j -= 1;
+        }
+        i += 1;
+    }
+    table
+}
+
+/// What `word` means as a mnemonic and as a scalar type: one binary search over eight-byte
+/// keys, no string compare.
+fn word_info_of(word: &str) -> WordInfo {
+    if word.len() > 8 {
+        return WordInfo::default();
+    }
+    let key = word_key(word.as_bytes());
+    match WORD_TABLE.binary_search_by_key(&key, |&(k, _)| k) {
+        Ok(i) => WORD_TABLE[i].1,
+        Err(_) => WordInfo::default(),
+    }
 }
 
 /// One parsed statement of a body.
@@ -419,21 +509,10 @@ struct ScopeSlot {
 
 impl<'a> Parser<'a> {
     fn new(lx: Lexed<'a>) -> Parser<'a> {
-        // Every mnemonic is 2 to 8 lowercase letters, every scalar type 2 to 4 bytes: most
-        // words (`t0`, `bad_index`, ...) are ruled out without a string compare.
         let words = lx
             .interner
             .iter()
-            .map(|(_, name)| {
-                let b = name.as_bytes();
-                let mnemonic = (b.len() <= 8 && b.iter().all(u8::is_ascii_lowercase))
-                    .then(|| Mnemonic::from_name(name))
-                    .flatten();
-                let scalar = (b.len() <= 4 && matches!(b[0], b'i' | b'b'))
-                    .then(|| ScalarType::from_name(name))
-                    .flatten();
-                WordInfo { mnemonic, scalar }
-            })
+            .map(|(_, name)| word_info_of(name))
             .collect();
         let scope = vec![ScopeSlot::default(); lx.interner.len()];
         Parser {
@@ -1723,5 +1802,55 @@ impl BodyParser<'_> {
                 return Err(p.err_at(m, ParseErrorKind::NoValue(name.into())).into());
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_word_table_knows_every_operator_by_its_own_name() {
+        for op in BinaryOp::ALL {
+            assert!(word_info_of(op.name()).mnemonic == Some(Mnemonic::Binary(op)));
+        }
+        for op in CmpOp::ALL {
+            assert!(word_info_of(op.name()).mnemonic == Some(Mnemonic::Compare(op)));
+        }
+        for op in UnaryOp::ALL {
+            assert!(word_info_of(op.name()).mnemonic == Some(Mnemonic::Unary(op)));
+        }
+        for op in CastOp::ALL {
+            assert!(word_info_of(op.name()).mnemonic == Some(Mnemonic::Cast(op)));
+        }
+        for (name, mnemonic) in PLAIN_MNEMONICS {
+            assert!(word_info_of(name).mnemonic == Some(mnemonic), "{name}");
+            assert!(word_info_of(name).scalar.is_none(), "{name}");
+        }
+        for ty in ScalarType::ALL {
+            assert_eq!(word_info_of(ty.name()).scalar, Some(ty));
+            assert!(word_info_of(ty.name()).mnemonic.is_none());
+        }
+    }
+
+    #[test]
+    fn near_miss_words_mean_nothing() {
+        // A prefix, an extension, a longer word sharing the first eight bytes, another case.
+        for word in [
+            "ad",
+            "addd",
+            "i6",
+            "i640",
+            "bools",
+            "setfieldx",
+            "getfield_",
+            "Add",
+            "I64",
+            "x",
+            "",
+        ] {
+            let info = word_info_of(word);
+            assert!(info.mnemonic.is_none() && info.scalar.is_none(), "{word}");
+        }
     }
 }

@@ -14,6 +14,14 @@ pub enum ScalarType {
 }
 
 impl ScalarType {
+    pub const ALL: [ScalarType; 5] = [
+        ScalarType::I8,
+        ScalarType::I16,
+        ScalarType::I32,
+        ScalarType::I64,
+        ScalarType::Bool,
+    ];
+
     /// Size in bytes (also the alignment).
     pub fn size(self) -> u32 {
         match self {
@@ -49,7 +57,7 @@ impl ScalarType {
     }
 
     /// The text name (`i64`, `bool`, ...).
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             ScalarType::I8 => "i8",
             ScalarType::I16 => "i16",
