@@ -1006,6 +1006,19 @@ mod tests {
         assert_eq!(l.interner.len(), KEYWORDS.len() + 5000);
         assert!((0..5000).all(|i| t[i].data == t[i + 5000].data));
         assert_eq!(l.word(t[4999]), "w4999");
+        // Thousands of words with equal first 8 bytes and length (16 bytes), and with equal
+        // first 16 bytes and length (20 bytes): probe chains are shared, so only the full
+        // comparison keeps them apart.
+        for word in [
+            |i| format!("abcdefgh{i:08}"),
+            |i| format!("abcdefghijklmnop{i:04}"),
+        ] {
+            let src: String = (0..3000).map(|i| word(i) + " ").collect();
+            let l = lex(&src);
+            assert_eq!(l.interner.len(), KEYWORDS.len() + 3000);
+            let t = &tokens(&l);
+            assert!((0..3000).all(|i| l.word(t[i]) == word(i)));
+        }
     }
 
     #[test]
@@ -1020,5 +1033,116 @@ mod tests {
         assert_eq!(err("é"), ParseErrorKind::UnexpectedChar('é'));
         assert_eq!(kinds("->")[0], TokenKind::Punct(Punct::Arrow));
         assert!(is_ident("a_1") && !is_ident("1a") && !is_ident("") && !is_ident("a.b"));
+    }
+
+    /// One piece of generated source: what the lexer must make of it.
+    #[derive(Clone, Debug)]
+    enum Piece {
+        Word(String),
+        Int(i64),
+        Punct(&'static str),
+        Comment(String),
+    }
+
+    fn piece() -> impl proptest::strategy::Strategy<Value = Piece> {
+        use proptest::prelude::*;
+        prop_oneof![
+            // Word lengths around the lexer's 8- and 16-byte boundaries, from a small
+            // alphabet so that words repeat and share long prefixes.
+            4 => "[ab_][ab0_]{0,20}".prop_map(Piece::Word),
+            // Stems of 7, 8, 15, 16 and 17 bytes with short endings: words that share their
+            // first 8 or 16 bytes, or differ only past them, with equal or different lengths.
+            4 => (
+                prop::sample::select(&["", "stem_07", "stem_008", "stem_0000000015", "stem_00000000016", "stem_000000000017"][..]),
+                "[ab]{0,3}",
+            )
+                .prop_map(|(stem, end)| Piece::Word(format!("w{stem}{end}"))),
+            1 => "[A-Za-z_][A-Za-z0-9_]{0,9}".prop_map(Piece::Word),
+            1 => any::<i64>().prop_map(Piece::Int),
+            1 => prop::sample::select(&["{", "}", "(", ")", "[", "]", "<", ">", ",", ":", "=", ".", "->"][..])
+                .prop_map(Piece::Punct),
+            1 => "[ a-z;é]{0,12}".prop_map(Piece::Comment),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 512,
+            failure_persistence: None,
+            ..Default::default()
+        })]
+
+        /// The byte-level lexer against a model: every generated word, integer and
+        /// punctuation comes back as one token with its exact span, equal words (only equal
+        /// words) share a symbol, and comments vanish — whatever the spacing and wherever
+        /// the input ends (words near the end cannot be read 8 bytes at a time).
+        #[test]
+        fn lexer_agrees_with_a_model(
+            pieces in proptest::collection::vec(
+                (piece(), proptest::prop_oneof![proptest::strategy::Just(" "), proptest::strategy::Just("\n"), proptest::strategy::Just("\t "), proptest::strategy::Just("")]),
+                0..40,
+            )
+        ) {
+            use proptest::prelude::*;
+            let mut src = String::new();
+            let mut expected: Vec<(Piece, Range<usize>)> = Vec::new();
+            for (piece, sep) in &pieces {
+                // A separator is needed between two tokens that would otherwise merge.
+                let needs_space = !matches!(piece, Piece::Punct(_))
+                    && src.bytes().last().is_some_and(|c| is_ident_continue(c) || c == b'-');
+                if needs_space || (matches!(piece, Piece::Punct(">")) && src.ends_with('-')) {
+                    src.push(' ');
+                }
+                let start = src.len();
+                match piece {
+                    Piece::Word(w) => src.push_str(w),
+                    Piece::Int(v) => src.push_str(&v.to_string()),
+                    Piece::Punct(p) => src.push_str(p),
+                    Piece::Comment(c) => {
+                        src.push(';');
+                        src.push_str(c);
+                        src.push('\n');
+                        continue;
+                    }
+                }
+                expected.push((piece.clone(), start..src.len()));
+                src.push_str(sep);
+            }
+            let l = lex(&src);
+            let toks: Vec<Token> = tokens(&l)
+                .into_iter()
+                .filter(|t| !matches!(t.kind, TokenKind::Newline | TokenKind::Eof))
+                .collect();
+            prop_assert_eq!(toks.len(), expected.len(), "{:?}", src);
+            let mut symbol_of: std::collections::HashMap<&str, u32> = Default::default();
+            let mut word_of: std::collections::HashMap<u32, &str> = Default::default();
+            for (tok, (piece, span)) in toks.iter().zip(&expected) {
+                prop_assert_eq!(l.span(*tok), span.clone(), "{:?}", src);
+                match piece {
+                    Piece::Word(w) => {
+                        prop_assert_eq!(tok.kind, TokenKind::Ident);
+                        prop_assert_eq!(l.word(*tok), w.as_str());
+                        let sym = *symbol_of.entry(w.as_str()).or_insert(tok.data);
+                        prop_assert_eq!(sym, tok.data, "one word, two symbols");
+                        let word = *word_of.entry(tok.data).or_insert(w.as_str());
+                        prop_assert_eq!(word, w.as_str(), "two words, one symbol");
+                    }
+                    Piece::Int(v) => {
+                        prop_assert_eq!(tok.kind, TokenKind::Int);
+                        prop_assert_eq!(l.ints[tok.data as usize], *v);
+                    }
+                    Piece::Punct(p) => {
+                        prop_assert!(matches!(tok.kind, TokenKind::Punct(q) if q.text() == *p));
+                    }
+                    Piece::Comment(_) => unreachable!("comments are not expected tokens"),
+                }
+            }
+            // Keywords keep their fixed symbols.
+            for (i, kw) in KEYWORDS.iter().enumerate() {
+                if let Some(&sym) = symbol_of.get(kw) {
+                    prop_assert_eq!(sym as usize, i);
+                }
+            }
+        }
     }
 }

@@ -83,7 +83,13 @@ impl PassTimings {
         };
         match self.passes.iter_mut().find(|(p, _)| same_name(p, pass)) {
             Some((_, acc)) => acc.add(&t),
-            None => self.passes.push((pass, t)),
+            None => {
+                // Room for a whole pipeline at once (O2 has 14 passes), not four growths.
+                if self.passes.capacity() == 0 {
+                    self.passes.reserve(16);
+                }
+                self.passes.push((pass, t))
+            }
         }
     }
 
@@ -100,7 +106,12 @@ impl PassTimings {
     fn add_analysis(&mut self, analysis: Analysis, t: &Timing) {
         match self.analyses.iter_mut().find(|(a, _)| *a == analysis) {
             Some((_, acc)) => acc.add(t),
-            None => self.analyses.push((analysis, *t)),
+            None => {
+                if self.analyses.capacity() == 0 {
+                    self.analyses.reserve(Analysis::ALL.len());
+                }
+                self.analyses.push((analysis, *t))
+            }
         }
     }
 

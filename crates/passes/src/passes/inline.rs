@@ -40,7 +40,7 @@
 //!   grow to `max(GROWTH × original, original + MIN_BUDGET)` instructions;
 //! - no caller grows beyond [`HARD_CAP`] instructions.
 
-use super::names::{joined, Names};
+use super::names::{concat, joined, Names};
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
     Block, BlockData, EntityRef, FuncId, Function, InlineHint, Inst, InstKind, Loc, Local,
@@ -288,6 +288,11 @@ fn inline_call(
     };
     let args = args.clone();
 
+    // Room for the copies at once, not one growth after another.
+    func.locals.reserve(callee.locals.len() + 1);
+    func.blocks.reserve(callee.blocks.len() + 1);
+    func.insts.reserve(callee.insts.len() + args.len() + 1);
+
     // Fresh locals for every callee local.
     let mut local_map: SecondaryMap<Local, Local> = SecondaryMap::with_default(Local::new(0));
     local_map.resize(callee.locals.len());
@@ -311,7 +316,8 @@ fn inline_call(
         let name = names.block(joined(&callee.name, &callee.blocks[cb].name));
         let nb = func.blocks.push(BlockData {
             name,
-            insts: Vec::new(),
+            // The copies and, for a `ret`, its copy to the destination.
+            insts: Vec::with_capacity(callee.blocks[cb].insts.len() + 1),
             terminator: None,
             term_loc: Loc::UNKNOWN,
             loc: callee.blocks[cb].loc.inlined_from(callee_id),
@@ -319,8 +325,11 @@ fn inline_call(
         block_map[cb] = nb;
         new_blocks.push(nb);
     }
-    let cont_name =
-        names.block(format!("{}_after_{}", func.blocks[origin].name, callee.name).into());
+    let cont_name = names.block(concat(&[
+        &func.blocks[origin].name,
+        "_after_",
+        &callee.name,
+    ]));
     let tail: Vec<Inst> = func.blocks[block].insts.split_off(index + 1);
     func.blocks[block].insts.pop(); // the call itself
     let terminator = func.blocks[block].terminator.take();

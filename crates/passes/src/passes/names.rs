@@ -21,25 +21,48 @@ fn name_hash(name: &str) -> u64 {
     FxBuildHasher.hash_one(name)
 }
 
-/// `a_b`, without the formatting machinery: a name that fits inline is assembled on the
-/// stack and copied once.
+/// `a_b`, without the formatting machinery (see [`concat`]).
 pub(crate) fn joined(a: &str, b: &str) -> Name {
+    concat(&[a, "_", b])
+}
+
+/// The parts one after the other, without the formatting machinery: a name that fits inline
+/// is assembled on the stack and copied once.
+pub(crate) fn concat(parts: &[&str]) -> Name {
     const INLINE: usize = 24;
-    let len = a.len() + 1 + b.len();
+    let len: usize = parts.iter().map(|p| p.len()).sum();
     if len <= INLINE {
         let mut buf = [0u8; INLINE];
-        buf[..a.len()].copy_from_slice(a.as_bytes());
-        buf[a.len()] = b'_';
-        buf[a.len() + 1..len].copy_from_slice(b.as_bytes());
+        let mut at = 0;
+        for part in parts {
+            buf[at..at + part.len()].copy_from_slice(part.as_bytes());
+            at += part.len();
+        }
         if let Ok(text) = std::str::from_utf8(&buf[..len]) {
             return Name::from(text);
         }
     }
     let mut s = String::with_capacity(len);
-    s.push_str(a);
-    s.push('_');
-    s.push_str(b);
+    parts.iter().for_each(|p| s.push_str(p));
     Name::from(s)
+}
+
+/// `base_n`, without the formatting machinery.
+fn suffixed(base: &str, n: u32) -> Name {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    // ASCII digits: always valid UTF-8.
+    let digits = std::str::from_utf8(&digits[at..]).unwrap_or_default();
+    concat(&[base, "_", digits])
 }
 
 impl Names {
@@ -58,7 +81,7 @@ impl Names {
         }
         let next = next_suffix.entry(h).or_insert(2);
         loop {
-            let candidate = Name::from(format!("{base}_{next}"));
+            let candidate = suffixed(&base, *next);
             *next += 1;
             if set.insert(name_hash(&candidate)) {
                 return candidate;
@@ -74,5 +97,22 @@ impl Names {
     /// A block name, as [`Names::local`].
     pub(crate) fn block(&mut self, base: Name) -> Name {
         Self::fresh(&mut self.blocks, &mut self.next_suffix, base)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_assembled_as_format_would() {
+        assert_eq!(&*joined("f", "x"), "f_x");
+        assert_eq!(&*concat(&["a", "_after_", "g"]), "a_after_g");
+        for n in [0, 2, 9, 10, 99, 100, 12345, u32::MAX] {
+            assert_eq!(&*suffixed("t", n), format!("t_{n}"));
+        }
+        let long = "x".repeat(30);
+        assert_eq!(&*suffixed(&long, 7), format!("{long}_7"));
+        assert_eq!(&*concat(&[&long, "_", "y"]), format!("{long}_y"));
     }
 }
