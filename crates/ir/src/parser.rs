@@ -896,12 +896,15 @@ impl<'a> Parser<'a> {
             .min(eof);
         let candidates = &lx.label_candidates;
         let first = candidates.partition_point(|&c| (c as usize) < start);
-        let labels: Vec<usize> = candidates[first..]
-            .iter()
-            .map(|&c| c as usize)
-            .take_while(|&i| i < end)
-            .filter(|&i| i == start || self.is_newline(i - 1))
-            .collect();
+        let last = candidates.partition_point(|&c| (c as usize) < end);
+        // Sized for every candidate of the body (one allocation, no growth).
+        let mut labels: Vec<usize> = Vec::with_capacity(last.saturating_sub(first));
+        labels.extend(
+            candidates[first..last.max(first)]
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&i| i == start || self.is_newline(i - 1)),
+        );
         let line = |i: usize| lx.line_of(self.tok(i).start);
         let first_line = line(start);
         let lines = line(end) + 1 - first_line;

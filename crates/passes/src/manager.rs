@@ -2,6 +2,7 @@
 //! analyses until a pass reports a change, and — outside the passes — verifies after each
 //! pass, records the IR after each pass and a unified diff of what it changed.
 
+use crate::analysis::facts::FactSetPool;
 use crate::analysis::{CallEffects, CallGraph, Cfg};
 use crate::pass::{EntryLiveCache, OptLevel, Pass, PassContext};
 use crate::registry;
@@ -69,6 +70,14 @@ impl PassReport {
 }
 
 /// A pipeline of passes plus the manager's debugging switches.
+/// Analysis storage handed from one function's context to the next: a CFG's vectors and the
+/// fact sets of dropped analyses.
+#[derive(Default)]
+struct Storage {
+    cfg: Option<Cfg>,
+    fact_sets: FactSetPool,
+}
+
 pub struct PassManager {
     passes: Vec<Box<dyn Pass>>,
     verify_each: bool,
@@ -160,8 +169,8 @@ impl PassManager {
         let entry_live = EntryLiveCache::default();
         let mut per_function: Vec<PassReport> = vec![PassReport::default(); module.funcs.len()];
         let wanted = roots.map(|r| call_graph.reachable_from(r));
-        // One CFG's storage serves every function in turn.
-        let mut cfg_storage = None;
+        // One CFG's storage and one pool of fact sets serve every function in turn.
+        let mut storage = Storage::default();
         for &id in call_graph.bottom_up() {
             if wanted.as_ref().is_some_and(|w| !w[id]) {
                 continue;
@@ -173,7 +182,7 @@ impl PassManager {
                 (&call_graph, &call_effects, &entry_live),
                 &mut func,
                 &mut per_function[id.index()],
-                &mut cfg_storage,
+                &mut storage,
             );
             module.funcs[id] = func;
             result?;
@@ -191,7 +200,7 @@ impl PassManager {
         (call_graph, call_effects, entry_live): (&CallGraph, &CallEffects, &EntryLiveCache),
         func: &mut Function,
         report: &mut PassReport,
-        cfg_storage: &mut Option<Cfg>,
+        storage: &mut Storage,
     ) -> Result<(), PassError> {
         let mut remarks = Vec::new();
         let mut stats = Stats::default();
@@ -200,9 +209,10 @@ impl PassManager {
         let mut failure = None;
         {
             let mut cx = PassContext::new(module, &name, &mut remarks, &mut stats);
-            if let Some(cfg) = cfg_storage.take() {
+            if let Some(cfg) = storage.cfg.take() {
                 cx.return_cfg(cfg);
             }
+            cx.set_fact_pool(std::mem::take(&mut storage.fact_sets));
             cx.set_remarks_enabled(self.remarks);
             cx.set_call_graph(call_graph);
             cx.set_call_effects(call_effects);
@@ -253,7 +263,8 @@ impl PassManager {
                     });
                 }
             }
-            *cfg_storage = cx.take_cfg_storage();
+            storage.fact_sets = cx.take_fact_pool();
+            storage.cfg = cx.take_cfg_storage();
             report.timings.merge(&cx.take_timings());
         }
         report.remarks.extend(remarks);

@@ -1,6 +1,6 @@
 //! The `Pass` trait (after rustc's `MirPass`) and the context a pass runs in.
 
-use crate::analysis::facts::FactAnalysis;
+use crate::analysis::facts::{FactAnalysis, FactSetPool};
 use crate::analysis::{CallEffects, CallGraph, Cfg, DomTree, Liveness};
 use crate::remark::{Remark, RemarkKind, Stats};
 use crate::timing::{Analysis, PassTimings};
@@ -83,6 +83,8 @@ pub struct PassContext<'a> {
     domtree: Option<DomTree>,
     liveness: Option<Liveness>,
     facts: Option<Rc<FactAnalysis>>,
+    /// The sets of dropped fact analyses, for the next one (see [`FactSetPool`]).
+    fact_pool: FactSetPool,
     remarks_enabled: bool,
     call_graph: Option<&'a CallGraph>,
     call_effects: Option<&'a CallEffects>,
@@ -115,6 +117,7 @@ impl<'a> PassContext<'a> {
             domtree: None,
             liveness: None,
             facts: None,
+            fact_pool: FactSetPool::default(),
             remarks_enabled: true,
             call_graph: None,
             call_effects: None,
@@ -188,14 +191,38 @@ impl<'a> PassContext<'a> {
         }
         self.domtree = None;
         self.liveness = None;
-        self.facts = None;
+        self.drop_facts();
+    }
+
+    /// Drops the cached fact analysis, keeping its sets' storage when no pass holds it.
+    fn drop_facts(&mut self) {
+        if let Some(facts) = self.facts.take().and_then(|rc| Rc::try_unwrap(rc).ok()) {
+            facts.recycle(&mut self.fact_pool);
+        }
+    }
+
+    /// Hands a fact analysis that is no longer needed back (its sets serve the next one).
+    pub fn recycle_facts(&mut self, facts: FactAnalysis) {
+        facts.recycle(&mut self.fact_pool);
+    }
+
+    /// The fact sets this context keeps for reuse, for the next function's context
+    /// ([`PassContext::set_fact_pool`] there); the cached analyses are dropped.
+    pub fn take_fact_pool(&mut self) -> FactSetPool {
+        self.invalidate();
+        std::mem::take(&mut self.fact_pool)
+    }
+
+    /// Gives this context fact sets to reuse (from [`PassContext::take_fact_pool`]).
+    pub fn set_fact_pool(&mut self, pool: FactSetPool) {
+        self.fact_pool = pool;
     }
 
     /// Drops the analyses that depend on instructions (liveness, facts) but keeps the CFG and
     /// the dominator tree: for a pass that changed instructions but no branch.
     pub fn invalidate_dataflow(&mut self) {
         self.liveness = None;
-        self.facts = None;
+        self.drop_facts();
     }
 
     /// The CFG of `func`, computed on first use.
@@ -337,11 +364,12 @@ impl<'a> PassContext<'a> {
             return Rc::new(FactAnalysis::default());
         };
         let start = Instant::now();
-        let facts = Rc::new(FactAnalysis::compute_with_effects(
+        let facts = Rc::new(FactAnalysis::compute_pooled(
             func,
             cfg,
             live,
             self.call_effects,
+            &mut self.fact_pool,
         ));
         self.timings.record_analysis(Analysis::Facts, start);
         self.facts = Some(Rc::clone(&facts));
@@ -356,7 +384,13 @@ impl<'a> PassContext<'a> {
             return FactAnalysis::default();
         };
         let start = Instant::now();
-        let facts = FactAnalysis::compute_for_divisors(func, cfg, live, self.call_effects);
+        let facts = FactAnalysis::compute_for_divisors(
+            func,
+            cfg,
+            live,
+            self.call_effects,
+            &mut self.fact_pool,
+        );
         self.timings.record_analysis(Analysis::Facts, start);
         facts
     }

@@ -288,6 +288,9 @@ fn prove(func: &mut Function, cx: &mut PassContext<'_>) -> (bool, Vec<Kept>) {
             }
         }
     }
+    if let Some(fa) = fa {
+        cx.recycle_facts(fa);
+    }
     let changed = !removed.is_empty();
     for (block, inst, counter, msg) in removed {
         if let InstKind::Binary { check, .. } = &mut func.insts[inst].kind {

@@ -497,6 +497,44 @@ pub struct FactSet {
     pub(super) log: Option<Vec<(Fact, bool)>>,
 }
 
+/// Emptied fact sets kept for their buffers: an analysis takes its block states from the pool
+/// and the states of an analysis that is dropped go back to it, so that the analyses of one
+/// pipeline, function after function, allocate their sets' storage about once instead of
+/// once per block and analysis. A set taken from the pool is empty: nothing of an earlier
+/// analysis is left in it.
+#[derive(Debug, Default)]
+pub struct FactSetPool {
+    sets: Vec<FactSet>,
+}
+
+impl FactSetPool {
+    /// At most this many sets are kept (a huge function's states are dropped past it).
+    const MAX_SETS: usize = 4096;
+
+    /// An empty set, with buffers when the pool has some.
+    pub fn take(&mut self) -> FactSet {
+        self.sets.pop().unwrap_or_default()
+    }
+
+    /// Keeps `set`'s buffers for a later [`FactSetPool::take`] (emptied first).
+    pub fn give(&mut self, mut set: FactSet) {
+        if set.has_buffers() && self.sets.len() < Self::MAX_SETS {
+            set.clear();
+            self.sets.push(set);
+        }
+    }
+
+    /// How many sets the pool holds.
+    pub fn len(&self) -> usize {
+        self.sets.len()
+    }
+
+    /// Whether the pool holds no set.
+    pub fn is_empty(&self) -> bool {
+        self.sets.is_empty()
+    }
+}
+
 impl Clone for FactSet {
     fn clone(&self) -> FactSet {
         // Room for a few more constraints: a copy is almost always a working state that the
@@ -541,6 +579,19 @@ impl FactSet {
     /// The empty set (nothing known), as at the function entry.
     pub fn new() -> FactSet {
         FactSet::default()
+    }
+
+    /// Empties the set (its log too), keeping its buffers.
+    pub fn clear(&mut self) {
+        self.cons.clear();
+        self.cmps.clear();
+        self.quotients.clear();
+        self.log = None;
+    }
+
+    /// Whether the set owns buffers worth keeping for reuse.
+    pub(super) fn has_buffers(&self) -> bool {
+        self.cons.capacity() > 0 || self.cmps.capacity() > 0
     }
 
     /// Makes `self` a copy of `other` (without its log), reusing `self`'s buffers.
@@ -1700,6 +1751,30 @@ mod tests {
         ];
         expected.sort_by_key(|k| k.key());
         assert_eq!(set.constraints(), expected.as_slice());
+    }
+
+    /// A pooled set comes back empty, whatever the set given back held: facts of one
+    /// analysis must never reach another's states.
+    #[test]
+    fn a_set_from_the_pool_is_empty_but_keeps_its_buffers() {
+        let (i, v) = (Local::new(0), Local::new(1));
+        let (ti, tv) = (Term::value(i), Term::len(v));
+        let mut pool = FactSetPool::default();
+        assert!(pool.take().entries() == 0 && pool.is_empty());
+        let mut set = FactSet::new();
+        set.add(ti, tv, -1);
+        set.add(Term::ZERO, ti, 0);
+        set.log = Some(vec![]);
+        let capacity = set.cons.capacity();
+        pool.give(set);
+        // A set without buffers is not worth keeping.
+        pool.give(FactSet::new());
+        assert_eq!(pool.len(), 1);
+        let again = pool.take();
+        assert_eq!(again.entries(), 0);
+        assert!(again.log.is_none());
+        assert_eq!(again.cons.capacity(), capacity);
+        assert!(pool.is_empty());
     }
 
     /// The meet walks both sides' pairs in order: pairs that only one side records,

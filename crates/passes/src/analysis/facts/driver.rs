@@ -34,7 +34,7 @@
 
 use super::{
     block_deaths, drop_dead, edge_facts_into, step_block, CallKills, FactAnalysis, FactLimits,
-    FactSet, GaveUp, Tracked,
+    FactSet, FactSetPool, GaveUp, Tracked,
 };
 use crate::analysis::cfg::Cfg;
 use crate::analysis::liveness::{Liveness, LocalSet};
@@ -59,6 +59,8 @@ struct Fixpoint<'a> {
     /// Buffers of replaced sets, for the next evaluation's in- and out-set.
     spare_in: FactSet,
     spare_out: FactSet,
+    /// Where a first evaluation's sets come from (see [`FactSetPool`]).
+    pool: &'a mut FactSetPool,
 }
 
 impl FactAnalysis {
@@ -69,6 +71,7 @@ impl FactAnalysis {
         calls: CallKills,
         tracked: Tracked,
         limits: FactLimits,
+        pool: &mut FactSetPool,
     ) -> FactAnalysis {
         let mut fa = FactAnalysis {
             block_in: func.block_map(),
@@ -97,9 +100,10 @@ impl FactAnalysis {
             clock: 0,
             evaluated_at: func.block_map(),
             out_changed_at: func.block_map(),
-            edge_scratch: FactSet::new(),
-            spare_in: FactSet::new(),
-            spare_out: FactSet::new(),
+            edge_scratch: pool.take(),
+            spare_in: pool.take(),
+            spare_out: pool.take(),
+            pool,
         };
         let components = Components::of(cfg);
         fa.sweeps = usize::from(!components.is_empty());
@@ -107,6 +111,7 @@ impl FactAnalysis {
             let blocks = components.blocks(k);
             if !components.is_cyclic(k) {
                 if let Err(why) = fixpoint.evaluate(&mut fa, blocks[0]) {
+                    fixpoint.finish();
                     return fa.give_up(cfg, why);
                 }
                 continue;
@@ -116,13 +121,17 @@ impl FactAnalysis {
                 sweeps += 1;
                 fa.sweeps = fa.sweeps.max(sweeps);
                 if sweeps > limits.max_sweeps {
+                    fixpoint.finish();
                     return fa.give_up(cfg, GaveUp::Sweeps);
                 }
                 let mut changed = false;
                 for &b in blocks {
                     match fixpoint.evaluate(&mut fa, b) {
                         Ok(c) => changed |= c,
-                        Err(why) => return fa.give_up(cfg, why),
+                        Err(why) => {
+                            fixpoint.finish();
+                            return fa.give_up(cfg, why);
+                        }
                     }
                 }
                 if !changed {
@@ -130,11 +139,34 @@ impl FactAnalysis {
                 }
             }
         }
+        fixpoint.finish();
         fa
     }
 }
 
 impl Fixpoint<'_> {
+    /// `spare`'s buffers when it has some (a set replaced earlier), else a set from the pool.
+    /// Its contents are left over: every caller overwrites or clears it.
+    fn take_spare(spare: &mut FactSet, pool: &mut FactSetPool) -> FactSet {
+        let set = std::mem::take(spare);
+        if set.has_buffers() {
+            set
+        } else {
+            pool.take()
+        }
+    }
+
+    /// Hands the scratch sets back to the pool.
+    fn finish(&mut self) {
+        for set in [
+            std::mem::take(&mut self.edge_scratch),
+            std::mem::take(&mut self.spare_in),
+            std::mem::take(&mut self.spare_out),
+        ] {
+            self.pool.give(set);
+        }
+    }
+
     /// Evaluates `b` if it has not been yet or a predecessor's out-state changed since;
     /// returns whether its in-state changed (and so it was evaluated).
     fn evaluate(&mut self, fa: &mut FactAnalysis, b: Block) -> Result<bool, GaveUp> {
@@ -149,7 +181,10 @@ impl Fixpoint<'_> {
         self.clock += 1;
         self.evaluated_at[b] = self.clock;
         let mut state: Option<FactSet> = if b == self.entry {
-            Some(FactSet::new())
+            // The entry knows nothing: an empty set.
+            let mut empty = Self::take_spare(&mut self.spare_in, self.pool);
+            empty.clear();
+            Some(empty)
         } else {
             None
         };
@@ -165,7 +200,7 @@ impl Fixpoint<'_> {
             match state.as_mut() {
                 None => {
                     // In the buffers of a set this loop stored before and replaced.
-                    let mut edge = std::mem::take(&mut self.spare_in);
+                    let mut edge = Self::take_spare(&mut self.spare_in, self.pool);
                     edge_facts_into(func, &fa.tracked, p, b, out, &mut edge);
                     drop_dead(&mut edge, live_in);
                     state = Some(edge);
@@ -215,7 +250,7 @@ impl Fixpoint<'_> {
                 return Ok(false);
             }
         }
-        let mut s = std::mem::take(&mut self.spare_out);
+        let mut s = Self::take_spare(&mut self.spare_out, self.pool);
         s.copy_from(&new_in);
         let mut next_death = 0;
         for (index, &inst) in func.blocks[b].insts.iter().enumerate() {

@@ -51,7 +51,9 @@ mod driver;
 pub mod relevance;
 pub mod transfer;
 
-pub use constraints::{CmpFact, Constraint, Fact, FactSet, QuotientFact, Term, TermKind};
+pub use constraints::{
+    CmpFact, Constraint, Fact, FactSet, FactSetPool, QuotientFact, Term, TermKind,
+};
 pub use transfer::may_alias;
 
 use super::cfg::Cfg;
@@ -671,7 +673,36 @@ impl FactAnalysis {
     ) -> FactAnalysis {
         let calls = CallKills::of(func, effects);
         let tracked = Tracked::of(func, &calls);
-        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, limits)
+        let mut pool = FactSetPool::default();
+        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, limits, &mut pool)
+    }
+
+    /// [`FactAnalysis::compute_with_effects`] with its sets taken from `pool` (hand them back
+    /// with [`FactAnalysis::recycle`]): what the passes' context uses.
+    pub fn compute_pooled(
+        func: &Function,
+        cfg: &Cfg,
+        live: &Liveness,
+        effects: Option<&CallEffects>,
+        pool: &mut FactSetPool,
+    ) -> FactAnalysis {
+        let calls = CallKills::of(func, effects);
+        let tracked = Tracked::of(func, &calls);
+        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, FactLimits::default(), pool)
+    }
+
+    /// Gives the sets of this analysis back to `pool`, for the next analysis.
+    pub fn recycle(self, pool: &mut FactSetPool) {
+        let FactAnalysis {
+            mut block_in,
+            mut block_out,
+            ..
+        } = self;
+        for slot in block_in.values_mut().chain(block_out.values_mut()) {
+            if let Some(set) = slot.take() {
+                pool.give(set);
+            }
+        }
     }
 
     /// Like [`FactAnalysis::compute_with_effects`], tracking only the locals linked to a
@@ -682,10 +713,11 @@ impl FactAnalysis {
         cfg: &Cfg,
         live: &Liveness,
         effects: Option<&CallEffects>,
+        pool: &mut FactSetPool,
     ) -> FactAnalysis {
         let calls = CallKills::of(func, effects);
         let tracked = Tracked::of_divisors(func);
-        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, FactLimits::default())
+        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, FactLimits::default(), pool)
     }
 
     /// Where the locals of `block` die (see `block_deaths`).
