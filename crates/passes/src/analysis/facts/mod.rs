@@ -671,10 +671,9 @@ impl FactAnalysis {
         effects: Option<&CallEffects>,
         limits: FactLimits,
     ) -> FactAnalysis {
-        let calls = CallKills::of(func, effects);
-        let tracked = Tracked::of(func, &calls);
+        let tracked = |func: &Function, calls: &CallKills| Tracked::of(func, calls);
         let mut pool = FactSetPool::default();
-        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, limits, &mut pool)
+        FactAnalysis::compute_of(func, cfg, live, effects, limits, &mut pool, tracked)
     }
 
     /// [`FactAnalysis::compute_with_effects`] with its sets taken from `pool` (hand them back
@@ -686,9 +685,31 @@ impl FactAnalysis {
         effects: Option<&CallEffects>,
         pool: &mut FactSetPool,
     ) -> FactAnalysis {
+        let tracked = |func: &Function, calls: &CallKills| Tracked::of(func, calls);
+        FactAnalysis::compute_of(
+            func,
+            cfg,
+            live,
+            effects,
+            FactLimits::default(),
+            pool,
+            tracked,
+        )
+    }
+
+    /// The analysis of `func` tracking the locals `tracked` picks given the calls' effects.
+    fn compute_of(
+        func: &Function,
+        cfg: &Cfg,
+        live: &Liveness,
+        effects: Option<&CallEffects>,
+        limits: FactLimits,
+        pool: &mut FactSetPool,
+        tracked: impl FnOnce(&Function, &CallKills) -> Tracked,
+    ) -> FactAnalysis {
         let calls = CallKills::of(func, effects);
-        let tracked = Tracked::of(func, &calls);
-        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, FactLimits::default(), pool)
+        let tracked = tracked(func, &calls);
+        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, limits, pool)
     }
 
     /// Gives the sets of this analysis back to `pool`, for the next analysis.
@@ -715,9 +736,16 @@ impl FactAnalysis {
         effects: Option<&CallEffects>,
         pool: &mut FactSetPool,
     ) -> FactAnalysis {
-        let calls = CallKills::of(func, effects);
-        let tracked = Tracked::of_divisors(func);
-        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, FactLimits::default(), pool)
+        let tracked = |func: &Function, _: &CallKills| Tracked::of_divisors(func);
+        FactAnalysis::compute_of(
+            func,
+            cfg,
+            live,
+            effects,
+            FactLimits::default(),
+            pool,
+            tracked,
+        )
     }
 
     /// Where the locals of `block` die (see `block_deaths`).
