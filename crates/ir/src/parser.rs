@@ -398,44 +398,41 @@ const fn word_table() -> [(u64, WordInfo); WORD_TABLE_LEN] {
         },
     ); WORD_TABLE_LEN];
     let mut n = 0;
-    let mut i = 0;
-    while i < BinaryOp::ALL.len() {
-        let op = BinaryOp::ALL[i];
-        table[n] = entry(op.name(), Some(Mnemonic::Binary(op)), None);
-        (n, i) = (n + 1, i + 1);
+    // `const fn` has no iterators: one `while` per list, written once.
+    macro_rules! add_each {
+        ($list:expr, |$item:pat_param| $entry:expr) => {
+            let mut i = 0;
+            while i < $list.len() {
+                let $item = $list[i];
+                table[n] = $entry;
+                (n, i) = (n + 1, i + 1);
+            }
+        };
     }
-    i = 0;
-    while i < CmpOp::ALL.len() {
-        let op = CmpOp::ALL[i];
-        table[n] = entry(op.name(), Some(Mnemonic::Compare(op)), None);
-        (n, i) = (n + 1, i + 1);
-    }
-    i = 0;
-    while i < UnaryOp::ALL.len() {
-        let op = UnaryOp::ALL[i];
-        table[n] = entry(op.name(), Some(Mnemonic::Unary(op)), None);
-        (n, i) = (n + 1, i + 1);
-    }
-    i = 0;
-    while i < CastOp::ALL.len() {
-        let op = CastOp::ALL[i];
-        table[n] = entry(op.name(), Some(Mnemonic::Cast(op)), None);
-        (n, i) = (n + 1, i + 1);
-    }
-    i = 0;
-    while i < PLAIN_MNEMONICS.len() {
-        let (name, mnemonic) = PLAIN_MNEMONICS[i];
-        table[n] = entry(name, Some(mnemonic), None);
-        (n, i) = (n + 1, i + 1);
-    }
-    i = 0;
-    while i < ScalarType::ALL.len() {
-        let ty = ScalarType::ALL[i];
-        table[n] = entry(ty.name(), None, Some(ty));
-        (n, i) = (n + 1, i + 1);
-    }
+    add_each!(BinaryOp::ALL, |op| entry(
+        op.name(),
+        Some(Mnemonic::Binary(op)),
+        None
+    ));
+    add_each!(CmpOp::ALL, |op| entry(
+        op.name(),
+        Some(Mnemonic::Compare(op)),
+        None
+    ));
+    add_each!(UnaryOp::ALL, |op| entry(
+        op.name(),
+        Some(Mnemonic::Unary(op)),
+        None
+    ));
+    add_each!(CastOp::ALL, |op| entry(
+        op.name(),
+        Some(Mnemonic::Cast(op)),
+        None
+    ));
+    add_each!(PLAIN_MNEMONICS, |(name, m)| entry(name, Some(m), None));
+    add_each!(ScalarType::ALL, |ty| entry(ty.name(), None, Some(ty)));
     // Insertion sort by key; a duplicate key (two meanings for one word) fails the build.
-    i = 1;
+    let mut i = 1;
     while i < table.len() {
         let mut j = i;
         while j > 0 && table[j - 1].0 >= table[j].0 {

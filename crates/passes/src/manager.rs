@@ -69,7 +69,6 @@ impl PassReport {
     }
 }
 
-/// A pipeline of passes plus the manager's debugging switches.
 /// Analysis storage handed from one function's context to the next: a CFG's vectors and the
 /// fact sets of dropped analyses.
 #[derive(Default)]
@@ -78,6 +77,7 @@ struct Storage {
     fact_sets: FactSetPool,
 }
 
+/// A pipeline of passes plus the manager's debugging switches.
 pub struct PassManager {
     passes: Vec<Box<dyn Pass>>,
     verify_each: bool,

@@ -1,6 +1,7 @@
 //! Fresh local and block names for passes that add them (the inliner's copies of a callee's
 //! locals and blocks, struct splitting's field locals).
 
+use compact_str::ToCompactString;
 use poolopt_ir::{Function, Name};
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 use std::hash::BuildHasher;
@@ -47,22 +48,9 @@ pub(crate) fn concat(parts: &[&str]) -> Name {
     Name::from(s)
 }
 
-/// `base_n`, without the formatting machinery.
+/// `base_n`, without the formatting machinery (compact_str writes integers directly).
 fn suffixed(base: &str, n: u32) -> Name {
-    let mut digits = [0u8; 10];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    // ASCII digits: always valid UTF-8.
-    let digits = std::str::from_utf8(&digits[at..]).unwrap_or_default();
-    concat(&[base, "_", digits])
+    concat(&[base, "_", &n.to_compact_string()])
 }
 
 impl Names {

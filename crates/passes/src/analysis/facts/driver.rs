@@ -105,46 +105,45 @@ impl FactAnalysis {
             spare_out: pool.take(),
             pool,
         };
-        let components = Components::of(cfg);
+        let outcome = fixpoint.run(&mut fa, &Components::of(cfg));
+        fixpoint.finish();
+        match outcome {
+            Ok(()) => fa,
+            Err(why) => fa.give_up(cfg, why),
+        }
+    }
+}
+
+impl Fixpoint<'_> {
+    /// Evaluates the components in topological order, each cyclic one until a sweep changes
+    /// nothing (see the module docs).
+    fn run(&mut self, fa: &mut FactAnalysis, components: &Components) -> Result<(), GaveUp> {
         fa.sweeps = usize::from(!components.is_empty());
         for k in 0..components.len() {
             let blocks = components.blocks(k);
             if !components.is_cyclic(k) {
-                if let Err(why) = fixpoint.evaluate(&mut fa, blocks[0]) {
-                    fixpoint.finish();
-                    return fa.give_up(cfg, why);
-                }
+                self.evaluate(fa, blocks[0])?;
                 continue;
             }
             let mut sweeps = 0;
             loop {
                 sweeps += 1;
                 fa.sweeps = fa.sweeps.max(sweeps);
-                if sweeps > limits.max_sweeps {
-                    fixpoint.finish();
-                    return fa.give_up(cfg, GaveUp::Sweeps);
+                if sweeps > self.limits.max_sweeps {
+                    return Err(GaveUp::Sweeps);
                 }
                 let mut changed = false;
                 for &b in blocks {
-                    match fixpoint.evaluate(&mut fa, b) {
-                        Ok(c) => changed |= c,
-                        Err(why) => {
-                            fixpoint.finish();
-                            return fa.give_up(cfg, why);
-                        }
-                    }
+                    changed |= self.evaluate(fa, b)?;
                 }
                 if !changed {
                     break;
                 }
             }
         }
-        fixpoint.finish();
-        fa
+        Ok(())
     }
-}
 
-impl Fixpoint<'_> {
     /// `spare`'s buffers when it has some (a set replaced earlier), else a set from the pool.
     /// Its contents are left over: every caller overwrites or clears it.
     fn take_spare(spare: &mut FactSet, pool: &mut FactSetPool) -> FactSet {
