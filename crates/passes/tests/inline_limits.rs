@@ -46,10 +46,33 @@ fn small_callees_stop_at_the_hard_cap() {
         "{:?}",
         kept.first()
     );
-    // Continuations are named after the block the calls were written in (`entry_after_f`,
-    // `entry_after_f_2`, ...), not after the previous continuation: no name grows with the
+    // Every inlined body is one block ending in its one `ret`: the inliner merges each splice
+    // back into the block it was cut from, so `main` is one block again.
+    let main = &module.funcs[module.func_by_name("main").expect("main")];
+    assert_eq!(main.layout.len(), 1);
+}
+
+/// `main` calls a callee with two `ret`s (so its continuation has two predecessors and stays a
+/// block of its own) `calls` times in one block.
+fn many_branching_calls(calls: usize) -> String {
+    let mut src = String::from(
+        "fn g(x: i64) -> i64 {\n    var c: bool\nentry:\n    c = slt x, 0\n    brif c, neg, pos\nneg:\n    ret 0\npos:\n    ret x\n}\n\nfn main(n: i64) -> i64 {\n    var s: i64\nentry:\n    s = copy n\n",
+    );
+    for _ in 0..calls {
+        src.push_str("    s = call g(s)\n");
+    }
+    src.push_str("    ret s\n}\n");
+    src
+}
+
+#[test]
+fn continuation_names_do_not_grow_with_the_calls_before_them() {
+    // Continuations are named after the block the calls were written in (`entry_after_g`,
+    // `entry_after_g_2`, ...), not after the previous continuation: no name grows with the
     // number of calls before it.
+    let (module, report) = opt(&many_branching_calls(30), &["inline"], &[("main", &[3])]);
+    assert_eq!(report.stats.get("inline", "calls_inlined"), 30);
     let main = &module.funcs[module.func_by_name("main").expect("main")];
     let longest = main.layout.iter().map(|&b| main.blocks[b].name.len()).max();
-    assert_eq!(longest, Some("entry_after_f_1100".len()));
+    assert_eq!(longest, Some("entry_after_g_30".len()));
 }

@@ -16,6 +16,11 @@
 //! B_cont:   ...instructions after the call..., B's terminator
 //! ```
 //!
+//! After the last splice, every block whose only predecessor ends in `br` to it is appended
+//! to that predecessor (`simplify-cfg`'s block merging): `f_entry` joins `B`, and `B_cont`
+//! joins the callee's block that returns when that is its only `ret`. A call of a callee
+//! without branches leaves one block, as if its instructions had been written in place.
+//!
 //! Soundness: a call evaluates its arguments, binds them to fresh zero-initialised locals of
 //! the callee, runs the body and assigns the returned value to `dst`. The copy does the same
 //! with renamed locals no other code mentions: parameters are copied by value (struct bytes,
@@ -41,6 +46,7 @@
 //! - no caller grows beyond [`HARD_CAP`] instructions.
 
 use super::names::{concat, joined, Names};
+use super::simplify_cfg::merge_blocks;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
     Block, BlockData, EntityRef, FuncId, Function, InlineHint, Inst, InstKind, Loc, Local,
@@ -162,8 +168,23 @@ impl Pass for Inline {
         }
         cx.stat("calls_inlined", inlined);
         cx.stat("calls_kept", kept);
+        if inlined > 0 {
+            merge_straight_jumps(func, cx);
+        }
         inlined > 0
     }
+}
+
+/// Merges the jumps the splices left behind (`br f_entry` into a callee's entry, a single
+/// `ret`'s `br B_cont`): a block whose only predecessor always jumps to it is appended to that
+/// predecessor ([`merge_blocks`], whose soundness argument applies unchanged). The passes
+/// after the inliner then see one block where the call was, and the fact analysis evaluates
+/// fewer blocks on every sweep.
+fn merge_straight_jumps(func: &mut Function, cx: &mut PassContext<'_>) {
+    let mut cfg = cx.spare_cfg();
+    cx.recompute_cfg(func, &mut cfg);
+    merge_blocks(func, cx, &cfg);
+    cx.return_cfg(cfg);
 }
 
 /// Whether `func` calls anything (a function without calls has nothing to inline).

@@ -220,7 +220,9 @@ pub(crate) fn remove_unreachable(func: &mut Function, cx: &mut PassContext<'_>, 
     true
 }
 
-fn merge_blocks(func: &mut Function, cx: &mut PassContext<'_>, cfg: &Cfg) -> bool {
+/// Step 4: appends each block other than the entry whose only reachable predecessor ends in
+/// `br` to it to that predecessor (also used by the inliner). `cfg` is `func`'s current CFG.
+pub(crate) fn merge_blocks(func: &mut Function, cx: &mut PassContext<'_>, cfg: &Cfg) -> bool {
     let Some(entry) = func.entry() else {
         return false;
     };
