@@ -170,6 +170,10 @@ impl Fixpoint<'_> {
     /// returns whether its in-state changed (and so it was evaluated).
     fn evaluate(&mut self, fa: &mut FactAnalysis, b: Block) -> Result<bool, GaveUp> {
         let (func, cfg) = (self.func, self.cfg);
+        // A sink (a bare `trap` or `ret`) holds nothing to decide and passes nothing on.
+        if func.blocks[b].insts.is_empty() && cfg.succs(b).is_empty() {
+            return Ok(false);
+        }
         let stale = cfg
             .preds(b)
             .iter()

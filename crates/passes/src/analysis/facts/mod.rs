@@ -9,7 +9,9 @@
 //! terms keeps the weaker offset), takes edge-specific constraints from conditional branches,
 //! and iterates to a fixpoint, widening at revisited loop headers (an offset that grew is
 //! dropped): the driver (`driver.rs`) takes the CFG's strongly connected components in
-//! topological order and sweeps each loop nest in reverse post-order. Unreachable blocks get no state at all.
+//! topological order and sweeps each loop nest in reverse post-order. Unreachable blocks get no state at all,
+//! nor do *sinks*: blocks without instructions or successors (a bare `trap` or `ret`), where
+//! nothing is decided and from which no facts flow.
 //!
 //! [`transfer`] has the rules, each with its soundness argument:
 //! dominating branches (every compare, both operand orders, constants), successful checked
@@ -201,7 +203,7 @@ impl<'f> FactCursor<'f> {
 /// Per-block results of the fact analysis.
 #[derive(Clone, Debug, Default)]
 pub struct FactAnalysis {
-    /// Facts on entry to each reachable block (`None`: unreachable).
+    /// Facts on entry to each reachable block (`None`: unreachable, or a sink).
     block_in: SecondaryMap<Block, Option<FactSet>>,
     /// Facts after the last instruction of each reachable block (before its terminator).
     block_out: SecondaryMap<Block, Option<FactSet>>,
@@ -795,7 +797,8 @@ impl FactAnalysis {
         self.peak_stored
     }
 
-    /// Facts on entry to `block` (`None` when unreachable).
+    /// Facts on entry to `block` (`None` when unreachable, or a sink: no instructions, no
+    /// successors).
     pub fn block_in(&self, block: Block) -> Option<&FactSet> {
         self.block_in.get(block).and_then(|s| s.as_ref())
     }
