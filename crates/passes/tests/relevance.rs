@@ -193,7 +193,10 @@ fn the_fact_sets_hold_constraints_between_tracked_terms_only() {
         let name = &func.blocks[b].name;
         let (Some(entry), Some(exit)) = (facts.block_in(b), facts.block_out(b)) else {
             // Only a sink (no instructions, no successors) has no state.
-            assert!(func.blocks[b].insts.is_empty() && cfg.succs(b).is_empty(), "{name}");
+            assert!(
+                func.blocks[b].insts.is_empty() && cfg.succs(b).is_empty(),
+                "{name}"
+            );
             continue;
         };
         check(&format!("entry of {name}"), entry);
