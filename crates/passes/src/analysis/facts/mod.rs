@@ -9,9 +9,9 @@
 //! terms keeps the weaker offset), takes edge-specific constraints from conditional branches,
 //! and iterates to a fixpoint, widening at revisited loop headers (an offset that grew is
 //! dropped): the driver (`driver.rs`) takes the CFG's strongly connected components in
-//! topological order and sweeps each loop nest in reverse post-order. Unreachable blocks get no state at all,
-//! nor do *sinks*: blocks without instructions or successors (a bare `trap` or `ret`), where
-//! nothing is decided and from which no facts flow.
+//! topological order and sweeps each loop nest in reverse post-order. Unreachable blocks get
+//! no state at all, nor do *sinks*: blocks without instructions or successors (a bare `trap`
+//! or `ret`), where nothing is decided and from which no facts flow.
 //!
 //! [`transfer`] has the rules, each with its soundness argument:
 //! dominating branches (every compare, both operand orders, constants), successful checked
