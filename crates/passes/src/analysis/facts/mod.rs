@@ -687,16 +687,8 @@ impl FactAnalysis {
         effects: Option<&CallEffects>,
         pool: &mut FactSetPool,
     ) -> FactAnalysis {
-        let tracked = |func: &Function, calls: &CallKills| Tracked::of(func, calls);
-        FactAnalysis::compute_of(
-            func,
-            cfg,
-            live,
-            effects,
-            FactLimits::default(),
-            pool,
-            tracked,
-        )
+        let limits = FactLimits::default();
+        FactAnalysis::compute_of(func, cfg, live, effects, limits, pool, Tracked::of)
     }
 
     /// The analysis of `func` tracking the locals `tracked` picks given the calls' effects.
@@ -739,15 +731,8 @@ impl FactAnalysis {
         pool: &mut FactSetPool,
     ) -> FactAnalysis {
         let tracked = |func: &Function, _: &CallKills| Tracked::of_divisors(func);
-        FactAnalysis::compute_of(
-            func,
-            cfg,
-            live,
-            effects,
-            FactLimits::default(),
-            pool,
-            tracked,
-        )
+        let limits = FactLimits::default();
+        FactAnalysis::compute_of(func, cfg, live, effects, limits, pool, tracked)
     }
 
     /// Where the locals of `block` die (see `block_deaths`).
