@@ -9,12 +9,17 @@
 //!
 //! ```text
 //! B:        ...instructions before the call...
-//!           f_p1 = copy a1  ...  f_pn = copy an       ; parameters, by value
+//!           f_p1 = copy a1  ...  f_pn = copy an       ; parameters, by value (see below)
 //!           f_x = copy 0 / copy <zero>               ; callee locals read before written
 //!           br f_entry
 //! f_...:    the callee's blocks, locals renamed, `ret v` -> `dst = copy v; br B_cont`
 //! B_cont:   ...instructions after the call..., B's terminator
 //! ```
+//!
+//! A parameter `p` that no instruction of the callee assigns (a field write counts), bound to
+//! a local `a` of the caller of the same type, gets no local and no copy: the copy reads `a`
+//! wherever the callee reads `p`. Most parameters are only read, and the copies the later
+//! passes would have to elide and the dead-local elimination to delete never exist.
 //!
 //! After the last splice, every block whose only predecessor ends in `br` to it is appended
 //! to that predecessor (`simplify-cfg`'s block merging): `f_entry` joins `B`, and `B_cont`
@@ -28,6 +33,12 @@
 //! read before it is written (live at the callee's entry) is reset to the zero value of its
 //! type on every execution of the copy (a never-assigned local of the same type provides the
 //! zero struct or null vec handle), and each `ret` assigns `dst` and continues after the call.
+//! A parameter read in place of its argument local `a` has `a`'s value at the call on every
+//! read: the copied body mentions no local of the caller but the bound arguments, it writes
+//! none of them (the parameter is never assigned, and every other callee local is renamed to a
+//! fresh one), and the only write of a caller local, `dst = copy v`, ends a returning block,
+//! after every read of the body; a vec or struct argument so shares its handle or bytes
+//! exactly as a copy of it would, since neither side writes it during the call.
 //! Checks inside the callee are copied unchanged (a check the callee had already removed was
 //! proved from facts inside the callee, which hold in any calling context). Traps keep their
 //! meaning: every copied instruction's location records the function it was written in
@@ -187,6 +198,22 @@ fn merge_straight_jumps(func: &mut Function, cx: &mut PassContext<'_>) {
     cx.return_cfg(cfg);
 }
 
+/// For each parameter of `callee`, whether an instruction of its body assigns it (a field
+/// write included).
+fn assigned_params(callee: &Function) -> Vec<bool> {
+    let mut assigned = vec![false; callee.params.len()];
+    for &b in &callee.layout {
+        for &inst in &callee.blocks[b].insts {
+            if let Some(d) = callee.insts[inst].kind.def() {
+                if let Some(k) = callee.params.iter().position(|&p| p == d) {
+                    assigned[k] = true;
+                }
+            }
+        }
+    }
+    assigned
+}
+
 /// Whether `func` calls anything (a function without calls has nothing to inline).
 fn has_calls(func: &Function) -> bool {
     func.insts
@@ -314,10 +341,25 @@ fn inline_call(
     func.blocks.reserve(callee.blocks.len() + 1);
     func.insts.reserve(callee.insts.len() + args.len() + 1);
 
-    // Fresh locals for every callee local.
+    // A parameter the callee never assigns, bound to a local of the same type, is that local
+    // in the copy (see the module docs); every other callee local gets a fresh one.
     let mut local_map: SecondaryMap<Local, Local> = SecondaryMap::with_default(Local::new(0));
     local_map.resize(callee.locals.len());
+    let mut bound: SecondaryMap<Local, bool> = SecondaryMap::with_default(false);
+    bound.resize(callee.locals.len());
+    let assigned = assigned_params(callee);
+    for (k, (&p, &arg)) in callee.params.iter().zip(&args).enumerate() {
+        if let Operand::Local(a) = arg {
+            if !assigned[k] && !bound[p] && func.locals[a].ty == callee.locals[p].ty {
+                local_map[p] = a;
+                bound[p] = true;
+            }
+        }
+    }
     for (l, data) in callee.locals.iter() {
+        if bound[l] {
+            continue;
+        }
         let name = names.local(joined(&callee.name, &data.name));
         let new = func.locals.push(LocalData {
             name,
@@ -367,6 +409,9 @@ fn inline_call(
     // Bind the parameters, reset the locals a fresh frame would have zeroed, enter the copy.
     let mut prologue = Vec::with_capacity(args.len() + read_before_written.len());
     for (&p, &arg) in callee.params.iter().zip(&args) {
+        if bound[p] {
+            continue;
+        }
         prologue.push(InstKind::Copy {
             dst: map_local(p),
             src: arg,
