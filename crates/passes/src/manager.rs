@@ -226,10 +226,17 @@ impl PassManager {
                 report.pass_time += elapsed;
                 cx.record_pass(pass.name(), changed, elapsed);
                 if changed {
+                    let kept_facts = pass
+                        .preserves_facts()
+                        .then(|| cx.take_cached_facts())
+                        .flatten();
                     if pass.preserves_cfg() {
                         cx.invalidate_dataflow();
                     } else {
                         cx.invalidate();
+                    }
+                    if let Some(facts) = kept_facts {
+                        cx.restore_cached_facts(facts);
                     }
                 }
                 if self.verify_each {

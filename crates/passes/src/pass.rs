@@ -63,6 +63,18 @@ pub trait Pass {
         false
     }
 
+    /// Whether the fact analysis the pass leaves cached ([`PassContext::facts`]), if any, is
+    /// valid for `func` as the pass leaves it: every fact holds at its point on every
+    /// execution, and the analysis's blocks and instruction positions are those of `func`.
+    /// Either the pass only dropped checks and decided branches that those facts proved,
+    /// adding, removing and moving no instruction (a must-analysis over the paths that existed
+    /// stays true on the fewer that remain), or it computed the analysis after its last change.
+    /// The manager then keeps the analysis for the next pass; the CFG, dominators and liveness
+    /// are recomputed.
+    fn preserves_facts(&self) -> bool {
+        false
+    }
+
     /// Runs the pass on `func`; returns whether it changed anything.
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool;
 }
@@ -199,6 +211,17 @@ impl<'a> PassContext<'a> {
         if let Some(facts) = self.facts.take().and_then(|rc| Rc::try_unwrap(rc).ok()) {
             facts.recycle(&mut self.fact_pool);
         }
+    }
+
+    /// Takes the cached fact analysis out of the context (for the manager, around an
+    /// invalidation that a [`Pass::preserves_facts`] pass's change calls for).
+    pub(crate) fn take_cached_facts(&mut self) -> Option<Rc<FactAnalysis>> {
+        self.facts.take()
+    }
+
+    /// Puts back an analysis [`PassContext::take_cached_facts`] took out.
+    pub(crate) fn restore_cached_facts(&mut self, facts: Rc<FactAnalysis>) {
+        self.facts = Some(facts);
     }
 
     /// Hands a fact analysis that is no longer needed back (its sets serve the next one).

@@ -28,6 +28,8 @@ use crate::pass::{OptLevel, Pass};
 /// - `range-check-fold` before `bounds-check-elim`: the folded `i >=u n` test gives the facts
 ///   `0 <= i < len(v)` on one edge, and the explicit-check decision in `bounds-check-elim`
 ///   reads the folded compare.
+/// - `div-check-prove` right after `bounds-check-elim`: it decides division checks with the
+///   fact analysis `bounds-check-elim` computed and kept valid, so it costs no analysis.
 /// - `struct-split` after the check passes (a split `get` carries the check the whole one had
 ///   after they decided it) and before `dead-local-elim`, which removes the copies of fields
 ///   nobody reads and the split locals themselves. It takes only structs over 8 bytes, so it
@@ -52,6 +54,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(value_numbering::ValueNumbering),
         Box::new(range_check_fold::RangeCheckFold),
         Box::new(bounds_check_elim::BoundsCheckElim),
+        Box::new(div_check_prove::DivCheckProve),
         Box::new(struct_split::StructSplit),
         Box::new(dead_local_elim::DeadLocalElim),
         Box::new(simplify_cfg::SimplifyCfg),
@@ -85,6 +88,9 @@ pub fn pass_description(name: &str) -> Option<&'static str> {
         }
         "dead-local-elim" => "removes writes of locals nobody reads, then unused locals",
         "simplify-cfg" => "folds constant branches, threads jumps through empty blocks, drops unreachable blocks, merges chains",
+        "div-check-prove" => {
+            "drops division checks (zero, MIN / -1) that the check passes' facts prove, with no analysis of its own"
+        }
         "div-check-elim" => {
             "drops division checks (zero, MIN / -1) that facts prove; tests a loop-invariant divisor once before a copy of its loop"
         }

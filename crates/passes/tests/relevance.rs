@@ -212,7 +212,7 @@ fn the_fact_sets_hold_constraints_between_tracked_terms_only() {
 }
 
 /// Divisors: `Tracked::of_divisors` starts from the divisor of each checked division, not
-/// from the accesses.
+/// from the accesses; `Tracked::of` starts from both.
 const DIVISORS: &str = r#"
 fn f(v: vec<i64>, x: i64, y: i64, a: i64, i: i64) -> i64 {
     var d: i64
@@ -230,13 +230,16 @@ entry:
 "#;
 
 #[test]
-fn divisors_are_tracked_apart_from_the_checks() {
+fn the_checks_track_the_divisors_and_the_divisor_tracker_only_them() {
     let module = common::module(DIVISORS);
     let func = function(&module, "f");
+    // `div-check-elim`'s own analysis: the checked division's divisor and its definition.
     let divisors = Tracked::of_divisors(func);
     assert_eq!(tracked_names(func, &divisors), ["d", "y"]);
+    // The check passes' analysis, which `div-check-prove` shares: the access and the divisor
+    // (not the unchecked division's `a`).
     let checks = Tracked::of(func, &CallKills::of(func, None));
-    assert_eq!(tracked_names(func, &checks), ["i", "v"]);
+    assert_eq!(tracked_names(func, &checks), ["d", "i", "v", "y"]);
 }
 
 #[test]

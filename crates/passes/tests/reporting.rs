@@ -37,6 +37,7 @@ fn level_pipelines_are_the_documented_ones() {
             "value-numbering",
             "range-check-fold",
             "bounds-check-elim",
+            "div-check-prove",
             "struct-split",
             "dead-local-elim",
             "simplify-cfg",

@@ -52,7 +52,7 @@
 //! copies of nested loops. A second run versions the original loop again (sound, only larger;
 //! the pipelines run the pass once).
 
-use crate::analysis::facts::Term;
+use crate::analysis::facts::{FactAnalysis, Term};
 use crate::analysis::{Cfg, DomTree};
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
@@ -60,6 +60,7 @@ use poolopt_ir::{
     Loc, Local, Operand, SecondaryMap, Terminator, Type,
 };
 use rustc_hash::FxHashSet as HashSet;
+use std::rc::Rc;
 
 /// The pass.
 pub struct DivCheckElim;
@@ -93,7 +94,7 @@ fn precondition(op: BinaryOp, d: &str) -> String {
 }
 
 /// A division whose check rule 1 kept.
-struct Kept {
+pub(crate) struct Kept {
     block: Block,
     inst: Inst,
     op: BinaryOp,
@@ -121,16 +122,10 @@ impl Pass for DivCheckElim {
     }
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-        let has_work = func.layout.iter().any(|&b| {
-            func.blocks[b]
-                .insts
-                .iter()
-                .any(|&i| checked_division(func.inst(i)).is_some())
-        });
-        if !has_work {
+        if !has_checked_division(func) {
             return false;
         }
-        let (mut changed, kept) = prove(func, cx);
+        let (mut changed, kept) = prove(func, cx, DivisorFacts::Own);
         if !kept.is_empty() {
             changed |= hoist(func, cx, kept);
         }
@@ -138,8 +133,32 @@ impl Pass for DivCheckElim {
     }
 }
 
+/// Whether a block of `func` holds a checked division.
+pub(crate) fn has_checked_division(func: &Function) -> bool {
+    func.layout.iter().any(|&b| {
+        func.blocks[b]
+            .insts
+            .iter()
+            .any(|&i| checked_division(func.inst(i)).is_some())
+    })
+}
+
+/// Which fact analysis rule 1 reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DivisorFacts {
+    /// Its own, tracking only the locals linked to a divisor ([`PassContext::divisor_facts`]).
+    Own,
+    /// The check passes' cached one ([`PassContext::facts`]), which tracks those locals too:
+    /// `div-check-prove` right after `bounds-check-elim` reuses it.
+    Shared,
+}
+
 /// Rule 1. Returns whether anything changed, and the divisions whose check stays.
-fn prove(func: &mut Function, cx: &mut PassContext<'_>) -> (bool, Vec<Kept>) {
+pub(crate) fn prove(
+    func: &mut Function,
+    cx: &mut PassContext<'_>,
+    source: DivisorFacts,
+) -> (bool, Vec<Kept>) {
     let explain = cx.remarks_enabled();
     // Only the blocks with a checked division have anything to decide; facts are only
     // needed for an i64 local divisor.
@@ -160,7 +179,10 @@ fn prove(func: &mut Function, cx: &mut PassContext<'_>) -> (bool, Vec<Kept>) {
                 if func.local_ty(d) == Type::I64)
         })
     });
-    let fa = needs_facts.then(|| cx.divisor_facts(func));
+    let fa: Option<Rc<FactAnalysis>> = needs_facts.then(|| match source {
+        DivisorFacts::Own => Rc::new(cx.divisor_facts(func)),
+        DivisorFacts::Shared => cx.facts(func),
+    });
     // (block, inst, message when removed).
     let mut removed: Vec<(Block, Inst, &'static str, String)> = Vec::new();
     let mut kept: Vec<Kept> = Vec::new();
@@ -288,7 +310,8 @@ fn prove(func: &mut Function, cx: &mut PassContext<'_>) -> (bool, Vec<Kept>) {
             }
         }
     }
-    if let Some(fa) = fa {
+    // Its own analysis goes back to the pool; the shared one stays cached.
+    if let Some(fa) = fa.and_then(|fa| Rc::try_unwrap(fa).ok()) {
         cx.recycle_facts(fa);
     }
     let changed = !removed.is_empty();

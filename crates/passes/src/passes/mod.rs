@@ -5,6 +5,7 @@ pub mod branch_threading;
 pub mod copy_prop;
 pub mod dead_local_elim;
 pub mod div_check_elim;
+pub mod div_check_prove;
 mod extended_blocks;
 pub mod global_copy_prop;
 pub mod inline;
