@@ -7,12 +7,12 @@ use crate::analysis::{CallEffects, CallGraph, Cfg};
 use crate::pass::{EntryLiveCache, OptLevel, Pass, PassContext};
 use crate::registry;
 use crate::remark::{Remark, Stats};
-use crate::timing::{Analysis, PassTimings};
+use crate::timing::{Analysis, PassTimings, Stopwatch};
 use poolopt_ir::{
     print_function, verify_with, EntityRef, FuncId, Function, Module, PrimaryMap, VerifyError,
     VerifyOptions,
 };
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use thiserror::Error;
 
 /// What can go wrong while running passes.
@@ -52,7 +52,8 @@ pub struct PassReport {
     pub stats: Stats,
     /// Filled when [`PassManager::record_dumps`] is on.
     pub dumps: Vec<PassDump>,
-    /// Wall time spent inside passes (analyses included, verification and dumps excluded).
+    /// Wall time spent inside passes (analyses included, verification and dumps excluded);
+    /// zero unless [`PassManager::time_passes`] is on.
     pub pass_time: Duration,
     /// Per pass and per analysis: runs, changes, wall time (`--time-passes`).
     pub timings: PassTimings,
@@ -83,6 +84,7 @@ pub struct PassManager {
     verify_each: bool,
     record_dumps: bool,
     remarks: bool,
+    time_passes: bool,
 }
 
 impl PassManager {
@@ -107,12 +109,22 @@ impl PassManager {
             verify_each: cfg!(debug_assertions),
             record_dumps: false,
             remarks: false,
+            time_passes: false,
         }
     }
 
     /// Verify the module after every pass (on by default in debug builds).
     pub fn verify_each(mut self, on: bool) -> PassManager {
         self.verify_each = on;
+        self
+    }
+
+    /// Measure the wall time of every pass and analysis ([`PassReport::timings`],
+    /// [`PassReport::pass_time`]). Off by default: runs, changes and recomputations are counted
+    /// either way, and only the clock reads (two per pass and function, two per analysis) are
+    /// saved. `poolopt opt --time-passes` and the benchmarks turn it on.
+    pub fn time_passes(mut self, on: bool) -> PassManager {
+        self.time_passes = on;
         self
     }
 
@@ -162,7 +174,7 @@ impl PassManager {
         // callee already optimized.
         // Each function's report is kept apart and merged in module order, so remarks, dumps
         // and counters read in the order of the source whatever the processing order.
-        let start = Instant::now();
+        let start = Stopwatch::start(self.time_passes);
         let call_graph = CallGraph::compute(module);
         let call_effects = CallEffects::compute(module, &call_graph);
         report.timings.record_analysis(Analysis::CallGraph, start);
@@ -214,13 +226,14 @@ impl PassManager {
             }
             cx.set_fact_pool(std::mem::take(&mut storage.fact_sets));
             cx.set_remarks_enabled(self.remarks);
+            cx.set_timing_enabled(self.time_passes);
             cx.set_call_graph(call_graph);
             cx.set_call_effects(call_effects);
             cx.set_entry_live_cache(entry_live);
             for pass in &self.passes {
                 let before = self.record_dumps.then(|| print_function(cx.module, func));
                 cx.set_pass(pass.name());
-                let start = Instant::now();
+                let start = Stopwatch::start(self.time_passes);
                 let changed = pass.run(func, &mut cx);
                 let elapsed = start.elapsed();
                 report.pass_time += elapsed;

@@ -3,12 +3,11 @@
 use crate::analysis::facts::{FactAnalysis, FactSetPool};
 use crate::analysis::{CallEffects, CallGraph, Cfg, DomTree, Liveness};
 use crate::remark::{Remark, RemarkKind, Stats};
-use crate::timing::{Analysis, PassTimings};
+use crate::timing::{Analysis, PassTimings, Stopwatch};
 use poolopt_ir::{Block, FuncId, Function, Loc, Local, Module};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::Instant;
 
 /// Optimization level of the poolopt pipeline (the Cranelift level is a separate knob).
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
@@ -98,6 +97,8 @@ pub struct PassContext<'a> {
     /// The sets of dropped fact analyses, for the next one (see [`FactSetPool`]).
     fact_pool: FactSetPool,
     remarks_enabled: bool,
+    /// Whether analyses' wall time is measured (their computations are always counted).
+    timing_enabled: bool,
     call_graph: Option<&'a CallGraph>,
     call_effects: Option<&'a CallEffects>,
     entry_live: Option<&'a EntryLiveCache>,
@@ -131,6 +132,7 @@ impl<'a> PassContext<'a> {
             facts: None,
             fact_pool: FactSetPool::default(),
             remarks_enabled: true,
+            timing_enabled: false,
             call_graph: None,
             call_effects: None,
             entry_live: None,
@@ -188,6 +190,17 @@ impl<'a> PassContext<'a> {
     /// Turns remark collection on or off (on by default).
     pub fn set_remarks_enabled(&mut self, on: bool) {
         self.remarks_enabled = on;
+    }
+
+    /// Turns the clock of the analyses' timings on or off (off by default; the computations
+    /// are counted either way).
+    pub fn set_timing_enabled(&mut self, on: bool) {
+        self.timing_enabled = on;
+    }
+
+    /// A stopwatch for one analysis: running only when timing is on.
+    fn stopwatch(&self) -> Stopwatch {
+        Stopwatch::start(self.timing_enabled)
     }
 
     /// Sets the pass that remarks and counters are attributed to.
@@ -297,7 +310,7 @@ impl<'a> PassContext<'a> {
     /// Recomputes `cfg` for `func` as it is now, in place (no allocation once its vectors are
     /// large enough); counted like [`PassContext::fresh_cfg`].
     pub fn recompute_cfg(&mut self, func: &Function, cfg: &mut Cfg) {
-        let start = Instant::now();
+        let start = self.stopwatch();
         cfg.recompute(func);
         self.timings.record_analysis(Analysis::Cfg, start);
     }
@@ -306,7 +319,7 @@ impl<'a> PassContext<'a> {
     pub fn domtree(&mut self, func: &Function) -> &DomTree {
         if self.domtree.is_none() {
             self.cfg(func);
-            let start = Instant::now();
+            let start = self.stopwatch();
             let tree = DomTree::compute(self.cfg.as_deref().unwrap_or(&Cfg::default()));
             self.timings.record_analysis(Analysis::DomTree, start);
             self.domtree = Some(tree);
@@ -318,7 +331,7 @@ impl<'a> PassContext<'a> {
     pub fn liveness(&mut self, func: &Function) -> &Liveness {
         if self.liveness.is_none() {
             self.cfg(func);
-            let start = Instant::now();
+            let start = self.stopwatch();
             let live = Liveness::compute(func, self.cfg.as_deref().unwrap_or(&Cfg::default()));
             self.timings.record_analysis(Analysis::Liveness, start);
             self.liveness = Some(live);
@@ -329,7 +342,7 @@ impl<'a> PassContext<'a> {
     /// Liveness of another function (the inliner's callee), not cached; counted.
     pub fn liveness_of(&mut self, func: &Function) -> Liveness {
         let cfg = self.fresh_cfg(func);
-        let start = Instant::now();
+        let start = self.stopwatch();
         let live = Liveness::compute(func, &cfg);
         self.timings.record_analysis(Analysis::Liveness, start);
         live
@@ -386,7 +399,7 @@ impl<'a> PassContext<'a> {
         let (Some(cfg), Some(live)) = (self.cfg.as_deref(), self.liveness.as_ref()) else {
             return Rc::new(FactAnalysis::default());
         };
-        let start = Instant::now();
+        let start = self.stopwatch();
         let facts = Rc::new(FactAnalysis::compute_pooled(
             func,
             cfg,
@@ -406,7 +419,7 @@ impl<'a> PassContext<'a> {
         let (Some(cfg), Some(live)) = (self.cfg.as_deref(), self.liveness.as_ref()) else {
             return FactAnalysis::default();
         };
-        let start = Instant::now();
+        let start = self.stopwatch();
         let facts = FactAnalysis::compute_for_divisors(
             func,
             cfg,

@@ -1,6 +1,10 @@
 //! Where the pipeline's time goes: per pass (runs, changes, wall time) and per analysis (how
 //! many times it was computed, wall time). `poolopt opt --time-passes` prints these, after
 //! LLVM's `-time-passes`; the counts show whether analyses are recomputed needlessly.
+//!
+//! The counts are always kept; the clock is read only when asked for
+//! ([`crate::PassManager::time_passes`]), as remarks are collected only when asked for: a JIT
+//! that only wants the code pays no clock read per pass and analysis.
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -53,6 +57,22 @@ impl Timing {
     }
 }
 
+/// A start time, taken only when timing is on: [`Stopwatch::elapsed`] is then zero.
+#[derive(Copy, Clone, Debug)]
+pub struct Stopwatch(Option<Instant>);
+
+impl Stopwatch {
+    /// Starts now when `on`.
+    pub fn start(on: bool) -> Stopwatch {
+        Stopwatch(on.then(Instant::now))
+    }
+
+    /// The time since the start; zero when timing is off.
+    pub fn elapsed(self) -> Duration {
+        self.0.map_or(Duration::ZERO, |t| t.elapsed())
+    }
+}
+
 /// Timings of a pipeline run: passes in pipeline order, then analyses.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct PassTimings {
@@ -94,7 +114,7 @@ impl PassTimings {
     }
 
     /// Records one computation of `analysis` that started at `start`.
-    pub fn record_analysis(&mut self, analysis: Analysis, start: Instant) {
+    pub fn record_analysis(&mut self, analysis: Analysis, start: Stopwatch) {
         let t = Timing {
             runs: 1,
             changed: 0,
@@ -219,14 +239,14 @@ mod tests {
                 time: ms(1),
             },
         );
-        first.record_analysis(Analysis::Cfg, Instant::now());
+        first.record_analysis(Analysis::Cfg, Stopwatch::start(true));
         let mut second = PassTimings::default();
         // Its own name, not the literal: merging compares the text.
         let name: &'static str = String::from("copy-prop").leak();
         second.record_pass(name, true, ms(5));
         second.record_pass("simplify-cfg", false, ms(7));
-        second.record_analysis(Analysis::Liveness, Instant::now());
-        second.record_analysis(Analysis::Cfg, Instant::now());
+        second.record_analysis(Analysis::Liveness, Stopwatch::start(true));
+        second.record_analysis(Analysis::Cfg, Stopwatch::start(true));
         let mut all = PassTimings::default();
         all.merge(&first);
         all.merge(&second);
@@ -249,7 +269,7 @@ mod tests {
         let mut t = PassTimings::default();
         t.record_pass("inline", false, Duration::ZERO);
         for _ in 0..4 {
-            t.record_analysis(Analysis::DomTree, Instant::now());
+            t.record_analysis(Analysis::DomTree, Stopwatch::start(true));
         }
         let text = t.to_string();
         let row = |name: &str| {

@@ -478,8 +478,10 @@ fn binary_facts(
             if !(1..=1 << 20).contains(&k) || p.0 == d {
                 return;
             }
-            let (lp, hp) = bounds(s, p);
-            if let (Some(lp), Some(hp)) = (lp, hp) {
+            // Both bounds are needed; the upper one (missing for most loop counters, which
+            // are bounded by a local) is searched for first.
+            let Some(hp) = upper_of(s, p) else { return };
+            if let Some(lp) = lower_of(s, p) {
                 if lp >= 0 && in_i64(Some(hp * k)) {
                     within(gen, d, Some(lp * k), Some(hp * k));
                     gen.push((p.0, d, 0));
