@@ -462,3 +462,34 @@ fn every_positional_argument_is_described_in_help() {
     // The hidden subcommand is not listed.
     assert!(!stdout(&poolopt(&["--help"])).contains("bench-cell"));
 }
+
+#[test]
+fn time_passes_prints_a_row_per_pass_with_measured_times() {
+    let o = poolopt(&["opt", POOL8, "-O2", "--time-passes", "-o", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(0));
+    let err = stderr(&o);
+    assert!(
+        err.contains("===== pass execution timing report ====="),
+        "{err}"
+    );
+    let total = err
+        .lines()
+        .find(|l| l.trim_end().ends_with(" total"))
+        .expect("a total row");
+    let ms: f64 = total.split_whitespace().next().unwrap().parse().unwrap();
+    // The clock must run when the table is asked for (a whole O2 pipeline is never 0 ms
+    // to the microsecond).
+    assert!(ms > 0.0, "{total}");
+    for pass in ["inline", "bounds-check-elim", "simplify-cfg"] {
+        assert!(
+            err.lines().any(|l| l.ends_with(&format!("  {pass}"))),
+            "{err}"
+        );
+    }
+    let facts = err
+        .lines()
+        .find(|l| l.ends_with("  facts"))
+        .expect("facts row");
+    let computed: u64 = facts.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert!(computed >= 1, "{facts}");
+}

@@ -253,7 +253,8 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
         }
     }
     let manager = pass_manager(&args.opt, remark_format.is_some())?
-        .record_dumps(args.print_after_all || args.diff || args.print_changed);
+        .record_dumps(args.print_after_all || args.diff || args.print_changed)
+        .time_passes(args.time_passes);
     let session = match &args.entry {
         Some(entry) => session
             .optimize_for_entries(&manager, &[entry.as_str()])
