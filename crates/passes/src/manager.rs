@@ -74,7 +74,7 @@ impl PassReport {
 /// fact sets of dropped analyses.
 #[derive(Default)]
 struct Storage {
-    cfg: Option<Cfg>,
+    cfgs: Vec<Cfg>,
     fact_sets: FactSetPool,
 }
 
@@ -221,7 +221,7 @@ impl PassManager {
         let mut failure = None;
         {
             let mut cx = PassContext::new(module, &name, &mut remarks, &mut stats);
-            if let Some(cfg) = storage.cfg.take() {
+            for cfg in storage.cfgs.drain(..) {
                 cx.return_cfg(cfg);
             }
             cx.set_fact_pool(std::mem::take(&mut storage.fact_sets));
@@ -284,7 +284,7 @@ impl PassManager {
                 }
             }
             storage.fact_sets = cx.take_fact_pool();
-            storage.cfg = cx.take_cfg_storage();
+            storage.cfgs = cx.take_cfg_storage();
             report.timings.merge(&cx.take_timings());
         }
         report.remarks.extend(remarks);

@@ -255,6 +255,7 @@ impl Pass for BoundsCheckElim {
 fn remove_unreachable(func: &mut Function, cx: &mut PassContext<'_>) {
     let cfg = cx.fresh_cfg(func);
     func.layout.retain(|&b| cfg.is_reachable(b));
+    cx.return_cfg(cfg);
 }
 
 /// A decision about an explicit check: a conditional branch to a block that only traps.

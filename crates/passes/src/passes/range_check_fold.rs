@@ -128,6 +128,7 @@ impl Pass for RangeCheckFold {
             let cfg = cx.fresh_cfg(func);
             func.layout
                 .retain(|&b| cfg.is_reachable(b) || !reachable_before[b]);
+            cx.return_cfg(cfg);
             cx.invalidate();
         }
         changed
