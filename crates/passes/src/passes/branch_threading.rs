@@ -83,10 +83,17 @@ impl Pass for BranchThreading {
         let mut changed = false;
         let mut cfg = cx.spare_cfg();
         // Each round threads edges found on the CFG of the round before (a threaded edge can
-        // make another branch decidable); a handful of rounds reach what matters.
-        for _ in 0..4 {
-            cx.recompute_cfg(func, &mut cfg);
-            if !thread_round(func, cx, &cfg) {
+        // make another branch decidable); a handful of rounds reach what matters. The first
+        // round reads the context's cached CFG: nothing has changed yet.
+        for round_index in 0..4 {
+            let threaded = if round_index == 0 {
+                let shared = cx.shared_cfg(func);
+                thread_round(func, cx, &shared)
+            } else {
+                cx.recompute_cfg(func, &mut cfg);
+                thread_round(func, cx, &cfg)
+            };
+            if !threaded {
                 break;
             }
             changed = true;

@@ -51,16 +51,24 @@ impl Pass for SimplifyCfg {
         // remove that its own later steps did not see, so the next round changes nothing. The
         // entry is never removed: at most `n - 1` removing rounds, one folding, one idle.
         let bound = 4 * (func.layout.len() + 4);
-        let mut cfg = cx.spare_cfg();
-        for _ in 0..bound {
+        let mut own = cx.spare_cfg();
+        for round_index in 0..bound {
             let mut round = fold_branches(func, cx);
             round |= thread_jumps(func, cx);
             // One CFG per round serves both: it is taken after the terminators changed, and
             // merging counts only reachable predecessors, which are exactly the predecessors
-            // left once the unreachable blocks are gone.
-            cx.recompute_cfg(func, &mut cfg);
-            round |= remove_unreachable(func, cx, &cfg);
-            round |= merge_blocks(func, cx, &cfg);
+            // left once the unreachable blocks are gone. Before any change (the usual case:
+            // most functions have nothing to simplify) it is the context's cached CFG.
+            let shared;
+            let cfg: &Cfg = if round_index == 0 && !round {
+                shared = cx.shared_cfg(func);
+                &shared
+            } else {
+                cx.recompute_cfg(func, &mut own);
+                &own
+            };
+            round |= remove_unreachable(func, cx, cfg);
+            round |= merge_blocks(func, cx, cfg);
             if !round {
                 break;
             }
@@ -69,7 +77,7 @@ impl Pass for SimplifyCfg {
         if changed {
             cx.invalidate();
         }
-        cx.return_cfg(cfg);
+        cx.return_cfg(own);
         changed
     }
 }
