@@ -71,6 +71,8 @@ impl Tracked {
         };
         // Bool locals that an explicit check's branch or an and/or reads.
         let mut tested = vec![false; n];
+        // Bool locals a conditional branch reads (their compares' operands are guarded).
+        let mut branch_cond = vec![false; n];
         for &b in &func.layout {
             if let Some(Terminator::BrIf {
                 cond: Operand::Local(c),
@@ -78,6 +80,7 @@ impl Tracked {
                 else_block,
             }) = func.terminator(b)
             {
+                branch_cond[c.index()] = true;
                 let traps = |t| matches!(func.terminator(t), Some(Terminator::Trap(_)));
                 if traps(*then_block) || traps(*else_block) {
                     tested[c.index()] = true;
@@ -99,9 +102,17 @@ impl Tracked {
                 }
             }
         }
-        // Seeds.
+        // Seeds, and the locals a branch's compare reads.
+        let mut guarded = vec![false; n];
         for &b in &func.layout {
             for &inst in &func.blocks[b].insts {
+                if let InstKind::Compare { dst, lhs, rhs, .. } = *func.inst(inst) {
+                    if branch_cond[dst.index()] {
+                        for l in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
+                            guarded[l.index()] = true;
+                        }
+                    }
+                }
                 match *func.inst(inst) {
                     InstKind::VecGet {
                         vec, index, check, ..
@@ -130,29 +141,6 @@ impl Tracked {
             .map(Local::new)
             .filter(|&l| on[l.index()] && matches!(func.local_ty(l), Type::Vec(_)))
             .collect();
-        // Locals a branch's compare reads.
-        let mut branch_cond = vec![false; n];
-        for &b in &func.layout {
-            if let Some(Terminator::BrIf {
-                cond: Operand::Local(c),
-                ..
-            }) = func.terminator(b)
-            {
-                branch_cond[c.index()] = true;
-            }
-        }
-        let mut guarded = vec![false; n];
-        for &b in &func.layout {
-            for &inst in &func.blocks[b].insts {
-                if let InstKind::Compare { dst, lhs, rhs, .. } = *func.inst(inst) {
-                    if branch_cond[dst.index()] {
-                        for l in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
-                            guarded[l.index()] = true;
-                        }
-                    }
-                }
-            }
-        }
         for &b in &func.layout {
             for &inst in &func.blocks[b].insts {
                 if let InstKind::VecLen { dst, vec } = *func.inst(inst) {
@@ -190,8 +178,11 @@ impl Tracked {
         let mut changed = true;
         while changed {
             changed = false;
-            for &b in &func.layout {
-                for &inst in &func.blocks[b].insts {
+            // Backwards: most links run from a definition's destination to its operands,
+            // defined earlier, so a backward sweep follows a whole chain at once (the least
+            // fixpoint, hence the result, does not depend on the order).
+            for &b in func.layout.iter().rev() {
+                for &inst in func.blocks[b].insts.iter().rev() {
                     let mut add: [Option<Operand>; 2] = [None, None];
                     if let Some(q) = quotient_of(func, func.inst(inst)).filter(|_| quotients) {
                         if on[q.x.index()] && !on[q.d.index()] {
