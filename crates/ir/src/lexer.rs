@@ -191,7 +191,9 @@ impl<'a> Interner<'a> {
             names: Vec::with_capacity(SIZE / 4),
         };
         for word in KEYWORDS {
-            interner.intern_slow(word, 0, word.len());
+            let (bytes, len) = (word.as_bytes(), word.len());
+            let (head, tail) = (word_part(bytes, 0, len), word_part(bytes, 8, len));
+            interner.intern_slow(word, 0, word.len(), head, tail);
         }
         interner
     }
@@ -210,16 +212,21 @@ impl<'a> Interner<'a> {
                 }
             }
         }
-        self.intern_slow(src, start, end)
+        self.intern_slow(src, start, end, head, tail)
     }
 
-    /// Interns the word `src[start..end]` by probing the table from its home slot.
+    /// Interns the word `src[start..end]` (first sixteen bytes `head` and `tail`, as for
+    /// [`Interner::intern`]) by probing the table from its home slot.
     #[inline(never)]
-    fn intern_slow(&mut self, src: &'a str, start: usize, end: usize) -> Symbol {
-        let bytes = src.as_bytes();
-        let head = word_part(bytes, start, end);
-        let tail = word_part(bytes, start + 8, end);
-        let word = &bytes[start..end];
+    fn intern_slow(
+        &mut self,
+        src: &'a str,
+        start: usize,
+        end: usize,
+        head: u64,
+        tail: u64,
+    ) -> Symbol {
+        let word = &src.as_bytes()[start..end];
         let len = word.len() as u32;
         let mask = self.mask;
         let mut slot = (word_hash(head, tail, word) >> self.shift) as usize;
@@ -721,7 +728,12 @@ impl<'a> Lexer<'a> {
                     push(&mut toks, TokenKind::Newline, i, next_line);
                     i += 1;
                     self.out.line_starts.push(i as u32);
-                    // The indentation of the next line, without a dispatch.
+                    // The indentation of the next line, without a dispatch: up to eight
+                    // spaces in one load, then (tabs, deeper indentation) byte by byte.
+                    if let Some(&chunk) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
+                        let not_space = u64::from_le_bytes(chunk) ^ u64::from_le_bytes([b' '; 8]);
+                        i += not_space.trailing_zeros() as usize / 8;
+                    }
                     while i < n && matches!(b[i], b' ' | b'\t') {
                         i += 1;
                     }
@@ -778,9 +790,23 @@ impl<'a> Lexer<'a> {
         let hex = b.get(digits_start) == Some(&b'0')
             && matches!(b.get(digits_start + 1), Some(b'x' | b'X'));
         let mut end = digits_start + if hex { 2 } else { 0 };
-        // Take the whole word so `12ab` is one bad literal, not a number and a name.
+        // Take the whole word so `12ab` is one bad literal, not a number and a name. A decimal
+        // literal is valued on the way.
+        let mut value = 0u64;
+        let mut decimal = !hex;
         while end < b.len() && is_ident_continue(b[end]) {
+            let digit = b[end].wrapping_sub(b'0');
+            decimal &= digit < 10;
+            value = value.wrapping_mul(10).wrapping_add(u64::from(digit));
             end += 1;
+        }
+        // At most 18 decimal digits always fit an `i64`: no further checks.
+        if decimal && end - digits_start <= 18 {
+            let value = value as i64;
+            let index = self.out.ints.len() as u32;
+            self.out.ints.push(if negative { -value } else { value });
+            push(toks, TokenKind::Int, start, index);
+            return end;
         }
         let text = &self.src[start..end];
         let body = &self.src[digits_start..end];
@@ -964,6 +990,50 @@ mod tests {
         assert!(matches!(int("0x"), Err(ParseErrorKind::BadInt(_))));
         let l = lex("-0x1f,");
         assert_eq!(l.span(l.token(0)), 0..5);
+        // Around the 18-digit fast path: 18 and 19 digits, signs, leading zeros.
+        assert_eq!(int("999999999999999999"), Ok(999_999_999_999_999_999));
+        assert_eq!(int("-999999999999999999"), Ok(-999_999_999_999_999_999));
+        assert_eq!(int("1234567890123456789"), Ok(1_234_567_890_123_456_789));
+        assert_eq!(int("9223372036854775807"), Ok(i64::MAX));
+        assert_eq!(int("0000000000000000000042"), Ok(42));
+        assert_eq!(int("-0"), Ok(0));
+        assert!(matches!(
+            int("12345678901234567a"),
+            Err(ParseErrorKind::BadInt(_))
+        ));
+        assert!(matches!(
+            int("99999999999999999999"),
+            Err(ParseErrorKind::IntOutOfRange(_))
+        ));
+    }
+
+    #[test]
+    fn indentation_of_any_depth_and_kind_is_skipped() {
+        // No indentation, 4, 8, 9 and 17 spaces, tabs, mixed, and a file ending in spaces.
+        let src = "a\n    b\n        c\n         d\n                 e\n\tf\n \t  \tg\n  ";
+        let l = lex(src);
+        let words: Vec<(String, Loc)> = tokens(&l)
+            .into_iter()
+            .filter(|t| t.kind == TokenKind::Ident)
+            .map(|t| (l.word(t).to_string(), l.loc_of(t.start)))
+            .collect();
+        let expected = [
+            ("a", 1),
+            ("b", 5),
+            ("c", 9),
+            ("d", 10),
+            ("e", 18),
+            ("f", 2),
+            ("g", 6),
+        ];
+        assert_eq!(words.len(), expected.len());
+        for (line, ((word, loc), (name, col))) in words.iter().zip(expected).enumerate() {
+            assert_eq!(
+                (word.as_str(), *loc),
+                (name, Loc::new(line as u32 + 1, col))
+            );
+        }
+        assert_eq!(l.token(l.eof_index()).start as usize, src.len());
     }
 
     #[test]
