@@ -339,6 +339,14 @@ struct WordInfo {
     scalar: Option<ScalarType>,
 }
 
+impl WordInfo {
+    /// A word that is neither a mnemonic nor a scalar type.
+    const NONE: WordInfo = WordInfo {
+        mnemonic: None,
+        scalar: None,
+    };
+}
+
 /// A word's first eight bytes as a little-endian integer, zero-padded. Every mnemonic and
 /// scalar type name has at most eight bytes, so for those words the key is the word.
 const fn word_key(word: &[u8]) -> u64 {
@@ -378,11 +386,65 @@ const WORD_TABLE_LEN: usize = BinaryOp::ALL.len()
     + PLAIN_MNEMONICS.len()
     + ScalarType::ALL.len();
 
-/// Every word that is a mnemonic or a scalar type, as `(word_key, meaning)`, sorted by key
-/// (built at compile time from the operators' own names, so the two cannot drift apart).
-static WORD_TABLE: [(u64, WordInfo); WORD_TABLE_LEN] = word_table();
+/// Every word that is a mnemonic or a scalar type, as `(word_key, meaning)`, in a table with a
+/// slot for each key and no collision (built at compile time from the operators' own names, so
+/// the two cannot drift apart): looking a word up is a multiply, a load and a compare.
+static WORD_TABLE: WordTable = WordTable::build();
 
-const fn word_table() -> [(u64, WordInfo); WORD_TABLE_LEN] {
+/// A collision-free hash table of the [`WORD_TABLE_LEN`] words with a meaning, keyed by
+/// [`word_key`]. An empty slot has key 0, which no word of one to eight bytes has.
+struct WordTable {
+    /// The multiplier of [`WordTable::slot_of`], found at compile time.
+    multiplier: u64,
+    slots: [(u64, WordInfo); WordTable::SLOTS],
+}
+
+impl WordTable {
+    /// A power of two: about ten slots per word, so a collision-free multiplier is found in a
+    /// few tries.
+    const SLOTS: usize = 512;
+
+    const fn slot_of(key: u64, multiplier: u64) -> usize {
+        (key.wrapping_mul(multiplier) >> (64 - WordTable::SLOTS.trailing_zeros())) as usize
+    }
+
+    /// Tries multipliers until every word has a slot of its own; a word with two meanings
+    /// fails the build.
+    const fn build() -> WordTable {
+        let words = word_meanings();
+        let mut multiplier = 0x9e37_79b9_7f4a_7c15_u64;
+        'search: loop {
+            let mut slots = [(0, WordInfo::NONE); WordTable::SLOTS];
+            let mut i = 0;
+            while i < words.len() {
+                let (key, info) = words[i];
+                let slot = WordTable::slot_of(key, multiplier);
+                if slots[slot].0 != 0 {
+                    assert!(slots[slot].0 != key, "a word with two meanings");
+                    multiplier = multiplier.wrapping_add(0x2545_f491_4f6c_dd1e);
+                    continue 'search;
+                }
+                slots[slot] = (key, info);
+                i += 1;
+            }
+            return WordTable { multiplier, slots };
+        }
+    }
+
+    /// The meaning of the word whose [`word_key`] is `key` (a word of at most eight bytes).
+    #[inline]
+    fn get(&self, key: u64) -> WordInfo {
+        let (k, info) = self.slots[WordTable::slot_of(key, self.multiplier)];
+        if k == key {
+            info
+        } else {
+            WordInfo::NONE
+        }
+    }
+}
+
+/// Every word that is a mnemonic or a scalar type, with its meaning.
+const fn word_meanings() -> [(u64, WordInfo); WORD_TABLE_LEN] {
     const fn entry(
         name: &str,
         mnemonic: Option<Mnemonic>,
@@ -390,13 +452,7 @@ const fn word_table() -> [(u64, WordInfo); WORD_TABLE_LEN] {
     ) -> (u64, WordInfo) {
         (word_key(name.as_bytes()), WordInfo { mnemonic, scalar })
     }
-    let mut table = [(
-        0,
-        WordInfo {
-            mnemonic: None,
-            scalar: None,
-        },
-    ); WORD_TABLE_LEN];
+    let mut table = [(0, WordInfo::NONE); WORD_TABLE_LEN];
     let mut n = 0;
     // `const fn` has no iterators: one `while` per list, written once.
     macro_rules! add_each {
@@ -431,33 +487,16 @@ const fn word_table() -> [(u64, WordInfo); WORD_TABLE_LEN] {
     ));
     add_each!(PLAIN_MNEMONICS, |(name, m)| entry(name, Some(m), None));
     add_each!(ScalarType::ALL, |ty| entry(ty.name(), None, Some(ty)));
-    // Insertion sort by key; a duplicate key (two meanings for one word) fails the build.
-    let mut i = 1;
-    while i < table.len() {
-        let mut j = i;
-        while j > 0 && table[j - 1].0 >= table[j].0 {
-            assert!(table[j - 1].0 != table[j].0, "a word with two meanings");
-            let e = table[j];
-            table[j] = table[j - 1];
-            table[j - 1] = e;
-            j -= 1;
-        }
-        i += 1;
-    }
     table
 }
 
-/// What `word` means as a mnemonic and as a scalar type: one binary search over eight-byte
-/// keys, no string compare.
+/// What `word` means as a mnemonic and as a scalar type: one probe of [`WORD_TABLE`], no
+/// string compare.
 fn word_info_of(word: &str) -> WordInfo {
-    if word.len() > 8 {
-        return WordInfo::default();
+    if word.is_empty() || word.len() > 8 {
+        return WordInfo::NONE;
     }
-    let key = word_key(word.as_bytes());
-    match WORD_TABLE.binary_search_by_key(&key, |&(k, _)| k) {
-        Ok(i) => WORD_TABLE[i].1,
-        Err(_) => WordInfo::default(),
-    }
+    WORD_TABLE.get(word_key(word.as_bytes()))
 }
 
 /// One parsed statement of a body.
@@ -1831,6 +1870,12 @@ mod tests {
             assert_eq!(word_info_of(ty.name()).scalar, Some(ty));
             assert!(word_info_of(ty.name()).mnemonic.is_none());
         }
+    }
+
+    #[test]
+    fn the_word_table_holds_each_word_once() {
+        let filled = WORD_TABLE.slots.iter().filter(|(key, _)| *key != 0).count();
+        assert_eq!(filled, WORD_TABLE_LEN);
     }
 
     #[test]
