@@ -239,13 +239,15 @@ enum Item {
     Struct {
         kw: usize,
         name: usize,
-        fields: Vec<(usize, RawType)>,
+        /// Where the fields are in [`Parser::item_parts`].
+        fields: Range<usize>,
     },
     Func {
         kw: usize,
         name: usize,
         inline: InlineHint,
-        params: Vec<(usize, RawType)>,
+        /// Where the parameters are in [`Parser::item_parts`].
+        params: Range<usize>,
         ret: Option<RawType>,
         /// Index of the first token after the `{`.
         body: usize,
@@ -254,6 +256,7 @@ enum Item {
 }
 
 /// What a first look at a body finds (see [`Parser::scan_body`]).
+#[derive(Clone)]
 struct BodyScan {
     /// Index of the `}` (or `Eof`) that ends the body.
     end: usize,
@@ -261,24 +264,15 @@ struct BodyScan {
     lines: usize,
     /// Lines before the first label: at most one `var` each.
     vars: usize,
-    /// Token indices of the labels, in order.
-    labels: Vec<usize>,
-}
-
-impl BodyScan {
-    /// Moves the scan out, leaving no labels behind.
-    fn take(&mut self) -> BodyScan {
-        BodyScan {
-            labels: std::mem::take(&mut self.labels),
-            ..*self
-        }
-    }
+    /// Where the token indices of the labels, in order, are in [`Parser::labels`].
+    labels: Range<usize>,
 }
 
 /// A function whose declaration is resolved and whose body is still to be parsed. A parameter
 /// whose type did not resolve has `None` (it is declared, so its uses report nothing more).
 struct FuncDecl {
-    params: Vec<(usize, Option<Type>)>,
+    /// Where the parameters are in [`Decls::params`].
+    params: Range<usize>,
     body: usize,
     scan: BodyScan,
 }
@@ -288,6 +282,8 @@ struct Decls {
     struct_of: Vec<Option<StructId>>,
     func_of: Vec<Option<FuncId>>,
     funcs: Vec<(FuncId, FuncDecl)>,
+    /// The parameters of every function, in order.
+    params: Vec<(usize, Option<Type>)>,
 }
 
 /// What a word means as an instruction mnemonic.
@@ -532,6 +528,15 @@ struct Parser<'a> {
     scope: Vec<ScopeSlot>,
     /// The stamp of the body being parsed.
     body_stamp: u32,
+    /// The fields and parameters of every item, as written (see [`Item`]).
+    item_parts: Vec<(usize, RawType)>,
+    /// The label tokens of every body, in order (see [`BodyScan::labels`]).
+    labels: Vec<usize>,
+    /// The instructions of the block being parsed ([`BodyParser::pending`]), kept from body to
+    /// body so that it is allocated once.
+    pending_insts: Vec<crate::entities::Inst>,
+    /// Which blocks of the body being parsed have had their label, kept from body to body.
+    defined_blocks: Vec<bool>,
 }
 
 /// What a word names in one function body.
@@ -551,7 +556,12 @@ impl<'a> Parser<'a> {
             .map(|(_, name)| word_info_of(name))
             .collect();
         let scope = vec![ScopeSlot::default(); lx.interner.len()];
+        let labels = Vec::with_capacity(lx.label_candidates.len());
         Parser {
+            item_parts: Vec::new(),
+            labels,
+            pending_insts: Vec::new(),
+            defined_blocks: Vec::new(),
             lx,
             pos: 0,
             words,
@@ -792,7 +802,8 @@ impl<'a> Parser<'a> {
     }
 
     fn items(&mut self) -> Vec<Item> {
-        let mut items = Vec::new();
+        // Every item ends with a `}`: room for as many items as there are.
+        let mut items = Vec::with_capacity(self.lx.closers.len());
         loop {
             self.skip_newlines();
             if self.at_eof() || self.full() {
@@ -844,13 +855,13 @@ impl<'a> Parser<'a> {
         let kw = self.bump();
         let name = self.expect_ident("a struct name")?;
         self.expect_punct(Punct::LBrace)?;
-        let mut fields = Vec::new();
+        let first = self.item_parts.len();
         self.skip_newlines();
         while !self.is_punct(self.pos, Punct::RBrace) {
             let field = self.expect_ident("a field name or `}`")?;
             self.expect_punct(Punct::Colon)?;
             let ty = self.raw_type()?;
-            fields.push((field, ty));
+            self.item_parts.push((field, ty));
             self.skip_newlines();
             if self.is_punct(self.pos, Punct::Comma) {
                 self.bump();
@@ -860,7 +871,11 @@ impl<'a> Parser<'a> {
             }
         }
         self.bump();
-        Ok(Item::Struct { kw, name, fields })
+        Ok(Item::Struct {
+            kw,
+            name,
+            fields: first..self.item_parts.len(),
+        })
     }
 
     fn func_header(&mut self) -> PResult<Item> {
@@ -880,13 +895,13 @@ impl<'a> Parser<'a> {
         self.bump();
         let name = self.expect_ident("a function name")?;
         self.expect_punct(Punct::LParen)?;
-        let mut params = Vec::new();
+        let first_param = self.item_parts.len();
         self.skip_newlines();
         while !self.is_punct(self.pos, Punct::RParen) {
             let param = self.expect_ident("a parameter name or `)`")?;
             self.expect_punct(Punct::Colon)?;
             let ty = self.raw_type()?;
-            params.push((param, ty));
+            self.item_parts.push((param, ty));
             self.skip_newlines();
             if self.is_punct(self.pos, Punct::Comma) {
                 self.bump();
@@ -896,6 +911,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.bump();
+        let params = first_param..self.item_parts.len();
         let ret = if self.is_punct(self.pos, Punct::Arrow) {
             self.bump();
             Some(self.raw_type()?)
@@ -922,7 +938,7 @@ impl<'a> Parser<'a> {
     /// Finds the extent of a body from its first token `start` to its `}` (or the end of
     /// input), how many lines it has, and where its labels are (a word followed by `:` at the
     /// start of a line), from what the lexer recorded: no walk over the body's tokens.
-    fn scan_body(&self, start: usize) -> BodyScan {
+    fn scan_body(&mut self, start: usize) -> BodyScan {
         let lx = &self.lx;
         let eof = lx.eof_index();
         let closers = &lx.closers;
@@ -933,19 +949,24 @@ impl<'a> Parser<'a> {
         let candidates = &lx.label_candidates;
         let first = candidates.partition_point(|&c| (c as usize) < start);
         let last = candidates.partition_point(|&c| (c as usize) < end);
-        // Sized for every candidate of the body (one allocation, no growth).
-        let mut labels: Vec<usize> = Vec::with_capacity(last.saturating_sub(first));
-        labels.extend(
+        // Every body's labels go to one vector, sized for every candidate of the module.
+        let labels_start = self.labels.len();
+        self.labels.extend(
             candidates[first..last.max(first)]
                 .iter()
                 .map(|&c| c as usize)
-                .filter(|&i| i == start || self.is_newline(i - 1)),
+                .filter(|&i| i == start || lx.kind(i - 1) == TokenKind::Newline),
         );
-        let line = |i: usize| lx.line_of(self.tok(i).start);
+        let labels = labels_start..self.labels.len();
+        let line = |i: usize| lx.line_of(lx.token(i).start);
         let first_line = line(start);
         let lines = line(end) + 1 - first_line;
         // The declarations come before the first label.
-        let vars = labels.first().map_or(lines, |&l| line(l) + 1 - first_line);
+        let vars = self
+            .labels
+            .get(labels.start)
+            .filter(|_| !labels.is_empty())
+            .map_or(lines, |&l| line(l) + 1 - first_line);
         BodyScan {
             end,
             lines,
@@ -1018,8 +1039,9 @@ impl<'a> Parser<'a> {
         let words = self.lx.interner.len();
         let mut struct_of: Vec<Option<StructId>> = vec![None; words];
         let mut func_of: Vec<Option<FuncId>> = vec![None; words];
-        let mut struct_items = Vec::new();
-        let mut func_items = Vec::new();
+        let mut struct_items = Vec::with_capacity(items.len());
+        let mut func_items = Vec::with_capacity(items.len());
+        module.funcs.reserve(items.len());
         for item in items {
             match item {
                 Item::Struct { kw, name, fields } => {
@@ -1042,7 +1064,7 @@ impl<'a> Parser<'a> {
                             loc: self.loc(*kw),
                         });
                         struct_of[sym.index()] = Some(id);
-                        struct_items.push((id, &*fields));
+                        struct_items.push((id, fields.clone()));
                     }
                 }
                 Item::Func {
@@ -1067,14 +1089,14 @@ impl<'a> Parser<'a> {
                         func.inline = *inline;
                         let id = module.funcs.push(func);
                         func_of[sym.index()] = Some(id);
-                        func_items.push((id, &*params, *ret, *body, scan.take()));
+                        func_items.push((id, params.clone(), *ret, *body, scan.clone()));
                     }
                 }
             }
         }
         for (id, fields) in struct_items {
             let mut seen = FxHashSet::default();
-            for &(field, raw) in fields {
+            for &(field, raw) in &self.item_parts[fields] {
                 let fname = self.text(field);
                 if !seen.insert(self.sym(field)) {
                     errors.push(
@@ -1098,10 +1120,11 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let mut funcs = Vec::new();
+        let mut funcs = Vec::with_capacity(func_items.len());
+        let mut resolved = Vec::with_capacity(self.item_parts.len());
         for (id, params, ret, body, scan) in func_items {
-            let mut resolved = Vec::new();
-            for &(param, raw) in params.iter() {
+            let first = resolved.len();
+            for &(param, raw) in &self.item_parts[params] {
                 match self.resolve_type(raw, &struct_of) {
                     Ok(ty) => resolved.push((param, Some(ty))),
                     Err(e) => {
@@ -1121,7 +1144,7 @@ impl<'a> Parser<'a> {
             funcs.push((
                 id,
                 FuncDecl {
-                    params: resolved,
+                    params: first..resolved.len(),
                     body,
                     scan,
                 },
@@ -1142,6 +1165,7 @@ impl<'a> Parser<'a> {
             struct_of,
             func_of,
             funcs,
+            params: resolved,
         }
     }
 
@@ -1155,11 +1179,12 @@ impl<'a> Parser<'a> {
             decls,
             func: Function::new(""),
             poisoned_locals: FxHashSet::default(),
-            pending: Vec::new(),
+            pending: std::mem::take(&mut self.pending_insts),
             body_start: decl.body,
         };
-        b.reserve(&decl.scan, decl.params.len());
-        for &(param, ty) in &decl.params {
+        let params = &decls.params[decl.params.clone()];
+        b.reserve(&decl.scan, params.len());
+        for &(param, ty) in params {
             let local = match b.declare_local(self, param, ty.unwrap_or(Type::I64)) {
                 Ok(local) => local,
                 Err(failure) => {
@@ -1174,9 +1199,18 @@ impl<'a> Parser<'a> {
             b.func.params.push(local);
         }
         self.pos = decl.body;
-        b.create_blocks(self, &decl.scan.labels);
+        let labels = std::mem::take(&mut self.labels);
+        b.create_blocks(self, &labels[decl.scan.labels.clone()]);
+        self.labels = labels;
         b.declarations(self);
-        b.statements(self);
+        let mut defined = std::mem::take(&mut self.defined_blocks);
+        defined.clear();
+        defined.resize(b.func.blocks.len(), false);
+        b.statements(self, &mut defined);
+        self.defined_blocks = defined;
+        // The buffer is kept for the next body.
+        self.pending_insts = b.pending;
+        self.pending_insts.clear();
         b.func
     }
 }
@@ -1323,9 +1357,9 @@ impl BodyParser<'_> {
         }
     }
 
-    /// Labels, instructions and terminators up to the closing `}`.
-    fn statements(&mut self, p: &mut Parser) {
-        let mut defined = vec![false; self.func.blocks.len()];
+    /// Labels, instructions and terminators up to the closing `}`. `defined` has an entry,
+    /// `false`, for every block.
+    fn statements(&mut self, p: &mut Parser, defined: &mut [bool]) {
         // The current block, the token of its label, and whether it is terminated.
         let mut current: Option<(Block, usize, bool)> = None;
         // After a duplicate label: the lines of that block are skipped without more errors.
