@@ -31,7 +31,7 @@
 #![allow(clippy::result_large_err)]
 
 use crate::entities::{Block, FuncId, Local, StructId};
-use crate::function::{Function, InlineHint};
+use crate::function::{Function, InlineHint, LocalData, Name};
 use crate::inst::{BinaryOp, CastOp, Check, CmpOp, InstKind, Loc, Operand, Terminator, UnaryOp};
 use crate::lexer::{kw, lex, Lexed, Punct, Symbol, Token, TokenKind};
 use crate::module::Module;
@@ -530,6 +530,9 @@ struct Parser<'a> {
     body_stamp: u32,
     /// The fields and parameters of every item, as written (see [`Item`]).
     item_parts: Vec<(usize, RawType)>,
+    /// The operands of the list being parsed ([`BodyParser::operand_list`]), kept from list to
+    /// list.
+    operands: Vec<Operand>,
     /// The label tokens of every body, in order (see [`BodyScan::labels`]).
     labels: Vec<usize>,
     /// The instructions of the block being parsed ([`BodyParser::pending`]), kept from body to
@@ -559,6 +562,7 @@ impl<'a> Parser<'a> {
         let labels = Vec::with_capacity(lx.label_candidates.len());
         Parser {
             item_parts: Vec::new(),
+            operands: Vec::new(),
             labels,
             pending_insts: Vec::new(),
             defined_blocks: Vec::new(),
@@ -1185,7 +1189,8 @@ impl<'a> Parser<'a> {
         let params = &decls.params[decl.params.clone()];
         b.reserve(&decl.scan, params.len());
         for &(param, ty) in params {
-            let local = match b.declare_local(self, param, ty.unwrap_or(Type::I64)) {
+            let loc = self.loc(param);
+            let local = match b.declare_local(self, param, ty.unwrap_or(Type::I64), loc) {
                 Ok(local) => local,
                 Err(failure) => {
                     self.report(failure);
@@ -1195,7 +1200,6 @@ impl<'a> Parser<'a> {
             if ty.is_none() {
                 b.poisoned_locals.insert(local);
             }
-            b.func.locals[local].loc = self.loc(param);
             b.func.params.push(local);
         }
         self.pos = decl.body;
@@ -1242,24 +1246,35 @@ impl BodyParser<'_> {
         (slot.block_stamp == p.body_stamp).then(|| Block::new(slot.block as usize))
     }
 
-    fn declare_local(&mut self, p: &mut Parser, name: usize, ty: Type) -> PResult<Local> {
-        let text = p.text(name);
+    /// Declares the local named by word token `name`, of type `ty`, declared at `loc`.
+    #[inline]
+    fn declare_local(&mut self, p: &mut Parser, name: usize, ty: Type, loc: Loc) -> PResult<Local> {
         let sym = p.sym(name);
-        if sym == kw::TRUE || sym == kw::FALSE {
-            return Err(p
-                .err_at(name, ParseErrorKind::ReservedName(text.into()))
-                .into());
+        if sym == kw::TRUE || sym == kw::FALSE || self.local_of(p, sym).is_some() {
+            return Err(self.undeclarable(p, name));
         }
-        if self.local_of(p, sym).is_some() {
-            return Err(p
-                .err_at(name, ParseErrorKind::DuplicateLocal(text.into()))
-                .into());
-        }
-        let local = self.func.add_local(text, ty);
+        let local = self.func.locals.push(LocalData {
+            name: Name::from(p.lx.interner.name(sym)),
+            ty,
+            packed: false,
+            loc,
+        });
         let slot = &mut p.scope[sym.index()];
         slot.local_stamp = p.body_stamp;
         slot.local = local.as_u32();
         Ok(local)
+    }
+
+    /// Why word token `name` cannot be declared: a reserved word or a duplicate.
+    #[cold]
+    #[inline(never)]
+    fn undeclarable(&self, p: &Parser, name: usize) -> Failure {
+        let text = p.text(name);
+        let kind = match p.sym(name) {
+            kw::TRUE | kw::FALSE => ParseErrorKind::ReservedName(text.into()),
+            _ => ParseErrorKind::DuplicateLocal(text.into()),
+        };
+        p.err_at(name, kind).into()
     }
 
     /// Reserves room for the locals, blocks and instructions of the body `scan` describes.
@@ -1323,8 +1338,8 @@ impl BodyParser<'_> {
                 (Type::I64, false)
             }
         };
-        let local = self.declare_local(p, name, ty)?;
-        self.func.locals[local].loc = p.loc(kw);
+        let loc = p.loc(kw);
+        let local = self.declare_local(p, name, ty, loc)?;
         if !resolved {
             self.poisoned_locals.insert(local);
             p.skip_line();
@@ -1482,9 +1497,10 @@ impl BodyParser<'_> {
     #[inline]
     fn local(&self, p: &mut Parser) -> PResult<Local> {
         let i = p.pos;
-        if p.is_ident(i) {
+        let tok = p.tok(i);
+        if tok.kind == TokenKind::Ident {
             // `true` and `false` are never declared (see `declare_local`).
-            if let Some(local) = self.local_of(p, p.sym(i)) {
+            if let Some(local) = self.local_of(p, Symbol(tok.data)) {
                 p.advance();
                 return Ok(local);
             }
@@ -1518,42 +1534,40 @@ impl BodyParser<'_> {
     #[inline]
     fn operand(&self, p: &mut Parser) -> PResult<Operand> {
         let i = p.pos;
-        match p.kind(i) {
-            TokenKind::Int => {
-                p.advance();
-                Ok(Operand::Const(p.lx.ints[p.tok(i).data as usize]))
+        let tok = p.tok(i);
+        let operand = match tok.kind {
+            TokenKind::Ident => {
+                // A local first: `true` and `false` are never declared (see `declare_local`).
+                match self.local_of(p, Symbol(tok.data)) {
+                    Some(local) => Operand::Local(local),
+                    None => match Symbol(tok.data) {
+                        kw::TRUE => Operand::Const(1),
+                        kw::FALSE => Operand::Const(0),
+                        _ => return Err(self.not_a_local(p, i)),
+                    },
+                }
             }
-            TokenKind::Ident => match p.sym(i) {
-                kw::TRUE => {
-                    p.advance();
-                    Ok(Operand::Const(1))
-                }
-                kw::FALSE => {
-                    p.advance();
-                    Ok(Operand::Const(0))
-                }
-                _ => Ok(Operand::Local(self.local(p)?)),
-            },
-            _ => Err(p.expected("an operand")),
-        }
+            TokenKind::Int => Operand::Const(p.lx.ints[tok.data as usize]),
+            _ => return Err(p.expected("an operand")),
+        };
+        p.advance();
+        Ok(operand)
     }
 
     /// `op, op, ...` between parentheses (the `(` is next).
     fn operand_list(&self, p: &mut Parser) -> PResult<Vec<Operand>> {
         p.expect_punct(Punct::LParen)?;
-        // Size the list at once: count the commas up to the `)` (or the end of the line).
-        let mut n = 0;
-        let mut j = p.pos;
-        loop {
-            match p.kind(j) {
-                TokenKind::Punct(Punct::Comma) => n += 1,
-                TokenKind::Punct(Punct::RParen) | TokenKind::Newline | TokenKind::Eof => break,
-                _ => {}
-            }
-            j += 1;
-        }
-        let empty = p.is_punct(p.pos, Punct::RParen);
-        let mut ops = Vec::with_capacity(if empty { 0 } else { n + 1 });
+        // Collected in a buffer kept from list to list, then copied at the exact size.
+        let mut ops = std::mem::take(&mut p.operands);
+        ops.clear();
+        let result = self.operands_until_paren(p, &mut ops);
+        let list = result.map(|()| ops.as_slice().to_vec());
+        p.operands = ops;
+        list
+    }
+
+    /// The operands of a list up to its `)` (consumed), into `ops`.
+    fn operands_until_paren(&self, p: &mut Parser, ops: &mut Vec<Operand>) -> PResult<()> {
         while !p.is_punct(p.pos, Punct::RParen) {
             ops.push(self.operand(p)?);
             if p.is_punct(p.pos, Punct::Comma) {
@@ -1563,7 +1577,7 @@ impl BodyParser<'_> {
             }
         }
         p.advance();
-        Ok(ops)
+        Ok(())
     }
 
     fn block_ref(&self, p: &mut Parser) -> PResult<Block> {
