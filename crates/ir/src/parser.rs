@@ -1352,10 +1352,6 @@ impl BodyParser<'_> {
         p.end_of_statement()
     }
 
-    fn is_declaration(&self, p: &Parser) -> bool {
-        (p.is_word(p.pos, kw::VAR) || p.is_word(p.pos, kw::PACKED)) && p.is_ident(p.pos + 1)
-    }
-
     /// Ends the block that `current` holds: gives it its instructions and reports a missing
     /// terminator.
     fn close(&mut self, p: &mut Parser, current: Option<(Block, usize, bool)>) {
@@ -1380,17 +1376,22 @@ impl BodyParser<'_> {
         // After a duplicate label: the lines of that block are skipped without more errors.
         let mut skipping = false;
         loop {
-            p.skip_newlines();
+            // The first token of a line, read once for the checks below.
+            let i = p.pos;
+            let tok = p.tok(i);
+            if tok.kind == TokenKind::Newline {
+                p.advance();
+                continue;
+            }
             if p.full() {
                 return;
             }
-            let i = p.pos;
-            if p.is_punct(i, Punct::RBrace) {
+            if tok.kind == TokenKind::Punct(Punct::RBrace) {
                 self.close(p, current);
                 p.bump();
                 return;
             }
-            if p.at_eof() {
+            if tok.kind == TokenKind::Eof {
                 if let Some((block, _, _)) = current {
                     self.func.blocks[block].insts = std::mem::take(&mut self.pending);
                 }
@@ -1401,11 +1402,12 @@ impl BodyParser<'_> {
                 p.report(p.unexpected(i, what).into());
                 return;
             }
-            if p.is_ident(i) && p.is_punct(i + 1, Punct::Colon) {
+            let word = (tok.kind == TokenKind::Ident).then_some(Symbol(tok.data));
+            if word.is_some() && p.is_punct(i + 1, Punct::Colon) {
                 self.close(p, current);
                 current = None;
                 let line_start = i == self.body_start || (i > 0 && p.is_newline(i - 1));
-                let block = self.block_of(p, p.sym(i)).filter(|_| line_start);
+                let block = self.block_of(p, Symbol(tok.data)).filter(|_| line_start);
                 let Some(block) = block else {
                     p.report(p.err_at(i, ParseErrorKind::MisplacedLabel).into());
                     p.skip_line();
@@ -1432,11 +1434,10 @@ impl BodyParser<'_> {
                 p.skip_line();
                 continue;
             }
+            let declaration = matches!(word, Some(kw::VAR | kw::PACKED)) && p.is_ident(i + 1);
             let failure = match current {
                 None => Some(p.error_or_lex(i, ParseErrorKind::OutsideBlock)),
-                Some(_) if self.is_declaration(p) => {
-                    Some(p.err_at(i, ParseErrorKind::LateDeclaration))
-                }
+                Some(_) if declaration => Some(p.err_at(i, ParseErrorKind::LateDeclaration)),
                 Some((block, _, true)) => {
                     let name = self.func.blocks[block].name.clone();
                     Some(p.error_or_lex(i, ParseErrorKind::AfterTerminator(name.into())))
