@@ -257,6 +257,18 @@ impl<'a> PassContext<'a> {
         self.fact_pool = pool;
     }
 
+    /// Drops the CFG and what depends on it (dominators, liveness) but keeps the fact
+    /// analysis: for a pass that decided branches and says its facts still hold
+    /// ([`Pass::preserves_facts`]) while it declares [`Pass::preserves_cfg`] for its other
+    /// changes.
+    pub fn invalidate_cfg(&mut self) {
+        if let Some(cfg) = self.cfg.take().and_then(|rc| Rc::try_unwrap(rc).ok()) {
+            self.return_cfg(cfg);
+        }
+        self.domtree = None;
+        self.liveness = None;
+    }
+
     /// Drops the analyses that depend on instructions (liveness, facts) but keeps the CFG and
     /// the dominator tree: for a pass that changed instructions but no branch.
     pub fn invalidate_dataflow(&mut self) {

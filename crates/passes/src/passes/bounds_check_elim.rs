@@ -113,6 +113,13 @@ impl Pass for BoundsCheckElim {
         OptLevel::O1
     }
 
+    /// A proved check only changes its operation's flag; when an explicit check is decided,
+    /// the branch becomes a jump and the pass drops the CFG itself
+    /// ([`PassContext::invalidate_cfg`]).
+    fn preserves_cfg(&self) -> bool {
+        true
+    }
+
     /// It turns checked operations the facts proved into unchecked ones and explicit checks
     /// they decided into jumps (dropping the blocks no longer reached); no instruction is added,
     /// removed or moved, so every fact still holds, on fewer paths. `div-check-prove`, next in
@@ -231,11 +238,13 @@ impl Pass for BoundsCheckElim {
                 cx.missed(func, block, loc, d.message);
             }
         }
+        let mut folded = false;
         for (block, d) in explicit {
             let loc = func.blocks[block].term_loc;
             if let Some(target) = d.always {
                 func.blocks[block].terminator = Some(Terminator::Br(target));
                 changed = true;
+                folded = true;
                 cx.stat("explicit_checks_removed", 1);
                 cx.applied(func, block, loc, d.message);
             } else {
@@ -243,8 +252,9 @@ impl Pass for BoundsCheckElim {
                 cx.missed(func, block, loc, d.message);
             }
         }
-        if changed {
+        if folded {
             remove_unreachable(func, cx);
+            cx.invalidate_cfg();
         }
         changed
     }
