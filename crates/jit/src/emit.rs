@@ -6,7 +6,6 @@
 //! every host and stable enough for snapshot tests. Code is compiled without fuel checks. A
 //! function is lowered and compiled in its tier ([`crate::tier`]), as the JIT does.
 
-use crate::abi;
 use crate::error::JitError;
 use crate::lower::{lower_function, LowerEnv};
 use crate::runtime::RtFunc;
@@ -55,7 +54,6 @@ fn lower_all(
     let mut func = ir::Function::new();
     for (fid, f) in module.funcs.iter() {
         func.clear();
-        func.signature = abi::ir_signature(module, f, call_conv);
         let tier = Tier::of(f);
         lower_function(
             &env,

@@ -66,7 +66,6 @@ use poolopt_ir::{
     BinaryOp, Block, CastOp, Check, CmpOp, ElemType, FuncId, Function, InstKind, Local, Module,
     Operand, ScalarType, StructId, StructLayout, Terminator, TrapKind, Type, UnaryOp,
 };
-use std::collections::HashMap;
 
 /// Module-wide facts the lowering of each function needs.
 pub struct LowerEnv<'a> {
@@ -83,6 +82,9 @@ pub struct LowerEnv<'a> {
     recursive: Vec<bool>,
     /// Per function: whether a call of it can end in a trap (its callers test its status).
     may_trap: Vec<bool>,
+    /// Per function: its Cranelift signature ([`abi::ir_signature`]), made once per module
+    /// rather than once per definition and once per calling function.
+    signatures: Vec<Signature>,
 }
 
 impl<'a> LowerEnv<'a> {
@@ -108,6 +110,11 @@ impl<'a> LowerEnv<'a> {
         let layouts = module.structs.values().map(|d| d.layout()).collect();
         let recursive = poolopt_ir::call_graph::recursive_functions(module);
         let may_trap = may_trap(module, &recursive, fuel);
+        let signatures = module
+            .funcs
+            .values()
+            .map(|f| abi::ir_signature(module, f, call_conv))
+            .collect();
         Ok(LowerEnv {
             module,
             call_conv,
@@ -117,11 +124,31 @@ impl<'a> LowerEnv<'a> {
             layouts,
             recursive,
             may_trap,
+            signatures,
         })
     }
 
     fn layout(&self, sid: StructId) -> Option<&StructLayout> {
         self.layouts.get(sid.index())
+    }
+
+    /// Whether struct `sid` travels as one `i64` ([`abi::is_small_struct`], from the layouts
+    /// computed once).
+    fn is_small_struct(&self, sid: StructId) -> bool {
+        self.layout(sid).is_some_and(|l| l.size <= 8)
+    }
+
+    /// Whether `func` returns a struct through a return area ([`abi::has_struct_ret`]).
+    fn has_struct_ret(&self, func: &Function) -> bool {
+        matches!(func.ret, Some(Type::Struct(sid)) if !self.is_small_struct(sid))
+    }
+
+    /// The Cranelift signature of IR function `fid`.
+    fn signature(&self, fid: FuncId) -> Signature {
+        match self.signatures.get(fid.index()) {
+            Some(sig) => sig.clone(),
+            None => Signature::new(self.call_conv),
+        }
     }
 
     /// Whether `fid` lies on a cycle of the call graph (it checks the call depth).
@@ -279,7 +306,7 @@ pub fn lower_function(
             function: String::new(),
             message: format!("no function {fid}"),
         })?;
-    out.signature = abi::ir_signature(env.module, ir, env.call_conv);
+    out.signature = env.signature(fid);
     out.name = cl::UserFuncName::user(0, env.ir_func_index.get(fid.index()).copied().unwrap_or(0));
     let b = FunctionBuilder::new(out, fbc);
     let mut l = FnLower {
@@ -310,10 +337,11 @@ pub fn lower_function(
         block_consts: Vec::new(),
         preds_left: SecondaryMap::new(),
         bail: None,
-        trap_blocks: HashMap::new(),
+        trap_blocks: [None; TrapKind::ALL.len()],
         all_trap_blocks: Vec::new(),
         recursive: env.is_recursive(fid),
-        callees: HashMap::new(),
+        callees: dense_map(env.module.funcs.len()),
+        call_args: Vec::new(),
         rt_refs: [None; 4],
         messages,
         slot_bytes: 0,
@@ -534,12 +562,15 @@ struct FnLower<'e, 'f, 'm> {
     bail: Option<cl::Block>,
     /// The function's shared cold trap block of each kind (see [`FnLower::trap_block`]).
     /// The trap block of each kind sites currently jump to, and how many sites use it.
-    trap_blocks: HashMap<TrapKind, (cl::Block, u32)>,
+    trap_blocks: [Option<(cl::Block, u32)>; TrapKind::ALL.len()],
     /// Every trap block created, in creation order (filled at the end).
     all_trap_blocks: Vec<(TrapKind, cl::Block)>,
     /// Whether the function lies on a cycle of the call graph (it counts the call depth).
     recursive: bool,
-    callees: HashMap<FuncId, FuncRef>,
+    /// Per IR function, its import in this function once called.
+    callees: SecondaryMap<FuncId, Option<FuncRef>>,
+    /// The argument list of the call being lowered (kept to reuse its storage).
+    call_args: Vec<Value>,
     rt_refs: [Option<FuncRef>; 4],
     messages: &'m mut Vec<String>,
     slot_bytes: u64,
@@ -666,24 +697,23 @@ impl FnLower<'_, '_, '_> {
     }
 
     fn callee_ref(&mut self, fid: FuncId) -> R<FuncRef> {
-        if let Some(&r) = self.callees.get(&fid) {
+        if let Some(Some(r)) = self.callees.get(fid).copied() {
             return Ok(r);
         }
-        let callee = self
-            .env
-            .module
-            .funcs
-            .get(fid)
-            .ok_or_else(|| self.malformed(format!("call of undeclared function {fid}")))?;
+        if self.env.module.funcs.get(fid).is_none() {
+            return Err(self.malformed(format!("call of undeclared function {fid}")));
+        }
         let index = self
             .env
             .ir_func_index
             .get(fid.index())
             .copied()
             .ok_or_else(|| self.malformed(format!("call of undeclared function {fid}")))?;
-        let sig = abi::ir_signature(self.env.module, callee, self.env.call_conv);
+        let sig = self.env.signature(fid);
         let r = import(self.b.func, index, sig, true);
-        self.callees.insert(fid, r);
+        if let Some(slot) = self.callees.get_mut(fid) {
+            *slot = Some(r);
+        }
         Ok(r)
     }
 
@@ -736,17 +766,22 @@ impl FnLower<'_, '_, '_> {
         self.b.ins().stack_addr(PTR, ss, 0)
     }
 
-    /// Power-of-two chunks (8, 4, 2, 1) covering `size` bytes, as (offset, bytes).
-    fn chunks(size: u32) -> Vec<(u32, u32)> {
-        let mut out = Vec::new();
+    /// Power-of-two chunks (8, 4, 2, 1) covering `size` bytes, as (offset, bytes), largest
+    /// first.
+    fn chunks(size: u32) -> impl Iterator<Item = (u32, u32)> {
         let mut off = 0;
-        for chunk in [8u32, 4, 2, 1] {
-            while size - off >= chunk {
-                out.push((off, chunk));
-                off += chunk;
-            }
-        }
-        out
+        std::iter::from_fn(move || {
+            let chunk = match size - off {
+                0 => return None,
+                rest if rest >= 8 => 8,
+                rest if rest >= 4 => 4,
+                rest if rest >= 2 => 2,
+                _ => 1,
+            };
+            let piece = (off, chunk);
+            off += chunk;
+            Some(piece)
+        })
     }
 
     fn chunk_ty(bytes: u32) -> types::Type {
@@ -856,7 +891,7 @@ impl FnLower<'_, '_, '_> {
     /// started, so that the register allocator never sees a block parameter merged over
     /// thousands of edges (which made huge functions compile 2.6 times slower).
     fn trap_block(&mut self, kind: TrapKind) -> cl::Block {
-        if let Some((blk, uses)) = self.trap_blocks.get_mut(&kind) {
+        if let Some((blk, uses)) = &mut self.trap_blocks[kind.code() as usize] {
             if *uses < TRAP_BLOCK_SITES {
                 *uses += 1;
                 return *blk;
@@ -872,7 +907,7 @@ impl FnLower<'_, '_, '_> {
         for _ in 0..nparams {
             self.b.append_block_param(blk, types::I64);
         }
-        self.trap_blocks.insert(kind, (blk, 1));
+        self.trap_blocks[kind.code() as usize] = Some((blk, 1));
         self.all_trap_blocks.push((kind, blk));
         blk
     }
@@ -881,52 +916,56 @@ impl FnLower<'_, '_, '_> {
     fn fill_trap_blocks(&mut self) -> R<()> {
         let ctx = self.ctx()?;
         let bail = self.bail()?;
-        for (kind, blk) in std::mem::take(&mut self.all_trap_blocks) {
+        let trap_blocks = std::mem::take(&mut self.all_trap_blocks);
+        for &(kind, blk) in &trap_blocks {
             self.b.switch_to_block(blk);
             self.b.seal_block(blk);
-            let params = self.b.block_params(blk).to_vec();
+            let (site, a, b) = match *self.b.block_params(blk) {
+                [site, a, b] => (site, Some(a), Some(b)),
+                [site, a] => (site, Some(a), None),
+                [site] => (site, None, None),
+                _ => return Err(self.malformed("a trap block without its site parameter")),
+            };
             let kind_v = self.i64c(i64::from(kind.code()));
-            let (a, b) = match params[..] {
-                [_, a, b] => (a, b),
-                [_, a] => (a, self.i64c(0)),
+            let (a, b) = match (a, b) {
+                (Some(a), Some(b)) => (a, b),
+                (Some(a), None) => (a, self.i64c(0)),
                 _ => {
                     let z = self.i64c(0);
                     (z, z)
                 }
             };
             let rt = self.rt_ref(RtFunc::Trap);
-            self.b.ins().call(rt, &[ctx, kind_v, params[0], a, b]);
+            self.b.ins().call(rt, &[ctx, kind_v, site, a, b]);
             self.b.ins().jump(bail, &[]);
         }
         Ok(())
     }
 
-    /// The arguments of a jump to the trap block of `kind` from this site.
+    /// The arguments of a jump to the trap block of `kind` from this site, and how many of
+    /// the three there are.
     fn trap_args(
         &mut self,
         kind: TrapKind,
         a: Option<Value>,
         b: Option<Value>,
-    ) -> R<Vec<cl::BlockArg>> {
-        let site = self.i64c(self.site_code());
-        let mut args = vec![cl::BlockArg::Value(site)];
+    ) -> R<([cl::BlockArg; 3], usize)> {
+        let site = cl::BlockArg::Value(self.i64c(self.site_code()));
         match kind {
             TrapKind::IndexOob => {
                 let (Some(a), Some(b)) = (a, b) else {
                     return Err(self.malformed("an index_oob trap needs the index and length"));
                 };
-                args.push(cl::BlockArg::Value(a));
-                args.push(cl::BlockArg::Value(b));
+                Ok(([site, cl::BlockArg::Value(a), cl::BlockArg::Value(b)], 3))
             }
             TrapKind::Explicit => {
                 let Some(a) = a else {
                     return Err(self.malformed("an explicit trap needs its message"));
                 };
-                args.push(cl::BlockArg::Value(a));
+                Ok(([site, cl::BlockArg::Value(a), site], 2))
             }
-            _ => {}
+            _ => Ok(([site; 3], 1)),
         }
-        Ok(args)
     }
 
     /// Branches to the trap block of `kind` when `x cc y` holds, through a small cold edge
@@ -966,9 +1005,9 @@ impl FnLower<'_, '_, '_> {
 
     /// Jumps to the trap block of `kind` (terminates the current block).
     fn emit_trap_call(&mut self, kind: TrapKind, a: Option<Value>, b: Option<Value>) -> R<()> {
-        let args = self.trap_args(kind, a, b)?;
+        let (args, n) = self.trap_args(kind, a, b)?;
         let blk = self.trap_block(kind);
-        self.b.ins().jump(blk, &args);
+        self.b.ins().jump(blk, &args[..n]);
         Ok(())
     }
 
@@ -1308,7 +1347,7 @@ impl FnLower<'_, '_, '_> {
         let params = self.b.block_params(start).to_vec();
         self.ctx = Some(params[0]);
         let mut next = 1;
-        if abi::has_struct_ret(self.env.module, ir) {
+        if self.env.has_struct_ret(ir) {
             self.retarea = Some(params[1]);
             next = 2;
         }
@@ -1402,10 +1441,10 @@ impl FnLower<'_, '_, '_> {
                     Repr::Vec(var, elem)
                 }
                 Type::Struct(sid) => {
-                    let lay = self.layout(sid)?.clone();
+                    let (size, align) = self.layout(sid).map(|l| (l.size, l.align))?;
                     // A small struct parameter arrives as its bytes in one i64, a larger one
                     // as the address of the caller's copy.
-                    let small = abi::is_small_struct(self.env.module, sid);
+                    let small = self.env.is_small_struct(sid);
                     if data.packed {
                         self.env.module.packable(sid).map_err(|why| {
                             self.unsupported(format!("local `{}` is packed but {why}", data.name))
@@ -1418,25 +1457,20 @@ impl FnLower<'_, '_, '_> {
                     } else if by_fields[local] && incoming.is_none() {
                         // Zero until assigned, like a scalar local.
                         let start = self.field_vars.len() as u32;
-                        let ftys: Vec<ScalarType> = self
-                            .env
-                            .module
-                            .structs
-                            .get(sid)
-                            .map(|d| d.fields.iter().filter_map(|f| f.ty.as_scalar()).collect())
-                            .unwrap_or_default();
-                        for fty in ftys {
+                        let env = self.env;
+                        let fields = env.module.structs.get(sid).map_or(&[][..], |d| &d.fields);
+                        for fty in fields.iter().filter_map(|f| f.ty.as_scalar()) {
                             let var = self.declare_local_var(local, abi::scalar_cl(fty), None);
                             self.field_vars.push(var);
                         }
                         Repr::Fields(start, sid)
                     } else {
-                        let ss = self.new_slot(lay.size, lay.align);
+                        let ss = self.new_slot(size, align);
                         let addr = self.slot_addr(ss);
                         match incoming {
-                            Some(p) if small => self.store_bytes(p, addr, 0, lay.size),
-                            Some(p) => self.copy_mem(addr, 0, p, 0, lay.size),
-                            None => self.zero_mem(addr, lay.size),
+                            Some(p) if small => self.store_bytes(p, addr, 0, size),
+                            Some(p) => self.copy_mem(addr, 0, p, 0, size),
+                            None => self.zero_mem(addr, size),
                         }
                         Repr::Slot(ss, sid)
                     }
@@ -1500,7 +1534,7 @@ impl FnLower<'_, '_, '_> {
                 let z = self.i64c(0);
                 self.b.ins().return_(&[z, trapped]);
             }
-            Some(Type::Struct(sid)) if abi::is_small_struct(self.env.module, sid) => {
+            Some(Type::Struct(sid)) if self.env.is_small_struct(sid) => {
                 let z = self.i64c(0);
                 self.b.ins().return_(&[z, trapped]);
             }
@@ -1567,9 +1601,7 @@ impl FnLower<'_, '_, '_> {
                     (None, None) => None,
                     (Some(Type::Scalar(s)), Some(op)) => Some(self.scalar_operand(*op, s)?),
                     (Some(Type::Vec(_)), Some(Operand::Local(l))) => Some(self.vec_local(*l)?.0),
-                    (Some(Type::Struct(sid)), Some(op))
-                        if abi::is_small_struct(self.env.module, sid) =>
-                    {
+                    (Some(Type::Struct(sid)), Some(op)) if self.env.is_small_struct(sid) => {
                         let size = self.layout(sid)?.size;
                         Some(match self.struct_operand(*op, sid)? {
                             Repr::Packed(var, _) => self.read_var(var),
@@ -2295,21 +2327,20 @@ impl FnLower<'_, '_, '_> {
         }
         let fref = self.callee_ref(fid)?;
         let ctx = self.ctx()?;
-        let mut vals = vec![ctx];
+        let mut vals = std::mem::take(&mut self.call_args);
+        vals.clear();
+        vals.push(ctx);
         // The return area of a struct result: the destination's slot, or a scratch slot.
         let mut ret_slot: Option<(StackSlot, StructId, Option<Repr>)> = None;
-        if let Some(Type::Struct(sid)) = callee
-            .ret
-            .filter(|_| abi::has_struct_ret(self.env.module, callee))
-        {
-            let lay = self.layout(sid)?.clone();
+        if let Some(Type::Struct(sid)) = callee.ret.filter(|_| self.env.has_struct_ret(callee)) {
+            let (size, align) = self.layout(sid).map(|l| (l.size, l.align))?;
             let dst_repr = match dst {
                 Some(d) => Some(self.struct_repr(d, sid)?),
                 None => None,
             };
             let ss = match dst_repr {
                 Some(Repr::Slot(ss, _)) => ss,
-                _ => self.new_slot(lay.size, lay.align),
+                _ => self.new_slot(size, align),
             };
             ret_slot = Some((ss, sid, dst_repr));
             let a = self.slot_addr(ss);
@@ -2333,7 +2364,7 @@ impl FnLower<'_, '_, '_> {
                     }
                     v
                 }
-                Type::Struct(sid) if abi::is_small_struct(self.env.module, sid) => {
+                Type::Struct(sid) if self.env.is_small_struct(sid) => {
                     let size = self.layout(sid)?.size;
                     match self.struct_operand(arg, sid)? {
                         Repr::Packed(var, _) => self.read_var(var),
@@ -2352,12 +2383,16 @@ impl FnLower<'_, '_, '_> {
             vals.push(v);
         }
         let call = self.b.ins().call(fref, &vals);
-        let results = self.b.inst_results(call).to_vec();
+        self.call_args = vals;
+        let (result, status) = {
+            let results = self.b.inst_results(call);
+            (results.first().copied(), results.last().copied())
+        };
         // The status comes back in a register; test it on the spot unless the callee cannot
         // trap. A trapped callee's result is never used: the caller bails out first.
-        let status = *results
-            .last()
-            .ok_or_else(|| self.malformed("a call without a status result"))?;
+        let status = status.ok_or_else(|| self.malformed("a call without a status result"))?;
+        // The result, for a callee that has one (its results are the result and the status).
+        let result = result.unwrap_or(status);
         if self.env.may_trap(fid) {
             self.bail_if(status)?;
         }
@@ -2368,19 +2403,19 @@ impl FnLower<'_, '_, '_> {
                 if ty != s {
                     return Err(self.malformed("call result type does not match"));
                 }
-                self.write_var(var, results[0]);
+                self.write_var(var, result);
             }
             (Some(Type::Vec(e)), Some(d)) => match self.repr(d)? {
-                Repr::Vec(var, de) if de == e => self.write_var(var, results[0]),
+                Repr::Vec(var, de) if de == e => self.write_var(var, result),
                 _ => return Err(self.malformed("call result type does not match")),
             },
-            (Some(Type::Struct(sid)), Some(d)) if abi::is_small_struct(self.env.module, sid) => {
+            (Some(Type::Struct(sid)), Some(d)) if self.env.is_small_struct(sid) => {
                 let size = self.layout(sid)?.size;
                 match self.struct_repr(d, sid)? {
-                    Repr::Packed(var, _) => self.write_var(var, results[0]),
+                    Repr::Packed(var, _) => self.write_var(var, result),
                     Repr::Slot(ss, _) => {
                         let addr = self.slot_addr(ss);
-                        self.store_bytes(results[0], addr, 0, size);
+                        self.store_bytes(result, addr, 0, size);
                     }
                     _ => return Err(self.malformed("call result type does not match")),
                 }
@@ -2708,10 +2743,11 @@ mod tests {
 
     #[test]
     fn chunks_cover_every_byte() {
-        assert_eq!(FnLower::chunks(8), vec![(0, 8)]);
-        assert_eq!(FnLower::chunks(12), vec![(0, 8), (8, 4)]);
-        assert_eq!(FnLower::chunks(7), vec![(0, 4), (4, 2), (6, 1)]);
-        assert_eq!(FnLower::chunks(128).len(), 16);
-        assert!(FnLower::chunks(0).is_empty());
+        let chunks = |size| FnLower::chunks(size).collect::<Vec<_>>();
+        assert_eq!(chunks(8), vec![(0, 8)]);
+        assert_eq!(chunks(12), vec![(0, 8), (8, 4)]);
+        assert_eq!(chunks(7), vec![(0, 4), (4, 2), (6, 1)]);
+        assert_eq!(chunks(128).len(), 16);
+        assert!(chunks(0).is_empty());
     }
 }
