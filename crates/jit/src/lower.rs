@@ -1047,8 +1047,12 @@ impl FnLower<'_, '_, '_> {
         if self.block_local[local] && init.is_none() {
             self.var_kinds[i] = VarKind::BlockLocal(ty);
         } else if self.fixed[local] {
-            self.var_kinds[i] = VarKind::Fixed(init);
-            if let Some(v) = init {
+            let read_early = self.hoisted_vec(local);
+            self.var_kinds[i] = VarKind::Fixed {
+                value: init,
+                read_early,
+            };
+            if let (Some(v), true) = (init, read_early) {
                 self.b.def_var(var, v);
             }
         } else if let Some(mem) = self.huge.as_mut() {
@@ -1060,6 +1064,14 @@ impl FnLower<'_, '_, '_> {
             self.b.def_var(var, v);
         }
         var
+    }
+
+    /// Whether `vec`'s header is loaded in the preheader of a hoisted loop
+    /// ([`header_invariant_loops`]): the one read of a local the lowering adds itself.
+    fn hoisted_vec(&self, vec: Local) -> bool {
+        self.hoist_loops
+            .iter()
+            .any(|lp| lp.vecs.iter().any(|&(v, _, _)| v == vec))
     }
 
     /// In the huge tier, the address of the locals slot, computed once per IR block.
@@ -1111,8 +1123,14 @@ impl FnLower<'_, '_, '_> {
             // header's vec, loaded at the end of a preheader laid out before the block that
             // creates the vec): the assignment also defined the variable, so cranelift-frontend
             // answers that one.
-            VarKind::Fixed(Some(v)) => v,
-            VarKind::Fixed(None) => self.b.use_var(var),
+            VarKind::Fixed { value: Some(v), .. } => v,
+            VarKind::Fixed {
+                value: None,
+                read_early,
+            } => {
+                debug_assert!(read_early, "a fixed local read before its assignment");
+                self.b.use_var(var)
+            }
             VarKind::Memory(offset, ty) => {
                 let Some(slot) = self.huge.as_ref().map(|m| m.slot) else {
                     return self.b.use_var(var);
@@ -1134,9 +1152,14 @@ impl FnLower<'_, '_, '_> {
                 return;
             }
             VarKind::BlockLocal(_) => {}
-            VarKind::Fixed(_) => {
-                self.var_kinds[i] = VarKind::Fixed(Some(v));
-                self.b.def_var(var, v);
+            VarKind::Fixed { read_early, .. } => {
+                self.var_kinds[i] = VarKind::Fixed {
+                    value: Some(v),
+                    read_early,
+                };
+                if read_early {
+                    self.b.def_var(var, v);
+                }
                 return;
             }
             VarKind::Memory(offset, _) => {
@@ -2455,9 +2478,15 @@ enum VarKind {
     /// At this offset of the huge tier's locals slot, of this type.
     Memory(u32, types::Type),
     /// The value of the local's one assignment, which dominates every read (the local is
-    /// fixed: see [`fixed_locals`]), once lowered. The assignment also defines the variable,
-    /// for reads the lowering itself adds before it.
-    Fixed(Option<Value>),
+    /// fixed: see [`fixed_locals`]), once lowered. With `read_early`, the assignment also
+    /// defines the variable, for the one read the lowering itself adds that can come before
+    /// it: a hoisted loop header's vec (see [`FnLower::load_loop_headers`]). Other fixed
+    /// locals never meet cranelift-frontend's SSA construction (`def_var` alone builds a
+    /// per-variable table).
+    Fixed {
+        value: Option<Value>,
+        read_early: bool,
+    },
 }
 
 /// A map with room for `n` keys, every value the default: filling it key by key from empty
