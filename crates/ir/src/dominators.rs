@@ -15,22 +15,38 @@ pub struct DomTree {
     /// two comparisons instead of a walk up the tree (quadratic on a deep chain of diamonds).
     pre: SecondaryMap<Block, u32>,
     end: SecondaryMap<Block, u32>,
+    /// Storage of the numbering walk, kept for [`DomTree::recompute`].
+    first_child: Vec<u32>,
+    next_sibling: Vec<u32>,
+    stack: Vec<Block>,
 }
 
 impl DomTree {
     /// Computes the dominator tree from a CFG.
     pub fn compute(cfg: &Cfg) -> DomTree {
-        let rpo = cfg.rpo();
         let mut tree = DomTree::default();
+        tree.recompute(cfg);
+        tree
+    }
+
+    /// Computes the dominator tree of `cfg` in place, reusing this tree's storage (for a
+    /// caller that computes one tree after another).
+    pub fn recompute(&mut self, cfg: &Cfg) {
+        let rpo = cfg.rpo();
+        let tree = self;
         // Room for every block up front (filled key by key, the maps would grow one at a time).
         let n = rpo.iter().map(|b| b.index() + 1).max().unwrap_or(0);
+        tree.idom.clear();
         tree.idom.resize(n);
+        tree.rpo_index.clear();
         tree.rpo_index.resize(n);
         for &b in rpo {
             tree.rpo_index[b] = cfg.rpo_index(b);
         }
         let Some(&entry) = rpo.first() else {
-            return tree;
+            tree.pre.clear();
+            tree.end.clear();
+            return;
         };
         tree.idom[entry] = Some(entry);
         let mut changed = true;
@@ -54,31 +70,37 @@ impl DomTree {
             }
         }
         tree.number(rpo, n);
-        tree
     }
 
     /// Numbers the tree in pre-order (see `pre`), without recursion: first-child /
     /// next-sibling links, then one walk.
     fn number(&mut self, rpo: &[Block], n: usize) {
         const NONE: u32 = u32::MAX;
-        let mut first_child = vec![NONE; n];
-        let mut next_sibling = vec![NONE; n];
+        let mut first_child = std::mem::take(&mut self.first_child);
+        let mut next_sibling = std::mem::take(&mut self.next_sibling);
+        let mut stack = std::mem::take(&mut self.stack);
+        first_child.clear();
+        first_child.resize(n, NONE);
+        next_sibling.clear();
+        next_sibling.resize(n, NONE);
+        stack.clear();
         for &b in rpo.iter().rev() {
             if let Some(d) = self.idom(b) {
                 next_sibling[b.index()] = first_child[d.index()];
                 first_child[d.index()] = b.index() as u32;
             }
         }
+        self.pre.clear();
         self.pre.resize(n);
+        self.end.clear();
         self.end.resize(n);
-        let Some(&entry) = rpo.first() else {
-            return;
-        };
         let mut next = 1u32;
-        self.pre[entry] = next;
-        next += 1;
         // `first_child` doubles as each node's cursor: the next child to visit.
-        let mut stack: Vec<Block> = vec![entry];
+        if let Some(&entry) = rpo.first() {
+            self.pre[entry] = next;
+            next += 1;
+            stack.push(entry);
+        }
         while let Some(&b) = stack.last() {
             let c = first_child[b.index()];
             if c == NONE {
@@ -92,6 +114,9 @@ impl DomTree {
                 stack.push(c);
             }
         }
+        self.first_child = first_child;
+        self.next_sibling = next_sibling;
+        self.stack = stack;
     }
 
     fn intersect(&self, mut a: Block, mut b: Block) -> Block {

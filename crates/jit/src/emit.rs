@@ -9,6 +9,7 @@
 use crate::error::JitError;
 use crate::lower::{lower_function, LowerEnv};
 use crate::runtime::RtFunc;
+use crate::scratch::LowerScratch;
 use crate::target::{fixed_isa, ClOpt};
 use crate::tier::Tier;
 use cranelift_codegen::control::ControlPlane;
@@ -52,6 +53,7 @@ fn lower_all(
     // One Cranelift function, cleared for each IR function, so its tables keep their storage
     // (as the JIT's context does).
     let mut func = ir::Function::new();
+    let mut scratch = LowerScratch::new();
     for (fid, f) in module.funcs.iter() {
         func.clear();
         let tier = Tier::of(f);
@@ -63,6 +65,7 @@ fn lower_all(
             isa.frontend_config(),
             &mut messages,
             tier,
+            &mut scratch,
         )?;
         each(&f.name, &mut func, tier)?;
     }

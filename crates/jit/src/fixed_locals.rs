@@ -26,22 +26,59 @@
 
 use poolopt_ir::cfg::Cfg;
 use poolopt_ir::dominators::DomTree;
-use poolopt_ir::{EntityRef, Function, Local, Operand, SecondaryMap, Type};
+use poolopt_ir::{Block, EntityRef, Function, Local, Operand, SecondaryMap, Type};
 
-/// The fixed locals of `ir` (see the module documentation).
+/// The fixed locals of `ir` (see the module documentation), with storage of its own (the
+/// lowering uses [`fixed_locals_into`] with a [`crate::scratch::LowerScratch`]'s).
+#[cfg(test)]
 pub fn fixed_locals(ir: &Function, cfg: &Cfg) -> SecondaryMap<Local, bool> {
+    let mut fixed = SecondaryMap::new();
+    fixed_locals_into(ir, cfg, &mut FixedLocalsScratch::default(), &mut fixed);
+    fixed
+}
+
+/// The working storage of [`fixed_locals_into`], kept from one function to the next.
+#[derive(Default)]
+pub struct FixedLocalsScratch {
+    /// Per local: how many assignments, and the block and position of the last one seen.
+    defs: Vec<u32>,
+    def_block: Vec<Block>,
+    def_pos: Vec<i64>,
+    /// Per block: its position in the layout.
+    layout_pos: Vec<u32>,
+    dom: DomTree,
+}
+
+/// The fixed locals of `ir` (see the module documentation) into `fixed` (emptied first), with
+/// the working storage of `scratch`.
+pub fn fixed_locals_into(
+    ir: &Function,
+    cfg: &Cfg,
+    scratch: &mut FixedLocalsScratch,
+    fixed: &mut SecondaryMap<Local, bool>,
+) {
     let n_locals = ir.locals.len();
-    let mut fixed: SecondaryMap<Local, bool> = SecondaryMap::with_capacity(n_locals);
+    fixed.clear();
     fixed.resize(n_locals);
     let Some(entry) = ir.entry() else {
-        return fixed;
+        return;
     };
     let n_blocks = ir.blocks.len();
     // Per local: how many assignments, and the block and position of the last one seen
     // (`-1` for a parameter's incoming value, before the entry block's first instruction).
-    let mut defs = vec![0u32; n_locals];
-    let mut def_block = vec![entry; n_locals];
-    let mut def_pos = vec![0i64; n_locals];
+    let FixedLocalsScratch {
+        defs,
+        def_block,
+        def_pos,
+        layout_pos,
+        dom,
+    } = scratch;
+    defs.clear();
+    defs.resize(n_locals, 0);
+    def_block.clear();
+    def_block.resize(n_locals, entry);
+    def_pos.clear();
+    def_pos.resize(n_locals, 0);
     for &p in &ir.params {
         defs[p.index()] += 1;
         def_pos[p.index()] = -1;
@@ -55,11 +92,6 @@ pub fn fixed_locals(ir: &Function, cfg: &Cfg) -> SecondaryMap<Local, bool> {
             }
         }
     }
-    let dom = DomTree::compute(cfg);
-    let mut layout_pos = vec![0u32; n_blocks];
-    for (n, &b) in ir.layout.iter().enumerate() {
-        layout_pos[b.index()] = n as u32;
-    }
     let mut any = false;
     for (l, data) in ir.locals.iter() {
         let one_value = match data.ty {
@@ -71,7 +103,14 @@ pub fn fixed_locals(ir: &Function, cfg: &Cfg) -> SecondaryMap<Local, bool> {
         any |= fixed[l];
     }
     if !any {
-        return fixed;
+        return;
+    }
+    dom.recompute(cfg);
+    let dom = &*dom;
+    layout_pos.clear();
+    layout_pos.resize(n_blocks, 0);
+    for (n, &b) in ir.layout.iter().enumerate() {
+        layout_pos[b.index()] = n as u32;
     }
     for &blk in &ir.layout {
         let data = &ir.blocks[blk];
@@ -92,14 +131,13 @@ pub fn fixed_locals(ir: &Function, cfg: &Cfg) -> SecondaryMap<Local, bool> {
         };
         for (pos, &inst) in data.insts.iter().enumerate() {
             if let Some(d) = ir.insts.get(inst) {
-                d.kind.for_each_use(|op| read(op, pos as i64, &mut fixed));
+                d.kind.for_each_use(|op| read(op, pos as i64, fixed));
             }
         }
         if let Some(op) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
-            read(op, data.insts.len() as i64, &mut fixed);
+            read(op, data.insts.len() as i64, fixed);
         }
     }
-    fixed
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use crate::abi;
 use crate::error::{EntryError, JitError, RunError};
 use crate::lower::{lower_function, lower_rt_stub, lower_shim, LowerEnv};
 use crate::runtime::{RtFunc, RunCtx, RunStats, TrapRecord};
+use crate::scratch::LowerScratch;
 use crate::target::{host_isa, ClOpt};
 use crate::tier::Tier;
 use cranelift_codegen::control::ControlPlane;
@@ -303,6 +304,7 @@ impl CompiledModule {
         )?;
         let mut ctx = jit.make_context();
         let mut fbc = FunctionBuilderContext::new();
+        let mut scratch = LowerScratch::new();
         // The ISA of the huge tier, built when the first huge function or stub comes.
         let mut huge_isa: Option<OwnedTargetIsa> = None;
         // The stubs: one is active at a time, below a JIT frame and above the runtime's.
@@ -351,6 +353,7 @@ impl CompiledModule {
                 frontend,
                 &mut self.messages,
                 tier,
+                &mut scratch,
             )?;
             match tier {
                 Tier::Normal => jit

@@ -42,7 +42,8 @@
 //! Modules: [`abi`] (calling convention), [`runtime`] (run context, vec headers, runtime
 //! functions), [`lower`] (IR → CLIF), [`jit`](mod@jit) (compile and run), [`entry`] (typed
 //! entry points), [`emit`] (text), [`tier`] (how a function is compiled, by its size),
-//! `target` (ISAs and the optimization-level knob), `error`.
+//! [`scratch`] (the lowering's tables, reused from one function to the next), `target` (ISAs and
+//! the optimization-level knob), `error`.
 
 pub mod abi;
 pub mod emit;
@@ -52,6 +53,7 @@ mod fixed_locals;
 pub mod jit;
 pub mod lower;
 pub mod runtime;
+pub mod scratch;
 mod target;
 pub mod tier;
 
@@ -60,4 +62,5 @@ pub use entry::{EntryArgs, EntryResult, HostScalar, TypedEntry};
 pub use error::{EntryError, JitError, RunError};
 pub use jit::{CompiledModule, JitOptions};
 pub use runtime::RunStats;
+pub use scratch::LowerScratch;
 pub use target::{ClOpt, ParseClOptError, FIXED_TRIPLE};

@@ -45,11 +45,12 @@
 
 use crate::abi::{self, PTR};
 use crate::error::JitError;
-use crate::fixed_locals::fixed_locals;
+use crate::fixed_locals::fixed_locals_into;
 use crate::runtime::{
     RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, CTX_RT_HANDLE, CTX_RT_RESULT,
     HDR_CAP, HDR_LEN, HDR_PTR,
 };
+use crate::scratch::LowerScratch;
 use crate::tier::Tier;
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::{
@@ -248,7 +249,7 @@ pub struct LowerInfo {
 
 /// How a local is represented.
 #[derive(Copy, Clone, Debug)]
-enum Repr {
+pub(crate) enum Repr {
     Scalar(Variable, ScalarType),
     Vec(Variable, ElemType),
     Slot(StackSlot, StructId),
@@ -297,6 +298,7 @@ pub fn lower_function(
     frontend: TargetFrontendConfig,
     messages: &mut Vec<String>,
     tier: Tier,
+    scratch: &mut LowerScratch,
 ) -> Result<LowerInfo, JitError> {
     let ir = env
         .module
@@ -309,39 +311,23 @@ pub fn lower_function(
     out.signature = env.signature(fid);
     out.name = cl::UserFuncName::user(0, env.ir_func_index.get(fid.index()).copied().unwrap_or(0));
     let b = FunctionBuilder::new(out, fbc);
+    let mut tables = std::mem::take(scratch);
+    tables.reset(ir, env.module.funcs.len());
     let mut l = FnLower {
         env,
         ir,
         fidx: fid.index() as u32,
         site: fid.index() as u32,
         b,
+        t: tables,
         ctx: None,
         retarea: None,
-        locals: dense_map(ir.locals.len()),
-        blocks: dense_map(ir.blocks.len()),
-        layout_pos: dense_map(ir.blocks.len()),
-        loop_depth: SecondaryMap::new(),
         tier,
         huge: None,
-        block_local: SecondaryMap::new(),
-        fixed: SecondaryMap::new(),
-        field_vars: Vec::new(),
-        hoist_loops: Vec::new(),
-        hoisted: Vec::new(),
-        block_loops: dense_map(ir.blocks.len()),
-        preheader_of: dense_map(ir.blocks.len()),
         cur_block: None,
-        var_kinds: Vec::new(),
-        block_values: Vec::new(),
-        known: Vec::new(),
-        block_consts: Vec::new(),
-        preds_left: SecondaryMap::new(),
         bail: None,
         trap_blocks: [None; TrapKind::ALL.len()],
-        all_trap_blocks: Vec::new(),
         recursive: env.is_recursive(fid),
-        callees: dense_map(env.module.funcs.len()),
-        call_args: Vec::new(),
         rt_refs: [None; 4],
         messages,
         slot_bytes: 0,
@@ -354,10 +340,11 @@ pub fn lower_function(
             l.b.seal_all_blocks();
             // `finalize` also resets the shared builder context for the next function.
             l.b.finalize(frontend);
+            *scratch = l.t;
         }
         Err(e) => {
             // The half-built function is discarded; reset the builder context ourselves.
-            drop(l);
+            *scratch = l.t;
             *fbc = FunctionBuilderContext::new();
             return Err(e);
         }
@@ -519,58 +506,22 @@ struct FnLower<'e, 'f, 'm> {
     /// (its location's origin after inlining), else `fidx`.
     site: u32,
     b: FunctionBuilder<'f>,
+    /// The per-function tables, borrowed from the caller's [`LowerScratch`] for the function.
+    t: LowerScratch,
     ctx: Option<Value>,
     retarea: Option<Value>,
-    locals: SecondaryMap<Local, Option<Repr>>,
-    blocks: SecondaryMap<Block, Option<cl::Block>>,
-    /// Position of each IR block in the function's layout.
-    layout_pos: SecondaryMap<Block, u32>,
-    /// How many loops each IR block lies in (normal tier only; see [`FnLower::terminator`]).
-    loop_depth: SecondaryMap<Block, u32>,
     /// How the function is compiled (see [`crate::tier`]).
     tier: Tier,
     /// In the huge tier, where the locals live.
     huge: Option<HugeLocals>,
-    /// Per local: block-local (see [`block_local_locals`]).
-    block_local: SecondaryMap<Local, bool>,
-    /// Per local: fixed, one assignment dominating every read (see [`fixed_locals`]).
-    fixed: SecondaryMap<Local, bool>,
-    /// The field variables of [`Repr::Fields`] locals, each local's in field order.
-    field_vars: Vec<Variable>,
-    /// Loops whose vec headers are loaded once, in the preheader ([`header_invariant_loops`]).
-    hoist_loops: Vec<HoistLoop>,
-    /// Per loop of `hoist_loops`, once its preheader is lowered: per vec, its length and data
-    /// pointer (each if the loop needs it).
-    hoisted: Vec<Vec<HoistedHeader>>,
-    /// Per IR block, the loops of `hoist_loops` it belongs to.
-    block_loops: SecondaryMap<Block, Vec<u32>>,
-    /// Per IR block, the loops of `hoist_loops` it is the preheader of.
-    preheader_of: SecondaryMap<Block, Vec<u32>>,
     /// The IR block being lowered.
     cur_block: Option<Block>,
-    /// Per variable index: where its value lives.
-    var_kinds: Vec<VarKind>,
-    /// Per variable index: its value in the IR block being lowered, where known.
-    block_values: Vec<Option<Value>>,
-    /// The indices set in `block_values`.
-    known: Vec<usize>,
-    /// The constants created on the current IR block's main line ([`FnLower::block_const`]).
-    block_consts: Vec<(types::Type, i64, Value)>,
-    /// Per lowered IR block, the branches into it not yet emitted; the block is sealed when
-    /// this reaches zero (early sealing keeps SSA construction local and cheap).
-    preds_left: SecondaryMap<cl::Block, u32>,
     bail: Option<cl::Block>,
     /// The function's shared cold trap block of each kind (see [`FnLower::trap_block`]).
     /// The trap block of each kind sites currently jump to, and how many sites use it.
     trap_blocks: [Option<(cl::Block, u32)>; TrapKind::ALL.len()],
-    /// Every trap block created, in creation order (filled at the end).
-    all_trap_blocks: Vec<(TrapKind, cl::Block)>,
     /// Whether the function lies on a cycle of the call graph (it counts the call depth).
     recursive: bool,
-    /// Per IR function, its import in this function once called.
-    callees: SecondaryMap<FuncId, Option<FuncRef>>,
-    /// The argument list of the call being lowered (kept to reuse its storage).
-    call_args: Vec<Value>,
     rt_refs: [Option<FuncRef>; 4],
     messages: &'m mut Vec<String>,
     slot_bytes: u64,
@@ -621,7 +572,8 @@ impl FnLower<'_, '_, '_> {
     }
 
     fn repr(&self, l: Local) -> R<Repr> {
-        self.locals
+        self.t
+            .locals
             .get(l)
             .copied()
             .flatten()
@@ -662,7 +614,8 @@ impl FnLower<'_, '_, '_> {
     }
 
     fn cl_block(&self, blk: Block) -> R<cl::Block> {
-        self.blocks
+        self.t
+            .blocks
             .get(blk)
             .copied()
             .flatten()
@@ -697,7 +650,7 @@ impl FnLower<'_, '_, '_> {
     }
 
     fn callee_ref(&mut self, fid: FuncId) -> R<FuncRef> {
-        if let Some(Some(r)) = self.callees.get(fid).copied() {
+        if let Some(Some(r)) = self.t.callees.get(fid).copied() {
             return Ok(r);
         }
         if self.env.module.funcs.get(fid).is_none() {
@@ -711,7 +664,7 @@ impl FnLower<'_, '_, '_> {
             .ok_or_else(|| self.malformed(format!("call of undeclared function {fid}")))?;
         let sig = self.env.signature(fid);
         let r = import(self.b.func, index, sig, true);
-        if let Some(slot) = self.callees.get_mut(fid) {
+        if let Some(slot) = self.t.callees.get_mut(fid) {
             *slot = Some(r);
         }
         Ok(r)
@@ -733,6 +686,7 @@ impl FnLower<'_, '_, '_> {
     /// the cache is truncated back afterwards (as `push` does for its two stores).
     fn block_const(&mut self, ty: types::Type, c: i64) -> Value {
         if let Some(&(_, _, v)) = self
+            .t
             .block_consts
             .iter()
             .find(|&&(t, k, _)| t == ty && k == c)
@@ -740,7 +694,7 @@ impl FnLower<'_, '_, '_> {
             return v;
         }
         let v = self.b.ins().iconst(ty, c);
-        self.block_consts.push((ty, c, v));
+        self.t.block_consts.push((ty, c, v));
         v
     }
 
@@ -908,7 +862,7 @@ impl FnLower<'_, '_, '_> {
             self.b.append_block_param(blk, types::I64);
         }
         self.trap_blocks[kind.code() as usize] = Some((blk, 1));
-        self.all_trap_blocks.push((kind, blk));
+        self.t.all_trap_blocks.push((kind, blk));
         blk
     }
 
@@ -916,7 +870,7 @@ impl FnLower<'_, '_, '_> {
     fn fill_trap_blocks(&mut self) -> R<()> {
         let ctx = self.ctx()?;
         let bail = self.bail()?;
-        let trap_blocks = std::mem::take(&mut self.all_trap_blocks);
+        let trap_blocks = std::mem::take(&mut self.t.all_trap_blocks);
         for &(kind, blk) in &trap_blocks {
             self.b.switch_to_block(blk);
             self.b.seal_block(blk);
@@ -1040,15 +994,15 @@ impl FnLower<'_, '_, '_> {
     ) -> Variable {
         let var = self.b.declare_var(ty);
         let i = var.index();
-        if self.var_kinds.len() <= i {
-            self.var_kinds.resize(i + 1, VarKind::Frontend);
-            self.block_values.resize(i + 1, None);
+        if self.t.var_kinds.len() <= i {
+            self.t.var_kinds.resize(i + 1, VarKind::Frontend);
+            self.t.block_values.resize(i + 1, None);
         }
-        if self.block_local[local] && init.is_none() {
-            self.var_kinds[i] = VarKind::BlockLocal(ty);
-        } else if self.fixed[local] {
+        if self.t.block_local[local] && init.is_none() {
+            self.t.var_kinds[i] = VarKind::BlockLocal(ty);
+        } else if self.t.fixed[local] {
             let read_early = self.hoisted_vec(local);
-            self.var_kinds[i] = VarKind::Fixed {
+            self.t.var_kinds[i] = VarKind::Fixed {
                 value: init,
                 read_early,
             };
@@ -1056,7 +1010,7 @@ impl FnLower<'_, '_, '_> {
                 self.b.def_var(var, v);
             }
         } else if let Some(mem) = self.huge.as_mut() {
-            self.var_kinds[i] = VarKind::Memory(mem.next_offset, ty);
+            self.t.var_kinds[i] = VarKind::Memory(mem.next_offset, ty);
             mem.next_offset += 8;
             let v = init.unwrap_or_else(|| self.b.ins().iconst(ty, 0));
             self.write_var(var, v);
@@ -1069,7 +1023,8 @@ impl FnLower<'_, '_, '_> {
     /// Whether `vec`'s header is loaded in the preheader of a hoisted loop
     /// ([`header_invariant_loops`]): the one read of a local the lowering adds itself.
     fn hoisted_vec(&self, vec: Local) -> bool {
-        self.hoist_loops
+        self.t
+            .hoist_loops
             .iter()
             .any(|lp| lp.vecs.iter().any(|&(v, _, _)| v == vec))
     }
@@ -1088,9 +1043,9 @@ impl FnLower<'_, '_, '_> {
 
     /// Records that a local's variable holds `v` from here to the end of the IR block.
     fn remember(&mut self, i: usize, v: Value) {
-        if let Some(slot) = self.block_values.get_mut(i) {
+        if let Some(slot) = self.t.block_values.get_mut(i) {
             if slot.is_none() {
-                self.known.push(i);
+                self.t.known.push(i);
             }
             *slot = Some(v);
         }
@@ -1098,9 +1053,9 @@ impl FnLower<'_, '_, '_> {
 
     /// Forgets the values known in the IR block just lowered.
     fn forget_block_values(&mut self) {
-        self.block_consts.clear();
-        for i in self.known.drain(..) {
-            self.block_values[i] = None;
+        self.t.block_consts.clear();
+        for i in self.t.known.drain(..) {
+            self.t.block_values[i] = None;
         }
         if let Some(mem) = self.huge.as_mut() {
             mem.base = None;
@@ -1110,10 +1065,16 @@ impl FnLower<'_, '_, '_> {
     /// The current value of a local's variable.
     fn read_var(&mut self, var: Variable) -> Value {
         let i = var.index();
-        if let Some(v) = self.block_values.get(i).copied().flatten() {
+        if let Some(v) = self.t.block_values.get(i).copied().flatten() {
             return v;
         }
-        match self.var_kinds.get(i).copied().unwrap_or(VarKind::Frontend) {
+        match self
+            .t
+            .var_kinds
+            .get(i)
+            .copied()
+            .unwrap_or(VarKind::Frontend)
+        {
             VarKind::Frontend => self.b.use_var(var),
             // Never read before its write in the block (see `block_local_locals`); the
             // local's initial zero keeps this total.
@@ -1146,14 +1107,20 @@ impl FnLower<'_, '_, '_> {
     /// Assigns a local's variable.
     fn write_var(&mut self, var: Variable, v: Value) {
         let i = var.index();
-        match self.var_kinds.get(i).copied().unwrap_or(VarKind::Frontend) {
+        match self
+            .t
+            .var_kinds
+            .get(i)
+            .copied()
+            .unwrap_or(VarKind::Frontend)
+        {
             VarKind::Frontend => {
                 self.b.def_var(var, v);
                 return;
             }
             VarKind::BlockLocal(_) => {}
             VarKind::Fixed { read_early, .. } => {
-                self.var_kinds[i] = VarKind::Fixed {
+                self.t.var_kinds[i] = VarKind::Fixed {
                     value: Some(v),
                     read_early,
                 };
@@ -1292,7 +1259,8 @@ impl FnLower<'_, '_, '_> {
 
     /// Field `i`'s variable of a [`Repr::Fields`] local whose variables start at `start`.
     fn field_var(&self, start: u32, i: usize) -> R<Variable> {
-        self.field_vars
+        self.t
+            .field_vars
             .get(start as usize + i)
             .copied()
             .ok_or_else(|| self.malformed("field of a field-wise struct out of range"))
@@ -1336,11 +1304,11 @@ impl FnLower<'_, '_, '_> {
                 return Err(self.malformed(format!("layout lists undeclared block {blk}")));
             }
             let c = self.b.create_block();
-            self.blocks[blk] = Some(c);
-            self.layout_pos[blk] = pos as u32;
+            self.t.blocks[blk] = Some(c);
+            self.t.layout_pos[blk] = pos as u32;
         }
         // Count the branches into each block (the entry block is also entered from `start`).
-        let mut preds: SecondaryMap<cl::Block, u32> = SecondaryMap::new();
+        let preds = &mut self.t.preds_left;
         for &blk in &ir.layout {
             let targets: &[Block] = match ir.blocks[blk].terminator.as_ref() {
                 Some(Terminator::Br(t)) => std::slice::from_ref(t),
@@ -1352,14 +1320,13 @@ impl FnLower<'_, '_, '_> {
                 _ => &[],
             };
             for t in targets {
-                if let Some(Some(c)) = self.blocks.get(*t).copied() {
+                if let Some(Some(c)) = self.t.blocks.get(*t).copied() {
                     preds[c] += 1;
                 }
             }
         }
         let first_cl = self.cl_block(ir.layout[0])?;
-        preds[first_cl] += 1;
-        self.preds_left = preds;
+        self.t.preds_left[first_cl] += 1;
         let start = self.b.create_block();
         self.b.append_block_params_for_function_params(start);
         let bail = self.b.create_block();
@@ -1367,21 +1334,21 @@ impl FnLower<'_, '_, '_> {
         self.bail = Some(bail);
         self.b.switch_to_block(start);
         self.b.seal_block(start);
-        let params = self.b.block_params(start).to_vec();
-        self.ctx = Some(params[0]);
+        self.t.params.extend_from_slice(self.b.block_params(start));
+        let params = &self.t.params;
+        let ctx = params[0];
+        self.ctx = Some(ctx);
         let mut next = 1;
         if self.env.has_struct_ret(ir) {
             self.retarea = Some(params[1]);
             next = 2;
         }
-        let param_values: Vec<Value> = params[next..].to_vec();
-        if param_values.len() != ir.params.len() {
+        if params.len() - next != ir.params.len() {
             return Err(self.malformed("parameter count mismatch"));
         }
 
         // The call-depth check comes before anything else, in functions on a cycle of the
         // call graph only: the others cannot deepen the stack without bound.
-        let ctx = params[0];
         if self.recursive {
             let depth = self.load(types::I64, ctx, CTX_DEPTH);
             let depth1 = self.b.ins().iadd_imm_s(depth, 1);
@@ -1412,36 +1379,30 @@ impl FnLower<'_, '_, '_> {
             });
         }
 
-        self.block_local = block_local_locals(ir);
+        let t = &mut self.t;
+        block_local_locals_into(ir, &mut t.block_local_written, &mut t.block_local);
         if self.tier != Tier::Huge {
             // The huge tier keeps every local in memory: a value live across the function
             // is what its single-pass register allocation must not have.
-            let cfg = Cfg::compute(ir);
-            self.fixed = fixed_locals(ir, &cfg);
-            self.loop_depth = cfg.loop_depths();
-            self.hoist_loops = header_invariant_loops(ir, &cfg);
-        }
-        let by_fields = if self.tier == Tier::Huge {
-            SecondaryMap::new()
-        } else {
-            field_struct_locals(ir, self.env.module)
-        };
-        if self.tier != Tier::Huge {
-            self.hoisted = vec![Vec::new(); self.hoist_loops.len()];
-            for (i, lp) in self.hoist_loops.iter().enumerate() {
-                self.preheader_of[lp.preheader].push(i as u32);
+            t.cfg.recompute(ir);
+            fixed_locals_into(ir, &t.cfg, &mut t.fixed_scratch, &mut t.fixed);
+            t.loop_depth = t.cfg.loop_depths();
+            t.hoist_loops = header_invariant_loops(ir, &t.cfg);
+            t.by_fields = field_struct_locals(ir, self.env.module);
+            t.hoisted.resize(t.hoist_loops.len(), Vec::new());
+            for (i, lp) in self.t.hoist_loops.iter().enumerate() {
+                self.t.preheader_of[lp.preheader].push(i as u32);
                 for &b in &lp.body {
-                    self.block_loops[b].push(i as u32);
+                    self.t.block_loops[b].push(i as u32);
                 }
             }
         }
         // Locals: parameters take their incoming values, the rest start as zero.
-        let mut param_index: SecondaryMap<Local, Option<usize>> = dense_map(ir.locals.len());
         for (i, &l) in ir.params.iter().enumerate() {
-            param_index[l] = Some(i);
+            self.t.param_index[l] = Some(i);
         }
         for (local, data) in ir.locals.iter() {
-            let incoming = param_index[local].map(|i| param_values[i]);
+            let incoming = self.t.param_index[local].map(|i| self.t.params[next + i]);
             let repr = match data.ty {
                 Type::Scalar(s) => {
                     // A local is zero until assigned. It is not defined here: cranelift-frontend
@@ -1457,7 +1418,7 @@ impl FnLower<'_, '_, '_> {
                     }
                     let v = match incoming {
                         Some(v) => Some(v),
-                        None if self.block_local[local] || self.fixed[local] => None,
+                        None if self.t.block_local[local] || self.t.fixed[local] => None,
                         None => Some(self.b.ins().iadd_imm_s(ctx, i64::from(CTX_DEAD_HEADER))),
                     };
                     let var = self.declare_local_var(local, PTR, v);
@@ -1477,14 +1438,14 @@ impl FnLower<'_, '_, '_> {
                         // frontend if needed.
                         let var = self.declare_local_var(local, types::I64, incoming);
                         Repr::Packed(var, sid)
-                    } else if by_fields[local] && incoming.is_none() {
+                    } else if self.t.by_fields[local] && incoming.is_none() {
                         // Zero until assigned, like a scalar local.
-                        let start = self.field_vars.len() as u32;
+                        let start = self.t.field_vars.len() as u32;
                         let env = self.env;
                         let fields = env.module.structs.get(sid).map_or(&[][..], |d| &d.fields);
                         for fty in fields.iter().filter_map(|f| f.ty.as_scalar()) {
                             let var = self.declare_local_var(local, abi::scalar_cl(fty), None);
-                            self.field_vars.push(var);
+                            self.t.field_vars.push(var);
                         }
                         Repr::Fields(start, sid)
                     } else {
@@ -1499,7 +1460,7 @@ impl FnLower<'_, '_, '_> {
                     }
                 }
             };
-            self.locals[local] = Some(repr);
+            self.t.locals[local] = Some(repr);
         }
         let first = self.cl_block(ir.layout[0])?;
         self.b.ins().jump(first, &[]);
@@ -1569,7 +1530,7 @@ impl FnLower<'_, '_, '_> {
 
     /// Records that one branch into `target` is emitted; seals it once all are.
     fn edge_emitted(&mut self, target: cl::Block) {
-        let n = &mut self.preds_left[target];
+        let n = &mut self.t.preds_left[target];
         if *n > 0 {
             *n -= 1;
             if *n == 0 {
@@ -1607,8 +1568,8 @@ impl FnLower<'_, '_, '_> {
                 // (Cranelift 0.135.8, `egraph/elaborate.rs`). The successor inside more loops
                 // is therefore named second: `brif c, body, exit` becomes `brif !c, exit, body`.
                 let swap = match self.tier {
-                    Tier::Huge => self.layout_pos[*then_block] < self.layout_pos[*else_block],
-                    Tier::Normal => self.loop_depth[*then_block] > self.loop_depth[*else_block],
+                    Tier::Huge => self.t.layout_pos[*then_block] < self.t.layout_pos[*else_block],
+                    Tier::Normal => self.t.loop_depth[*then_block] > self.t.loop_depth[*else_block],
                 };
                 if swap {
                     let not_c = self.negate(c);
@@ -2125,9 +2086,9 @@ impl FnLower<'_, '_, '_> {
     /// At the end of preheader `blk`, loads the headers its loops use (length and data
     /// pointer of each vec, as needed) once, for every block of the loop.
     fn load_loop_headers(&mut self, blk: Block) -> R<()> {
-        let loops = self.preheader_of[blk].clone();
+        let loops = self.t.preheader_of[blk].clone();
         for i in loops {
-            let Some(lp) = self.hoist_loops.get(i as usize) else {
+            let Some(lp) = self.t.hoist_loops.get(i as usize) else {
                 continue;
             };
             let vecs = lp.vecs.clone();
@@ -2138,7 +2099,7 @@ impl FnLower<'_, '_, '_> {
                 let ptr = need_ptr.then(|| self.load(PTR, h, HDR_PTR));
                 values.push((vec, len, ptr));
             }
-            if let Some(slot) = self.hoisted.get_mut(i as usize) {
+            if let Some(slot) = self.t.hoisted.get_mut(i as usize) {
                 *slot = values;
             }
         }
@@ -2149,8 +2110,9 @@ impl FnLower<'_, '_, '_> {
     /// the current block belongs to, if any.
     fn hoisted_header(&self, vec: Local, want_len: bool) -> Option<Value> {
         let blk = self.cur_block?;
-        self.block_loops[blk].iter().find_map(|&i| {
-            self.hoisted
+        self.t.block_loops[blk].iter().find_map(|&i| {
+            self.t
+                .hoisted
                 .get(i as usize)?
                 .iter()
                 .find_map(|&(v, len, ptr)| {
@@ -2296,11 +2258,11 @@ impl FnLower<'_, '_, '_> {
         // register allocator places nothing of the cold path on it.
         // Neither store block dominates what follows the push: constants either creates stay
         // out of the main line's cache.
-        let main_consts = self.block_consts.len();
+        let main_consts = self.t.block_consts.len();
         let cont = self.b.create_block();
         self.b.switch_to_block(store_blk);
         let stored = self.push_store(h, len, size, v);
-        self.block_consts.truncate(main_consts);
+        self.t.block_consts.truncate(main_consts);
         stored?;
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(grow);
@@ -2315,7 +2277,7 @@ impl FnLower<'_, '_, '_> {
         self.b.seal_block(grown);
         self.b.switch_to_block(grown);
         let stored = self.push_store(h, len, size, v);
-        self.block_consts.truncate(main_consts);
+        self.t.block_consts.truncate(main_consts);
         stored?;
         self.b.ins().jump(cont, &[]);
         self.b.seal_block(cont);
@@ -2350,7 +2312,7 @@ impl FnLower<'_, '_, '_> {
         }
         let fref = self.callee_ref(fid)?;
         let ctx = self.ctx()?;
-        let mut vals = std::mem::take(&mut self.call_args);
+        let mut vals = std::mem::take(&mut self.t.call_args);
         vals.clear();
         vals.push(ctx);
         // The return area of a struct result: the destination's slot, or a scratch slot.
@@ -2406,7 +2368,7 @@ impl FnLower<'_, '_, '_> {
             vals.push(v);
         }
         let call = self.b.ins().call(fref, &vals);
-        self.call_args = vals;
+        self.t.call_args = vals;
         let (result, status) = {
             let results = self.b.inst_results(call);
             (results.first().copied(), results.last().copied())
@@ -2470,7 +2432,7 @@ struct HugeLocals {
 
 /// Where a scalar, vec or packed local's value lives.
 #[derive(Copy, Clone, Debug)]
-enum VarKind {
+pub(crate) enum VarKind {
     /// A cranelift-frontend `Variable` (SSA construction).
     Frontend,
     /// Only in the IR block being lowered (the local is block-local), of this type.
@@ -2478,7 +2440,7 @@ enum VarKind {
     /// At this offset of the huge tier's locals slot, of this type.
     Memory(u32, types::Type),
     /// The value of the local's one assignment, which dominates every read (the local is
-    /// fixed: see [`fixed_locals`]), once lowered. With `read_early`, the assignment also
+    /// fixed: see [`crate::fixed_locals`]), once lowered. With `read_early`, the assignment also
     /// defines the variable, for the one read the lowering itself adds that can come before
     /// it: a hoisted loop header's vec (see [`FnLower::load_loop_headers`]). Other fixed
     /// locals never meet cranelift-frontend's SSA construction (`def_var` alone builds a
@@ -2508,9 +2470,25 @@ fn dense_map<K: EntityRef, V: Clone + Default>(n: usize) -> SecondaryMap<K, V> {
 /// the huge tier's memory form and so remember nothing there), so a value remembered there
 /// dominates every later access in the same IR block.
 pub fn block_local_locals(ir: &Function) -> SecondaryMap<Local, bool> {
-    let mut exposed: SecondaryMap<Local, bool> = dense_map(ir.locals.len());
+    let mut local_only = SecondaryMap::new();
+    block_local_locals_into(ir, &mut SecondaryMap::new(), &mut local_only);
+    local_only
+}
+
+/// [`block_local_locals`] into `local_only` (emptied first), with `written` as working
+/// storage (both kept from one function to the next).
+pub fn block_local_locals_into(
+    ir: &Function,
+    written: &mut SecondaryMap<Local, u32>,
+    local_only: &mut SecondaryMap<Local, bool>,
+) {
+    // First per local whether some read of it may see a value from outside its block.
+    let exposed = local_only;
+    exposed.clear();
+    exposed.resize(ir.locals.len());
     // The 1-based index of the block in which the local was last written.
-    let mut written: SecondaryMap<Local, u32> = dense_map(ir.locals.len());
+    written.clear();
+    written.resize(ir.locals.len());
     for &l in &ir.params {
         exposed[l] = true;
     }
@@ -2530,25 +2508,24 @@ pub fn block_local_locals(ir: &Function) -> SecondaryMap<Local, bool> {
             let Some(d) = ir.insts.get(inst) else {
                 continue;
             };
-            d.kind.for_each_use(|op| read(op, &written));
+            d.kind.for_each_use(|op| read(op, written));
             if let Some(l) = d.kind.def() {
                 written[l] = stamp;
             }
         }
         if let Some(op) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
-            read(op, &written);
+            read(op, written);
         }
     }
-    let mut local_only: SecondaryMap<Local, bool> = dense_map(ir.locals.len());
-    for (l, _) in ir.locals.iter() {
-        local_only[l] = !exposed[l];
+    // Then the complement.
+    for flag in exposed.values_mut() {
+        *flag = !*flag;
     }
-    local_only
 }
 
 /// A vec's header fields loaded in a loop's preheader: the vec, its length, its data pointer
 /// (each if the loop needs it).
-type HoistedHeader = (Local, Option<Value>, Option<Value>);
+pub(crate) type HoistedHeader = (Local, Option<Value>, Option<Value>);
 
 /// A loop whose vec headers do not change while it runs: no instruction of its body can
 /// change any header (no `push`, `pop`, `new`, `drop` or call) or assign a vec local, so the
