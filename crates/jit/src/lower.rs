@@ -54,7 +54,7 @@ use crate::scratch::LowerScratch;
 use crate::tier::Tier;
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::{
-    self as cl, types, ExtFuncData, ExternalName, FuncRef, InstBuilder, InstructionData,
+    self as cl, types, ExtFuncData, ExternalName, FuncRef, InstBuilder, InstructionData, MemFlags,
     MemFlagsData, Opcode, Signature, StackSlot, StackSlotData, StackSlotKind, UserExternalName,
     Value, ValueDef,
 };
@@ -310,6 +310,14 @@ pub fn lower_function(
         })?;
     out.signature = env.signature(fid);
     out.name = cl::UserFuncName::user(0, env.ir_func_index.get(fid.index()).copied().unwrap_or(0));
+    let notrap = out
+        .dfg
+        .mem_flags
+        .insert(mflags())
+        .map_err(|_| JitError::Malformed {
+            function: ir.name.clone(),
+            message: "too many memory flags".to_string(),
+        })?;
     let b = FunctionBuilder::new(out, fbc);
     let mut tables = std::mem::take(scratch);
     tables.reset(ir, env.module.funcs.len());
@@ -319,6 +327,7 @@ pub fn lower_function(
         fidx: fid.index() as u32,
         site: fid.index() as u32,
         b,
+        notrap,
         t: tables,
         ctx: None,
         retarea: None,
@@ -506,6 +515,8 @@ struct FnLower<'e, 'f, 'm> {
     /// (its location's origin after inlining), else `fidx`.
     site: u32,
     b: FunctionBuilder<'f>,
+    /// The memory flags of every access ([`mflags`]), interned in the function once.
+    notrap: MemFlags,
     /// The per-function tables, borrowed from the caller's [`LowerScratch`] for the function.
     t: LowerScratch,
     ctx: Option<Value>,
@@ -698,12 +709,22 @@ impl FnLower<'_, '_, '_> {
         v
     }
 
+    /// A load with the function's interned `notrap` flags (`InstBuilder::load` would look the
+    /// flags up in the function's flag set, a hash, for every access).
     fn load(&mut self, ty: types::Type, addr: Value, off: i32) -> Value {
-        self.b.ins().load(ty, mflags(), addr, off)
+        let (inst, dfg) = self
+            .b
+            .ins()
+            .Load(Opcode::Load, ty, self.notrap, off.into(), addr);
+        dfg.first_result(inst)
     }
 
+    /// A store with the function's interned `notrap` flags (see [`FnLower::load`]).
     fn store(&mut self, v: Value, addr: Value, off: i32) {
-        self.b.ins().store(mflags(), v, addr, off);
+        let ty = self.b.func.dfg.value_type(v);
+        self.b
+            .ins()
+            .Store(Opcode::Store, ty, self.notrap, off.into(), v, addr);
     }
 
     fn new_slot(&mut self, size: u32, align: u32) -> StackSlot {
@@ -1097,7 +1118,7 @@ impl FnLower<'_, '_, '_> {
                     return self.b.use_var(var);
                 };
                 let base = self.huge_base(slot);
-                let v = self.b.ins().load(ty, mflags(), base, offset as i32);
+                let v = self.load(ty, base, offset as i32);
                 self.remember(i, v);
                 v
             }
@@ -1132,7 +1153,7 @@ impl FnLower<'_, '_, '_> {
             VarKind::Memory(offset, _) => {
                 if let Some(slot) = self.huge.as_ref().map(|m| m.slot) {
                     let base = self.huge_base(slot);
-                    self.b.ins().store(mflags(), v, base, offset as i32);
+                    self.store(v, base, offset as i32);
                 }
             }
         }

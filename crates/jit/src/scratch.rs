@@ -33,7 +33,7 @@ pub struct LowerScratch {
     pub(crate) block_local: SecondaryMap<Local, bool>,
     /// Working storage of the block-local scan.
     pub(crate) block_local_written: SecondaryMap<Local, u32>,
-    /// Per local: fixed ([`crate::fixed_locals::fixed_locals`]).
+    /// Per local: fixed ([`crate::fixed_locals`]).
     pub(crate) fixed: SecondaryMap<Local, bool>,
     /// Working storage of the fixed-local scan (its dominator tree among it).
     pub(crate) fixed_scratch: FixedLocalsScratch,
