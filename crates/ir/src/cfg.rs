@@ -161,10 +161,25 @@ impl Cfg {
     /// irreducible ones it may miss blocks, which is fine for its users (heuristics: the
     /// inliner's loop test, the lowering's branch order), never soundness.
     pub fn loop_depths(&self) -> SecondaryMap<Block, u32> {
-        let mut depth: SecondaryMap<Block, u32> = self.block_map();
-        // `mark[b] == k + 1`: `b` was counted for the `k`-th header already.
-        let mut mark: SecondaryMap<Block, u32> = self.block_map();
-        let mut work = Vec::new();
+        let mut depth = SecondaryMap::new();
+        self.loop_depths_into(&mut depth, &mut SecondaryMap::new(), &mut Vec::new());
+        depth
+    }
+
+    /// [`Cfg::loop_depths`] into `depth` (emptied first), with `mark` and `work` as working
+    /// storage: for a caller that computes the depths of one function after another.
+    pub fn loop_depths_into(
+        &self,
+        depth: &mut SecondaryMap<Block, u32>,
+        mark: &mut SecondaryMap<Block, u32>,
+        work: &mut Vec<Block>,
+    ) {
+        let n = self.succ.len();
+        depth.clear();
+        depth.resize(n);
+        mark.clear();
+        mark.resize(n);
+        work.clear();
         for (k, &head) in self.rpo.iter().enumerate() {
             let h = k as u32;
             let stamp = h + 1;
@@ -193,7 +208,6 @@ impl Cfg {
                 }
             }
         }
-        depth
     }
 
     fn reverse_post_order(&mut self, func: &Function) {

@@ -1407,9 +1407,10 @@ impl FnLower<'_, '_, '_> {
             // is what its single-pass register allocation must not have.
             t.cfg.recompute(ir);
             fixed_locals_into(ir, &t.cfg, &mut t.fixed_scratch, &mut t.fixed);
-            t.loop_depth = t.cfg.loop_depths();
-            t.hoist_loops = header_invariant_loops(ir, &t.cfg);
-            t.by_fields = field_struct_locals(ir, self.env.module);
+            t.cfg
+                .loop_depths_into(&mut t.loop_depth, &mut t.loop_mark, &mut t.loop_work);
+            header_invariant_loops_into(ir, &t.cfg, &mut t.loop_scan, &mut t.hoist_loops);
+            field_struct_locals_into(ir, self.env.module, &mut t.by_fields_bad, &mut t.by_fields);
             t.hoisted.resize(t.hoist_loops.len(), Vec::new());
             for (i, lp) in self.t.hoist_loops.iter().enumerate() {
                 self.t.preheader_of[lp.preheader].push(i as u32);
@@ -2472,14 +2473,6 @@ pub(crate) enum VarKind {
     },
 }
 
-/// A map with room for `n` keys, every value the default: filling it key by key from empty
-/// would grow it one element at a time.
-fn dense_map<K: EntityRef, V: Clone + Default>(n: usize) -> SecondaryMap<K, V> {
-    let mut map = SecondaryMap::with_capacity(n);
-    map.resize(n);
-    map
-}
-
 /// Per local, whether it is *block-local*: every read of it is preceded by a write in the
 /// same IR block, so its value never crosses a block boundary (and its initial zero is never
 /// seen). Parameters are not. Values read and written within one block are all the lowering
@@ -2572,14 +2565,39 @@ pub struct HoistLoop {
 /// `cfg` is the CFG of `ir` ([`Cfg::compute`]); its predecessor lists are distinct, so a latch
 /// that branches to the header on both sides counts once.
 pub fn header_invariant_loops(ir: &Function, cfg: &Cfg) -> Vec<HoistLoop> {
-    let mut pos: SecondaryMap<Block, u32> = dense_map(ir.blocks.len());
+    let mut out = Vec::new();
+    header_invariant_loops_into(ir, cfg, &mut LoopScanScratch::default(), &mut out);
+    out
+}
+
+/// The working storage of [`header_invariant_loops_into`], kept from one function to the next.
+#[derive(Default)]
+pub struct LoopScanScratch {
+    /// Per block: its position in the layout.
+    pos: SecondaryMap<Block, u32>,
+    /// Per block: in the body being collected.
+    seen: SecondaryMap<Block, bool>,
+    work: Vec<Block>,
+}
+
+/// [`header_invariant_loops`] into `out` (emptied first), with the working storage of
+/// `scratch`.
+pub fn header_invariant_loops_into(
+    ir: &Function,
+    cfg: &Cfg,
+    scratch: &mut LoopScanScratch,
+    out: &mut Vec<HoistLoop>,
+) {
+    out.clear();
+    let LoopScanScratch { pos, seen, work } = scratch;
+    pos.clear();
+    pos.resize(ir.blocks.len());
     for (n, &b) in ir.layout.iter().enumerate() {
         pos[b] = n as u32;
     }
     let preds = |b: Block| cfg.preds(b);
-    let mut seen: SecondaryMap<Block, bool> = dense_map(ir.blocks.len());
-    let mut work: Vec<Block> = Vec::new();
-    let mut out = Vec::new();
+    seen.clear();
+    seen.resize(ir.blocks.len());
     for &h in &ir.layout {
         let [a, c] = preds(h) else {
             continue;
@@ -2671,7 +2689,6 @@ pub fn header_invariant_loops(ir: &Function, cfg: &Cfg) -> Vec<HoistLoop> {
             });
         }
     }
-    out
 }
 
 /// Per local, whether the lowering holds it field by field ([`Repr::Fields`]): a struct local
@@ -2681,7 +2698,21 @@ pub fn header_invariant_loops(ir: &Function, cfg: &Cfg) -> Vec<HoistLoop> {
 /// `make` + `push` stores the field values straight into the element instead of storing them
 /// into a slot and copying the slot.
 pub fn field_struct_locals(ir: &Function, module: &Module) -> SecondaryMap<Local, bool> {
-    let mut bad: SecondaryMap<Local, bool> = dense_map(ir.locals.len());
+    let mut out = SecondaryMap::new();
+    field_struct_locals_into(ir, module, &mut SecondaryMap::new(), &mut out);
+    out
+}
+
+/// [`field_struct_locals`] into `out` (emptied first), with `bad` as working storage (both
+/// kept from one function to the next).
+pub fn field_struct_locals_into(
+    ir: &Function,
+    module: &Module,
+    bad: &mut SecondaryMap<Local, bool>,
+    out: &mut SecondaryMap<Local, bool>,
+) {
+    bad.clear();
+    bad.resize(ir.locals.len());
     for &l in &ir.params {
         bad[l] = true;
     }
@@ -2726,7 +2757,8 @@ pub fn field_struct_locals(ir: &Function, module: &Module) -> SecondaryMap<Local
             bad[l] = true;
         }
     }
-    let mut out: SecondaryMap<Local, bool> = dense_map(ir.locals.len());
+    out.clear();
+    out.resize(ir.locals.len());
     for (l, data) in ir.locals.iter() {
         out[l] = match data.ty {
             Type::Struct(sid) if !data.packed && !bad[l] => {
@@ -2738,7 +2770,6 @@ pub fn field_struct_locals(ir: &Function, module: &Module) -> SecondaryMap<Local
             _ => false,
         };
     }
-    out
 }
 
 /// The most fields a struct local held field by field may have.

@@ -11,7 +11,7 @@
 //! cranelift-frontend's `FunctionBuilderContext` (the same idea, one level down).
 
 use crate::fixed_locals::FixedLocalsScratch;
-use crate::lower::{HoistLoop, HoistedHeader, Repr, VarKind};
+use crate::lower::{HoistLoop, HoistedHeader, LoopScanScratch, Repr, VarKind};
 use cranelift_codegen::ir::{self as cl, types, FuncRef, Value};
 use cranelift_frontend::Variable;
 use poolopt_ir::cfg::Cfg;
@@ -29,6 +29,11 @@ pub struct LowerScratch {
     pub(crate) layout_pos: SecondaryMap<Block, u32>,
     /// Per IR block: how many loops it lies in (normal tier only).
     pub(crate) loop_depth: SecondaryMap<Block, u32>,
+    /// Working storage of the loop-depth walk.
+    pub(crate) loop_mark: SecondaryMap<Block, u32>,
+    pub(crate) loop_work: Vec<Block>,
+    /// Working storage of the scan for loops with invariant vec headers.
+    pub(crate) loop_scan: LoopScanScratch,
     /// Per local: block-local ([`crate::lower::block_local_locals`]).
     pub(crate) block_local: SecondaryMap<Local, bool>,
     /// Working storage of the block-local scan.
@@ -39,6 +44,8 @@ pub struct LowerScratch {
     pub(crate) fixed_scratch: FixedLocalsScratch,
     /// Per local: held field by field ([`crate::lower::field_struct_locals`]).
     pub(crate) by_fields: SecondaryMap<Local, bool>,
+    /// Working storage of the field-wise scan.
+    pub(crate) by_fields_bad: SecondaryMap<Local, bool>,
     /// Per local: the index of the parameter it is, if it is one.
     pub(crate) param_index: SecondaryMap<Local, Option<usize>>,
     /// The entry block's parameters.
