@@ -33,7 +33,14 @@ use poolopt_ir::{Block, EntityRef, Function, Local, Operand, SecondaryMap, Type}
 #[cfg(test)]
 pub fn fixed_locals(ir: &Function, cfg: &Cfg) -> SecondaryMap<Local, bool> {
     let mut fixed = SecondaryMap::new();
-    fixed_locals_into(ir, cfg, &mut FixedLocalsScratch::default(), &mut fixed);
+    let mut block_local = SecondaryMap::new();
+    fixed_locals_into(
+        ir,
+        cfg,
+        &mut FixedLocalsScratch::default(),
+        &mut fixed,
+        &mut block_local,
+    );
     fixed
 }
 
@@ -44,22 +51,50 @@ pub struct FixedLocalsScratch {
     defs: Vec<u32>,
     def_block: Vec<Block>,
     def_pos: Vec<i64>,
+    /// Per local: the 1-based layout index of the block that last wrote it, in the walk.
+    written: Vec<u32>,
     /// Per block: its position in the layout.
     layout_pos: Vec<u32>,
     dom: DomTree,
 }
 
-/// The fixed locals of `ir` (see the module documentation) into `fixed` (emptied first), with
-/// the working storage of `scratch`.
+/// The fixed locals of `ir` (see the module documentation) into `fixed`, and in the same walk
+/// over the function's reads its block-local locals ([`crate::lower::block_local_locals`]) into
+/// `block_local` (both emptied first), with the working storage of `scratch`. One walk instead
+/// of two: the lowering of a normal-tier function needs both.
 pub fn fixed_locals_into(
     ir: &Function,
     cfg: &Cfg,
     scratch: &mut FixedLocalsScratch,
     fixed: &mut SecondaryMap<Local, bool>,
+    block_local: &mut SecondaryMap<Local, bool>,
 ) {
     let n_locals = ir.locals.len();
     fixed.clear();
     fixed.resize(n_locals);
+    // First per local whether some read of it may see a value from outside its block (the
+    // complement, at the end, is the block-local flag). Parameters do.
+    let exposed = block_local;
+    exposed.clear();
+    exposed.resize(n_locals);
+    for &p in &ir.params {
+        exposed[p] = true;
+    }
+    walk(ir, cfg, scratch, fixed, exposed);
+    for flag in exposed.values_mut() {
+        *flag = !*flag;
+    }
+}
+
+/// The walks of [`fixed_locals_into`]: assignments, then reads.
+fn walk(
+    ir: &Function,
+    cfg: &Cfg,
+    scratch: &mut FixedLocalsScratch,
+    fixed: &mut SecondaryMap<Local, bool>,
+    exposed: &mut SecondaryMap<Local, bool>,
+) {
+    let n_locals = ir.locals.len();
     let Some(entry) = ir.entry() else {
         return;
     };
@@ -70,6 +105,7 @@ pub fn fixed_locals_into(
         defs,
         def_block,
         def_pos,
+        written,
         layout_pos,
         dom,
     } = scratch;
@@ -102,20 +138,31 @@ pub fn fixed_locals_into(
         fixed[l] = one_value && defs[i] == 1 && cfg.is_reachable(def_block[i]);
         any |= fixed[l];
     }
-    if !any {
-        return;
+    // The dominator tree only when some local may be fixed (its reads are then checked).
+    if any {
+        dom.recompute(cfg);
     }
-    dom.recompute(cfg);
     let dom = &*dom;
     layout_pos.clear();
     layout_pos.resize(n_blocks, 0);
     for (n, &b) in ir.layout.iter().enumerate() {
         layout_pos[b.index()] = n as u32;
     }
-    for &blk in &ir.layout {
+    // Per local: the 1-based layout index of the block in which it was last written.
+    written.clear();
+    written.resize(n_locals, 0);
+    for (n, &blk) in ir.layout.iter().enumerate() {
+        let stamp = n as u32 + 1;
         let data = &ir.blocks[blk];
-        let read = |op: Operand, pos: i64, fixed: &mut SecondaryMap<Local, bool>| {
+        let read = |op: Operand,
+                    pos: i64,
+                    fixed: &mut SecondaryMap<Local, bool>,
+                    exposed: &mut SecondaryMap<Local, bool>,
+                    written: &[u32]| {
             let Operand::Local(l) = op else { return };
+            if written.get(l.index()).copied().unwrap_or(0) != stamp {
+                exposed[l] = true;
+            }
             if !fixed[l] {
                 return;
             }
@@ -131,11 +178,17 @@ pub fn fixed_locals_into(
         };
         for (pos, &inst) in data.insts.iter().enumerate() {
             if let Some(d) = ir.insts.get(inst) {
-                d.kind.for_each_use(|op| read(op, pos as i64, fixed));
+                d.kind
+                    .for_each_use(|op| read(op, pos as i64, fixed, exposed, written));
+                if let Some(l) = d.kind.def() {
+                    if let Some(w) = written.get_mut(l.index()) {
+                        *w = stamp;
+                    }
+                }
             }
         }
         if let Some(op) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
-            read(op, data.insts.len() as i64, fixed);
+            read(op, data.insts.len() as i64, fixed, exposed, written);
         }
     }
 }
@@ -149,6 +202,21 @@ mod tests {
         let module = parse(src).expect("parses");
         let f = module.funcs.values().next().expect("one function");
         let fixed = fixed_locals(f, &Cfg::compute(f));
+        // The shared walk's block-local flags are the standalone analysis's.
+        let (mut fixed2, mut block_local) = (SecondaryMap::new(), SecondaryMap::new());
+        let mut scratch = FixedLocalsScratch::default();
+        fixed_locals_into(
+            f,
+            &Cfg::compute(f),
+            &mut scratch,
+            &mut fixed2,
+            &mut block_local,
+        );
+        let standalone = crate::lower::block_local_locals(f);
+        for (l, _) in f.locals.iter() {
+            assert_eq!(block_local[l], standalone[l], "block-local flag of {l}");
+            assert_eq!(fixed2[l], fixed[l]);
+        }
         let mut names: Vec<String> = f
             .locals
             .iter()

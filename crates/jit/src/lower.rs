@@ -1401,12 +1401,20 @@ impl FnLower<'_, '_, '_> {
         }
 
         let t = &mut self.t;
-        block_local_locals_into(ir, &mut t.block_local_written, &mut t.block_local);
-        if self.tier != Tier::Huge {
+        if self.tier == Tier::Huge {
+            block_local_locals_into(ir, &mut t.block_local_written, &mut t.block_local);
+        } else {
             // The huge tier keeps every local in memory: a value live across the function
             // is what its single-pass register allocation must not have.
             t.cfg.recompute(ir);
-            fixed_locals_into(ir, &t.cfg, &mut t.fixed_scratch, &mut t.fixed);
+            // The block-local flags come from the same walk.
+            fixed_locals_into(
+                ir,
+                &t.cfg,
+                &mut t.fixed_scratch,
+                &mut t.fixed,
+                &mut t.block_local,
+            );
             t.cfg
                 .loop_depths_into(&mut t.loop_depth, &mut t.loop_mark, &mut t.loop_work);
             header_invariant_loops_into(ir, &t.cfg, &mut t.loop_scan, &mut t.hoist_loops);
