@@ -289,7 +289,10 @@ fn import(func: &mut cl::Function, index: u32, sig: Signature, colocated: bool) 
     })
 }
 
-/// Lowers IR function `fid` into `out` (whose signature and name are set here).
+/// Lowers IR function `fid` into `out` (whose signature and name are set here). `scratch`
+/// lends the per-function tables; passing the same one for every function of a module keeps
+/// their storage (see [`crate::scratch`]).
+#[allow(clippy::too_many_arguments)] // the module-wide storage (builder context, scratch, messages) is lent per call
 pub fn lower_function(
     env: &LowerEnv<'_>,
     fid: FuncId,
