@@ -2663,12 +2663,16 @@ pub fn header_invariant_loops_into(
             }
             None => vecs.push((vec, len, ptr)),
         };
-        for &b in &body {
+        // The first instruction that disqualifies the loop ends the scan.
+        'scan: for &b in &body {
             let Some(data) = ir.blocks.get(b) else {
                 ok = false;
                 break;
             };
             for &inst in &data.insts {
+                if !ok {
+                    break 'scan;
+                }
                 let Some(d) = ir.insts.get(inst) else {
                     ok = false;
                     break;
