@@ -175,12 +175,15 @@ impl PassManager {
         // Each function's report is kept apart and merged in module order, so remarks, dumps
         // and counters read in the order of the source whatever the processing order.
         let start = Stopwatch::start(self.time_passes);
-        let call_graph = CallGraph::compute(module);
+        let mut call_graph = CallGraph::compute(module);
+        let wanted = roots.map(|r| call_graph.reachable_from(r));
+        if let Some(wanted) = &wanted {
+            call_graph.count_sites_in(wanted);
+        }
         let call_effects = CallEffects::compute(module, &call_graph);
         report.timings.record_analysis(Analysis::CallGraph, start);
         let entry_live = EntryLiveCache::default();
         let mut per_function: Vec<PassReport> = vec![PassReport::default(); module.funcs.len()];
-        let wanted = roots.map(|r| call_graph.reachable_from(r));
         // One CFG's storage and one pool of fact sets serve every function in turn.
         let mut storage = Storage::default();
         for &id in call_graph.bottom_up() {

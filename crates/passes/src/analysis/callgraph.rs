@@ -15,7 +15,8 @@ pub struct CallGraph {
     callees: SecondaryMap<FuncId, Vec<FuncId>>,
     /// Whether the function is on a cycle of the call graph.
     recursive: SecondaryMap<FuncId, bool>,
-    /// Number of call sites in the whole module that call the function.
+    /// Number of call sites that call the function, in the whole module or, after
+    /// [`CallGraph::count_sites_in`], in the functions being optimized.
     call_sites: SecondaryMap<FuncId, u32>,
     /// Every function, callees before callers (the members of one cycle in any order).
     bottom_up: Vec<FuncId>,
@@ -54,9 +55,25 @@ impl CallGraph {
         self.recursive[func]
     }
 
-    /// How many call sites of the module call `func`.
+    /// How many call sites of the module (or of the functions given to
+    /// [`CallGraph::count_sites_in`]) call `func`.
     pub fn call_sites(&self, func: FuncId) -> u32 {
         self.call_sites[func]
+    }
+
+    /// Counts only the call sites inside the functions `wanted` marks: when a pipeline runs
+    /// for some entries, the functions they do not reach are neither optimized nor compiled,
+    /// so their calls do not keep a callee alive, and a callee called once from what the
+    /// entries reach is a single-site callee for the inliner.
+    pub fn count_sites_in(&mut self, wanted: &SecondaryMap<FuncId, bool>) {
+        self.call_sites.clear();
+        for (caller, callees) in self.callees.iter() {
+            if wanted[caller] {
+                for &callee in callees {
+                    self.call_sites[callee] += 1;
+                }
+            }
+        }
     }
 
     /// Which functions calls can reach from `roots` (the roots included).

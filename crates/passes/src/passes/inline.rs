@@ -52,7 +52,9 @@
 //! - `inline` callees always are, up to the hard size cap of the caller;
 //! - callees of at most [`SMALL`] instructions always are (a call costs about as much);
 //! - callees of at most [`MEDIUM`] instructions are when the call sits in a loop or is the only
-//!   call site of the callee in the module, within the caller's growth budget: the caller may
+//!   call site of the callee among the functions being optimized (the module, or what the
+//!   entries reach when the pipeline runs for some entries: an unreached caller is never
+//!   compiled, so its call keeps nothing alive), within the caller's growth budget: the caller may
 //!   grow to `max(GROWTH × original, original + MIN_BUDGET)` instructions;
 //! - no caller grows beyond [`HARD_CAP`] instructions.
 
