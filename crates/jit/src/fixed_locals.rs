@@ -24,6 +24,7 @@
 //! read that comes before the assignment is lowered asks cranelift-frontend, as for any
 //! other local.
 
+use crate::scratch::refill;
 use poolopt_ir::cfg::Cfg;
 use poolopt_ir::dominators::DomTree;
 use poolopt_ir::{Block, EntityRef, Function, Local, Operand, SecondaryMap, Type};
@@ -70,13 +71,11 @@ pub fn fixed_locals_into(
     block_local: &mut SecondaryMap<Local, bool>,
 ) {
     let n_locals = ir.locals.len();
-    fixed.clear();
-    fixed.resize(n_locals);
+    refill(fixed, n_locals);
     // First per local whether some read of it may see a value from outside its block (the
     // complement, at the end, is the block-local flag). Parameters do.
     let exposed = block_local;
-    exposed.clear();
-    exposed.resize(n_locals);
+    refill(exposed, n_locals);
     for &p in &ir.params {
         exposed[p] = true;
     }

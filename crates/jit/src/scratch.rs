@@ -116,7 +116,7 @@ impl LowerScratch {
 }
 
 /// Empties `map` and gives it `n` default entries (within its storage when it has room).
-fn refill<K: EntityRef, V: Clone + Default>(map: &mut SecondaryMap<K, V>, n: usize) {
+pub(crate) fn refill<K: EntityRef, V: Clone + Default>(map: &mut SecondaryMap<K, V>, n: usize) {
     map.clear();
     map.resize(n);
 }

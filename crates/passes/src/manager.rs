@@ -122,7 +122,7 @@ impl PassManager {
     /// Measure the wall time of every pass and analysis ([`PassReport::timings`],
     /// [`PassReport::pass_time`]). Off by default: runs, changes and recomputations are counted
     /// either way, and only the clock reads (two per pass and function, two per analysis) are
-    /// saved. `poolopt opt --time-passes` and the benchmarks turn it on.
+    /// saved. `poolopt opt --time-passes` turns it on.
     pub fn time_passes(mut self, on: bool) -> PassManager {
         self.time_passes = on;
         self

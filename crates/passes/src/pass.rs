@@ -91,8 +91,9 @@ pub struct PassContext<'a> {
     remarks: &'a mut Vec<Remark>,
     stats: &'a mut Stats,
     cfg: Option<Rc<Cfg>>,
-    /// The storage of the last CFG dropped by an invalidation, recomputed in place by the
-    /// next [`PassContext::cfg`] (no allocation when the function did not grow).
+    /// The storage of up to [`SPARE_CFGS`] CFGs dropped by invalidations or handed back
+    /// ([`PassContext::return_cfg`]), recomputed in place by the next [`PassContext::cfg`] or
+    /// [`PassContext::spare_cfg`] (no allocation when the function did not grow).
     spare_cfgs: Vec<Cfg>,
     domtree: Option<DomTree>,
     liveness: Option<Liveness>,
@@ -214,11 +215,7 @@ impl<'a> PassContext<'a> {
     /// Drops every cached analysis (the manager calls this after a pass reports a change; a
     /// pass that changes the CFG and wants fresh analyses calls it too).
     pub fn invalidate(&mut self) {
-        if let Some(cfg) = self.cfg.take().and_then(|rc| Rc::try_unwrap(rc).ok()) {
-            self.return_cfg(cfg);
-        }
-        self.domtree = None;
-        self.liveness = None;
+        self.invalidate_cfg();
         self.drop_facts();
     }
 
