@@ -105,16 +105,21 @@ fn a_pass_reports_a_change_exactly_when_the_ir_changed() {
     }
 }
 
-/// A function with `k` short-circuit range checks in sequence, each `i < 0 || i >= len(v)` with
-/// `i = x & 3` and a push before, so every one folds.
-fn range_checks_in_sequence(k: usize) -> String {
+/// A function with `k` short-circuit range checks in sequence, each `i < 0 || i >= n` with
+/// `i = x & 3` and a push before, so every one folds (the entry returns early for a negative
+/// `m`, a test that fails elsewhere than the range checks). The bound `n` is `len v` (non-negative
+/// by its definition) or, with `bound_from_facts`, a copy of the parameter `m` that the entry
+/// tested (non-negative by a fact only).
+fn range_checks_in_sequence(k: usize, bound_from_facts: bool) -> String {
     let mut s = String::from(
-        "fn main(x: i64) -> i64 {\n    var v: vec<i64>\n    var i: i64\n    var n: i64\n    \
-         var c: bool\n    var t: i64\nentry:\n    v = new vec<i64>\n    br b0\n",
+        "fn main(x: i64, m: i64) -> i64 {\n    var v: vec<i64>\n    var i: i64\n    \
+         var n: i64\n    var c: bool\n    var t: i64\nentry:\n    v = new vec<i64>\n    \
+         c = slt m, 0\n    brif c, negative, b0\nnegative:\n    ret -1\n",
     );
+    let bound = if bound_from_facts { "copy m" } else { "len v" };
     for j in 0..k {
         s.push_str(&format!(
-            "b{j}:\n    push v, {j}\n    i = and x, 3\n    n = len v\n    c = slt i, 0\n    \
+            "b{j}:\n    push v, {j}\n    i = and x, 3\n    n = {bound}\n    c = slt i, 0\n    \
              brif c, bad, h{j}\nh{j}:\n    c = sge i, n\n    brif c, bad, ok{j}\nok{j}:\n    \
              t = get v[i]\n    br b{}\n",
             j + 1
@@ -126,22 +131,36 @@ fn range_checks_in_sequence(k: usize) -> String {
     s
 }
 
+/// The fact analyses range-check-fold computes, and the checks it folds, on
+/// [`range_checks_in_sequence`].
+fn range_check_fold_analyses(k: usize, bound_from_facts: bool) -> (u64, u64) {
+    let mut m = module(&range_checks_in_sequence(k, bound_from_facts));
+    let report = PassManager::from_names(&["range-check-fold"])
+        .unwrap()
+        .verify_each(true)
+        .run(&mut m)
+        .unwrap();
+    (
+        report.stats.get("range-check-fold", "compares_folded"),
+        report.timings.computed(Analysis::Facts),
+    )
+}
+
 /// range-check-fold folds every independent range check of a round on one fact analysis: 40
 /// checks in one function take one analysis (the round that folds them all; a round with no
 /// range check left computes none), not one per folded check (40 before), which made a
 /// function of 2,000 checks take 22 s.
 #[test]
 fn range_check_fold_folds_many_checks_per_analysis() {
-    let mut m = module(&range_checks_in_sequence(40));
-    let report = PassManager::from_names(&["range-check-fold"])
-        .unwrap()
-        .verify_each(true)
-        .run(&mut m)
-        .unwrap();
-    let folded = report.stats.get("range-check-fold", "compares_folded");
-    assert_eq!(folded, 40, "every range check folds");
-    let facts = report.timings.computed(Analysis::Facts);
-    assert_eq!(facts, 1, "fact analyses for 40 range checks");
+    assert_eq!(range_check_fold_analyses(40, true), (40, 1));
+}
+
+/// A range check whose compares sit right before their branches and whose bound is a length
+/// folds without any fact analysis (the round decided on the blocks alone), so the next pass
+/// that needs the facts computes them once, on the folded function.
+#[test]
+fn range_checks_against_lengths_fold_without_a_fact_analysis() {
+    assert_eq!(range_check_fold_analyses(40, false), (40, 0));
 }
 
 /// Past the fact analysis's stored-facts bound, bounds-check-elim keeps every check, says why

@@ -42,6 +42,20 @@
 //! whose fold was held back, or that the stale facts could not prove, is retried on fresh
 //! analyses in the next round; the round that folds nothing reports the near misses. A
 //! function with `k` range checks thus takes one or two analyses, not `k + 1`.
+//!
+//! Without the analysis: each round is first decided on the blocks alone, and the fact
+//! analysis is computed only when that folds nothing. The two facts a fold needs have a
+//! syntactic sufficient condition that covers what front ends emit: `c1` holds its compare at
+//! the end of `A` when `A` itself assigns `c1` a compare last and assigns neither operand after
+//! it (exactly when the analysis keeps its `CmpIs` fact through the rest of `A`); `n` is
+//! non-negative on every path when it is a non-negative constant or a local, not a parameter,
+//! whose every assignment is a length, a non-negative constant or a sign-clearing mask (what
+//! the analysis' answer also accepts). The rest of the conditions are checked as in a round
+//! with the analysis. Such a round folds a subset of what the analysis' round would, with the
+//! same rewrite, so the result is the same; the near misses are still reported by the round
+//! with the analysis that folds nothing. The analysis the next pass (`bounds-check-elim`)
+//! needs is then computed once, on the folded function, instead of once before the folds and
+//! once after (O2 on `slot_pool_8.pir`: 2,827,027 → 2,766,137 instructions).
 
 use crate::analysis::facts::{FactAnalysis, FactSet};
 use crate::analysis::Cfg;
@@ -87,6 +101,18 @@ impl Pass for RangeCheckFold {
             {
                 break;
             }
+            // Most range checks read a compare written just before their branch and a bound
+            // that is a length: a round decided without the fact analysis folds those, and
+            // the analysis is computed only for what is left (see "Without the analysis").
+            let plain = plain_round(func, cx);
+            if !plain.is_empty() {
+                for f in plain {
+                    apply(func, cx, f);
+                }
+                changed = true;
+                cx.invalidate();
+                continue;
+            }
             let fa = cx.facts(func);
             let cfg = cx.shared_cfg(func);
             let mut missed: Vec<(Block, Inst, String)> = Vec::new();
@@ -96,7 +122,7 @@ impl Pass for RangeCheckFold {
                 if touched[a] {
                     continue;
                 }
-                match short_circuit(func, cx, &fa, &cfg, a) {
+                match short_circuit(func, cx, Some(&fa), &cfg, a) {
                     Some(Ok(f)) => {
                         let (fa_block, fb_block) = f.blocks();
                         if !touched[fa_block] && !touched[fb_block] {
@@ -133,6 +159,47 @@ impl Pass for RangeCheckFold {
         }
         changed
     }
+}
+
+/// The folds of one round decided without the fact analysis (every check that needs a fact
+/// is left for a round with it): blocks of different folds are disjoint, as in a round with
+/// the analysis.
+fn plain_round(func: &Function, cx: &mut PassContext<'_>) -> Vec<Fold> {
+    let cfg = cx.shared_cfg(func);
+    let mut folds: Vec<Fold> = Vec::new();
+    let mut touched: SecondaryMap<Block, bool> = func.block_map();
+    for &a in &func.layout {
+        if touched[a] || !cfg.is_reachable(a) {
+            continue;
+        }
+        if let Some(Ok(f)) = short_circuit(func, cx, None, &cfg, a) {
+            let (fa_block, fb_block) = f.blocks();
+            if !touched[fa_block] && !touched[fb_block] {
+                touched[fa_block] = true;
+                touched[fb_block] = true;
+                folds.push(f);
+            }
+        }
+    }
+    folds
+}
+
+/// The compare `c` holds at the end of block `a` when `a` itself computes it: the last
+/// assignment of `c` in `a` is a compare, and nothing after it in `a` assigns one of its
+/// operands (what the fact analysis' `CmpIs` fact says at the end of `a`, read off the block).
+fn compare_at_end(func: &Function, a: Block, c: Local) -> Option<(CmpOp, Operand, Operand)> {
+    let insts = &func.blocks[a].insts;
+    let q = insts.iter().rposition(|&d| func.inst(d).def() == Some(c))?;
+    let InstKind::Compare { op, lhs, rhs, .. } = *func.inst(insts[q]) else {
+        return None;
+    };
+    let reads_itself = [lhs, rhs].contains(&Operand::Local(c));
+    let operand_reassigned = insts[q + 1..].iter().any(|&d| {
+        func.inst(d)
+            .def()
+            .is_some_and(|w| [lhs, rhs].contains(&Operand::Local(w)))
+    });
+    (!reads_itself && !operand_reassigned).then_some((op, lhs, rhs))
 }
 
 /// `i` tested against 0: returns `(i, true)` when the compare is true exactly when `i < 0`,
@@ -219,14 +286,20 @@ fn describe(func: &Function, i: Local, op: CmpOp, n: Operand) -> String {
 
 /// Whether `n` is non-negative at a point with facts `facts`.
 fn non_negative(func: &Function, facts: &FactSet, n: Operand) -> bool {
+    let by_facts = n
+        .as_local()
+        .is_some_and(|n| facts.non_neg(n) || facts.len_of(n).is_some());
+    by_facts || non_negative_by_definition(func, n)
+}
+
+/// Whether `n` is non-negative wherever it is read, by its definitions alone: a non-negative
+/// constant, or a local (not a parameter) whose every assignment is a length, a non-negative
+/// constant or a mask that clears the sign bit (and it has one). Narrow types
+/// carry no facts, so this is also how their bounds are known.
+fn non_negative_by_definition(func: &Function, n: Operand) -> bool {
     match n {
         Operand::Const(k) => k >= 0,
         Operand::Local(n) => {
-            if facts.non_neg(n) || facts.len_of(n).is_some() {
-                return true;
-            }
-            // Narrow types carry no facts: accept a local whose every assignment is a
-            // non-negative constant (and which is not a parameter).
             if func.params.contains(&n) {
                 return false;
             }
@@ -501,13 +574,17 @@ fn other(then_block: Block, else_block: Block, one: Block) -> Block {
 fn short_circuit(
     func: &Function,
     cx: &mut PassContext<'_>,
-    fa: &FactAnalysis,
+    fa: Option<&FactAnalysis>,
     cfg: &Cfg,
     a: Block,
 ) -> Option<Result<Fold, (Inst, String)>> {
     let (pa, c1, _, _, _, x, y) = block_test(func, a)?;
-    // The facts must confirm that `c1` still holds its compare at the branch.
-    let (op1, l1, r1) = fa.block_out(a)?.cmp_of(c1)?;
+    // The facts (or, without them, `a`'s own instructions) must confirm that `c1` still
+    // holds its compare at the branch.
+    let (op1, l1, r1) = match fa {
+        Some(fa) => fa.block_out(a)?.cmp_of(c1)?,
+        None => compare_at_end(func, a, c1)?,
+    };
     let a_cmp_inst = func.blocks[a].insts[pa];
     let mut near_miss: Option<(Inst, String)> = None;
     for b in [x, y] {
@@ -636,7 +713,7 @@ fn short_circuit(
 fn zero_first(
     func: &Function,
     cx: &mut PassContext<'_>,
-    fa: &FactAnalysis,
+    fa: Option<&FactAnalysis>,
     a: Block,
     b: Block,
     f: Block,
@@ -668,17 +745,23 @@ fn zero_first(
     // The facts just before the compare at position `p` of `b` *without* `a`'s branch: the
     // fold runs `b`'s instructions right after `a`'s, for negative `i` too, so `n >= 0` must
     // not rest on `i >= 0` (`n = copy i` in `b` is non-negative only on that edge).
-    let Some(start) = fa.block_out(a).cloned() else {
-        return Err((cmp_inst, {
-            let prefix = prefix();
-            format!("{prefix}: no facts at `{bname}`")
-        }));
+    let n_non_negative = match fa {
+        Some(fa) => {
+            let Some(start) = fa.block_out(a).cloned() else {
+                return Err((cmp_inst, {
+                    let prefix = prefix();
+                    format!("{prefix}: no facts at `{bname}`")
+                }));
+            };
+            let mut cursor = fa.cursor_from(func, b, start);
+            for _ in 0..p {
+                cursor.advance();
+            }
+            non_negative(func, cursor.facts(), n)
+        }
+        None => non_negative_by_definition(func, n),
     };
-    let mut cursor = fa.cursor_from(func, b, start);
-    for _ in 0..p {
-        cursor.advance();
-    }
-    if !non_negative(func, cursor.facts(), n) {
+    if !n_non_negative {
         return Err((cmp_inst, {
             let prefix = prefix();
             format!("{prefix}: `{}` may be negative", op_text(func, n))
@@ -715,7 +798,7 @@ fn zero_first(
 fn bound_first(
     func: &Function,
     cx: &mut PassContext<'_>,
-    fa: &FactAnalysis,
+    fa: Option<&FactAnalysis>,
     a: Block,
     b: Block,
     f: Block,
@@ -758,13 +841,19 @@ fn bound_first(
             )
         }));
     }
-    let Some(out) = fa.block_out(a) else {
-        return Err((cmp_inst, {
-            let prefix = prefix();
-            format!("{prefix}: no facts at `{bname}`")
-        }));
+    let n_non_negative = match fa {
+        Some(fa) => {
+            let Some(out) = fa.block_out(a) else {
+                return Err((cmp_inst, {
+                    let prefix = prefix();
+                    format!("{prefix}: no facts at `{bname}`")
+                }));
+            };
+            non_negative(func, out, n)
+        }
+        None => non_negative_by_definition(func, n),
     };
-    if !non_negative(func, out, n) {
+    if !n_non_negative {
         return Err((cmp_inst, {
             let prefix = prefix();
             format!("{prefix}: `{}` may be negative", op_text(func, n))
