@@ -170,6 +170,10 @@ impl PassManager {
         roots: Option<&[FuncId]>,
     ) -> Result<PassReport, PassError> {
         let mut report = PassReport::default();
+        // An empty pipeline (O0) changes nothing: no call graph, no per-function setup.
+        if self.passes.is_empty() {
+            return Ok(report);
+        }
         // Bottom-up (callees first), so an interprocedural pass such as the inliner sees each
         // callee already optimized.
         // Each function's report is kept apart and merged in module order, so remarks, dumps

@@ -240,3 +240,22 @@ fn remarks_are_collected_only_when_asked_for() {
     };
     assert_eq!((liveness(false), liveness(true)), (0, 1));
 }
+
+/// An empty pipeline (what O0 runs) does no work at all: no call graph, no analysis, the
+/// module as it was; any pass makes the manager compute the call graph once.
+#[test]
+fn an_empty_pipeline_computes_nothing() {
+    let src = "fn g(x: i64) -> i64 {\n    var t: i64\nentry:\n    t = add x, 1\n    ret t\n}\n\
+               fn f(x: i64) -> i64 {\n    var r: i64\nentry:\n    r = call g(x)\n    ret r\n}\n";
+    let call_graphs = |manager: PassManager| {
+        let mut m = module(src);
+        let report = manager.time_passes(true).run(&mut m).unwrap();
+        let printed = poolopt_ir::print_module(&m);
+        (report.timings.computed(Analysis::CallGraph), printed)
+    };
+    let (empty, printed) = call_graphs(PassManager::for_level(OptLevel::O0));
+    assert_eq!(empty, 0);
+    assert_eq!(printed, poolopt_ir::print_module(&module(src)));
+    let (inline, _) = call_graphs(PassManager::from_names(&["inline"]).unwrap());
+    assert_eq!(inline, 1);
+}
