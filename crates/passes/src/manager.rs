@@ -3,7 +3,7 @@
 //! pass, records the IR after each pass and a unified diff of what it changed.
 
 use crate::analysis::facts::FactSetPool;
-use crate::analysis::{CallEffects, CallGraph, Cfg};
+use crate::analysis::{CallEffects, CallGraph, Cfg, Liveness};
 use crate::pass::{EntryLiveCache, OptLevel, Pass, PassContext};
 use crate::registry;
 use crate::remark::{Remark, Stats};
@@ -31,6 +31,14 @@ pub enum PassError {
         pass: &'static str,
         function: String,
         errors: Vec<VerifyError>,
+    },
+    /// A pass declared that it keeps an analysis valid, and a fresh one differs (a bug in that
+    /// pass); checked when the manager verifies after each pass.
+    #[error("pass `{pass}` declares that it keeps {analysis} valid, but it changed it in function `{function}`")]
+    StaleAnalysis {
+        pass: &'static str,
+        function: String,
+        analysis: &'static str,
     },
 }
 
@@ -250,6 +258,9 @@ impl PassManager {
                         .preserves_facts()
                         .then(|| cx.take_cached_facts())
                         .flatten();
+                    let kept_liveness = (pass.preserves_cfg() && pass.preserves_liveness())
+                        .then(|| cx.take_cached_liveness())
+                        .flatten();
                     if pass.preserves_cfg() {
                         cx.invalidate_dataflow();
                     } else {
@@ -257,6 +268,17 @@ impl PassManager {
                     }
                     if let Some(facts) = kept_facts {
                         cx.restore_cached_facts(facts);
+                    }
+                    if let Some(live) = kept_liveness {
+                        if self.verify_each && !liveness_is_current(func, &mut cx, &live) {
+                            failure = Some(PassError::StaleAnalysis {
+                                pass: pass.name(),
+                                function: name.clone(),
+                                analysis: "liveness",
+                            });
+                            break;
+                        }
+                        cx.restore_cached_liveness(live);
                     }
                 }
                 if self.verify_each {
@@ -301,6 +323,15 @@ impl PassManager {
             None => Ok(()),
         }
     }
+}
+
+/// Whether `live` is the liveness of `func` as it is now (a fresh computation has the same
+/// sets).
+fn liveness_is_current(func: &Function, cx: &mut PassContext<'_>, live: &Liveness) -> bool {
+    let cfg = cx.fresh_cfg(func);
+    let fresh = Liveness::compute(func, &cfg);
+    cx.return_cfg(cfg);
+    fresh.same_sets(live, func)
 }
 
 /// A copy of `func` with its signature (and the locals up to the last parameter) but no body, left in the module while the

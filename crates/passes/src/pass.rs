@@ -77,6 +77,15 @@ pub trait Pass {
         false
     }
 
+    /// Whether the pass, besides keeping the CFG ([`Pass::preserves_cfg`]), leaves every
+    /// block's live-in and live-out locals as they were: it only rewrites instructions inside
+    /// a block so that no local becomes read before it is assigned, or stops being so, in any
+    /// block, and adds or removes no local. The manager then keeps the liveness analysis across
+    /// it (checked against a fresh one when the manager verifies after each pass).
+    fn preserves_liveness(&self) -> bool {
+        false
+    }
+
     /// Runs the pass on `func`; returns whether it changed anything.
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool;
 }
@@ -230,6 +239,17 @@ impl<'a> PassContext<'a> {
     /// invalidation that a [`Pass::preserves_facts`] pass's change calls for).
     pub(crate) fn take_cached_facts(&mut self) -> Option<Rc<FactAnalysis>> {
         self.facts.take()
+    }
+
+    /// Takes the cached liveness out of the context (for the manager, around an
+    /// invalidation after a pass that keeps it).
+    pub(crate) fn take_cached_liveness(&mut self) -> Option<Liveness> {
+        self.liveness.take()
+    }
+
+    /// Puts back a liveness [`PassContext::take_cached_liveness`] took out.
+    pub(crate) fn restore_cached_liveness(&mut self, live: Liveness) {
+        self.liveness = Some(live);
     }
 
     /// Puts back an analysis [`PassContext::take_cached_facts`] took out.

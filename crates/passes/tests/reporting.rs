@@ -259,3 +259,84 @@ fn an_empty_pipeline_computes_nothing() {
     let (inline, _) = call_graphs(PassManager::from_names(&["inline"]).unwrap());
     assert_eq!(inline, 1);
 }
+
+/// A pass that claims to keep liveness but does not: it rewrites `t = add t, 1` in the block
+/// after the entry into `t = copy 5`, so `t` is no longer live into that block. The manager
+/// checks the claim when it verifies after each pass, and reports the pass.
+struct ClaimsLivenessButChangesIt;
+
+impl poolopt_passes::Pass for ClaimsLivenessButChangesIt {
+    fn name(&self) -> &'static str {
+        "claims-liveness"
+    }
+    fn min_level(&self) -> OptLevel {
+        OptLevel::O2
+    }
+    fn preserves_cfg(&self) -> bool {
+        true
+    }
+    fn preserves_liveness(&self) -> bool {
+        true
+    }
+    fn run(
+        &self,
+        func: &mut poolopt_ir::Function,
+        cx: &mut poolopt_passes::PassContext<'_>,
+    ) -> bool {
+        cx.liveness(func);
+        let second = func.layout[1];
+        let inst = func.blocks[second].insts[0];
+        let poolopt_ir::InstKind::Binary { dst, .. } = func.insts[inst].kind else {
+            return false;
+        };
+        func.insts[inst].kind = poolopt_ir::InstKind::Copy {
+            dst,
+            src: poolopt_ir::Operand::Const(5),
+        };
+        true
+    }
+}
+
+/// temp-elision keeps the liveness analysis for the next pass (one computation fewer per
+/// function it changes), and the claim is checked: a pass that claims it wrongly is reported
+/// when the manager verifies after each pass.
+#[test]
+fn a_kept_liveness_is_checked_against_a_fresh_one() {
+    let src = "fn f(x: i64) -> i64 {\n    var t: i64\nentry:\n    t = add x, 1\n    br next\n\
+               next:\n    t = add t, 1\n    ret t\n}\n";
+    let mut m = module(src);
+    let err = PassManager::new(vec![Box::new(ClaimsLivenessButChangesIt)])
+        .verify_each(true)
+        .run(&mut m)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            poolopt_passes::PassError::StaleAnalysis {
+                analysis: "liveness",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    // temp-elision then range-check-fold (which asks for liveness): one computation.
+    let src =
+        "fn f(x: i64, v: vec<i64>) -> i64 {\n    var i: i64\n    var t: i64\n    var n: i64\n    \
+               var c: bool\nentry:\n    t = and x, 3\n    i = copy t\n    c = slt i, 0\n    \
+               brif c, bad, hi\nhi:\n    n = len v\n    c = sge i, n\n    brif c, bad, ok\n\
+               ok:\n    ret i\nbad:\n    trap \"index out of range\"\n}\n";
+    let mut m = module(src);
+    let report = PassManager::from_names(&["temp-elision", "range-check-fold"])
+        .unwrap()
+        .verify_each(true)
+        .time_passes(true)
+        .run(&mut m)
+        .unwrap();
+    assert_eq!(report.stats.get("range-check-fold", "compares_folded"), 1);
+    assert!(
+        report.stats.get("temp-elision", "temps_elided") >= 1,
+        "{}",
+        report.stats
+    );
+    assert_eq!(report.timings.computed(Analysis::Liveness), 1);
+}

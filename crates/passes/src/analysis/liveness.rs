@@ -418,6 +418,15 @@ impl Liveness {
         }
     }
 
+    /// Whether `self` and `other` (two liveness results of `func`, whatever their numbering)
+    /// have the same live-in and live-out locals at every block of `func`.
+    pub fn same_sets(&self, other: &Liveness, func: &Function) -> bool {
+        func.layout.iter().all(|&b| {
+            self.live_in(b).to_set() == other.live_in(b).to_set()
+                && self.live_out(b).to_set() == other.live_out(b).to_set()
+        })
+    }
+
     /// Locals live on entry to `block`.
     pub fn live_in(&self, block: Block) -> LiveSet<'_> {
         self.view(&self.live_in, block)

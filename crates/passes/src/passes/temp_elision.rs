@@ -51,6 +51,12 @@ impl Pass for TempElision {
         true
     }
 
+    /// Block-boundary liveness does not change (module docs), and no local is added or
+    /// removed.
+    fn preserves_liveness(&self) -> bool {
+        true
+    }
+
     fn min_level(&self) -> OptLevel {
         OptLevel::O2
     }
