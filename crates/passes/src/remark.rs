@@ -103,8 +103,25 @@ impl Stats {
     /// Orders the counters by the position of their pass in `passes` (pipeline order), keeping
     /// the first-bumped order within a pass.
     pub fn sort_by_pass(&mut self, passes: &[&str]) {
-        let rank = |p: &str| passes.iter().position(|q| *q == p).unwrap_or(passes.len());
-        self.entries.sort_by_key(|(p, _, _)| rank(p));
+        // Each counter's rank once (not once per comparison), then a sort by (rank, position):
+        // the stable order, without comparing names in the sort.
+        let rank = |p: &str| {
+            passes
+                .iter()
+                .position(|q| same_name(q, p))
+                .unwrap_or(passes.len())
+        };
+        let mut keyed: Vec<(usize, usize)> = self
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(at, (p, _, _))| (rank(p), at))
+            .collect();
+        if keyed.windows(2).all(|w| w[0] <= w[1]) {
+            return;
+        }
+        keyed.sort_unstable();
+        self.entries = keyed.into_iter().map(|(_, at)| self.entries[at]).collect();
     }
 
     /// Merges another set of counters into this one.
