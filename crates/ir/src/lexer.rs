@@ -19,7 +19,7 @@
 //! in chars. The vector always ends with one [`TokenKind::Eof`] token.
 
 use crate::inst::Loc;
-use crate::parser::ParseErrorKind;
+use crate::parser::{word_info_of_key, ParseErrorKind, WordInfo};
 use std::cell::Cell;
 use std::ops::Range;
 
@@ -115,6 +115,9 @@ pub(crate) struct Interner<'a> {
     shift: u32,
     table: Vec<Slot>,
     names: Vec<&'a str>,
+    /// What each word means to the parser (mnemonic, scalar type), computed when the word is
+    /// first seen from its first eight bytes (see [`crate::parser::word_info_of_key`]).
+    infos: Vec<WordInfo>,
 }
 
 /// One entry of the interner's table.
@@ -189,6 +192,7 @@ impl<'a> Interner<'a> {
             shift: 64 - SIZE.trailing_zeros(),
             table: vec![Slot::default(); SIZE],
             names: Vec::with_capacity(SIZE / 4),
+            infos: Vec::with_capacity(SIZE / 4),
         };
         for word in KEYWORDS {
             let (bytes, len) = (word.as_bytes(), word.len());
@@ -246,6 +250,12 @@ impl<'a> Interner<'a> {
         }
         let sym = Symbol(self.names.len() as u32);
         self.names.push(&src[start..end]);
+        // Every word with a meaning has one to eight bytes: `head` is then the whole word.
+        self.infos.push(if len <= 8 {
+            word_info_of_key(head)
+        } else {
+            WordInfo::NONE
+        });
         self.table[slot] = Slot {
             head,
             tail,
@@ -287,17 +297,14 @@ impl<'a> Interner<'a> {
         self.names[sym.index()]
     }
 
+    /// What each word means to the parser, indexed by symbol (taken once, by the parser).
+    pub(crate) fn take_word_infos(&mut self) -> Vec<WordInfo> {
+        std::mem::take(&mut self.infos)
+    }
+
     /// Number of distinct words.
     pub(crate) fn len(&self) -> usize {
         self.names.len()
-    }
-
-    /// Every distinct word with its symbol.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (Symbol, &'a str)> + '_ {
-        self.names
-            .iter()
-            .enumerate()
-            .map(|(i, &n)| (Symbol(i as u32), n))
     }
 }
 
@@ -354,6 +361,10 @@ impl StoredToken {
         self.kind
     }
 }
+
+/// How many tokens [`Lexed::line_index_of_token`] walks back for a newline before it searches
+/// the line table: a declaration's line is rarely longer.
+const LINE_LOOKBACK: usize = 32;
 
 /// The output of the lexer: tokens, side tables, interned words and line starts.
 pub(crate) struct Lexed<'a> {
@@ -566,12 +577,32 @@ impl<'a> Lexed<'a> {
     #[inline(never)]
     fn loc_of_token_slow(&self, i: usize) -> Loc {
         let tok = self.token(i);
-        if let Some(prev) = i.checked_sub(1).map(|p| self.token(p)) {
-            if prev.kind == TokenKind::Newline {
-                return self.loc_in_line(prev.data as usize, tok.start);
-            }
+        match self.line_index_nearby(i) {
+            Some(line) => self.loc_in_line(line, tok.start),
+            None => self.loc_of(tok.start),
         }
-        self.loc_of(tok.start)
+    }
+
+    /// The 0-based line of token `i`, from the newline token before it: a token a few places
+    /// into its line (a parameter, a label, a body's first token or `}`) is placed with a
+    /// short backward walk instead of a search of the line table.
+    #[inline]
+    pub(crate) fn line_index_of_token(&self, i: usize) -> usize {
+        match self.line_index_nearby(i) {
+            Some(line) => line,
+            None => self.line_of(self.token(i).start) - 1,
+        }
+    }
+
+    /// The 0-based line of token `i` if a newline token (whose data is the number of the line
+    /// after it), or the start of the input, is at most [`LINE_LOOKBACK`] tokens before it.
+    fn line_index_nearby(&self, i: usize) -> Option<usize> {
+        let first = i.saturating_sub(LINE_LOOKBACK);
+        let before = self.tokens.get(first..i)?;
+        match before.iter().rposition(|t| t.kind() == TokenKind::Newline) {
+            Some(at) => Some(before[at].data as usize),
+            None => (first == 0).then_some(0),
+        }
     }
 
     /// The source text of a token.
@@ -1051,6 +1082,21 @@ mod tests {
         assert_eq!(l.loc_of(toks[5].start), Loc::new(3, 1));
         // Out-of-order lookups are answered too.
         assert_eq!(l.loc_of(0), Loc::new(1, 1));
+    }
+
+    #[test]
+    fn token_lines_agree_with_the_line_table() {
+        // First line without a newline before it, blank lines, CRLF, tabs, a comment, a line
+        // of more tokens than the backward walk looks at, non-ASCII text, and the end.
+        let long: String = (0..40).map(|i| format!("w{i}, ")).collect();
+        let src =
+            format!("fn f(a: i64, b: i64) {{\r\n\n\tx = add a, b ; é\n{long}\n\"é\" y: z\n  }}");
+        let l = lex(&src);
+        for i in 0..l.len() {
+            let start = l.token(i).start;
+            assert_eq!(l.line_index_of_token(i), l.line_of(start) - 1, "token {i}");
+            assert_eq!(l.loc_of_token(i), l.loc_of(start), "token {i}");
+        }
     }
 
     #[test]

@@ -330,14 +330,14 @@ impl Mnemonic {
 
 /// What the parser knows of a word, computed once per distinct word.
 #[derive(Copy, Clone, Default)]
-struct WordInfo {
+pub(crate) struct WordInfo {
     mnemonic: Option<Mnemonic>,
     scalar: Option<ScalarType>,
 }
 
 impl WordInfo {
     /// A word that is neither a mnemonic nor a scalar type.
-    const NONE: WordInfo = WordInfo {
+    pub(crate) const NONE: WordInfo = WordInfo {
         mnemonic: None,
         scalar: None,
     };
@@ -488,11 +488,19 @@ const fn word_meanings() -> [(u64, WordInfo); WORD_TABLE_LEN] {
 
 /// What `word` means as a mnemonic and as a scalar type: one probe of [`WORD_TABLE`], no
 /// string compare.
+#[cfg(test)]
 fn word_info_of(word: &str) -> WordInfo {
     if word.is_empty() || word.len() > 8 {
         return WordInfo::NONE;
     }
-    WORD_TABLE.get(word_key(word.as_bytes()))
+    word_info_of_key(word_key(word.as_bytes()))
+}
+
+/// [`word_info_of`] a word of one to eight bytes given as its [`word_key`]: the interner
+/// computes it once per distinct word from the bytes it has already loaded.
+#[inline]
+pub(crate) fn word_info_of_key(key: u64) -> WordInfo {
+    WORD_TABLE.get(key)
 }
 
 /// One parsed statement of a body.
@@ -552,12 +560,8 @@ struct ScopeSlot {
 }
 
 impl<'a> Parser<'a> {
-    fn new(lx: Lexed<'a>) -> Parser<'a> {
-        let words = lx
-            .interner
-            .iter()
-            .map(|(_, name)| word_info_of(name))
-            .collect();
+    fn new(mut lx: Lexed<'a>) -> Parser<'a> {
+        let words = lx.interner.take_word_infos();
         let scope = vec![ScopeSlot::default(); lx.interner.len()];
         let labels = Vec::with_capacity(lx.label_candidates.len());
         Parser {
@@ -962,7 +966,7 @@ impl<'a> Parser<'a> {
                 .filter(|&i| i == start || lx.kind(i - 1) == TokenKind::Newline),
         );
         let labels = labels_start..self.labels.len();
-        let line = |i: usize| lx.line_of(lx.token(i).start);
+        let line = |i: usize| lx.line_index_of_token(i);
         let first_line = line(start);
         let lines = line(end) + 1 - first_line;
         // The declarations come before the first label.
