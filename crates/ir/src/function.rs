@@ -160,6 +160,7 @@ impl Function {
     }
 
     /// Creates an instruction (not yet placed in any block).
+    #[inline]
     pub fn make_inst(&mut self, kind: InstKind, loc: Loc) -> Inst {
         self.insts.push(InstData { kind, loc })
     }
