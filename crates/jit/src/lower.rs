@@ -791,7 +791,7 @@ impl FnLower<'_, '_, '_> {
     fn zero_mem(&mut self, dst: Value, size: u32) {
         for (off, bytes) in Self::chunks(size) {
             let ty = Self::chunk_ty(bytes);
-            let z = self.b.ins().iconst(ty, 0);
+            let z = self.block_const(ty, 0);
             self.store(z, dst, off as i32);
         }
     }
@@ -905,11 +905,16 @@ impl FnLower<'_, '_, '_> {
                 _ => return Err(self.malformed("a trap block without its site parameter")),
             };
             let kind_v = self.i64c(i64::from(kind.code()));
+            // Kind 0's code is itself the zero the unused arguments take.
+            let zero = |s: &mut Self| match kind.code() {
+                0 => kind_v,
+                _ => s.i64c(0),
+            };
             let (a, b) = match (a, b) {
                 (Some(a), Some(b)) => (a, b),
-                (Some(a), None) => (a, self.i64c(0)),
+                (Some(a), None) => (a, zero(self)),
                 _ => {
-                    let z = self.i64c(0);
+                    let z = zero(self);
                     (z, z)
                 }
             };
@@ -994,6 +999,16 @@ impl FnLower<'_, '_, '_> {
         let bail = self.bail()?;
         let cont = self.b.create_block();
         self.b.ins().brif(status, bail, &[], cont, &[]);
+        self.b.seal_block(cont);
+        self.b.switch_to_block(cont);
+        Ok(())
+    }
+
+    /// Returns at once when `value` is zero (the runtime recorded a trap).
+    fn bail_unless(&mut self, value: Value) -> R<()> {
+        let bail = self.bail()?;
+        let cont = self.b.create_block();
+        self.b.ins().brif(value, cont, &[], bail, &[]);
         self.b.seal_block(cont);
         self.b.switch_to_block(cont);
         Ok(())
@@ -1349,9 +1364,17 @@ impl FnLower<'_, '_, '_> {
                 }
             }
         }
+        // The function starts in the entry IR block's own Cranelift block when no branch
+        // leads back to it (the usual case): the prologue then runs straight into its
+        // instructions, without a block and a jump of its own.
         let first_cl = self.cl_block(ir.layout[0])?;
-        self.t.preds_left[first_cl] += 1;
-        let start = self.b.create_block();
+        let merged_entry = self.t.preds_left[first_cl] == 0;
+        let start = if merged_entry {
+            first_cl
+        } else {
+            self.t.preds_left[first_cl] += 1;
+            self.b.create_block()
+        };
         self.b.append_block_params_for_function_params(start);
         let bail = self.b.create_block();
         self.b.set_cold_block(bail);
@@ -1495,18 +1518,19 @@ impl FnLower<'_, '_, '_> {
             };
             self.t.locals[local] = Some(repr);
         }
-        let first = self.cl_block(ir.layout[0])?;
-        self.b.ins().jump(first, &[]);
-        self.edge_emitted(first);
+        if !merged_entry {
+            self.b.ins().jump(first_cl, &[]);
+            self.edge_emitted(first_cl);
+            self.fill_bail(bail);
+        }
 
-        // The bail block returns at once with a dummy result and the status 1 (trapped).
-        self.b.switch_to_block(bail);
-        self.fill_bail();
-
-        for &blk in &ir.layout {
+        for (pos, &blk) in ir.layout.iter().enumerate() {
             let c = self.cl_block(blk)?;
-            self.b.switch_to_block(c);
-            self.forget_block_values();
+            if pos > 0 || !merged_entry {
+                self.b.switch_to_block(c);
+                // (The prologue's values dominate a merged entry block's main line.)
+                self.forget_block_values();
+            }
             self.cur_block = Some(blk);
             if self.env.fuel {
                 self.site_line = 0; // out_of_fuel reports no line
@@ -1534,12 +1558,18 @@ impl FnLower<'_, '_, '_> {
             self.site_line = data.term_loc.line;
             self.terminator(term)?;
             self.site = self.fidx;
+            if pos == 0 && merged_entry {
+                // Not before: the entry block must be the first one in the layout, and a
+                // block cannot be left half-filled.
+                self.fill_bail(bail);
+            }
         }
         self.fill_trap_blocks()
     }
 
-    /// Fills the current block with the bail-out return: a dummy result and the status 1.
-    fn fill_bail(&mut self) {
+    /// Fills `bail` with the bail-out return: a dummy result and the status 1 (trapped).
+    fn fill_bail(&mut self, bail: cl::Block) {
+        self.b.switch_to_block(bail);
         let ir = self.ir;
         let trapped = self.b.ins().iconst(abi::STATUS, 1);
         match ir.ret {
@@ -1605,7 +1635,7 @@ impl FnLower<'_, '_, '_> {
                     Tier::Normal => self.t.loop_depth[*then_block] > self.t.loop_depth[*else_block],
                 };
                 if swap {
-                    let not_c = self.negate(c);
+                    let not_c = self.negate(c, *cond);
                     self.b.ins().brif(not_c, e, &[], t, &[]);
                 } else {
                     self.b.ins().brif(c, t, &[], e, &[]);
@@ -1645,7 +1675,7 @@ impl FnLower<'_, '_, '_> {
                     let depth1 = self.b.ins().iadd_imm_s(depth, -1);
                     self.store(depth1, ctx, CTX_DEPTH);
                 }
-                let ok = self.b.ins().iconst(abi::STATUS, 0);
+                let ok = self.block_const(abi::STATUS, 0);
                 match ret {
                     Some(v) => self.b.ins().return_(&[v, ok]),
                     None => self.b.ins().return_(&[ok]),
@@ -1661,9 +1691,13 @@ impl FnLower<'_, '_, '_> {
         Ok(())
     }
 
-    /// The negation of the bool `c`: the complementary comparison when `c` is an `icmp`
-    /// result (free: the original comparison is then usually dead), else `c == 0`.
-    fn negate(&mut self, c: Value) -> Value {
+    /// The negation of the bool `c` (the value of operand `op`): the complementary comparison
+    /// when `c` is an `icmp` result, else `c == 0`. When that `icmp` is the last instruction of
+    /// the current block and `op` is a block-local local (its value is read nowhere else: every
+    /// other read of the local in this IR block would come after the compare, and none in
+    /// other blocks), the compare itself is turned around instead of leaving it dead beside
+    /// its complement: one CLIF instruction less per such branch, the same machine code.
+    fn negate(&mut self, c: Value, op: Operand) -> Value {
         if let ValueDef::Result(inst, 0) = self.b.func.dfg.value_def(c) {
             if let InstructionData::IntCompare {
                 opcode: Opcode::Icmp,
@@ -1671,10 +1705,40 @@ impl FnLower<'_, '_, '_> {
                 cond,
             } = self.b.func.dfg.insts[inst]
             {
+                if self.only_read_here(op, inst) {
+                    self.b.func.dfg.insts[inst] = InstructionData::IntCompare {
+                        opcode: Opcode::Icmp,
+                        args,
+                        cond: cond.complement(),
+                    };
+                    return c;
+                }
                 return self.b.ins().icmp(cond.complement(), args[0], args[1]);
             }
         }
         self.b.ins().icmp_imm_u(IntCC::Equal, c, 0)
+    }
+
+    /// Whether the value of operand `op`, defined by `inst`, is used by nothing but the
+    /// branch about to be emitted: `inst` ends the current block so far and `op` is a
+    /// block-local local (see [`FnLower::negate`]).
+    fn only_read_here(&self, op: Operand, inst: cl::Inst) -> bool {
+        let Operand::Local(l) = op else {
+            return false;
+        };
+        let Some(Some(Repr::Scalar(var, _))) = self.t.locals.get(l).copied() else {
+            return false;
+        };
+        let block_local = matches!(
+            self.t.var_kinds.get(var.index()),
+            Some(VarKind::BlockLocal(_))
+        );
+        block_local
+            && self
+                .b
+                .current_block()
+                .and_then(|blk| self.b.func.layout.last_inst(blk))
+                == Some(inst)
     }
 
     fn inst(&mut self, kind: &InstKind) -> R<()> {
@@ -1802,8 +1866,9 @@ impl FnLower<'_, '_, '_> {
                 let s = self.i64c(i64::from(size));
                 let f = self.i64c(self.site_code());
                 let h = self.call_rt_stub(RtFunc::New, &[ctx, s, f])?;
-                let null = self.b.ins().icmp_imm_u(IntCC::Equal, h, 0);
-                self.bail_if(null)?;
+                // A null handle means the runtime recorded a trap: branch on the handle
+                // itself (no compare with a zero constant).
+                self.bail_unless(h)?;
                 self.write_var(var, h);
                 Ok(())
             }
@@ -1992,7 +2057,7 @@ impl FnLower<'_, '_, '_> {
     }
 
     fn div_rem(&mut self, op: BinaryOp, ty: ScalarType, x: Value, y: Value) -> R<Value> {
-        let zero = self.b.ins().iconst(abi::scalar_cl(ty), 0);
+        let zero = self.block_const(abi::scalar_cl(ty), 0);
         self.trap_if(IntCC::Equal, y, zero, TrapKind::DivZero, None, None)?;
         match op {
             BinaryOp::UDiv => return Ok(self.b.ins().udiv(x, y)),
@@ -2005,7 +2070,7 @@ impl FnLower<'_, '_, '_> {
         }
         // `MIN / -1` would fault in `idiv` (Cranelift's `sdiv` traps on it): the divisor -1
         // takes its own path (x / -1 = -x, wrapping).
-        let minus_one = self.iconst(ty, -1);
+        let minus_one = self.block_const(abi::scalar_cl(ty), imm_for(ty, -1));
         let is_m1 = self.b.ins().icmp(IntCC::Equal, y, minus_one);
         let m1_blk = self.b.create_block();
         let div_blk = self.b.create_block();
