@@ -922,6 +922,8 @@ impl FnLower<'_, '_, '_> {
             self.b.ins().call(rt, &[ctx, kind_v, site, a, b]);
             self.b.ins().jump(bail, &[]);
         }
+        // Handed back, so that the next function reuses its storage.
+        self.t.all_trap_blocks = trap_blocks;
         Ok(())
     }
 
