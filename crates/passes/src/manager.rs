@@ -79,11 +79,13 @@ impl PassReport {
 }
 
 /// Analysis storage handed from one function's context to the next: a CFG's vectors and the
-/// fact sets of dropped analyses.
+/// fact sets of dropped analyses; and the run's timings, which each function's context adds
+/// to in turn (per pass and per analysis, so the order of the functions does not matter).
 #[derive(Default)]
 struct Storage {
     cfgs: Vec<Cfg>,
     fact_sets: FactSetPool,
+    timings: PassTimings,
 }
 
 /// A pipeline of passes plus the manager's debugging switches.
@@ -185,7 +187,8 @@ impl PassManager {
         // Bottom-up (callees first), so an interprocedural pass such as the inliner sees each
         // callee already optimized.
         // Each function's report is kept apart and merged in module order, so remarks, dumps
-        // and counters read in the order of the source whatever the processing order.
+        // and counters read in the order of the source whatever the processing order (the
+        // timings, kept per pass and per analysis, go straight into one record).
         let start = Stopwatch::start(self.time_passes);
         let mut call_graph = CallGraph::compute(module);
         let wanted = roots.map(|r| call_graph.reachable_from(r));
@@ -193,11 +196,11 @@ impl PassManager {
             call_graph.count_sites_in(wanted);
         }
         let call_effects = CallEffects::compute(module, &call_graph);
-        report.timings.record_analysis(Analysis::CallGraph, start);
-        let entry_live = EntryLiveCache::default();
-        let mut per_function: Vec<PassReport> = vec![PassReport::default(); module.funcs.len()];
         // One CFG's storage and one pool of fact sets serve every function in turn.
         let mut storage = Storage::default();
+        storage.timings.record_analysis(Analysis::CallGraph, start);
+        let entry_live = EntryLiveCache::default();
+        let mut per_function: Vec<PassReport> = vec![PassReport::default(); module.funcs.len()];
         for &id in call_graph.bottom_up() {
             if wanted.as_ref().is_some_and(|w| !w[id]) {
                 continue;
@@ -217,6 +220,7 @@ impl PassManager {
         for part in per_function {
             report.merge(part);
         }
+        report.timings = std::mem::take(&mut storage.timings);
         report.stats.sort_by_pass(&self.pass_names());
         Ok(report)
     }
@@ -240,6 +244,7 @@ impl PassManager {
                 cx.return_cfg(cfg);
             }
             cx.set_fact_pool(std::mem::take(&mut storage.fact_sets));
+            cx.set_timings(std::mem::take(&mut storage.timings));
             cx.set_remarks_enabled(self.remarks);
             cx.set_timing_enabled(self.time_passes);
             cx.set_call_graph(call_graph);
@@ -314,7 +319,7 @@ impl PassManager {
             }
             storage.fact_sets = cx.take_fact_pool();
             storage.cfgs = cx.take_cfg_storage();
-            report.timings.merge(&cx.take_timings());
+            storage.timings = cx.take_timings();
         }
         report.remarks.extend(remarks);
         report.stats.merge(&stats);

@@ -391,6 +391,11 @@ impl<'a> PassContext<'a> {
         self.timings.record_pass(pass, changed, time);
     }
 
+    /// Continues `timings` (a run's record so far): what this context records adds to it.
+    pub fn set_timings(&mut self, timings: PassTimings) {
+        self.timings = timings;
+    }
+
     /// The timings gathered so far, leaving an empty record behind.
     pub fn take_timings(&mut self) -> PassTimings {
         std::mem::take(&mut self.timings)
