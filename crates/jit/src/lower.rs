@@ -998,19 +998,21 @@ impl FnLower<'_, '_, '_> {
 
     /// Returns at once when `status` is nonzero (a callee or the runtime recorded a trap).
     fn bail_if(&mut self, status: Value) -> R<()> {
-        let bail = self.bail()?;
-        let cont = self.b.create_block();
-        self.b.ins().brif(status, bail, &[], cont, &[]);
-        self.b.seal_block(cont);
-        self.b.switch_to_block(cont);
-        Ok(())
+        self.bail_when(status, true)
     }
 
     /// Returns at once when `value` is zero (the runtime recorded a trap).
     fn bail_unless(&mut self, value: Value) -> R<()> {
+        self.bail_when(value, false)
+    }
+
+    /// Returns at once when `value` is nonzero (`nonzero`) or zero (`!nonzero`); otherwise
+    /// goes on in a new block.
+    fn bail_when(&mut self, value: Value, nonzero: bool) -> R<()> {
         let bail = self.bail()?;
         let cont = self.b.create_block();
-        self.b.ins().brif(value, cont, &[], bail, &[]);
+        let (then_block, else_block) = if nonzero { (bail, cont) } else { (cont, bail) };
+        self.b.ins().brif(value, then_block, &[], else_block, &[]);
         self.b.seal_block(cont);
         self.b.switch_to_block(cont);
         Ok(())

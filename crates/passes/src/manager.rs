@@ -331,12 +331,10 @@ impl PassManager {
 }
 
 /// Whether `live` is the liveness of `func` as it is now (a fresh computation has the same
-/// sets).
+/// sets); asked after a pass that kept the CFG, so the cached one is current.
 fn liveness_is_current(func: &Function, cx: &mut PassContext<'_>, live: &Liveness) -> bool {
-    let cfg = cx.fresh_cfg(func);
-    let fresh = Liveness::compute(func, &cfg);
-    cx.return_cfg(cfg);
-    fresh.same_sets(live, func)
+    let cfg = cx.shared_cfg(func);
+    Liveness::compute(func, &cfg).same_sets(live, func)
 }
 
 /// A copy of `func` with its signature (and the locals up to the last parameter) but no body, left in the module while the

@@ -104,37 +104,13 @@ impl Pass for RangeCheckFold {
             // Most range checks read a compare written just before their branch and a bound
             // that is a length: a round decided without the fact analysis folds those, and
             // the analysis is computed only for what is left (see "Without the analysis").
-            let plain = plain_round(func, cx);
-            if !plain.is_empty() {
-                for f in plain {
-                    apply(func, cx, f);
+            let (folds, missed) = match round(func, cx, None) {
+                (folds, _) if !folds.is_empty() => (folds, Vec::new()),
+                _ => {
+                    let fa = cx.facts(func);
+                    round(func, cx, Some(&fa))
                 }
-                changed = true;
-                cx.invalidate();
-                continue;
-            }
-            let fa = cx.facts(func);
-            let cfg = cx.shared_cfg(func);
-            let mut missed: Vec<(Block, Inst, String)> = Vec::new();
-            let mut folds: Vec<Fold> = Vec::new();
-            let mut touched: SecondaryMap<Block, bool> = func.block_map();
-            for &a in &func.layout {
-                if touched[a] {
-                    continue;
-                }
-                match short_circuit(func, cx, Some(&fa), &cfg, a) {
-                    Some(Ok(f)) => {
-                        let (fa_block, fb_block) = f.blocks();
-                        if !touched[fa_block] && !touched[fb_block] {
-                            touched[fa_block] = true;
-                            touched[fb_block] = true;
-                            folds.push(f);
-                        }
-                    }
-                    Some(Err((inst, why))) => missed.push((a, inst, why)),
-                    None => {}
-                }
-            }
+            };
             if folds.is_empty() {
                 for (block, inst, why) in missed {
                     let loc = func.insts[inst].loc;
@@ -161,27 +137,36 @@ impl Pass for RangeCheckFold {
     }
 }
 
-/// The folds of one round decided without the fact analysis (every check that needs a fact
-/// is left for a round with it): blocks of different folds are disjoint, as in a round with
-/// the analysis.
-fn plain_round(func: &Function, cx: &mut PassContext<'_>) -> Vec<Fold> {
+/// The folds of one round and its near misses: every range check decided on `fa` (or, without
+/// it, on the blocks alone, leaving every check that needs a fact for a round with it), the
+/// folds' blocks disjoint (see "Several folds per round").
+fn round(
+    func: &Function,
+    cx: &mut PassContext<'_>,
+    fa: Option<&FactAnalysis>,
+) -> (Vec<Fold>, Vec<(Block, Inst, String)>) {
     let cfg = cx.shared_cfg(func);
     let mut folds: Vec<Fold> = Vec::new();
+    let mut missed: Vec<(Block, Inst, String)> = Vec::new();
     let mut touched: SecondaryMap<Block, bool> = func.block_map();
     for &a in &func.layout {
         if touched[a] || !cfg.is_reachable(a) {
             continue;
         }
-        if let Some(Ok(f)) = short_circuit(func, cx, None, &cfg, a) {
-            let (fa_block, fb_block) = f.blocks();
-            if !touched[fa_block] && !touched[fb_block] {
-                touched[fa_block] = true;
-                touched[fb_block] = true;
-                folds.push(f);
+        match short_circuit(func, cx, fa, &cfg, a) {
+            Some(Ok(f)) => {
+                let (fa_block, fb_block) = f.blocks();
+                if !touched[fa_block] && !touched[fb_block] {
+                    touched[fa_block] = true;
+                    touched[fb_block] = true;
+                    folds.push(f);
+                }
             }
+            Some(Err((inst, why))) => missed.push((a, inst, why)),
+            None => {}
         }
     }
-    folds
+    (folds, missed)
 }
 
 /// The compare `c` holds at the end of block `a` when `a` itself computes it: the last
