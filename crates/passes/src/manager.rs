@@ -250,14 +250,14 @@ impl PassManager {
             cx.set_call_graph(call_graph);
             cx.set_call_effects(call_effects);
             cx.set_entry_live_cache(entry_live);
-            for pass in &self.passes {
+            for (position, pass) in self.passes.iter().enumerate() {
                 let before = self.record_dumps.then(|| print_function(cx.module, func));
                 cx.set_pass(pass.name());
                 let start = Stopwatch::start(self.time_passes);
                 let changed = pass.run(func, &mut cx);
                 let elapsed = start.elapsed();
                 report.pass_time += elapsed;
-                cx.record_pass(pass.name(), changed, elapsed);
+                cx.record_pass(position, pass.name(), changed, elapsed);
                 if changed {
                     let kept_facts = pass
                         .preserves_facts()

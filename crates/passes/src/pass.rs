@@ -386,9 +386,15 @@ impl<'a> PassContext<'a> {
         live
     }
 
-    /// Records one run of a pass (the manager calls this).
-    pub fn record_pass(&mut self, pass: &'static str, changed: bool, time: std::time::Duration) {
-        self.timings.record_pass(pass, changed, time);
+    /// Records one run of the pass at `position` in the pipeline (the manager calls this).
+    pub fn record_pass(
+        &mut self,
+        position: usize,
+        pass: &'static str,
+        changed: bool,
+        time: std::time::Duration,
+    ) {
+        self.timings.record_pass_at(position, pass, changed, time);
     }
 
     /// Continues `timings` (a run's record so far): what this context records adds to it.

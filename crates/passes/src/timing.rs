@@ -96,13 +96,26 @@ pub(crate) fn find_from<T>(items: &[T], hint: usize, is: impl Fn(&T) -> bool) ->
 impl PassTimings {
     /// Records one run of `pass`.
     pub fn record_pass(&mut self, pass: &'static str, changed: bool, time: Duration) {
+        self.record_pass_at(0, pass, changed, time);
+    }
+
+    /// [`PassTimings::record_pass`] for the pass at position `position` of the pipeline,
+    /// where its record is looked for first: the records are kept in pipeline order, so the
+    /// first probe finds it (a pass listed twice shares one record, found further on).
+    pub fn record_pass_at(
+        &mut self,
+        position: usize,
+        pass: &'static str,
+        changed: bool,
+        time: Duration,
+    ) {
         let t = Timing {
             runs: 1,
             changed: u64::from(changed),
             time,
         };
-        match self.passes.iter_mut().find(|(p, _)| same_name(p, pass)) {
-            Some((_, acc)) => acc.add(&t),
+        match find_from(&self.passes, position, |(p, _)| same_name(p, pass)) {
+            Some(at) => self.passes[at].1.add(&t),
             None => {
                 // Room for a whole pipeline at once (O2 has 14 passes), not four growths.
                 if self.passes.capacity() == 0 {
@@ -262,6 +275,30 @@ mod tests {
         assert_eq!(all.computed(Analysis::Liveness), 1);
         assert_eq!(all.computed(Analysis::Facts), 0);
         assert!(all.analyses[0].1.time >= ms(1));
+    }
+
+    #[test]
+    fn a_pass_listed_twice_shares_one_record_whatever_its_position() {
+        // `--passes copy-prop,simplify-cfg,copy-prop`, run on two functions: the third
+        // position's hint points past the records, and its name is found at the first.
+        let mut t = PassTimings::default();
+        for _ in 0..2 {
+            for (position, pass) in ["copy-prop", "simplify-cfg", "copy-prop"]
+                .into_iter()
+                .enumerate()
+            {
+                t.record_pass_at(position, pass, position == 2, Duration::ZERO);
+            }
+        }
+        let runs: Vec<(&str, u64, u64)> = t
+            .passes
+            .iter()
+            .map(|(p, t)| (*p, t.runs, t.changed))
+            .collect();
+        assert_eq!(runs, [("copy-prop", 4, 2), ("simplify-cfg", 2, 0)]);
+        // A wrong hint only costs probes: the record is still found.
+        t.record_pass_at(7, "simplify-cfg", true, Duration::ZERO);
+        assert_eq!(t.passes[1].1.changed, 1);
     }
 
     #[test]
