@@ -1,6 +1,6 @@
 //! The `Pass` trait (after rustc's `MirPass`) and the context a pass runs in.
 
-use crate::analysis::facts::{FactAnalysis, FactSetPool};
+use crate::analysis::facts::{FactAnalysis, FactDemand, FactSetPool};
 use crate::analysis::{CallEffects, CallGraph, Cfg, DomTree, Liveness};
 use crate::remark::{Remark, RemarkKind, Stats};
 use crate::timing::{Analysis, PassTimings, Stopwatch};
@@ -439,10 +439,29 @@ impl<'a> PassContext<'a> {
         }
     }
 
-    /// The fact analysis of `func`, computed on first use (shared: cloning the `Rc` is cheap).
+    /// The fact analysis of `func` at every block, computed on first use (shared: cloning the
+    /// `Rc` is cheap).
     pub fn facts(&mut self, func: &Function) -> Rc<FactAnalysis> {
+        self.facts_for(func, FactDemand::Everywhere)
+    }
+
+    /// The fact analysis of `func` at the blocks where the check passes decide something and
+    /// at every block before them ([`FactDemand::AtChecks`]); other blocks have no facts,
+    /// which reads as "nothing runs there", so only a pass that asks about no other block
+    /// may use it. A cached analysis of every block serves as well.
+    pub fn check_facts(&mut self, func: &Function) -> Rc<FactAnalysis> {
+        self.facts_for(func, FactDemand::AtChecks)
+    }
+
+    fn facts_for(&mut self, func: &Function, demand: FactDemand) -> Rc<FactAnalysis> {
         if let Some(facts) = &self.facts {
-            return Rc::clone(facts);
+            if demand == FactDemand::AtChecks || facts.demand() == FactDemand::Everywhere {
+                return Rc::clone(facts);
+            }
+        }
+        // A narrower cached analysis is replaced: its sets go back to the pool.
+        if let Some(old) = self.facts.take().and_then(|rc| Rc::try_unwrap(rc).ok()) {
+            old.recycle(&mut self.fact_pool);
         }
         self.liveness(func);
         let (Some(cfg), Some(live)) = (self.cfg.as_deref(), self.liveness.as_ref()) else {
@@ -455,6 +474,7 @@ impl<'a> PassContext<'a> {
             live,
             self.call_effects,
             &mut self.fact_pool,
+            demand,
         ));
         self.timings.record_analysis(Analysis::Facts, start);
         self.facts = Some(Rc::clone(&facts));

@@ -425,3 +425,79 @@ fn the_stored_facts_count_is_what_the_sets_hold_and_its_limit_is_exact() {
     });
     assert_eq!(below.gave_up(), Some(GaveUp::StoredFacts));
 }
+
+/// A guarded pop in a loop, then a loop that only sums (no check after it), then a return;
+/// and a check in a loop whose latch comes after it (the latch reaches the check through the
+/// back edge, so it is demanded).
+const CHECKS_THEN_A_SUMMING_TAIL: &str = "
+fn f(v: vec<i64>, n: i64) -> i64 {
+    var k: i64
+    var s: i64
+    var x: i64
+    var c: bool
+    var m: i64
+entry:
+    k = copy 0
+    s = copy 0
+    br head
+head:
+    c = slt k, n
+    brif c, body, tail_head
+body:
+    m = len v
+    c = sgt m, 0
+    brif c, take, latch
+take:
+    x = pop v
+    s = add s, x
+    br latch
+latch:
+    k = add k, 1
+    br head
+tail_head:
+    c = slt k, 100
+    brif c, tail_body, done
+tail_body:
+    s = add s, k
+    k = add k, 1
+    br tail_head
+done:
+    ret s
+}
+";
+
+/// The analysis at the checks' blocks ([`FactDemand::AtChecks`]) evaluates every block from
+/// which a check can be reached, with exactly the facts of the full analysis there, and
+/// nothing after the last check: the summing loop and the return have no state.
+#[test]
+fn facts_at_checks_are_the_full_facts_where_a_check_can_be_reached() {
+    use poolopt_passes::analysis::facts::{FactDemand, FactSetPool};
+    let module = common::module(CHECKS_THEN_A_SUMMING_TAIL);
+    let func = module.funcs.values().next().unwrap();
+    let cfg = Cfg::compute(func);
+    let live = Liveness::compute(func, &cfg);
+    let mut pool = FactSetPool::default();
+    let full =
+        FactAnalysis::compute_pooled(func, &cfg, &live, None, &mut pool, FactDemand::Everywhere);
+    let at_checks =
+        FactAnalysis::compute_pooled(func, &cfg, &live, None, &mut pool, FactDemand::AtChecks);
+    assert_eq!(
+        (full.demand(), at_checks.demand()),
+        (FactDemand::Everywhere, FactDemand::AtChecks)
+    );
+    let block = |name: &str| func.block_by_name(name).unwrap();
+    for name in ["entry", "head", "body", "take", "latch"] {
+        let b = block(name);
+        assert!(full.block_in(b).is_some(), "{name}");
+        assert_eq!(at_checks.block_in(b), full.block_in(b), "{name}");
+        assert_eq!(at_checks.block_out(b), full.block_out(b), "{name}");
+    }
+    // The pop's guard is known in `take` either way.
+    let take = at_checks.block_in(block("take")).unwrap();
+    assert!(take.len_gt(func.params[0], 0));
+    for name in ["tail_head", "tail_body"] {
+        assert!(full.block_in(block(name)).is_some(), "{name}");
+        assert!(at_checks.block_in(block(name)).is_none(), "{name}");
+    }
+    assert!(at_checks.evaluations() < full.evaluations());
+}

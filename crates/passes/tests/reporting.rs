@@ -340,3 +340,58 @@ fn a_kept_liveness_is_checked_against_a_fresh_one() {
     );
     assert_eq!(report.timings.computed(Analysis::Liveness), 1);
 }
+
+/// Asks for the fact analysis in the order given: `true` for every block
+/// (`PassContext::facts`), `false` for the checks' blocks (`PassContext::check_facts`).
+struct AsksForFacts(&'static [bool]);
+
+impl poolopt_passes::Pass for AsksForFacts {
+    fn name(&self) -> &'static str {
+        "asks-for-facts"
+    }
+    fn min_level(&self) -> OptLevel {
+        OptLevel::O2
+    }
+    fn run(
+        &self,
+        func: &mut poolopt_ir::Function,
+        cx: &mut poolopt_passes::PassContext<'_>,
+    ) -> bool {
+        use poolopt_passes::analysis::facts::FactDemand;
+        for &everywhere in self.0 {
+            let (fa, want) = if everywhere {
+                (cx.facts(func), FactDemand::Everywhere)
+            } else {
+                (cx.check_facts(func), FactDemand::AtChecks)
+            };
+            // An analysis of every block serves a request for the checks' blocks.
+            assert!(fa.demand() == want || fa.demand() == FactDemand::Everywhere);
+        }
+        false
+    }
+}
+
+/// The analysis of every block serves both kinds of request; the narrower one (the checks'
+/// blocks) is computed again, for every block, when a pass then asks for every block.
+#[test]
+fn facts_at_checks_reuse_a_full_analysis_and_never_serve_a_full_request() {
+    let src = "fn f(v: vec<i64>) -> i64 {\n    var n: i64\n    var c: bool\n    var x: i64\n\
+               entry:\n    n = len v\n    c = sgt n, 0\n    brif c, take, out\n\
+               take:\n    x = pop v\n    ret x\nout:\n    ret 0\n}\n";
+    for (order, computed) in [
+        (&[true, false, true][..], 1),
+        (&[false, false][..], 1),
+        (&[false, true, false, true][..], 2),
+    ] {
+        let mut m = module(src);
+        let report = PassManager::new(vec![Box::new(AsksForFacts(order))])
+            .time_passes(true)
+            .run(&mut m)
+            .unwrap();
+        assert_eq!(
+            report.timings.computed(Analysis::Facts),
+            computed,
+            "{order:?}"
+        );
+    }
+}

@@ -17,6 +17,7 @@
 //! fire, and dropping it changes no result and no trap. Every check kept gets a missed remark
 //! saying which fact is missing and, where it can tell, why.
 
+use crate::analysis::facts::demand::is_trap_block;
 use crate::analysis::facts::{Fact, FactAnalysis, FactSet, Term, TermKind};
 use crate::analysis::Cfg;
 use crate::pass::{OptLevel, Pass, PassContext};
@@ -145,7 +146,9 @@ impl Pass for BoundsCheckElim {
         if work.is_empty() {
             return false;
         }
-        let fa = cx.facts(func);
+        // Only the work blocks, their predecessors and the blocks up a chain of single
+        // predecessors are read below: the facts of the blocks that reach a check suffice.
+        let fa = cx.check_facts(func);
         if let (Some(why), Some(entry)) = (fa.gave_up(), func.entry()) {
             cx.stat("fact_analyses_given_up", 1);
             let loc = func.blocks[entry].loc;
@@ -273,12 +276,6 @@ struct ExplicitDecision {
     /// `Some(target)`: the facts decide the branch; it always goes to `target`.
     always: Option<Block>,
     message: String,
-}
-
-/// Whether `block` does nothing but trap (the failure side of a front end's explicit check).
-fn is_trap_block(func: &Function, block: Block) -> bool {
-    let data = &func.blocks[block];
-    data.insts.is_empty() && matches!(data.terminator, Some(Terminator::Trap(_)))
 }
 
 /// An `i64` operand as a term plus a constant.

@@ -148,7 +148,8 @@ pub(crate) fn has_checked_division(func: &Function) -> bool {
 pub(crate) enum DivisorFacts {
     /// Its own, tracking only the locals linked to a divisor ([`PassContext::divisor_facts`]).
     Own,
-    /// The check passes' cached one ([`PassContext::facts`]), which tracks those locals too:
+    /// The check passes' cached one ([`PassContext::check_facts`]: every block with a checked
+    /// division is demanded), which tracks those locals too:
     /// `div-check-prove` right after `bounds-check-elim` reuses it.
     Shared,
 }
@@ -181,7 +182,7 @@ pub(crate) fn prove(
     });
     let fa: Option<Rc<FactAnalysis>> = needs_facts.then(|| match source {
         DivisorFacts::Own => Rc::new(cx.divisor_facts(func)),
-        DivisorFacts::Shared => cx.facts(func),
+        DivisorFacts::Shared => cx.check_facts(func),
     });
     // (block, inst, message when removed).
     let mut removed: Vec<(Block, Inst, &'static str, String)> = Vec::new();

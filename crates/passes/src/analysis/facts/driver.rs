@@ -32,6 +32,7 @@
 //! [`FactLimits::max_sweeps`] sweeps, and the stored sets may hold at most
 //! [`FactLimits::max_stored_facts`] facts together; past either the analysis gives up.
 
+use super::demand::{demanded_blocks, FactDemand};
 use super::{
     block_deaths, drop_dead, edge_facts_into, step_block, CallKills, FactAnalysis, FactLimits,
     FactSet, FactSetPool, GaveUp, Tracked,
@@ -39,7 +40,7 @@ use super::{
 use crate::analysis::cfg::Cfg;
 use crate::analysis::liveness::{Liveness, LocalSet};
 use poolopt_ir::components::Components;
-use poolopt_ir::{Block, Function, SecondaryMap};
+use poolopt_ir::{Block, EntityRef, Function, SecondaryMap};
 
 /// The driver's state across the evaluations of one function.
 struct Fixpoint<'a> {
@@ -61,6 +62,8 @@ struct Fixpoint<'a> {
     spare_out: FactSet,
     /// Where a first evaluation's sets come from (see [`FactSetPool`]).
     pool: &'a mut FactSetPool,
+    /// The blocks to evaluate, by index (`None`: all; see [`super::demand`]).
+    demanded: Option<Vec<bool>>,
 }
 
 impl FactAnalysis {
@@ -70,7 +73,7 @@ impl FactAnalysis {
         live: &Liveness,
         calls: CallKills,
         tracked: Tracked,
-        limits: FactLimits,
+        (limits, demand): (FactLimits, FactDemand),
         pool: &mut FactSetPool,
     ) -> FactAnalysis {
         let mut fa = FactAnalysis {
@@ -79,6 +82,7 @@ impl FactAnalysis {
             death_range: func.block_map(),
             tracked,
             calls,
+            demand,
             ..FactAnalysis::default()
         };
         let Some(entry) = func.entry() else {
@@ -104,6 +108,7 @@ impl FactAnalysis {
             spare_in: pool.take(),
             spare_out: pool.take(),
             pool,
+            demanded: demanded_blocks(func, cfg, demand),
         };
         let outcome = fixpoint.run(&mut fa, &Components::of(cfg));
         fixpoint.finish();
@@ -170,8 +175,11 @@ impl Fixpoint<'_> {
     /// returns whether its in-state changed (and so it was evaluated).
     fn evaluate(&mut self, fa: &mut FactAnalysis, b: Block) -> Result<bool, GaveUp> {
         let (func, cfg) = (self.func, self.cfg);
-        // A sink (a bare `trap` or `ret`) holds nothing to decide and passes nothing on.
-        if func.blocks[b].insts.is_empty() && cfg.succs(b).is_empty() {
+        // A sink (a bare `trap` or `ret`) holds nothing to decide and passes nothing on; a
+        // block outside the demand reaches no block that is asked about.
+        if func.blocks[b].insts.is_empty() && cfg.succs(b).is_empty()
+            || self.demanded.as_ref().is_some_and(|on| !on[b.index()])
+        {
             return Ok(false);
         }
         let stale = cfg

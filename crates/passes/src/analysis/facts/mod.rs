@@ -49,6 +49,7 @@
 //! before the bound).
 
 pub mod constraints;
+pub mod demand;
 mod driver;
 pub mod relevance;
 pub mod transfer;
@@ -56,6 +57,7 @@ pub mod transfer;
 pub use constraints::{
     CmpFact, Constraint, Fact, FactSet, FactSetPool, QuotientFact, Term, TermKind,
 };
+pub use demand::FactDemand;
 pub use transfer::may_alias;
 
 use super::cfg::Cfg;
@@ -228,6 +230,8 @@ pub struct FactAnalysis {
     /// at once.
     stored: usize,
     peak_stored: usize,
+    /// Which blocks have their facts computed ([`FactDemand`]).
+    demand: FactDemand,
 }
 
 /// Why the fact analysis gave up on a function (see the module docs).
@@ -675,20 +679,39 @@ impl FactAnalysis {
     ) -> FactAnalysis {
         let tracked = |func: &Function, calls: &CallKills| Tracked::of(func, calls);
         let mut pool = FactSetPool::default();
-        FactAnalysis::compute_of(func, cfg, live, effects, limits, &mut pool, tracked)
+        let demand = FactDemand::Everywhere;
+        FactAnalysis::compute_of(
+            func,
+            cfg,
+            live,
+            effects,
+            (limits, demand),
+            &mut pool,
+            tracked,
+        )
     }
 
     /// [`FactAnalysis::compute_with_effects`] with its sets taken from `pool` (hand them back
-    /// with [`FactAnalysis::recycle`]): what the passes' context uses.
+    /// with [`FactAnalysis::recycle`]), for the blocks `demand` asks for: what the passes'
+    /// context uses.
     pub fn compute_pooled(
         func: &Function,
         cfg: &Cfg,
         live: &Liveness,
         effects: Option<&CallEffects>,
         pool: &mut FactSetPool,
+        demand: FactDemand,
     ) -> FactAnalysis {
         let limits = FactLimits::default();
-        FactAnalysis::compute_of(func, cfg, live, effects, limits, pool, Tracked::of)
+        FactAnalysis::compute_of(
+            func,
+            cfg,
+            live,
+            effects,
+            (limits, demand),
+            pool,
+            Tracked::of,
+        )
     }
 
     /// The analysis of `func` tracking the locals `tracked` picks given the calls' effects.
@@ -697,13 +720,20 @@ impl FactAnalysis {
         cfg: &Cfg,
         live: &Liveness,
         effects: Option<&CallEffects>,
-        limits: FactLimits,
+        (limits, demand): (FactLimits, FactDemand),
         pool: &mut FactSetPool,
         tracked: impl FnOnce(&Function, &CallKills) -> Tracked,
     ) -> FactAnalysis {
         let calls = CallKills::of(func, effects);
         let tracked = tracked(func, &calls);
-        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, limits, pool)
+        let run = (limits, demand);
+        FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, run, pool)
+    }
+
+    /// Which blocks this analysis computed facts for: a pass that reads a block outside
+    /// [`FactDemand::AtChecks`] needs an analysis made [`FactDemand::Everywhere`].
+    pub fn demand(&self) -> FactDemand {
+        self.demand
     }
 
     /// Gives the sets of this analysis back to `pool`, for the next analysis.
@@ -731,8 +761,8 @@ impl FactAnalysis {
         pool: &mut FactSetPool,
     ) -> FactAnalysis {
         let tracked = |func: &Function, _: &CallKills| Tracked::of_divisors(func);
-        let limits = FactLimits::default();
-        FactAnalysis::compute_of(func, cfg, live, effects, limits, pool, tracked)
+        let run = (FactLimits::default(), FactDemand::Everywhere);
+        FactAnalysis::compute_of(func, cfg, live, effects, run, pool, tracked)
     }
 
     /// Where the locals of `block` die (see `block_deaths`).

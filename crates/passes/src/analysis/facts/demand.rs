@@ -1,0 +1,82 @@
+//! Which blocks' facts an analysis must compute: all of them, or only those the check passes
+//! read.
+//!
+//! `bounds-check-elim` reads the facts of the blocks where it decides something (a checked
+//! `pop`/`get`/`set`, or a branch with a trapping successor: an explicit check), and, for its
+//! remarks, of their predecessors and of the blocks up a chain of single predecessors;
+//! `div-check-prove`, which reuses that analysis, reads the blocks holding a checked division.
+//! Every block they read can reach a *deciding* block. A block that cannot reach one — the
+//! tail of a function after its last check, a loop that only sums what was stored — needs no
+//! facts, yet its evaluation (and its loops' sweeps) cost as much as any other.
+//!
+//! [`FactDemand::AtChecks`] therefore evaluates only the blocks from which a deciding block
+//! can be reached (the deciding blocks included). **Exactness:** a block's in-state is the
+//! meet of its predecessors' out-states, and each predecessor of a demanded block is itself
+//! demanded (it reaches the deciding block through it); so every demanded block sees exactly
+//! the states the full analysis computes, and a loop nest (a strongly connected component) is
+//! demanded whole or not at all. The facts of the demanded blocks are those of the full
+//! analysis, decision for decision. The other blocks get no state, which the consumers read as
+//! "nothing runs there" — which is why only passes that never ask about them may take this
+//! analysis ([`crate::PassContext::check_facts`]). One difference with the full analysis is
+//! deliberate: its safety nets (sweeps per loop nest, stored facts) count only the demanded
+//! blocks, so a function whose undemanded tail would have made the full analysis give up
+//! still gets its checks decided.
+
+use crate::analysis::cfg::Cfg;
+use poolopt_ir::{Block, EntityRef, Function, InstKind, Terminator};
+
+/// Which blocks an analysis computes facts for.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum FactDemand {
+    /// Every reachable block.
+    #[default]
+    Everywhere,
+    /// The blocks from which a block with a check can be reached (module docs).
+    AtChecks,
+}
+
+/// Whether `block` holds something the check passes decide with facts: a checked `pop`,
+/// `get`, `set` or division, or a conditional branch with a trapping successor.
+pub fn decides_in(func: &Function, block: Block) -> bool {
+    let data = &func.blocks[block];
+    let checked = data.insts.iter().any(|&i| match *func.inst(i) {
+        InstKind::VecPop { check, .. }
+        | InstKind::VecGet { check, .. }
+        | InstKind::VecSet { check, .. } => check.is_checked(),
+        InstKind::Binary { op, check, .. } => op.is_division() && check.is_checked(),
+        _ => false,
+    });
+    checked
+        || matches!(data.terminator, Some(Terminator::BrIf { then_block, else_block, .. })
+            if is_trap_block(func, then_block) || is_trap_block(func, else_block))
+}
+
+/// Whether `block` only traps.
+pub fn is_trap_block(func: &Function, block: Block) -> bool {
+    matches!(func.blocks[block].terminator, Some(Terminator::Trap(_)))
+        && func.blocks[block].insts.is_empty()
+}
+
+/// The blocks `demand` asks for, by block index; `None` for every block.
+pub(super) fn demanded_blocks(func: &Function, cfg: &Cfg, demand: FactDemand) -> Option<Vec<bool>> {
+    if demand == FactDemand::Everywhere {
+        return None;
+    }
+    let mut on = vec![false; func.blocks.len()];
+    let mut work: Vec<Block> = Vec::new();
+    for &b in cfg.rpo() {
+        if decides_in(func, b) {
+            on[b.index()] = true;
+            work.push(b);
+        }
+    }
+    while let Some(b) = work.pop() {
+        for &p in cfg.preds(b) {
+            if !on[p.index()] {
+                on[p.index()] = true;
+                work.push(p);
+            }
+        }
+    }
+    Some(on)
+}
