@@ -13,6 +13,7 @@ mod pass;
 pub mod passes;
 mod registry;
 mod remark;
+mod scratch;
 mod timing;
 
 pub use manager::{unified_diff, PassDump, PassError, PassManager, PassReport};

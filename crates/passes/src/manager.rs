@@ -7,10 +7,10 @@ use crate::analysis::{CallEffects, CallGraph, Cfg, Liveness};
 use crate::pass::{EntryLiveCache, OptLevel, Pass, PassContext};
 use crate::registry;
 use crate::remark::{Remark, Stats};
+use crate::scratch::ScratchStore;
 use crate::timing::{Analysis, PassTimings, Stopwatch};
 use poolopt_ir::{
-    print_function, verify_with, EntityRef, FuncId, Function, Module, PrimaryMap, VerifyError,
-    VerifyOptions,
+    print_function, verify_with, EntityRef, FuncId, Function, Module, VerifyError, VerifyOptions,
 };
 use std::time::Duration;
 use thiserror::Error;
@@ -85,6 +85,7 @@ impl PassReport {
 struct Storage {
     cfgs: Vec<Cfg>,
     fact_sets: FactSetPool,
+    scratch: ScratchStore,
     timings: PassTimings,
 }
 
@@ -201,11 +202,14 @@ impl PassManager {
         storage.timings.record_analysis(Analysis::CallGraph, start);
         let entry_live = EntryLiveCache::default();
         let mut per_function: Vec<PassReport> = vec![PassReport::default(); module.funcs.len()];
+        // The stub standing for the function being optimized; each one's storage serves the
+        // next.
+        let mut stub = Function::new(String::new());
         for &id in call_graph.bottom_up() {
             if wanted.as_ref().is_some_and(|w| !w[id]) {
                 continue;
             }
-            let stub = signature_only(&module.funcs[id]);
+            signature_only_into(&module.funcs[id], &mut stub);
             let mut func = std::mem::replace(&mut module.funcs[id], stub);
             let result = self.run_function(
                 module,
@@ -214,7 +218,7 @@ impl PassManager {
                 &mut per_function[id.index()],
                 &mut storage,
             );
-            module.funcs[id] = func;
+            stub = std::mem::replace(&mut module.funcs[id], func);
             result?;
         }
         for part in per_function {
@@ -244,6 +248,7 @@ impl PassManager {
                 cx.return_cfg(cfg);
             }
             cx.set_fact_pool(std::mem::take(&mut storage.fact_sets));
+            cx.set_scratch_store(std::mem::take(&mut storage.scratch));
             cx.set_timings(std::mem::take(&mut storage.timings));
             cx.set_remarks_enabled(self.remarks);
             cx.set_timing_enabled(self.time_passes);
@@ -318,6 +323,7 @@ impl PassManager {
                 }
             }
             storage.fact_sets = cx.take_fact_pool();
+            storage.scratch = cx.take_scratch_store();
             storage.cfgs = cx.take_cfg_storage();
             storage.timings = cx.take_timings();
         }
@@ -339,25 +345,23 @@ fn liveness_is_current(func: &Function, cx: &mut PassContext<'_>, live: &Livenes
 
 /// A copy of `func` with its signature (and the locals up to the last parameter) but no body, left in the module while the
 /// real function is being transformed.
-fn signature_only(func: &Function) -> Function {
-    let mut stub = Function::new(func.name.clone());
-    stub.params = func.params.clone();
+fn signature_only_into(func: &Function, stub: &mut Function) {
+    // `stub` has no blocks or instructions: only name, signature and locals are rewritten,
+    // in the storage of the previous function's stub.
+    stub.name.clear();
+    stub.name.push_str(&func.name);
+    stub.params.clear();
+    stub.params.extend_from_slice(&func.params);
     stub.ret = func.ret;
     stub.inline = func.inline;
     // Only the parameters' locals are needed to read the signature; copying every local of a
     // large function for every pass would cost more than some passes.
     let needed = func.params.iter().map(|p| p.index() + 1).max().unwrap_or(0);
-    stub.locals =
-        func.locals
-            .values()
-            .take(needed)
-            .cloned()
-            .fold(PrimaryMap::new(), |mut map, data| {
-                map.push(data);
-                map
-            });
+    stub.locals.clear();
+    for data in func.locals.values().take(needed) {
+        stub.locals.push(data.clone());
+    }
     stub.loc = func.loc;
-    stub
 }
 
 /// A unified diff of two texts.
@@ -371,24 +375,34 @@ pub fn unified_diff(before: &str, after: &str, label: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::signature_only;
-    use poolopt_ir::parse;
+    use super::signature_only_into;
+    use poolopt_ir::{parse, Function};
 
     #[test]
     fn the_stub_keeps_every_parameter_with_its_type_and_nothing_else() {
         let module = parse(
-            "fn f(a: i64, b: i32) -> i64 {\n    var t: i64\nentry:\n    t = copy a\n    ret t\n}\n",
+            "fn f(a: i64, b: i32) -> i64 {\n    var t: i64\nentry:\n    t = copy a\n    ret t\n}\n\
+             fn longer_name(x: i64, y: i64, z: i64) {\nentry:\n    ret\n}\n",
         )
         .unwrap();
-        let func = module.funcs.values().next().unwrap();
-        let stub = signature_only(func);
-        assert_eq!(stub.params, func.params);
-        assert_eq!(stub.ret, func.ret);
-        assert_eq!(stub.locals.len(), 2, "the parameters' locals only");
-        for &p in &func.params {
-            assert_eq!(stub.locals[p].ty, func.locals[p].ty);
-            assert_eq!(stub.locals[p].name, func.locals[p].name);
+        // The second stub is written over the first (as the manager reuses it): nothing of
+        // the earlier function may remain.
+        let mut stub = Function::new(String::new());
+        for func in module.funcs.values().rev() {
+            signature_only_into(func, &mut stub);
+            assert_eq!(stub.name, func.name);
+            assert_eq!(stub.params, func.params);
+            assert_eq!(stub.ret, func.ret);
+            assert_eq!(
+                stub.locals.len(),
+                func.params.len(),
+                "the parameters' locals only"
+            );
+            for &p in &func.params {
+                assert_eq!(stub.locals[p].ty, func.locals[p].ty);
+                assert_eq!(stub.locals[p].name, func.locals[p].name);
+            }
+            assert!(stub.blocks.is_empty() && stub.layout.is_empty());
         }
-        assert!(stub.blocks.is_empty() && stub.layout.is_empty());
     }
 }

@@ -3,8 +3,9 @@
 use crate::analysis::facts::{FactAnalysis, FactDemand, FactSetPool};
 use crate::analysis::{CallEffects, CallGraph, Cfg, DomTree, Liveness};
 use crate::remark::{Remark, RemarkKind, Stats};
+use crate::scratch::ScratchStore;
 use crate::timing::{Analysis, PassTimings, Stopwatch};
-use poolopt_ir::{Block, FuncId, Function, Loc, Local, Module};
+use poolopt_ir::{Block, FuncId, Function, Loc, Local, Module, Name};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -96,7 +97,8 @@ pub struct PassContext<'a> {
     /// is present with its signature and locals but without its body.
     pub module: &'a Module,
     pass: &'static str,
-    function: String,
+    /// The function's name (inline up to 24 bytes: no allocation per function).
+    function: Name,
     remarks: &'a mut Vec<Remark>,
     stats: &'a mut Stats,
     cfg: Option<Rc<Cfg>>,
@@ -109,6 +111,8 @@ pub struct PassContext<'a> {
     facts: Option<Rc<FactAnalysis>>,
     /// The sets of dropped fact analyses, for the next one (see [`FactSetPool`]).
     fact_pool: FactSetPool,
+    /// The passes' work space, kept from one function to the next ([`ScratchStore`]).
+    scratch: ScratchStore,
     remarks_enabled: bool,
     /// Whether analyses' wall time is measured (their computations are always counted).
     timing_enabled: bool,
@@ -135,7 +139,7 @@ impl<'a> PassContext<'a> {
         PassContext {
             module,
             pass: "",
-            function: function.to_string(),
+            function: Name::from(function),
             remarks,
             stats,
             cfg: None,
@@ -144,6 +148,7 @@ impl<'a> PassContext<'a> {
             liveness: None,
             facts: None,
             fact_pool: FactSetPool::default(),
+            scratch: ScratchStore::default(),
             remarks_enabled: true,
             timing_enabled: false,
             call_graph: None,
@@ -272,6 +277,28 @@ impl<'a> PassContext<'a> {
     /// Gives this context fact sets to reuse (from [`PassContext::take_fact_pool`]).
     pub fn set_fact_pool(&mut self, pool: FactSetPool) {
         self.fact_pool = pool;
+    }
+
+    /// The work space of type `T` a pass gave back on an earlier function
+    /// ([`PassContext::give_scratch`]), or a default one: reset what you read before use.
+    pub fn take_scratch<T: Default + 'static>(&mut self) -> T {
+        self.scratch.take()
+    }
+
+    /// Keeps a pass's work space for its next function ([`crate::scratch`]).
+    pub fn give_scratch<T: 'static>(&mut self, value: T) {
+        self.scratch.give(value);
+    }
+
+    /// The passes' kept work space, for the next function's context
+    /// ([`PassContext::set_scratch_store`] there).
+    pub(crate) fn take_scratch_store(&mut self) -> ScratchStore {
+        std::mem::take(&mut self.scratch)
+    }
+
+    /// Gives this context the passes' work space (from [`PassContext::take_scratch_store`]).
+    pub(crate) fn set_scratch_store(&mut self, store: ScratchStore) {
+        self.scratch = store;
     }
 
     /// Drops the CFG and what depends on it (dominators, liveness) but keeps the fact
@@ -530,7 +557,7 @@ impl<'a> PassContext<'a> {
         self.remarks.push(Remark {
             pass: self.pass,
             kind,
-            function: self.function.clone(),
+            function: self.function.to_string(),
             block,
             loc,
             message,

@@ -55,7 +55,8 @@ impl Pass for DeadLocalElim {
         // One sweep under strong liveness removes everything repeated sweeps under plain
         // liveness would (and dead cycles besides).
         let strong = Liveness::compute_strong(func, cx.cfg(func));
-        let mut changed = sweep(func, cx, &strong, false);
+        let mut scratch: SweepScratch = cx.take_scratch();
+        let mut changed = sweep(func, cx, &strong, false, &mut scratch);
         if changed {
             // Only instructions went: the CFG stays valid, liveness does not.
             cx.invalidate_dataflow();
@@ -64,8 +65,9 @@ impl Pass for DeadLocalElim {
             // A last sweep under plain liveness that changes nothing and reports what stays,
             // and why.
             let live = cx.liveness(func).clone();
-            sweep(func, cx, &live, true);
+            sweep(func, cx, &live, true, &mut scratch);
         }
+        cx.give_scratch(scratch);
         if remove_unused_locals(func, cx) {
             changed = true;
             // Locals were renumbered: every analysis keyed by locals goes; the CFG stays.
@@ -91,13 +93,28 @@ fn kept_reason(kind: &InstKind) -> &'static str {
 
 /// One backward sweep over every reachable block, with `liveness` giving each block's
 /// live-out set. Returns whether anything was removed.
-fn sweep(func: &mut Function, cx: &mut PassContext<'_>, liveness: &Liveness, report: bool) -> bool {
-    let blocks: Vec<Block> = cx.cfg(func).rpo().to_vec();
+/// The buffers of [`sweep`], kept from one function to the next
+/// ([`PassContext::take_scratch`]); every one is overwritten before it is read.
+#[derive(Default)]
+struct SweepScratch {
+    blocks: Vec<Block>,
+    live: LocalSet,
+    keep: Vec<bool>,
+}
+
+fn sweep(
+    func: &mut Function,
+    cx: &mut PassContext<'_>,
+    liveness: &Liveness,
+    report: bool,
+    scratch: &mut SweepScratch,
+) -> bool {
+    let SweepScratch { blocks, live, keep } = scratch;
+    blocks.clear();
+    blocks.extend_from_slice(cx.cfg(func).rpo());
     let mut changed = false;
-    let mut live = LocalSet::new(func.locals.len());
-    let mut keep = Vec::new();
-    for block in blocks {
-        liveness.live_out(block).copy_into(&mut live);
+    for &block in blocks.iter() {
+        liveness.live_out(block).copy_into(live);
         if let Some(Operand::Local(l)) = func.blocks[block]
             .terminator
             .as_ref()
@@ -105,7 +122,7 @@ fn sweep(func: &mut Function, cx: &mut PassContext<'_>, liveness: &Liveness, rep
         {
             live.insert(l);
         }
-        let insts = std::mem::take(&mut func.blocks[block].insts);
+        let mut insts = std::mem::take(&mut func.blocks[block].insts);
         keep.clear();
         keep.resize(insts.len(), true);
         for (pos, &inst) in insts.iter().enumerate().rev() {
@@ -176,16 +193,12 @@ fn sweep(func: &mut Function, cx: &mut PassContext<'_>, liveness: &Liveness, rep
                 }
             });
         }
-        func.blocks[block].insts = if keep.iter().any(|k| !k) {
-            insts
-                .iter()
-                .zip(&keep)
-                .filter(|(_, &k)| k)
-                .map(|(&i, _)| i)
-                .collect()
-        } else {
-            insts
-        };
+        let mut at = 0;
+        insts.retain(|_| {
+            at += 1;
+            keep[at - 1]
+        });
+        func.blocks[block].insts = insts;
     }
     changed
 }

@@ -62,10 +62,14 @@ impl Pass for TempElision {
     }
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-        let blocks: Vec<Block> = cx.cfg(func).rpo().to_vec();
-        let mut scratch = Scratch::new(func.locals.len());
+        // The work space of the previous function, reset to this one's locals.
+        let mut scratch: Scratch = cx.take_scratch();
+        scratch.reset(func.locals.len());
+        scratch.blocks.clear();
+        scratch.blocks.extend_from_slice(cx.cfg(func).rpo());
         let mut changed = false;
-        for block in blocks {
+        for at in 0..scratch.blocks.len() {
+            let block = scratch.blocks[at];
             // Block-boundary liveness does not change under the rewrites (see the soundness
             // argument), so the cached analysis stays valid for the whole pass.
             cx.liveness(func)
@@ -73,6 +77,7 @@ impl Pass for TempElision {
                 .copy_into(&mut scratch.live);
             changed |= elide_in_block(func, cx, block, &mut scratch);
         }
+        cx.give_scratch(scratch);
         changed
     }
 }
@@ -131,9 +136,13 @@ fn fully_defines(kind: &InstKind, local: Local) -> bool {
 /// Marks "no position" in the per-local position tables.
 const NONE: u32 = u32::MAX;
 
-/// Buffers reused across the blocks of a function, so rewriting a block allocates nothing once
-/// they have grown to the largest block.
+/// Buffers reused across the blocks of a function, and across functions through the pass
+/// context ([`PassContext::take_scratch`]), so rewriting a block allocates nothing once they
+/// have grown to the largest block.
+#[derive(Default)]
 struct Scratch {
+    /// The blocks to visit, in reverse post-order.
+    blocks: Vec<Block>,
     /// The live set being walked backwards; on entry to a block, its live-out set.
     live: LocalSet,
     /// For each position `j` (the terminator is position `n`), the locals read at `j` with
@@ -151,17 +160,15 @@ struct Scratch {
 }
 
 impl Scratch {
-    fn new(num_locals: usize) -> Scratch {
-        Scratch {
-            live: LocalSet::new(num_locals),
-            reads: Vec::new(),
-            spans: Vec::new(),
-            last_mention: vec![NONE; num_locals],
-            last_def: vec![NONE; num_locals],
-            touched: Vec::new(),
-            deleted: Vec::new(),
-            readers: Vec::new(),
+    /// Ready for a function of `num_locals` locals: no position recorded for any local (the
+    /// per-block buffers are cleared where each block starts, and `live` is overwritten).
+    fn reset(&mut self, num_locals: usize) {
+        // `live` is overwritten per block (`LiveSet::copy_into`, which resizes it).
+        for table in [&mut self.last_mention, &mut self.last_def] {
+            table.clear();
+            table.resize(num_locals, NONE);
         }
+        self.touched.clear();
     }
 
     fn live_after(&self, j: usize, l: Local) -> bool {
