@@ -27,25 +27,14 @@ pub(crate) fn joined(a: &str, b: &str) -> Name {
     concat(&[a, "_", b])
 }
 
-/// The parts one after the other, without the formatting machinery: a name that fits inline
-/// is assembled on the stack and copied once.
+/// The parts one after the other, without the formatting machinery.
 pub(crate) fn concat(parts: &[&str]) -> Name {
-    const INLINE: usize = 24;
+    // Up to 24 bytes the name is held inline: sized once, nothing is allocated, and the parts
+    // (already text) are appended without a UTF-8 check.
     let len: usize = parts.iter().map(|p| p.len()).sum();
-    if len <= INLINE {
-        let mut buf = [0u8; INLINE];
-        let mut at = 0;
-        for part in parts {
-            buf[at..at + part.len()].copy_from_slice(part.as_bytes());
-            at += part.len();
-        }
-        if let Ok(text) = std::str::from_utf8(&buf[..len]) {
-            return Name::from(text);
-        }
-    }
-    let mut s = String::with_capacity(len);
-    parts.iter().for_each(|p| s.push_str(p));
-    Name::from(s)
+    let mut name = Name::with_capacity(len);
+    parts.iter().for_each(|p| name.push_str(p));
+    name
 }
 
 /// `base_n`, without the formatting machinery (compact_str writes integers directly).
