@@ -258,17 +258,18 @@ fn elide_in_block(
                 st.reads.push((l, st.live.contains(l)));
             }
         });
-        st.spans[j] = (start, st.reads.len() as u32);
+        let end = st.reads.len() as u32;
+        st.spans[j] = (start, end);
         if let Some(d) = kind.def() {
             if fully_defines(kind, d) {
                 st.live.remove(d);
             }
         }
-        kind.for_each_use(|op| {
-            if let Operand::Local(l) = op {
-                st.live.insert(l);
-            }
-        });
+        // The locals just recorded are this instruction's reads: live before it.
+        for k in start..end {
+            let l = st.reads[k as usize].0;
+            st.live.insert(l);
+        }
     }
 
     st.deleted.clear();
