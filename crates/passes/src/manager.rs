@@ -70,11 +70,29 @@ pub struct PassReport {
 impl PassReport {
     /// Appends another run's report (remarks, dumps, counters, times).
     pub fn merge(&mut self, other: PassReport) {
+        if self.is_empty() {
+            // Into an empty report (the first function's, a session's first run): the other
+            // report as it is, nothing copied.
+            *self = other;
+            return;
+        }
         self.remarks.extend(other.remarks);
         self.stats.merge(&other.stats);
         self.dumps.extend(other.dumps);
         self.pass_time += other.pass_time;
         self.timings.merge(&other.timings);
+    }
+}
+
+impl PassReport {
+    /// Whether the report holds nothing at all (no remark, counter, dump, time or timing).
+    pub fn is_empty(&self) -> bool {
+        self.remarks.is_empty()
+            && self.stats.is_empty()
+            && self.dumps.is_empty()
+            && self.pass_time == Duration::ZERO
+            && self.timings.passes.is_empty()
+            && self.timings.analyses.is_empty()
     }
 }
 

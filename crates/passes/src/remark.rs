@@ -124,6 +124,11 @@ impl Stats {
         self.entries = keyed.into_iter().map(|(_, at)| self.entries[at]).collect();
     }
 
+    /// Whether no counter was bumped.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     /// Merges another set of counters into this one.
     pub fn merge(&mut self, other: &Stats) {
         if self.entries.is_empty() {
