@@ -194,7 +194,15 @@ impl Pass for BoundsCheckElim {
             // Facts killed and established so far in this block, with the instruction.
             let mut killed = Events::default();
             let mut gained = Events::default();
-            if let Some(mut cursor) = fa.cursor(func, block) {
+            // Replaying the block's facts instruction by instruction is needed only for a
+            // checked operation in it, or for the remarks (which name definitions): a block
+            // that only ends in an explicit check is decided on its stored out-state.
+            let replay = explain
+                || func.blocks[block]
+                    .insts
+                    .iter()
+                    .any(|&i| need_of(func.inst(i)).is_some());
+            if let Some(mut cursor) = fa.cursor(func, block).filter(|_| replay) {
                 while let Some((idx, inst)) = cursor.peek() {
                     if let Some(need) = need_of(func.inst(inst)) {
                         let d =
