@@ -194,16 +194,21 @@ impl Pass for BoundsCheckElim {
             // Facts killed and established so far in this block, with the instruction.
             let mut killed = Events::default();
             let mut gained = Events::default();
-            // Replaying the block's facts instruction by instruction is needed only for a
-            // checked operation in it, or for the remarks (which name definitions): a block
-            // that only ends in an explicit check is decided on its stored out-state.
-            let replay = explain
-                || func.blocks[block]
-                    .insts
-                    .iter()
-                    .any(|&i| need_of(func.inst(i)).is_some());
-            if let Some(mut cursor) = fa.cursor(func, block).filter(|_| replay) {
-                while let Some((idx, inst)) = cursor.peek() {
+            // Replaying the block's facts instruction by instruction is needed only up to its
+            // last checked operation, or for the remarks (which name definitions) through the
+            // whole block: a block that only ends in an explicit check is decided on its stored
+            // out-state.
+            let insts = &func.blocks[block].insts;
+            let last_need = insts.iter().rposition(|&i| need_of(func.inst(i)).is_some());
+            let replay_to = if explain {
+                Some(insts.len())
+            } else {
+                last_need.map(|at| at + 1)
+            };
+            if let Some((mut cursor, end)) =
+                replay_to.and_then(|end| Some((fa.cursor(func, block)?, end)))
+            {
+                while let Some((idx, inst)) = cursor.peek().filter(|&(idx, _)| idx < end) {
                     if let Some(need) = need_of(func.inst(inst)) {
                         let d =
                             ctx.decide(inst, &need, cursor.facts(), &killed, &gained, &local_defs);

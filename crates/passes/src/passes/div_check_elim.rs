@@ -192,7 +192,13 @@ pub(crate) fn prove(
             continue; // unreachable: nothing runs there
         }
         let mut cursor = fa.as_ref().and_then(|fa| fa.cursor(func, block));
-        for &inst in &func.blocks[block].insts {
+        let insts = &func.blocks[block].insts;
+        // The facts are replayed up to the block's last checked division, no further.
+        let end = insts
+            .iter()
+            .rposition(|&i| checked_division(func.inst(i)).is_some())
+            .map_or(0, |at| at + 1);
+        for &inst in &insts[..end] {
             let decision = checked_division(func.inst(inst));
             if let Some((op, divisor)) = decision {
                 // The division's width: its destination's type.
