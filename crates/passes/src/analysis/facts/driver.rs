@@ -177,9 +177,8 @@ impl Fixpoint<'_> {
         let (func, cfg) = (self.func, self.cfg);
         // A sink (a bare `trap` or `ret`) holds nothing to decide and passes nothing on; a
         // block outside the demand reaches no block that is asked about.
-        if func.blocks[b].insts.is_empty() && cfg.succs(b).is_empty()
-            || self.demanded.as_ref().is_some_and(|on| !on[b.index()])
-        {
+        let sink = func.blocks[b].insts.is_empty() && cfg.succs(b).is_empty();
+        if sink || self.demanded.as_ref().is_some_and(|on| !on[b.index()]) {
             return Ok(false);
         }
         let stale = cfg

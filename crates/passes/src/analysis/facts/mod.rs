@@ -677,18 +677,9 @@ impl FactAnalysis {
         effects: Option<&CallEffects>,
         limits: FactLimits,
     ) -> FactAnalysis {
-        let tracked = |func: &Function, calls: &CallKills| Tracked::of(func, calls);
         let mut pool = FactSetPool::default();
-        let demand = FactDemand::Everywhere;
-        FactAnalysis::compute_of(
-            func,
-            cfg,
-            live,
-            effects,
-            (limits, demand),
-            &mut pool,
-            tracked,
-        )
+        let run = (limits, FactDemand::Everywhere);
+        FactAnalysis::compute_of(func, cfg, live, effects, run, &mut pool, Tracked::of)
     }
 
     /// [`FactAnalysis::compute_with_effects`] with its sets taken from `pool` (hand them back
@@ -702,16 +693,8 @@ impl FactAnalysis {
         pool: &mut FactSetPool,
         demand: FactDemand,
     ) -> FactAnalysis {
-        let limits = FactLimits::default();
-        FactAnalysis::compute_of(
-            func,
-            cfg,
-            live,
-            effects,
-            (limits, demand),
-            pool,
-            Tracked::of,
-        )
+        let run = (FactLimits::default(), demand);
+        FactAnalysis::compute_of(func, cfg, live, effects, run, pool, Tracked::of)
     }
 
     /// The analysis of `func` tracking the locals `tracked` picks given the calls' effects.
