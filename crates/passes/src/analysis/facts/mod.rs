@@ -364,8 +364,11 @@ fn vec_sites(func: &Function) -> Vec<Option<Vec<Inst>>> {
     }
     let mut changed = true;
     let mut rounds = 0;
-    while changed && rounds < 64 {
+    // Only a vec copy reads other locals' sites: without one, the first round is the fixpoint.
+    let mut copies = true;
+    while changed && copies && rounds < 64 {
         changed = false;
+        copies = false;
         rounds += 1;
         for &b in &func.layout {
             for &inst in &func.blocks[b].insts {
@@ -379,7 +382,10 @@ fn vec_sites(func: &Function) -> Vec<Option<Vec<Inst>>> {
                     InstKind::Copy {
                         src: Operand::Local(w),
                         ..
-                    } => sites.get(w.index()).cloned().flatten(),
+                    } => {
+                        copies = true;
+                        sites.get(w.index()).cloned().flatten()
+                    }
                     _ => None,
                 };
                 let cur = &mut sites[d.index()];
@@ -404,7 +410,7 @@ fn vec_sites(func: &Function) -> Vec<Option<Vec<Inst>>> {
             }
         }
     }
-    if changed {
+    if changed && copies {
         // No fixpoint within the bound: know nothing.
         sites.iter_mut().for_each(|s| *s = None);
     }
