@@ -17,7 +17,7 @@
 //! fire, and dropping it changes no result and no trap. Every check kept gets a missed remark
 //! saying which fact is missing and, where it can tell, why.
 
-use crate::analysis::facts::demand::is_trap_block;
+use crate::analysis::facts::demand::{ends_in_explicit_check, is_trap_block};
 use crate::analysis::facts::{Fact, FactAnalysis, FactSet, Term, TermKind};
 use crate::analysis::Cfg;
 use crate::pass::{OptLevel, Pass, PassContext};
@@ -137,10 +137,9 @@ impl Pass for BoundsCheckElim {
             .iter()
             .copied()
             .filter(|&b| {
-                let data = &func.blocks[b];
-                data.insts.iter().any(|&i| need_of(func.inst(i)).is_some())
-                    || matches!(data.terminator, Some(Terminator::BrIf { then_block, else_block, .. })
-                        if is_trap_block(func, then_block) || is_trap_block(func, else_block))
+                let insts = &func.blocks[b].insts;
+                insts.iter().any(|&i| need_of(func.inst(i)).is_some())
+                    || ends_in_explicit_check(func, b)
             })
             .collect();
         if work.is_empty() {
@@ -205,9 +204,8 @@ impl Pass for BoundsCheckElim {
             } else {
                 last_need.map(|at| at + 1)
             };
-            if let Some((mut cursor, end)) =
-                replay_to.and_then(|end| Some((fa.cursor(func, block)?, end)))
-            {
+            let cursor = replay_to.and_then(|_| fa.cursor(func, block));
+            if let (Some(mut cursor), Some(end)) = (cursor, replay_to) {
                 while let Some((idx, inst)) = cursor.peek().filter(|&(idx, _)| idx < end) {
                     if let Some(need) = need_of(func.inst(inst)) {
                         let d =

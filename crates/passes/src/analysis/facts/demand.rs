@@ -46,9 +46,14 @@ pub fn decides_in(func: &Function, block: Block) -> bool {
         InstKind::Binary { op, check, .. } => op.is_division() && check.is_checked(),
         _ => false,
     });
-    checked
-        || matches!(data.terminator, Some(Terminator::BrIf { then_block, else_block, .. })
-            if is_trap_block(func, then_block) || is_trap_block(func, else_block))
+    checked || ends_in_explicit_check(func, block)
+}
+
+/// Whether `block` ends in a conditional branch with a successor that only traps: a front
+/// end's explicit check, which `bounds-check-elim` decides on the block's out-state.
+pub fn ends_in_explicit_check(func: &Function, block: Block) -> bool {
+    matches!(func.blocks[block].terminator, Some(Terminator::BrIf { then_block, else_block, .. })
+        if is_trap_block(func, then_block) || is_trap_block(func, else_block))
 }
 
 /// Whether `block` only traps.
