@@ -1,5 +1,6 @@
 //! The inliner's hard cap: no caller grows beyond `HARD_CAP` instructions, even through
-//! callees small enough to be inlined everywhere.
+//! callees small enough to be inlined everywhere; and how copies are laid out: a one-block
+//! callee in place of its call, any other one as blocks of its own.
 
 mod common;
 
@@ -46,8 +47,8 @@ fn small_callees_stop_at_the_hard_cap() {
         "{:?}",
         kept.first()
     );
-    // Every inlined body is one block ending in its one `ret`: the inliner merges each splice
-    // back into the block it was cut from, so `main` is one block again.
+    // Every inlined body is one block ending in its one `ret`: the inliner splices each copy
+    // into the block the call was in, so `main` stays one block.
     let main = &module.funcs[module.func_by_name("main").expect("main")];
     assert_eq!(main.layout.len(), 1);
 }
@@ -75,4 +76,123 @@ fn continuation_names_do_not_grow_with_the_calls_before_them() {
     let main = &module.funcs[module.func_by_name("main").expect("main")];
     let longest = main.layout.iter().map(|&b| main.blocks[b].name.len()).max();
     assert_eq!(longest, Some("entry_after_g_30".len()));
+}
+
+/// A caller that calls the one-block `plus` twice between other instructions, and `twice`
+/// (one block as well) whose own call of the `noinline` `leaf` must stay a call.
+const SPLICED: &str = "noinline fn leaf(x: i64) -> i64 {
+    var t: i64
+entry:
+    t = mul x, 3
+    ret t
+}
+
+fn plus(a: i64, b: i64) -> i64 {
+    var t: i64
+entry:
+    t = add a, b
+    ret t
+}
+
+fn twice(x: i64) -> i64 {
+    var t: i64
+    var u: i64
+entry:
+    t = call leaf(x)
+    u = add t, t
+    ret u
+}
+
+fn main(n: i64) -> i64 {
+    var s: i64
+    var r: i64
+entry:
+    s = mul n, 2
+    s = call plus(s, 1)
+    r = sub s, n
+    r = call plus(r, s)
+    r = call twice(r)
+    ret r
+}
+";
+
+#[test]
+fn a_one_block_callee_is_spliced_in_place_of_its_call() {
+    let (module, report) = opt(SPLICED, &["inline"], &[("main", &[5]), ("main", &[-7])]);
+    // `plus` twice and `twice` (bottom-up, `twice` has no inlinable call: `leaf` is noinline).
+    assert_eq!(report.stats.get("inline", "calls_inlined"), 3);
+    // No block was added, so none was merged away.
+    assert_eq!(report.stats.get("inline", "blocks_merged"), 0);
+    assert_eq!(
+        common::func(&module, "main"),
+        "fn main(n: i64) -> i64 {
+    var s: i64
+    var r: i64
+    var plus_b: i64
+    var plus_t: i64
+    var plus_t_2: i64
+    var twice_t: i64
+    var twice_u: i64
+entry:
+    s = mul n, 2
+    plus_b = copy 1
+    plus_t = add s, plus_b
+    s = copy plus_t
+    r = sub s, n
+    plus_t_2 = add r, s
+    r = copy plus_t_2
+    twice_t = call leaf(r)
+    twice_u = add twice_t, twice_t
+    r = copy twice_u
+    ret r
+}
+"
+    );
+    // The remarks name the block the call is in, which is the block it stays in.
+    let applied = remarks(&report, RemarkKind::Applied);
+    assert_eq!(applied.len(), 3, "{applied:?}");
+    assert!(applied.iter().all(|m| m.contains("inlined")), "{applied:?}");
+    let blocks: Vec<&str> = report
+        .remarks
+        .iter()
+        .filter(|r| r.kind == RemarkKind::Applied)
+        .map(|r| r.block.as_str())
+        .collect();
+    assert_eq!(blocks, ["entry", "entry", "entry"]);
+}
+
+#[test]
+fn a_callee_that_does_not_return_from_its_one_block_gets_blocks_of_its_own() {
+    // Near miss of the splice: one block, but it ends in `trap`, so there is no `ret` to
+    // continue after; the copy is laid out as a block, and the continuation that would hold
+    // the code after the call has no way in: the inliner drops it (the verifier, which runs
+    // after every pass here, refuses an unreachable block).
+    let src = "fn fail(x: i64) -> i64 {
+entry:
+    trap \"always\"
+}
+
+fn main(n: i64) -> i64 {
+    var s: i64
+    var c: bool
+entry:
+    c = slt n, 0
+    brif c, bad, good
+bad:
+    s = call fail(n)
+    ret s
+good:
+    ret n
+}
+";
+    let (module, report) = opt(src, &["inline"], &[("main", &[1]), ("main", &[-1])]);
+    assert_eq!(report.stats.get("inline", "calls_inlined"), 1);
+    let main = common::func(&module, "main");
+    assert!(main.contains("bad:\n    trap \"always\"\ngood:"), "{main}");
+    assert!(!main.contains("bad_after_fail"), "{main}");
+    let applied = remarks(&report, RemarkKind::Applied);
+    assert!(
+        applied.contains(&"unreachable block `bad_after_fail` removed".to_string()),
+        "{applied:?}"
+    );
 }

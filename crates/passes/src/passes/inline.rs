@@ -23,8 +23,12 @@
 //!
 //! After the last splice, every block whose only predecessor ends in `br` to it is appended
 //! to that predecessor (`simplify-cfg`'s block merging): `f_entry` joins `B`, and `B_cont`
-//! joins the callee's block that returns when that is its only `ret`. A call of a callee
-//! without branches leaves one block, as if its instructions had been written in place.
+//! joins the callee's block that returns when that is its only `ret`. A continuation that no
+//! copied `ret` reaches (the callee traps on every path) has no way in and is dropped.
+//!
+//! A callee that is one block ending in `ret` is not laid out as blocks at all: its copy (the
+//! parameter copies, the body, `dst = copy v`) replaces the call inside `B`, which is exactly
+//! what the splice and the two merges above would leave, without making the two blocks.
 //!
 //! Soundness: a call evaluates its arguments, binds them to fresh zero-initialised locals of
 //! the callee, runs the body and assigns the returned value to `dst`. The copy does the same
@@ -59,7 +63,7 @@
 //! - no caller grows beyond [`HARD_CAP`] instructions.
 
 use super::names::{concat, joined, Names};
-use super::simplify_cfg::merge_blocks;
+use super::simplify_cfg::{merge_blocks, remove_unreachable};
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
     Block, BlockData, EntityRef, FuncId, Function, InlineHint, Inst, InstKind, Loc, Local,
@@ -151,6 +155,33 @@ impl Pass for Inline {
                     }
                     Ok(why) => {
                         let live_in = cx.entry_live_locals(callee_id, callee);
+                        if returns_from_its_only_block(callee) {
+                            // Spliced in place: no blocks to add now and merge later.
+                            let Some(copied) = splice_call(
+                                func,
+                                block,
+                                index,
+                                callee_id,
+                                callee,
+                                &live_in,
+                                &mut names,
+                                &mut zero_locals,
+                            ) else {
+                                index += 1;
+                                continue;
+                            };
+                            size += callee_size + 1;
+                            inlined += 1;
+                            cx.applied_with(func, block, loc, || {
+                                format!(
+                                    "call of `{}` inlined ({callee_size} instructions; {why})",
+                                    callee.name
+                                )
+                            });
+                            // The copy's own calls stay (as after a split, see below).
+                            index += copied;
+                            continue;
+                        }
                         let Some(cont) = inline_call(
                             func,
                             block,
@@ -196,6 +227,9 @@ impl Pass for Inline {
 fn merge_straight_jumps(func: &mut Function, cx: &mut PassContext<'_>) {
     let mut cfg = cx.spare_cfg();
     cx.recompute_cfg(func, &mut cfg);
+    // The continuation of a call whose callee never returns (every path traps) has no way in,
+    // and the verifier refuses an unreachable block.
+    remove_unreachable(func, cx, &cfg);
     merge_blocks(func, cx, &cfg);
     cx.return_cfg(cfg);
 }
@@ -339,39 +373,8 @@ fn inline_call(
     let args = args.clone();
 
     // Room for the copies at once, not one growth after another.
-    func.locals.reserve(callee.locals.len() + 1);
     func.blocks.reserve(callee.blocks.len() + 1);
-    func.insts.reserve(callee.insts.len() + args.len() + 1);
-
-    // A parameter the callee never assigns, bound to a local of the same type, is that local
-    // in the copy (see the module docs); every other callee local gets a fresh one.
-    let mut local_map: SecondaryMap<Local, Local> = SecondaryMap::with_default(Local::new(0));
-    local_map.resize(callee.locals.len());
-    let mut bound: SecondaryMap<Local, bool> = SecondaryMap::with_default(false);
-    bound.resize(callee.locals.len());
-    let assigned = assigned_params(callee);
-    for (k, (&p, &arg)) in callee.params.iter().zip(&args).enumerate() {
-        if let Operand::Local(a) = arg {
-            if !assigned[k] && !bound[p] && func.locals[a].ty == callee.locals[p].ty {
-                local_map[p] = a;
-                bound[p] = true;
-            }
-        }
-    }
-    for (l, data) in callee.locals.iter() {
-        if bound[l] {
-            continue;
-        }
-        let name = names.local(joined(&callee.name, &data.name));
-        let new = func.locals.push(LocalData {
-            name,
-            ty: data.ty,
-            packed: false,
-            loc: data.loc.inlined_from(callee_id),
-        });
-        local_map[l] = new;
-    }
-    let map_local = |l: Local| local_map[l];
+    let binding = Binding::new(func, callee_id, callee, &args, names);
 
     // Fresh blocks, and the continuation.
     let mut block_map: SecondaryMap<Block, Block> = SecondaryMap::with_default(block);
@@ -409,33 +412,7 @@ fn inline_call(
     new_blocks.push(cont);
 
     // Bind the parameters, reset the locals a fresh frame would have zeroed, enter the copy.
-    let mut prologue = Vec::with_capacity(args.len() + read_before_written.len());
-    for (&p, &arg) in callee.params.iter().zip(&args) {
-        if bound[p] {
-            continue;
-        }
-        prologue.push(InstKind::Copy {
-            dst: map_local(p),
-            src: arg,
-        });
-    }
-    for &l in read_before_written {
-        let dst = map_local(l);
-        let src = match callee.locals[l].ty {
-            Type::Scalar(_) => Operand::Const(0),
-            ty => Operand::Local(*zero_locals.entry(ty).or_insert_with(|| {
-                let name = names.local(Name::from("inline_zero"));
-                func.locals.push(LocalData {
-                    name,
-                    ty,
-                    packed: false,
-                    loc: Loc::UNKNOWN,
-                })
-            })),
-        };
-        prologue.push(InstKind::Copy { dst, src });
-    }
-    for kind in prologue {
+    for kind in binding.prologue(func, callee, &args, read_before_written, names, zero_locals) {
         let inst = func.make_inst(kind, call_loc);
         func.blocks[block].insts.push(inst);
     }
@@ -448,23 +425,11 @@ fn inline_call(
         let nb = block_map[cb];
         let data = &callee.blocks[cb];
         for &ci in &data.insts {
-            let mut kind = callee.insts[ci].kind.clone();
-            if let Some(d) = kind.def_mut() {
-                *d = map_local(*d);
-            }
-            kind.for_each_use_mut(|op| {
-                if let Operand::Local(l) = op {
-                    *l = map_local(*l);
-                }
-            });
-            let inst = func.make_inst(kind, callee.insts[ci].loc.inlined_from(callee_id));
+            let inst = binding.copy_inst(func, callee_id, callee, ci);
             func.blocks[nb].insts.push(inst);
         }
         let term_loc = data.term_loc.inlined_from(callee_id);
-        let map_op = |op: Operand| match op {
-            Operand::Local(l) => Operand::Local(map_local(l)),
-            c => c,
-        };
+        let map_op = |op: Operand| binding.map_operand(op);
         let term = match data.terminator.as_ref() {
             Some(Terminator::Br(t)) => Terminator::Br(block_map[*t]),
             Some(Terminator::BrIf {
@@ -505,4 +470,175 @@ fn inline_call(
         .map_or(func.layout.len(), |p| p + 1);
     func.layout.splice(pos..pos, new_blocks);
     Some(cont)
+}
+
+/// Whether `callee` is one block that ends in `ret`: its copy is spliced into the caller's
+/// block ([`splice_call`]) instead of being laid out as blocks of its own.
+fn returns_from_its_only_block(callee: &Function) -> bool {
+    matches!(callee.layout[..], [only] if matches!(callee.blocks[only].terminator, Some(Terminator::Ret(_))))
+}
+
+/// Replaces the call at `index` of `block` by the instructions of `callee`, which is one block
+/// ending in `ret v` ([`returns_from_its_only_block`]): the parameter copies and resets of
+/// [`inline_call`], the body, then `dst = copy v`, all in place of the call. The result is what
+/// [`inline_call`] followed by the merging of its two straight jumps gives (the same
+/// instructions in the same order, in `block`), without the two blocks in between. Returns how
+/// many instructions now stand where the call was (`None`, changing nothing, when there is no
+/// call at `index`).
+#[allow(clippy::too_many_arguments)]
+fn splice_call(
+    func: &mut Function,
+    block: Block,
+    index: usize,
+    callee_id: FuncId,
+    callee: &Function,
+    read_before_written: &[Local],
+    names: &mut Names,
+    zero_locals: &mut FxHashMap<Type, Local>,
+) -> Option<usize> {
+    let call = *func.blocks[block].insts.get(index)?;
+    let call_loc = func.insts[call].loc;
+    let InstKind::Call { dst, ref args, .. } = func.insts[call].kind else {
+        return None;
+    };
+    let args = args.clone();
+    let only = callee.layout[0];
+    let data = &callee.blocks[only];
+    let Some(Terminator::Ret(value)) = data.terminator else {
+        return None;
+    };
+    let binding = Binding::new(func, callee_id, callee, &args, names);
+    let prologue = binding.prologue(func, callee, &args, read_before_written, names, zero_locals);
+    let mut copy = Vec::with_capacity(prologue.len() + data.insts.len() + 1);
+    for kind in prologue {
+        copy.push(func.make_inst(kind, call_loc));
+    }
+    for &ci in &data.insts {
+        copy.push(binding.copy_inst(func, callee_id, callee, ci));
+    }
+    if let (Some(dst), Some(v)) = (dst, value) {
+        let src = binding.map_operand(v);
+        copy.push(func.make_inst(
+            InstKind::Copy { dst, src },
+            data.term_loc.inlined_from(callee_id),
+        ));
+    }
+    let copied = copy.len();
+    func.blocks[block].insts.splice(index..=index, copy);
+    Some(copied)
+}
+
+/// The callee's locals in a copy of its body: a parameter the callee never assigns, bound to
+/// a local of the same type, is that local (see the module docs); every other callee local
+/// gets a fresh one, created here in the callee's order.
+struct Binding {
+    local_map: SecondaryMap<Local, Local>,
+    bound: SecondaryMap<Local, bool>,
+}
+
+impl Binding {
+    fn new(
+        func: &mut Function,
+        callee_id: FuncId,
+        callee: &Function,
+        args: &[Operand],
+        names: &mut Names,
+    ) -> Binding {
+        func.locals.reserve(callee.locals.len() + 1);
+        func.insts.reserve(callee.insts.len() + args.len() + 1);
+        let mut local_map: SecondaryMap<Local, Local> = SecondaryMap::with_default(Local::new(0));
+        local_map.resize(callee.locals.len());
+        let mut bound: SecondaryMap<Local, bool> = SecondaryMap::with_default(false);
+        bound.resize(callee.locals.len());
+        let assigned = assigned_params(callee);
+        for (k, (&p, &arg)) in callee.params.iter().zip(args).enumerate() {
+            if let Operand::Local(a) = arg {
+                if !assigned[k] && !bound[p] && func.locals[a].ty == callee.locals[p].ty {
+                    local_map[p] = a;
+                    bound[p] = true;
+                }
+            }
+        }
+        for (l, data) in callee.locals.iter() {
+            if bound[l] {
+                continue;
+            }
+            let name = names.local(joined(&callee.name, &data.name));
+            let new = func.locals.push(LocalData {
+                name,
+                ty: data.ty,
+                packed: false,
+                loc: data.loc.inlined_from(callee_id),
+            });
+            local_map[l] = new;
+        }
+        Binding { local_map, bound }
+    }
+
+    fn map_operand(&self, op: Operand) -> Operand {
+        match op {
+            Operand::Local(l) => Operand::Local(self.local_map[l]),
+            c => c,
+        }
+    }
+
+    /// The copies that bind the unbound parameters, then the resets of the locals read before
+    /// they are written (a fresh frame would have zeroed them), in that order.
+    fn prologue(
+        &self,
+        func: &mut Function,
+        callee: &Function,
+        args: &[Operand],
+        read_before_written: &[Local],
+        names: &mut Names,
+        zero_locals: &mut FxHashMap<Type, Local>,
+    ) -> Vec<InstKind> {
+        let mut prologue = Vec::with_capacity(args.len() + read_before_written.len());
+        for (&p, &arg) in callee.params.iter().zip(args) {
+            if self.bound[p] {
+                continue;
+            }
+            prologue.push(InstKind::Copy {
+                dst: self.local_map[p],
+                src: arg,
+            });
+        }
+        for &l in read_before_written {
+            let dst = self.local_map[l];
+            let src = match callee.locals[l].ty {
+                Type::Scalar(_) => Operand::Const(0),
+                ty => Operand::Local(*zero_locals.entry(ty).or_insert_with(|| {
+                    let name = names.local(Name::from("inline_zero"));
+                    func.locals.push(LocalData {
+                        name,
+                        ty,
+                        packed: false,
+                        loc: Loc::UNKNOWN,
+                    })
+                })),
+            };
+            prologue.push(InstKind::Copy { dst, src });
+        }
+        prologue
+    }
+
+    /// A copy of the callee's instruction `ci` in `func`, its locals mapped.
+    fn copy_inst(
+        &self,
+        func: &mut Function,
+        callee_id: FuncId,
+        callee: &Function,
+        ci: Inst,
+    ) -> Inst {
+        let mut kind = callee.insts[ci].kind.clone();
+        if let Some(d) = kind.def_mut() {
+            *d = self.local_map[*d];
+        }
+        kind.for_each_use_mut(|op| {
+            if let Operand::Local(l) = op {
+                *l = self.local_map[*l];
+            }
+        });
+        func.make_inst(kind, callee.insts[ci].loc.inlined_from(callee_id))
+    }
 }
