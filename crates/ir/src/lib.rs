@@ -57,7 +57,7 @@ pub use function::{BlockData, Function, InlineHint, LocalData, Name};
 pub use inst::{
     BinaryOp, CastOp, Check, CmpOp, InstData, InstKind, Loc, Operand, Terminator, UnaryOp,
 };
-pub use module::Module;
+pub use module::{Module, NotPackable};
 pub use parser::{
     is_valid_name, parse, parse_all, ParseError, ParseErrorKind, ParseErrors, MAX_PARSE_ERRORS,
 };

@@ -5,6 +5,15 @@ use crate::function::Function;
 use crate::types::{StructDef, StructLayout, Type};
 use cranelift_entity::PrimaryMap;
 
+/// Why a struct cannot be held as one 64-bit integer ([`Module::packing`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NotPackable {
+    /// It is more than 8 bytes.
+    TooLarge { size: u32 },
+    /// Its field of this index is not an integer (or bool).
+    NonInteger { field: usize },
+}
+
 /// A compilation unit: named structs and functions that may call each other.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Module {
@@ -57,23 +66,36 @@ impl Module {
     }
 
     /// Whether a struct can be held as one 64-bit integer: at most 8 bytes, integer (or bool)
-    /// fields only. Returns the reason when it cannot.
+    /// fields only. Returns the reason when it cannot, as text ([`Module::packing`] is the
+    /// same test without formatting anything).
     pub fn packable(&self, id: StructId) -> Result<(), String> {
+        self.packing(id).map_err(|why| {
+            let def = &self.structs[id];
+            match why {
+                NotPackable::TooLarge { size } => format!(
+                    "struct `{}` is {size} bytes, more than the 8 that fit one integer",
+                    def.name
+                ),
+                NotPackable::NonInteger { field } => format!(
+                    "struct `{}` has field `{}` that is not an integer",
+                    def.name, def.fields[field].name
+                ),
+            }
+        })
+    }
+
+    /// [`Module::packable`]'s test, allocating nothing: the passes ask it of every struct
+    /// local, and most of them never show the reason.
+    pub fn packing(&self, id: StructId) -> Result<(), NotPackable> {
         let def = &self.structs[id];
-        let size = def.layout().size;
+        let size = def.size();
         if size > 8 {
-            return Err(format!(
-                "struct `{}` is {size} bytes, more than the 8 that fit one integer",
-                def.name
-            ));
+            return Err(NotPackable::TooLarge { size });
         }
-        if let Some(f) = def.fields.iter().find(|f| f.ty.as_scalar().is_none()) {
-            return Err(format!(
-                "struct `{}` has field `{}` that is not an integer",
-                def.name, f.name
-            ));
+        match def.fields.iter().position(|f| f.ty.as_scalar().is_none()) {
+            Some(field) => Err(NotPackable::NonInteger { field }),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Renders a type in the text syntax (`i64`, `S8`, `vec<S8>`).
@@ -83,5 +105,79 @@ impl Module {
             Type::Struct(s) => self.structs[s].name.clone(),
             Type::Vec(e) => format!("vec<{}>", self.type_name(e.to_type())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{ElemType, FieldDef, ScalarType};
+    use crate::Loc;
+
+    fn def(fields: &[Type]) -> StructDef {
+        StructDef {
+            name: "S".into(),
+            fields: fields
+                .iter()
+                .enumerate()
+                .map(|(k, &ty)| FieldDef {
+                    name: format!("f{k}"),
+                    ty,
+                })
+                .collect(),
+            loc: Loc::UNKNOWN,
+        }
+    }
+
+    #[test]
+    fn the_size_alone_is_the_layouts_size() {
+        let [i8, i16, i32, i64, b] = [
+            ScalarType::I8,
+            ScalarType::I16,
+            ScalarType::I32,
+            ScalarType::I64,
+            ScalarType::Bool,
+        ]
+        .map(Type::Scalar);
+        let shapes: &[&[Type]] = &[
+            &[],
+            &[i8],
+            &[b, i64],
+            &[i64, b],
+            &[i8, i16, i8],
+            &[i32, i8, i16, i8],
+            &[i16, i64, i8],
+            &[i64; 16],
+            &[i8, Type::Vec(ElemType::Scalar(ScalarType::I64))],
+        ];
+        for fields in shapes {
+            let d = def(fields);
+            assert_eq!(d.size(), d.layout().size, "{fields:?}");
+        }
+    }
+
+    #[test]
+    fn packing_gives_the_reason_packable_words() {
+        let mut m = Module::new();
+        let small = m
+            .structs
+            .push(def(&[Type::I32, Type::Scalar(ScalarType::I16)]));
+        let large = m.structs.push(def(&[Type::I64, Type::I64]));
+        // A vec handle is 8 bytes: small enough, but not an integer.
+        let handle = m
+            .structs
+            .push(def(&[Type::Vec(ElemType::Scalar(ScalarType::I8))]));
+        assert_eq!(m.packing(small), Ok(()));
+        assert_eq!(m.packable(small), Ok(()));
+        assert_eq!(m.packing(large), Err(NotPackable::TooLarge { size: 16 }));
+        assert_eq!(
+            m.packable(large).unwrap_err(),
+            "struct `S` is 16 bytes, more than the 8 that fit one integer"
+        );
+        assert_eq!(m.packing(handle), Err(NotPackable::NonInteger { field: 0 }));
+        assert_eq!(
+            m.packable(handle).unwrap_err(),
+            "struct `S` has field `f0` that is not an integer"
+        );
     }
 }

@@ -194,6 +194,19 @@ pub fn field_size(ty: Type) -> u32 {
 }
 
 impl StructDef {
+    /// The size of this struct in bytes, as [`StructDef::layout`] computes it, without
+    /// building the offsets.
+    pub fn size(&self) -> u32 {
+        let mut offset = 0u32;
+        let mut align = 1u32;
+        for field in &self.fields {
+            let size = field_size(field.ty);
+            align = align.max(size);
+            offset = offset.div_ceil(size) * size + size;
+        }
+        offset.div_ceil(align) * align
+    }
+
     /// Computes the C layout of this struct.
     pub fn layout(&self) -> StructLayout {
         let mut offset = 0u32;

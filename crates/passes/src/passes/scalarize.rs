@@ -52,9 +52,9 @@ impl Pass for Scalarize {
                 continue;
             };
             let loc = data.loc;
-            match cx.module.packable(s) {
+            match cx.module.packing(s) {
                 Ok(()) => {
-                    let size = def.layout().size;
+                    let size = def.size();
                     func.locals[local].packed = true;
                     cx.applied_with(func, entry, loc, || {
                         let data = &func.locals[local];
@@ -66,8 +66,9 @@ impl Pass for Scalarize {
                     cx.stat("locals_scalarized", 1);
                     changed = true;
                 }
-                Err(reason) => {
+                Err(_) => {
                     cx.missed_with(func, entry, loc, || {
+                        let reason = cx.module.packable(s).err().unwrap_or_default();
                         format!("`{}` not scalarized: {reason}", func.locals[local].name)
                     });
                 }

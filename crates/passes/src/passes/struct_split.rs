@@ -91,7 +91,7 @@ impl Pass for StructSplit {
                             "`{}` ({}, {} bytes) split into {} field locals",
                             data.name,
                             def.name,
-                            def.layout().size,
+                            def.size(),
                             def.fields.len()
                         )
                     });
@@ -590,7 +590,7 @@ fn candidate(data: &LocalData, module: &Module) -> Verdict {
     let Type::Struct(sid) = data.ty else {
         return Verdict::NotCandidate;
     };
-    if data.packed || module.packable(sid).is_ok() {
+    if data.packed || module.packing(sid).is_ok() {
         return Verdict::NotCandidate;
     }
     let def = &module.structs[sid];
