@@ -155,9 +155,8 @@ impl Pass for Inline {
                     }
                     Ok(why) => {
                         let live_in = cx.entry_live_locals(callee_id, callee);
-                        if returns_from_its_only_block(callee) {
-                            // Spliced in place: no blocks to add now and merge later.
-                            let Some(copied) = splice_call(
+                        let copy = if returns_from_its_only_block(callee) {
+                            splice_call(
                                 func,
                                 block,
                                 index,
@@ -166,33 +165,23 @@ impl Pass for Inline {
                                 &live_in,
                                 &mut names,
                                 &mut zero_locals,
-                            ) else {
-                                index += 1;
-                                continue;
-                            };
-                            size += callee_size + 1;
-                            inlined += 1;
-                            cx.applied_with(func, block, loc, || {
-                                format!(
-                                    "call of `{}` inlined ({callee_size} instructions; {why})",
-                                    callee.name
-                                )
-                            });
-                            // The copy's own calls stay (as after a split, see below).
-                            index += copied;
-                            continue;
-                        }
-                        let Some(cont) = inline_call(
-                            func,
-                            block,
-                            origin,
-                            index,
-                            callee_id,
-                            callee,
-                            &live_in,
-                            &mut names,
-                            &mut zero_locals,
-                        ) else {
+                            )
+                            .map(Placed::InPlace)
+                        } else {
+                            inline_call(
+                                func,
+                                block,
+                                origin,
+                                index,
+                                callee_id,
+                                callee,
+                                &live_in,
+                                &mut names,
+                                &mut zero_locals,
+                            )
+                            .map(Placed::Blocks)
+                        };
+                        let Some(copy) = copy else {
                             index += 1;
                             continue;
                         };
@@ -204,8 +193,15 @@ impl Pass for Inline {
                                 callee.name
                             )
                         });
-                        work.push((cont, looped, origin));
-                        break;
+                        match copy {
+                            // The copy's own calls stay, as in a copy laid out as blocks
+                            // (whose blocks are not walked).
+                            Placed::InPlace(copied) => index += copied,
+                            Placed::Blocks(cont) => {
+                                work.push((cont, looped, origin));
+                                break;
+                            }
+                        }
                     }
                 }
             }
@@ -470,6 +466,15 @@ fn inline_call(
         .map_or(func.layout.len(), |p| p + 1);
     func.layout.splice(pos..pos, new_blocks);
     Some(cont)
+}
+
+/// Where a call's copy went.
+enum Placed {
+    /// Into the call's block, in place of the call: this many instructions ([`splice_call`]).
+    InPlace(usize),
+    /// Into blocks of its own; the instructions after the call are in this continuation
+    /// ([`inline_call`]).
+    Blocks(Block),
 }
 
 /// Whether `callee` is one block that ends in `ret`: its copy is spliced into the caller's
