@@ -361,12 +361,7 @@ fn inline_call(
     names: &mut Names,
     zero_locals: &mut FxHashMap<Type, Local>,
 ) -> Option<Block> {
-    let call = *func.blocks[block].insts.get(index)?;
-    let call_loc = func.insts[call].loc;
-    let InstKind::Call { dst, ref args, .. } = func.insts[call].kind else {
-        return None;
-    };
-    let args = args.clone();
+    let (call_loc, dst, args) = call_at(func, block, index)?;
 
     // Room for the copies at once, not one growth after another.
     func.blocks.reserve(callee.blocks.len() + 1);
@@ -468,6 +463,19 @@ fn inline_call(
     Some(cont)
 }
 
+/// The location, destination and arguments of the call at `index` of `block`, if there is one.
+fn call_at(
+    func: &Function,
+    block: Block,
+    index: usize,
+) -> Option<(Loc, Option<Local>, Vec<Operand>)> {
+    let call = *func.blocks[block].insts.get(index)?;
+    match &func.insts[call].kind {
+        InstKind::Call { dst, args, .. } => Some((func.insts[call].loc, *dst, args.to_vec())),
+        _ => None,
+    }
+}
+
 /// Where a call's copy went.
 enum Placed {
     /// Into the call's block, in place of the call: this many instructions ([`splice_call`]).
@@ -501,12 +509,7 @@ fn splice_call(
     names: &mut Names,
     zero_locals: &mut FxHashMap<Type, Local>,
 ) -> Option<usize> {
-    let call = *func.blocks[block].insts.get(index)?;
-    let call_loc = func.insts[call].loc;
-    let InstKind::Call { dst, ref args, .. } = func.insts[call].kind else {
-        return None;
-    };
-    let args = args.clone();
+    let (call_loc, dst, args) = call_at(func, block, index)?;
     let only = callee.layout[0];
     let data = &callee.blocks[only];
     let Some(Terminator::Ret(value)) = data.terminator else {
