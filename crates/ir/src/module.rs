@@ -14,6 +14,22 @@ pub enum NotPackable {
     NonInteger { field: usize },
 }
 
+impl NotPackable {
+    /// The reason as [`Module::packable`] words it, for the struct `def` it is about.
+    pub fn describe(self, def: &StructDef) -> String {
+        match self {
+            NotPackable::TooLarge { size } => format!(
+                "struct `{}` is {size} bytes, more than the 8 that fit one integer",
+                def.name
+            ),
+            NotPackable::NonInteger { field } => format!(
+                "struct `{}` has field `{}` that is not an integer",
+                def.name, def.fields[field].name
+            ),
+        }
+    }
+}
+
 /// A compilation unit: named structs and functions that may call each other.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Module {
@@ -69,19 +85,8 @@ impl Module {
     /// fields only. Returns the reason when it cannot, as text ([`Module::packing`] is the
     /// same test without formatting anything).
     pub fn packable(&self, id: StructId) -> Result<(), String> {
-        self.packing(id).map_err(|why| {
-            let def = &self.structs[id];
-            match why {
-                NotPackable::TooLarge { size } => format!(
-                    "struct `{}` is {size} bytes, more than the 8 that fit one integer",
-                    def.name
-                ),
-                NotPackable::NonInteger { field } => format!(
-                    "struct `{}` has field `{}` that is not an integer",
-                    def.name, def.fields[field].name
-                ),
-            }
-        })
+        self.packing(id)
+            .map_err(|why| why.describe(&self.structs[id]))
     }
 
     /// [`Module::packable`]'s test, allocating nothing: the passes ask it of every struct

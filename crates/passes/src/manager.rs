@@ -82,9 +82,7 @@ impl PassReport {
         self.pass_time += other.pass_time;
         self.timings.merge(&other.timings);
     }
-}
 
-impl PassReport {
     /// Whether the report holds nothing at all (no remark, counter, dump, time or timing).
     pub fn is_empty(&self) -> bool {
         self.remarks.is_empty()

@@ -91,8 +91,6 @@ fn kept_reason(kind: &InstKind) -> &'static str {
     }
 }
 
-/// One backward sweep over every reachable block, with `liveness` giving each block's
-/// live-out set. Returns whether anything was removed.
 /// The buffers of [`sweep`], kept from one function to the next
 /// ([`PassContext::take_scratch`]); every one is overwritten before it is read.
 #[derive(Default)]
@@ -102,6 +100,8 @@ struct SweepScratch {
     keep: Vec<bool>,
 }
 
+/// One backward sweep over every reachable block, with `liveness` giving each block's
+/// live-out set. Returns whether anything was removed.
 fn sweep(
     func: &mut Function,
     cx: &mut PassContext<'_>,

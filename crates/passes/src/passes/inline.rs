@@ -106,8 +106,10 @@ impl Pass for Inline {
         let original = func.inst_count();
         let budget = (GROWTH * original).max(original + MIN_BUDGET).min(HARD_CAP);
         let mut size = original;
-        let mut names = Names::of(func);
-        let mut zero_locals: FxHashMap<Type, Local> = FxHashMap::default();
+        let mut fresh = Fresh {
+            names: Names::of(func),
+            zero_locals: FxHashMap::default(),
+        };
         let mut inlined = 0u64;
         let mut kept = 0u64;
 
@@ -155,31 +157,17 @@ impl Pass for Inline {
                     }
                     Ok(why) => {
                         let live_in = cx.entry_live_locals(callee_id, callee);
+                        let source = Callee {
+                            id: callee_id,
+                            body: callee,
+                            read_before_written: &live_in,
+                        };
                         let copy = if returns_from_its_only_block(callee) {
-                            splice_call(
-                                func,
-                                block,
-                                index,
-                                callee_id,
-                                callee,
-                                &live_in,
-                                &mut names,
-                                &mut zero_locals,
-                            )
-                            .map(Placed::InPlace)
+                            splice_call(func, block, index, &source, &mut fresh)
+                                .map(Placed::InPlace)
                         } else {
-                            inline_call(
-                                func,
-                                block,
-                                origin,
-                                index,
-                                callee_id,
-                                callee,
-                                &live_in,
-                                &mut names,
-                                &mut zero_locals,
-                            )
-                            .map(Placed::Blocks)
+                            inline_call(func, block, origin, index, &source, &mut fresh)
+                                .map(Placed::Blocks)
                         };
                         let Some(copy) = copy else {
                             index += 1;
@@ -349,30 +337,29 @@ fn decide(
 /// call at `index`). The continuation is named `<origin>_after_<callee>` (made unique), after
 /// the block of the original function the call was written in — not after `block`, which may
 /// be an earlier continuation: chained names would grow with every call of a long block.
-#[allow(clippy::too_many_arguments)]
 fn inline_call(
     func: &mut Function,
     block: Block,
     origin: Block,
     index: usize,
-    callee_id: FuncId,
-    callee: &Function,
-    read_before_written: &[Local],
-    names: &mut Names,
-    zero_locals: &mut FxHashMap<Type, Local>,
+    source: &Callee<'_>,
+    fresh: &mut Fresh,
 ) -> Option<Block> {
     let (call_loc, dst, args) = call_at(func, block, index)?;
+    let (callee_id, callee) = (source.id, source.body);
 
     // Room for the copies at once, not one growth after another.
     func.blocks.reserve(callee.blocks.len() + 1);
-    let binding = Binding::new(func, callee_id, callee, &args, names);
+    let binding = Binding::new(func, source, &args, &mut fresh.names);
 
     // Fresh blocks, and the continuation.
     let mut block_map: SecondaryMap<Block, Block> = SecondaryMap::with_default(block);
     block_map.resize(callee.blocks.len());
     let mut new_blocks = Vec::with_capacity(callee.layout.len() + 1);
     for &cb in &callee.layout {
-        let name = names.block(joined(&callee.name, &callee.blocks[cb].name));
+        let name = fresh
+            .names
+            .block(joined(&callee.name, &callee.blocks[cb].name));
         let nb = func.blocks.push(BlockData {
             name,
             // The copies and, for a `ret`, its copy to the destination.
@@ -384,7 +371,7 @@ fn inline_call(
         block_map[cb] = nb;
         new_blocks.push(nb);
     }
-    let cont_name = names.block(concat(&[
+    let cont_name = fresh.names.block(concat(&[
         &func.blocks[origin].name,
         "_after_",
         &callee.name,
@@ -403,7 +390,7 @@ fn inline_call(
     new_blocks.push(cont);
 
     // Bind the parameters, reset the locals a fresh frame would have zeroed, enter the copy.
-    for kind in binding.prologue(func, callee, &args, read_before_written, names, zero_locals) {
+    for kind in binding.prologue(func, source, &args, fresh) {
         let inst = func.make_inst(kind, call_loc);
         func.blocks[block].insts.push(inst);
     }
@@ -416,11 +403,10 @@ fn inline_call(
         let nb = block_map[cb];
         let data = &callee.blocks[cb];
         for &ci in &data.insts {
-            let inst = binding.copy_inst(func, callee_id, callee, ci);
+            let inst = binding.copy_inst(func, source, ci);
             func.blocks[nb].insts.push(inst);
         }
         let term_loc = data.term_loc.inlined_from(callee_id);
-        let map_op = |op: Operand| binding.map_operand(op);
         let term = match data.terminator.as_ref() {
             Some(Terminator::Br(t)) => Terminator::Br(block_map[*t]),
             Some(Terminator::BrIf {
@@ -428,19 +414,12 @@ fn inline_call(
                 then_block,
                 else_block,
             }) => Terminator::BrIf {
-                cond: map_op(*cond),
+                cond: binding.map_operand(*cond),
                 then_block: block_map[*then_block],
                 else_block: block_map[*else_block],
             },
             Some(Terminator::Ret(value)) => {
-                if let (Some(dst), Some(v)) = (dst, *value) {
-                    let inst = func.make_inst(
-                        InstKind::Copy {
-                            dst,
-                            src: map_op(v),
-                        },
-                        term_loc,
-                    );
+                if let Some(inst) = binding.return_copy(func, dst, *value, term_loc) {
                     func.blocks[nb].insts.push(inst);
                 }
                 Terminator::Br(cont)
@@ -461,6 +440,21 @@ fn inline_call(
         .map_or(func.layout.len(), |p| p + 1);
     func.layout.splice(pos..pos, new_blocks);
     Some(cont)
+}
+
+/// The function a call is copied from.
+struct Callee<'c> {
+    id: FuncId,
+    body: &'c Function,
+    /// Its locals read before they are written (live on entry): reset in every copy.
+    read_before_written: &'c [Local],
+}
+
+/// What one run of the inliner makes fresh for every copy: names, and the never-assigned local
+/// per struct or vec type whose value is that type's zero.
+struct Fresh {
+    names: Names,
+    zero_locals: FxHashMap<Type, Local>,
 }
 
 /// The location, destination and arguments of the call at `index` of `block`, if there is one.
@@ -498,39 +492,31 @@ fn returns_from_its_only_block(callee: &Function) -> bool {
 /// instructions in the same order, in `block`), without the two blocks in between. Returns how
 /// many instructions now stand where the call was (`None`, changing nothing, when there is no
 /// call at `index`).
-#[allow(clippy::too_many_arguments)]
 fn splice_call(
     func: &mut Function,
     block: Block,
     index: usize,
-    callee_id: FuncId,
-    callee: &Function,
-    read_before_written: &[Local],
-    names: &mut Names,
-    zero_locals: &mut FxHashMap<Type, Local>,
+    source: &Callee<'_>,
+    fresh: &mut Fresh,
 ) -> Option<usize> {
     let (call_loc, dst, args) = call_at(func, block, index)?;
+    let callee = source.body;
     let only = callee.layout[0];
     let data = &callee.blocks[only];
     let Some(Terminator::Ret(value)) = data.terminator else {
         return None;
     };
-    let binding = Binding::new(func, callee_id, callee, &args, names);
-    let prologue = binding.prologue(func, callee, &args, read_before_written, names, zero_locals);
+    let binding = Binding::new(func, source, &args, &mut fresh.names);
+    let prologue = binding.prologue(func, source, &args, fresh);
     let mut copy = Vec::with_capacity(prologue.len() + data.insts.len() + 1);
     for kind in prologue {
         copy.push(func.make_inst(kind, call_loc));
     }
     for &ci in &data.insts {
-        copy.push(binding.copy_inst(func, callee_id, callee, ci));
+        copy.push(binding.copy_inst(func, source, ci));
     }
-    if let (Some(dst), Some(v)) = (dst, value) {
-        let src = binding.map_operand(v);
-        copy.push(func.make_inst(
-            InstKind::Copy { dst, src },
-            data.term_loc.inlined_from(callee_id),
-        ));
-    }
+    let term_loc = data.term_loc.inlined_from(source.id);
+    copy.extend(binding.return_copy(func, dst, value, term_loc));
     let copied = copy.len();
     func.blocks[block].insts.splice(index..=index, copy);
     Some(copied)
@@ -547,11 +533,11 @@ struct Binding {
 impl Binding {
     fn new(
         func: &mut Function,
-        callee_id: FuncId,
-        callee: &Function,
+        source: &Callee<'_>,
         args: &[Operand],
         names: &mut Names,
     ) -> Binding {
+        let (callee_id, callee) = (source.id, source.body);
         func.locals.reserve(callee.locals.len() + 1);
         func.insts.reserve(callee.insts.len() + args.len() + 1);
         let mut local_map: SecondaryMap<Local, Local> = SecondaryMap::with_default(Local::new(0));
@@ -595,12 +581,11 @@ impl Binding {
     fn prologue(
         &self,
         func: &mut Function,
-        callee: &Function,
+        source: &Callee<'_>,
         args: &[Operand],
-        read_before_written: &[Local],
-        names: &mut Names,
-        zero_locals: &mut FxHashMap<Type, Local>,
+        fresh: &mut Fresh,
     ) -> Vec<InstKind> {
+        let (callee, read_before_written) = (source.body, source.read_before_written);
         let mut prologue = Vec::with_capacity(args.len() + read_before_written.len());
         for (&p, &arg) in callee.params.iter().zip(args) {
             if self.bound[p] {
@@ -615,8 +600,8 @@ impl Binding {
             let dst = self.local_map[l];
             let src = match callee.locals[l].ty {
                 Type::Scalar(_) => Operand::Const(0),
-                ty => Operand::Local(*zero_locals.entry(ty).or_insert_with(|| {
-                    let name = names.local(Name::from("inline_zero"));
+                ty => Operand::Local(*fresh.zero_locals.entry(ty).or_insert_with(|| {
+                    let name = fresh.names.local(Name::from("inline_zero"));
                     func.locals.push(LocalData {
                         name,
                         ty,
@@ -630,14 +615,23 @@ impl Binding {
         prologue
     }
 
-    /// A copy of the callee's instruction `ci` in `func`, its locals mapped.
-    fn copy_inst(
+    /// What a copied `ret value` becomes before the code after the call: `dst = copy value`
+    /// (nothing when the call has no destination or the callee returns nothing).
+    fn return_copy(
         &self,
         func: &mut Function,
-        callee_id: FuncId,
-        callee: &Function,
-        ci: Inst,
-    ) -> Inst {
+        dst: Option<Local>,
+        value: Option<Operand>,
+        loc: Loc,
+    ) -> Option<Inst> {
+        let (dst, v) = (dst?, value?);
+        let src = self.map_operand(v);
+        Some(func.make_inst(InstKind::Copy { dst, src }, loc))
+    }
+
+    /// A copy of the callee's instruction `ci` in `func`, its locals mapped.
+    fn copy_inst(&self, func: &mut Function, source: &Callee<'_>, ci: Inst) -> Inst {
+        let (callee_id, callee) = (source.id, source.body);
         let mut kind = callee.insts[ci].kind.clone();
         if let Some(d) = kind.def_mut() {
             *d = self.local_map[*d];

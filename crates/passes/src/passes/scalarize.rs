@@ -66,9 +66,9 @@ impl Pass for Scalarize {
                     cx.stat("locals_scalarized", 1);
                     changed = true;
                 }
-                Err(_) => {
+                Err(why) => {
                     cx.missed_with(func, entry, loc, || {
-                        let reason = cx.module.packable(s).err().unwrap_or_default();
+                        let reason = why.describe(def);
                         format!("`{}` not scalarized: {reason}", func.locals[local].name)
                     });
                 }
