@@ -2354,6 +2354,9 @@ impl FnLower<'_, '_, '_> {
             self.b.ins().brif(full, grow, &[], store_blk, &[]);
         }
         self.b.seal_block(grow);
+        if size > SHARED_PUSH_STORE_ABOVE {
+            return self.push_shared_store(h, len, size, v, grow, store_blk);
+        }
         self.b.seal_block(store_blk);
         // The fast path stores and continues; the grow path stores a copy of its own and
         // joins after the store, so the fast path's store block has one predecessor and the
@@ -2385,6 +2388,29 @@ impl FnLower<'_, '_, '_> {
         self.b.seal_block(cont);
         self.b.switch_to_block(cont);
         Ok(())
+    }
+
+    /// The rest of a push of a wide element: the grow path rejoins the fast path before the
+    /// one store (see [`SHARED_PUSH_STORE_ABOVE`]).
+    fn push_shared_store(
+        &mut self,
+        h: Value,
+        len: Value,
+        size: u32,
+        v: ElemValue,
+        grow: cl::Block,
+        store_blk: cl::Block,
+    ) -> R<()> {
+        self.b.switch_to_block(grow);
+        let ctx = self.ctx()?;
+        let f = self.i64c(self.site_code());
+        self.store(h, ctx, CTX_RT_HANDLE);
+        let status = self.call_rt_stub(RtFunc::Grow, &[ctx, f])?;
+        let bail = self.bail()?;
+        self.b.ins().brif(status, bail, &[], store_blk, &[]);
+        self.b.seal_block(store_blk);
+        self.b.switch_to_block(store_blk);
+        self.push_store(h, len, size, v)
     }
 
     /// A push's store of `v` at index `len` of `h` and the new length `len + 1`.
@@ -2858,6 +2884,11 @@ pub fn field_struct_locals_into(
 
 /// The most fields a struct local held field by field may have.
 const MAX_FIELD_VARS: usize = 16;
+
+/// Element sizes above which a push's grow path rejoins before the store instead of storing a
+/// copy of its own: a wide element's copy is many stores, whose values the cold path then keeps
+/// alive, and the register allocator's cost grows with them (docs/jit.md, item 3).
+const SHARED_PUSH_STORE_ABOVE: u32 = 16;
 
 /// A value to store into an element.
 #[derive(Copy, Clone)]

@@ -103,3 +103,43 @@ fn print_text() {
     println!("{}", emit_clif(&m, ClOpt::None).unwrap());
     println!("{}", emit_asm(&m, ClOpt::Speed).unwrap());
 }
+
+/// A push stores the element once on the fast path and, for an element of at most 16 bytes, once
+/// more on the grow path (so the fast path's store block has one way in); a wider element's grow
+/// path rejoins before its one store, so the cold path keeps none of its field values alive.
+#[test]
+fn only_a_narrow_push_has_a_second_store_on_its_grow_path() {
+    // `main`'s CLIF for a loop that pushes a struct of `fields` i64 fields, and how many times
+    // it stores the second field (`store.i64 notrap vX, vY+8`; the length's store is a plain
+    // `store notrap`).
+    let second_field_stores = |fields: usize| {
+        let names: Vec<String> = (0..fields).map(|k| format!("f{k}: i64")).collect();
+        let args: Vec<String> = (0..fields).map(|k| format!("{}", k + 1)).collect();
+        let src = format!(
+            "struct S {{ {} }}\n\
+             fn main(n: i64) -> i64 {{\n    var v: vec<S>\n    var s: S\n    var k: i64\n    var t: bool\n\
+             entry:\n    v = new vec<S>\n    k = copy 0\n    br head\n\
+             head:\n    t = slt k, n\n    brif t, body, done\n\
+             body:\n    s = make S({})\n    push v, s\n    k = add k, 1\n    br head\n\
+             done:\n    k = len v\n    ret k\n}}\n",
+            names.join(", "),
+            args.join(", ")
+        );
+        let m = poolopt_ir::parse(&src).unwrap();
+        let clif = emit_clif(&m, ClOpt::None).unwrap();
+        let stores = clif
+            .lines()
+            .filter(|l| {
+                let code = l.split(';').next().unwrap_or("").trim_end();
+                code.trim_start().starts_with("store.i64 notrap v") && code.ends_with("+8")
+            })
+            .count();
+        (stores, clif)
+    };
+    let (stores, clif) = second_field_stores(2);
+    assert_eq!(stores, 2, "16 bytes: the fast path's and the grow path's\n{clif}");
+    for fields in [3, 16] {
+        let (stores, clif) = second_field_stores(fields);
+        assert_eq!(stores, 1, "{fields} fields: one store after the join\n{clif}");
+    }
+}
