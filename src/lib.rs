@@ -79,7 +79,10 @@ mod verify_errors;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
 pub use engine::{Engine, Executed, Ran, RunOptions, DEFAULT_INTERPRET_ABOVE, INTERPRET_ABOVE_ENV};
-pub use session::{parse_and_verify, parse_and_verify_with, Error, Session, VerifiedModule};
+pub use session::{
+    parse_and_verify, parse_and_verify_with, Error, Session, VerifiedModule,
+    MAX_SHOWN_VERIFY_ERRORS,
+};
 pub use verify_errors::VerifyErrors;
 
 pub use poolopt_interp as interp;
