@@ -137,9 +137,15 @@ fn only_a_narrow_push_has_a_second_store_on_its_grow_path() {
         (stores, clif)
     };
     let (stores, clif) = second_field_stores(2);
-    assert_eq!(stores, 2, "16 bytes: the fast path's and the grow path's\n{clif}");
+    assert_eq!(
+        stores, 2,
+        "16 bytes: the fast path's and the grow path's\n{clif}"
+    );
     for fields in [3, 16] {
         let (stores, clif) = second_field_stores(fields);
-        assert_eq!(stores, 1, "{fields} fields: one store after the join\n{clif}");
+        assert_eq!(
+            stores, 1,
+            "{fields} fields: one store after the join\n{clif}"
+        );
     }
 }

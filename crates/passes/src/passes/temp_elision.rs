@@ -70,6 +70,12 @@ impl Pass for TempElision {
         let mut changed = false;
         for at in 0..scratch.blocks.len() {
             let block = scratch.blocks[at];
+            // Both forms rewrite around a `copy`: a block without one has nothing to elide, and
+            // needs neither its live-out set nor the walk (nor the function its liveness, if no
+            // block has a copy).
+            if !has_copy(func, block) {
+                continue;
+            }
             // Block-boundary liveness does not change under the rewrites (see the soundness
             // argument), so the cached analysis stays valid for the whole pass.
             cx.liveness(func)
@@ -80,6 +86,14 @@ impl Pass for TempElision {
         cx.give_scratch(scratch);
         changed
     }
+}
+
+/// Whether some instruction of `block` is a `copy` (what both forms start from).
+fn has_copy(func: &Function, block: Block) -> bool {
+    func.blocks[block]
+        .insts
+        .iter()
+        .any(|&inst| matches!(func.insts[inst].kind, InstKind::Copy { .. }))
 }
 
 /// Calls `f` on the locals read by the renamable operand positions of `kind` (`setfield`'s
