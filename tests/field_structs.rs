@@ -210,3 +210,147 @@ fn a_struct_of_too_many_fields_keeps_its_slot() {
     let got = run_everywhere(&module, "main", &[30], &RunLimits::default());
     assert_eq!(got, Outcome::Value(16 + 30));
 }
+
+/// Fields computed in one block and stored whole in others, as an owner that inlines a
+/// constructor and an allocator has them: each field is a cheap computation of `k` (an
+/// `add`, `sub`, `and`, `or` or `xor` with a constant, or a constant) and two fields are not
+/// (`mul`, a parameter); the struct is `set` into an element in one arm and pushed (through
+/// growth) in the other.
+const REMAT_SRC: &str = "
+struct R { a: i64, b: i64, c: i64, d: i64, e: i64, f: i64, g: i64, h: i64 }
+
+fn fill(n: i64, m: i64) -> i64 {
+    var v: vec<R>
+    var s: R
+    var k: i64
+    var a: i64
+    var b: i64
+    var c: i64
+    var d: i64
+    var e: i64
+    var g: i64
+    var t: bool
+    var h: i64
+    var i: i64
+entry:
+    v = new vec<R>
+    k = copy 0
+    br head
+head:
+    t = slt k, n
+    brif t, body, sum
+body:
+    a = add k, 7
+    b = sub k, 3
+    c = and k, 5
+    d = or k, 8
+    e = xor k, 12
+    g = mul k, k
+    h = and k, 3
+    t = eq h, 3
+    brif t, overwrite, append
+overwrite:
+    s = make R(a, b, c, d, e, 42, g, m)
+    i = sdiv k, 2
+    set v[i], s
+    br next
+append:
+    s = make R(a, b, c, d, e, 42, g, m)
+    push v, s
+    br next
+next:
+    k = add k, 1
+    br head
+sum:
+    h = copy 0
+    k = copy 0
+    n = len v
+    br sum_head
+sum_head:
+    t = slt k, n
+    brif t, sum_body, done
+sum_body:
+    i = get v[k].a
+    h = mul h, 31
+    h = add h, i
+    i = get v[k].b
+    h = mul h, 31
+    h = add h, i
+    i = get v[k].c
+    h = mul h, 31
+    h = add h, i
+    i = get v[k].d
+    h = mul h, 31
+    h = add h, i
+    i = get v[k].e
+    h = mul h, 31
+    h = add h, i
+    i = get v[k].f
+    h = mul h, 31
+    h = add h, i
+    i = get v[k].g
+    h = mul h, 31
+    h = add h, i
+    i = get v[k].h
+    h = mul h, 31
+    h = add h, i
+    k = add k, 1
+    br sum_head
+done:
+    ret h
+}
+";
+
+/// What `fill(n, m)` returns, in Rust: every fourth round (`k & 3 == 3`) overwrites element
+/// `k / 2` (already pushed: by then more than `k / 2` rounds pushed) instead of pushing.
+fn remat_reference(n: i64, m: i64) -> i64 {
+    let mut v: Vec<[i64; 8]> = Vec::new();
+    for k in 0..n {
+        let r = [k + 7, k - 3, k & 5, k | 8, k ^ 12, 42, k.wrapping_mul(k), m];
+        if k & 3 == 3 {
+            v[(k / 2) as usize] = r;
+        } else {
+            v.push(r);
+        }
+    }
+    v.iter()
+        .flatten()
+        .fold(0i64, |h, x| h.wrapping_mul(31).wrapping_add(*x))
+}
+
+/// At `--cl-opt none` the lowering computes a field again at the element store when another
+/// block computed it with one cheap instruction (`LowerEnv::rematerialize`, Cranelift's own
+/// remat rule at `speed`): results and traps agree everywhere, and the CLIF at `none` has
+/// the copies (more `iadd`, `isub`, `band`, `bor`, `bxor` and `iconst` than at `speed`), the
+/// `imul` and the parameter only once.
+#[test]
+fn cheap_fields_are_computed_again_at_their_store_only_at_cl_opt_none() {
+    let module = load_str("field_remat", REMAT_SRC);
+    for n in [0, 1, 3, 4, 9, 40] {
+        let got = run_everywhere(&module, "fill", &[n, -5], &RunLimits::default());
+        assert_eq!(got, Outcome::Value(remat_reference(n, -5)), "fill({n})");
+    }
+    let parsed = parse(REMAT_SRC).expect("parses");
+    let count = |clif: &str, what: &str| {
+        clif.lines()
+            .filter(|l| l.split(';').next().unwrap_or("").contains(what))
+            .count()
+    };
+    let none = emit_clif(&parsed, ClOpt::None).expect("lowers");
+    let speed = emit_clif(&parsed, ClOpt::Speed).expect("lowers");
+    for op in [
+        " = iadd",
+        " = isub",
+        " = band",
+        " = bor",
+        " = bxor",
+        " = iconst",
+    ] {
+        assert!(
+            count(&none, op) > count(&speed, op),
+            "`{op}` not computed again at `none`:\n{none}"
+        );
+    }
+    assert_eq!(count(&none, " = imul"), count(&speed, " = imul"), "{none}");
+    assert_eq!(count(&none, "store"), count(&speed, "store"), "{none}");
+}

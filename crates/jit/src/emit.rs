@@ -47,7 +47,9 @@ fn lower_all(
     let ir_index = (0..module.funcs.len() as u32)
         .map(|i| rt_count + i)
         .collect();
-    let env = LowerEnv::new(module, call_conv, ir_index, rt_index, false)?;
+    let mut env = LowerEnv::new(module, call_conv, ir_index, rt_index, false)?;
+    // As the JIT does for this ISA's level (see `LowerEnv::rematerialize`).
+    env.rematerialize = isa.flags().opt_level() == cranelift_codegen::settings::OptLevel::None;
     let mut fbc = FunctionBuilderContext::new();
     let mut messages = Vec::new();
     // One Cranelift function, cleared for each IR function, so its tables keep their storage
@@ -73,8 +75,11 @@ fn lower_all(
 }
 
 /// The CLIF every function lowers to, before Cranelift's optimizations, one function after
-/// another, each under a `; function NAME` header. The lowering does not depend on `cl_opt`;
-/// it only selects the ISA settings recorded with the text.
+/// another, each under a `; function NAME` header. The lowering depends on `cl_opt` in one
+/// way: at `none` a wide struct's field stored into an element is computed again at the store
+/// when another block computed it with one cheap instruction (`LowerEnv::rematerialize`; at
+/// `speed` Cranelift's egraph does this itself). Otherwise `cl_opt` only selects the ISA
+/// settings recorded with the text.
 pub fn emit_clif(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
     let isa = fixed_isa(cl_opt, Tier::Normal)?;
     let mut out = String::new();

@@ -292,7 +292,7 @@ impl CompiledModule {
                 .map_err(|e| module_error(&f.name, e))?;
             ir_ids.push(Some(id));
         }
-        let env = LowerEnv::new(
+        let mut env = LowerEnv::new(
             module,
             call_conv,
             ir_ids
@@ -302,6 +302,7 @@ impl CompiledModule {
             rt_index,
             self.fuel,
         )?;
+        env.rematerialize = cl_opt == ClOpt::None;
         let mut ctx = jit.make_context();
         let mut fbc = FunctionBuilderContext::new();
         let mut scratch = LowerScratch::new();

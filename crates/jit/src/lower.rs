@@ -78,6 +78,10 @@ pub struct LowerEnv<'a> {
     pub rt_func_index: [u32; 4],
     /// Whether to compile fuel checks.
     pub fuel: bool,
+    /// Whether a field stored into an element is computed again at the store when another
+    /// block computed it cheaply ([`FnLower::rematerialized`]): for Cranelift's
+    /// `opt_level=none`, which has no egraph to place it at its use. Off by [`LowerEnv::new`].
+    pub rematerialize: bool,
     layouts: Vec<StructLayout>,
     /// Per function: on a cycle of the call graph (its frames count towards the call depth).
     recursive: Vec<bool>,
@@ -122,6 +126,7 @@ impl<'a> LowerEnv<'a> {
             ir_func_index,
             rt_func_index,
             fuel,
+            rematerialize: false,
             layouts,
             recursive,
             may_trap,
@@ -1292,12 +1297,59 @@ impl FnLower<'_, '_, '_> {
                     let (foff, _) = self.field(sid, i as u32)?;
                     let var = self.field_var(start, i)?;
                     let v = self.read_var(var);
+                    let v = self.rematerialized(v);
                     self.store(v, addr, off + foff as i32);
                 }
             }
             _ => return Err(self.malformed("struct expected")),
         }
         Ok(())
+    }
+
+    /// `v`, or (with [`LowerEnv::rematerialize`]) a copy of its computation here when another
+    /// block computed it with one cheap pure instruction from values that stay available
+    /// (`iconst`, or `iadd`/`isub`/`band`/`bor`/`bxor` with a constant operand).
+    ///
+    /// What it is for: an owner that inlines a constructor and an allocator computes a wide
+    /// struct's fields before the allocator's branch and stores them in both arms, the push's
+    /// after its grow call; the field values, live across both, made regalloc2 the largest
+    /// part of a short run. The copy leaves one value live there (the operand), and the
+    /// original goes unused, which Cranelift does not lower. Sound: the original's operands
+    /// are defined before it, which dominates this use, so they dominate the copy too; a pure
+    /// instruction computes the same value from the same operands anywhere. At `opt_level=
+    /// speed` the egraph places every pure value at its uses itself, so the copy would only
+    /// add work there.
+    fn rematerialized(&mut self, v: Value) -> Value {
+        if !self.env.rematerialize {
+            return v;
+        }
+        let dfg = &self.b.func.dfg;
+        let ValueDef::Result(inst, 0) = dfg.value_def(v) else {
+            return v;
+        };
+        if self.b.func.layout.inst_block(inst) == self.b.current_block() {
+            return v;
+        }
+        let ty = dfg.value_type(v);
+        let is_const = |x: Value| {
+            matches!(dfg.value_def(x), ValueDef::Result(i, 0)
+                if matches!(dfg.insts[i], InstructionData::UnaryImm { opcode: Opcode::Iconst, .. }))
+        };
+        match dfg.insts[inst] {
+            InstructionData::UnaryImm {
+                opcode: Opcode::Iconst,
+                imm,
+            } => self.b.ins().iconst(ty, imm),
+            InstructionData::Binary {
+                opcode:
+                    op @ (Opcode::Iadd | Opcode::Isub | Opcode::Band | Opcode::Bor | Opcode::Bxor),
+                args: [x, y],
+            } if is_const(x) || is_const(y) => {
+                let (inst, dfg) = self.b.ins().Binary(op, ty, x, y);
+                dfg.first_result(inst)
+            }
+            _ => v,
+        }
     }
 
     /// Field `i`'s variable of a [`Repr::Fields`] local whose variables start at `start`.
