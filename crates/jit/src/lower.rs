@@ -2423,11 +2423,7 @@ impl FnLower<'_, '_, '_> {
         stored?;
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(grow);
-        let ctx = self.ctx()?;
-        let f = self.i64c(self.site_code());
-        self.store(h, ctx, CTX_RT_HANDLE);
-        let status = self.call_rt_stub(RtFunc::Grow, &[ctx, f])?;
-        let bail = self.bail()?;
+        let (status, bail) = self.grow_call(h)?;
         let grown = self.b.create_block();
         self.b.set_cold_block(grown);
         self.b.ins().brif(status, bail, &[], grown, &[]);
@@ -2442,6 +2438,16 @@ impl FnLower<'_, '_, '_> {
         Ok(())
     }
 
+    /// A push's call of `grow` for the vec whose header is `h` (the handle goes through the
+    /// context): its status (non-zero when it trapped) and the block that bails out then.
+    fn grow_call(&mut self, h: Value) -> R<(Value, cl::Block)> {
+        let ctx = self.ctx()?;
+        let f = self.i64c(self.site_code());
+        self.store(h, ctx, CTX_RT_HANDLE);
+        let status = self.call_rt_stub(RtFunc::Grow, &[ctx, f])?;
+        Ok((status, self.bail()?))
+    }
+
     /// The rest of a push of a wide element: the grow path rejoins the fast path before the
     /// one store (see [`SHARED_PUSH_STORE_ABOVE`]).
     fn push_shared_store(
@@ -2454,11 +2460,7 @@ impl FnLower<'_, '_, '_> {
         store_blk: cl::Block,
     ) -> R<()> {
         self.b.switch_to_block(grow);
-        let ctx = self.ctx()?;
-        let f = self.i64c(self.site_code());
-        self.store(h, ctx, CTX_RT_HANDLE);
-        let status = self.call_rt_stub(RtFunc::Grow, &[ctx, f])?;
-        let bail = self.bail()?;
+        let (status, bail) = self.grow_call(h)?;
         self.b.ins().brif(status, bail, &[], store_blk, &[]);
         self.b.seal_block(store_blk);
         self.b.switch_to_block(store_blk);
