@@ -29,13 +29,28 @@ pub(crate) fn joined(a: &str, b: &str) -> Name {
 
 /// The parts one after the other, without the formatting machinery.
 pub(crate) fn concat(parts: &[&str]) -> Name {
-    // Up to 24 bytes the name is held inline: sized once, nothing is allocated, and the parts
-    // (already text) are appended without a UTF-8 check.
     let len: usize = parts.iter().map(|p| p.len()).sum();
+    if len <= INLINE_NAME {
+        // Assembled on the stack and made a name in one step (a name this short is held
+        // inline; appending part by part re-checks its representation for every part).
+        let mut buf = [0u8; INLINE_NAME];
+        let mut at = 0;
+        for p in parts {
+            buf[at..at + p.len()].copy_from_slice(p.as_bytes());
+            at += p.len();
+        }
+        // Whole `str`s one after the other are UTF-8.
+        if let Ok(text) = std::str::from_utf8(&buf[..len]) {
+            return Name::from(text);
+        }
+    }
     let mut name = Name::with_capacity(len);
     parts.iter().for_each(|p| name.push_str(p));
     name
 }
+
+/// The longest name held inline (`compact_str`'s inline capacity on 64-bit targets).
+const INLINE_NAME: usize = 24;
 
 /// `base_n`, without the formatting machinery (compact_str writes integers directly).
 fn suffixed(base: &str, n: u32) -> Name {
