@@ -197,34 +197,34 @@ impl StructDef {
     /// The size of this struct in bytes, as [`StructDef::layout`] computes it, without
     /// building the offsets.
     pub fn size(&self) -> u32 {
-        let mut offset = 0u32;
-        let mut align = 1u32;
-        for field in &self.fields {
-            let size = field_size(field.ty);
-            align = align.max(size);
-            offset = offset.div_ceil(size) * size + size;
-        }
-        offset.div_ceil(align) * align
+        self.place_fields(|_| {}).0
     }
 
     /// Computes the C layout of this struct.
     pub fn layout(&self) -> StructLayout {
-        let mut offset = 0u32;
-        let mut align = 1u32;
         let mut offsets = Vec::with_capacity(self.fields.len());
-        for field in &self.fields {
-            let size = field_size(field.ty);
-            align = align.max(size);
-            offset = offset.div_ceil(size) * size;
-            offsets.push(offset);
-            offset += size;
-        }
-        let size = offset.div_ceil(align) * align;
+        let (size, align) = self.place_fields(|offset| offsets.push(offset));
         StructLayout {
             size,
             align,
             offsets,
         }
+    }
+
+    /// Places the fields in C layout (each at the next multiple of its size), handing each
+    /// one's offset to `at` in order; returns the struct's size (padded to its alignment) and
+    /// alignment.
+    fn place_fields(&self, mut at: impl FnMut(u32)) -> (u32, u32) {
+        let mut offset = 0u32;
+        let mut align = 1u32;
+        for field in &self.fields {
+            let size = field_size(field.ty);
+            align = align.max(size);
+            offset = offset.div_ceil(size) * size;
+            at(offset);
+            offset += size;
+        }
+        (offset.div_ceil(align) * align, align)
     }
 
     /// Index of the field called `name`.

@@ -47,9 +47,7 @@ fn lower_all(
     let ir_index = (0..module.funcs.len() as u32)
         .map(|i| rt_count + i)
         .collect();
-    let mut env = LowerEnv::new(module, call_conv, ir_index, rt_index, false)?;
-    // As the JIT does for this ISA's level (see `LowerEnv::rematerialize`).
-    env.rematerialize = isa.flags().opt_level() == cranelift_codegen::settings::OptLevel::None;
+    let env = LowerEnv::new(module, call_conv, ir_index, rt_index, false)?.for_opt_level_of(&**isa);
     let mut fbc = FunctionBuilderContext::new();
     let mut messages = Vec::new();
     // One Cranelift function, cleared for each IR function, so its tables keep their storage

@@ -292,7 +292,7 @@ impl CompiledModule {
                 .map_err(|e| module_error(&f.name, e))?;
             ir_ids.push(Some(id));
         }
-        let mut env = LowerEnv::new(
+        let env = LowerEnv::new(
             module,
             call_conv,
             ir_ids
@@ -301,8 +301,8 @@ impl CompiledModule {
                 .collect(),
             rt_index,
             self.fuel,
-        )?;
-        env.rematerialize = cl_opt == ClOpt::None;
+        )?
+        .for_opt_level_of(jit.isa());
         let mut ctx = jit.make_context();
         let mut fbc = FunctionBuilderContext::new();
         let mut scratch = LowerScratch::new();

@@ -58,7 +58,8 @@ use cranelift_codegen::ir::{
     MemFlagsData, Opcode, Signature, StackSlot, StackSlotData, StackSlotKind, UserExternalName,
     Value, ValueDef,
 };
-use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
+use cranelift_codegen::isa::{CallConv, TargetFrontendConfig, TargetIsa};
+use cranelift_codegen::settings::OptLevel;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use poolopt_ir::cfg::Cfg;
 use poolopt_ir::EntityRef;
@@ -80,8 +81,9 @@ pub struct LowerEnv<'a> {
     pub fuel: bool,
     /// Whether a field stored into an element is computed again at the store when another
     /// block computed it cheaply ([`FnLower::rematerialized`]): for Cranelift's
-    /// `opt_level=none`, which has no egraph to place it at its use. Off by [`LowerEnv::new`].
-    pub rematerialize: bool,
+    /// `opt_level=none`, which has no egraph to place it at its use. Off by [`LowerEnv::new`];
+    /// set from the ISA by [`LowerEnv::for_opt_level_of`].
+    rematerialize: bool,
     layouts: Vec<StructLayout>,
     /// Per function: on a cycle of the call graph (its frames count towards the call depth).
     recursive: Vec<bool>,
@@ -93,6 +95,14 @@ pub struct LowerEnv<'a> {
 }
 
 impl<'a> LowerEnv<'a> {
+    /// Lowers for the optimization level of `isa` (the one the functions are compiled with):
+    /// at `opt_level=none`, cheap field values are computed again at their element store
+    /// ([`FnLower::rematerialized`]).
+    pub fn for_opt_level_of(mut self, isa: &dyn TargetIsa) -> Self {
+        self.rematerialize = isa.flags().opt_level() == OptLevel::None;
+        self
+    }
+
     /// Checks the module-wide invariants the lowering relies on and computes struct layouts.
     pub fn new(
         module: &'a Module,
