@@ -5,7 +5,7 @@
 mod common;
 
 use poolopt_ir::{CmpOp, Function, ModuleBuilder, Type};
-use poolopt_passes::analysis::facts::{FactLimits, GaveUp};
+use poolopt_passes::analysis::facts::{FactLimits, FactQueries, GaveUp};
 use poolopt_passes::analysis::{Cfg, DomTree, FactAnalysis, Liveness};
 
 /// `f(x)`: a chain of `n` diamonds `head_k -> (left_k | right_k) -> head_{k+1}`.

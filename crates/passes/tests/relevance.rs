@@ -10,7 +10,7 @@ mod common;
 
 use poolopt_ir::{EntityRef, Function, Local};
 use poolopt_passes::analysis::facts::relevance::Tracked;
-use poolopt_passes::analysis::facts::{CallKills, FactSet, Term};
+use poolopt_passes::analysis::facts::{CallKills, FactQueries, FactView, Term};
 use poolopt_passes::analysis::{Cfg, FactAnalysis};
 
 /// The names of the locals `tracked` says constraints are recorded about, sorted.
@@ -179,7 +179,7 @@ fn the_fact_sets_hold_constraints_between_tracked_terms_only() {
     let cfg = Cfg::compute(func);
     let facts = FactAnalysis::compute(func, &cfg);
     let mut seen = 0;
-    let mut check = |where_: &str, set: &FactSet| {
+    let mut check = |where_: &str, set: FactView<'_>| {
         for k in set.constraints() {
             seen += 1;
             assert!(
@@ -202,7 +202,7 @@ fn the_fact_sets_hold_constraints_between_tracked_terms_only() {
         check(&format!("entry of {name}"), entry);
         check(&format!("exit of {name}"), exit);
         facts.replay(func, b, |i, _, set| {
-            check(&format!("{name}, instruction {i}"), set)
+            check(&format!("{name}, instruction {i}"), set.view())
         });
     }
     assert!(

@@ -18,7 +18,7 @@
 //! saying which fact is missing and, where it can tell, why.
 
 use crate::analysis::facts::demand::{ends_in_explicit_check, is_trap_block};
-use crate::analysis::facts::{Fact, FactAnalysis, FactSet, Term, TermKind};
+use crate::analysis::facts::{Fact, FactAnalysis, FactQueries, Term, TermKind};
 use crate::analysis::Cfg;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
@@ -299,7 +299,7 @@ fn term_of(func: &Function, o: Operand) -> Option<(Term, i128)> {
 }
 
 /// Whether the facts prove `x <= y + c` for operand terms.
-fn proves(facts: &FactSet, x: (Term, i128), y: (Term, i128), c: i128) -> bool {
+fn proves(facts: &impl FactQueries, x: (Term, i128), y: (Term, i128), c: i128) -> bool {
     let off = y.1 + c - x.1;
     if x.0 == y.0 {
         return off >= 0;
@@ -310,7 +310,7 @@ fn proves(facts: &FactSet, x: (Term, i128), y: (Term, i128), c: i128) -> bool {
 /// The value of `lhs op rhs` when the facts decide it (`i64` operands).
 fn decide_compare(
     func: &Function,
-    facts: &FactSet,
+    facts: &impl FactQueries,
     op: CmpOp,
     lhs: Operand,
     rhs: Operand,
@@ -449,7 +449,8 @@ impl Ctx<'_> {
             (Operand::Local(i), _) | (Operand::Const(_), Operand::Local(i)) => i,
             _ => return None,
         };
-        let decided = decide_compare(func, facts, op, lhs, rhs).filter(|&value| value != trap_when);
+        let decided =
+            decide_compare(func, &facts, op, lhs, rhs).filter(|&value| value != trap_when);
         if !self.explain {
             return Some(ExplicitDecision {
                 always: decided.map(|_| pass_to),
@@ -463,12 +464,12 @@ impl Ctx<'_> {
             poolopt_ir::display_operand(func, lhs),
             poolopt_ir::display_operand(func, rhs)
         );
-        match decide_compare(func, facts, op, lhs, rhs) {
+        match decide_compare(func, &facts, op, lhs, rhs) {
             Some(value) if value != trap_when => Some(ExplicitDecision {
                 always: Some(pass_to),
                 message: format!(
                     "explicit check `{text}` removed: `{cmp}` is always {value} here ({})",
-                    self.known_about(facts, index)
+                    self.known_about(&facts, index)
                 ),
             }),
             _ => {
@@ -485,7 +486,7 @@ impl Ctx<'_> {
     }
 
     /// What the facts say about index `i`, for remarks: the constraints that mention it.
-    fn known_about(&self, facts: &FactSet, i: Local) -> String {
+    fn known_about(&self, facts: &impl FactQueries, i: Local) -> String {
         let mut known: Vec<String> = facts
             .constraints_mentioning(Term::value(i))
             .map(|k| format!("`{}`", k.describe(self.func)))
@@ -501,7 +502,7 @@ impl Ctx<'_> {
         &self,
         inst: Inst,
         need: &Need,
-        before: &FactSet,
+        before: &impl FactQueries,
         killed: &Events,
         gained: &Events,
         local_defs: &HashMap<Local, (usize, Inst)>,

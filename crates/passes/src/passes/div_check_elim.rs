@@ -52,7 +52,7 @@
 //! copies of nested loops. A second run versions the original loop again (sound, only larger;
 //! the pipelines run the pass once).
 
-use crate::analysis::facts::{FactAnalysis, Term};
+use crate::analysis::facts::{FactAnalysis, FactQueries, Term};
 use crate::analysis::{Cfg, DomTree};
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{

@@ -12,8 +12,10 @@
 //!
 //! A [`FactSet`] holds at most one constraint per ordered pair of terms (the strongest, smallest
 //! `c`) in one flat vector sorted by the pair, plus the compares known for bool locals
-//! ([`CmpFact`]), so the meet is one merge and a clone is one allocation. Queries
-//! ([`FactSet::implies`]) read the set as a graph — an edge `a → b` of weight `c` per constraint
+//! ([`CmpFact`]), so the meet is one merge and a copy is one slice copy. A stored state is the
+//! same three sorted slices borrowed from shared buffers ([`FactView`]); the queries are
+//! written once for both ([`FactQueries`]). Queries
+//! ([`FactQueries::implies`]) read the set as a graph — an edge `a → b` of weight `c` per constraint
 //! — and look for a short path (a bounded Bellman–Ford of [`SEARCH_DEPTH`] rounds from the
 //! source): a path of total weight `w` from `a` to `b` proves `a <= b + w`, because difference
 //! constraints compose by addition. Two implicit edges model what is always true of a length:
@@ -119,13 +121,13 @@ impl Search {
     /// bound) the search runs backwards from `b`: 0 has an edge to every bounded term and
     /// every length, `b` usually has a few in-edges, and the walks (hence the answer) are
     /// the same either way.
-    fn run(&mut self, set: &FactSet, a: Term, b: Term) -> Option<i128> {
+    fn run(&mut self, set: FactView<'_>, a: Term, b: Term) -> Option<i128> {
         self.walk(set, a, b, a == Term::ZERO)
     }
 
     /// A frontier-based Bellman–Ford from `a` along edges (or from `b` against them, when
     /// `backward`): round `r` relaxes the edges of the terms improved in round `r - 1`.
-    fn walk(&mut self, set: &FactSet, a: Term, b: Term, backward: bool) -> Option<i128> {
+    fn walk(&mut self, set: FactView<'_>, a: Term, b: Term, backward: bool) -> Option<i128> {
         let (start, goal) = if backward { (b, a) } else { (a, b) };
         self.relax_rounds(set, start, Some(goal), backward);
         self.dist.get(goal)
@@ -138,7 +140,7 @@ impl Search {
     /// the implicit edge `0 -> len` (see [`SourceDistances::get`]).
     fn relax_rounds(
         &mut self,
-        set: &FactSet,
+        set: FactView<'_>,
         start: Term,
         goal: Option<Term>,
         backward: bool,
@@ -168,7 +170,7 @@ impl Search {
                 for &(t, d) in frontier.iter() {
                     in_frontier.lower(t, d);
                 }
-                for k in &set.cons {
+                for k in set.cons {
                     if let Some(d) = in_frontier.get(k.b) {
                         relax(k.a, d + k.c as i128, next);
                     }
@@ -176,7 +178,7 @@ impl Search {
             }
             for &(t, d) in frontier.iter() {
                 if !backward {
-                    for k in set.from(t) {
+                    for k in set.constraints_from(t) {
                         relax(k.b, d + k.c as i128, next);
                     }
                 }
@@ -191,7 +193,7 @@ impl Search {
                         zero_within = Some(zero_within.map_or(d, |z| z.min(d)));
                         let weight = if backward { MAX_LEN as i128 } else { 0 };
                         let mut last = None;
-                        for k in &set.cons {
+                        for k in set.cons {
                             let u = if backward { k.b } else { k.a };
                             if u.len_of().is_some() && last != Some(u) {
                                 last = Some(u);
@@ -252,7 +254,7 @@ struct SourceDistances {
 impl SourceDistances {
     /// Fills the table with the walks from `a` in `set` (always forward: the walks, hence
     /// the distances, are those of the backward search `dist` uses from 0).
-    fn fill(&mut self, set: &FactSet, a: Term) {
+    fn fill(&mut self, set: FactView<'_>, a: Term) {
         self.zero_within = self.search.relax_rounds(set, a, None, false);
         self.source = Some(a);
     }
@@ -274,7 +276,7 @@ impl SourceDistances {
 
     /// `set.dist(a, b)`, from the table when it holds `a`; otherwise filled first when
     /// `more` queries from `a` are expected, or answered by one search.
-    fn dist(&mut self, set: &FactSet, a: Term, b: Term, more: bool) -> Option<i128> {
+    fn dist(&mut self, set: FactView<'_>, a: Term, b: Term, more: bool) -> Option<i128> {
         if self.source == Some(a) {
             return self.get(b);
         }
@@ -497,14 +499,16 @@ pub struct FactSet {
     pub(super) log: Option<Vec<(Fact, bool)>>,
 }
 
-/// Emptied fact sets kept for their buffers: an analysis takes its block states from the pool
-/// and the states of an analysis that is dropped go back to it, so that the analyses of one
-/// pipeline, function after function, allocate their sets' storage about once instead of
-/// once per block and analysis. A set taken from the pool is empty: nothing of an earlier
-/// analysis is left in it.
+/// Emptied buffers kept for reuse: the working sets of the analyses and the passes (an edge's
+/// facts, a block's replay) and the shared buffers of an analysis's stored block states
+/// (`BlockStates`), so that the analyses of one pipeline, function after function, allocate
+/// their storage about once instead of once per block and analysis. A set taken from the pool
+/// is empty: nothing of an earlier analysis is left in it.
 #[derive(Debug, Default)]
 pub struct FactSetPool {
     sets: Vec<FactSet>,
+    /// The buffers of the last recycled analysis's stored states.
+    states: super::block_states::StateBuffers,
 }
 
 impl FactSetPool {
@@ -522,6 +526,17 @@ impl FactSetPool {
             set.clear();
             self.sets.push(set);
         }
+    }
+
+    /// The buffers for an analysis's stored states (see `BlockStates`), with room when an
+    /// earlier analysis handed some back.
+    pub(super) fn take_state_buffers(&mut self) -> super::block_states::StateBuffers {
+        std::mem::take(&mut self.states)
+    }
+
+    /// Keeps the buffers of an analysis's stored states for the next analysis.
+    pub(super) fn give_state_buffers(&mut self, buffers: super::block_states::StateBuffers) {
+        self.states = buffers;
     }
 
     /// How many sets the pool holds.
@@ -595,36 +610,19 @@ impl FactSet {
     }
 
     /// Makes `self` a copy of `other` (without its log), reusing `self`'s buffers.
-    pub fn copy_from(&mut self, other: &FactSet) {
+    pub fn copy_from(&mut self, other: FactView<'_>) {
         // With room for a few more, as in `clone`, when the buffers must grow anyway.
-        copy_with_slack(&mut self.cons, &other.cons);
-        copy_with_slack(&mut self.cmps, &other.cmps);
-        self.quotients.clone_from(&other.quotients);
+        copy_with_slack(&mut self.cons, other.cons);
+        copy_with_slack(&mut self.cmps, other.cmps);
+        self.quotients.clear();
+        self.quotients.extend_from_slice(other.quotients);
         self.log = None;
-    }
-
-    /// How many facts the set holds: its constraints and compares.
-    pub fn entries(&self) -> usize {
-        self.cons.len() + self.cmps.len() + self.quotients.len()
-    }
-
-    /// Every constraint recorded (sorted).
-    pub fn constraints(&self) -> &[Constraint] {
-        &self.cons
     }
 
     fn note(&mut self, fact: Fact, added: bool) {
         if let Some(log) = self.log.as_mut() {
             log.push((fact, added));
         }
-    }
-
-    /// The constraints with `a` on the left (`a <= _ + c`).
-    fn from(&self, a: Term) -> &[Constraint] {
-        let start = self.cons.partition_point(|k| k.a < a);
-        // A term has few constraints of its own: the end is found by a scan.
-        let len = self.cons[start..].iter().take_while(|k| k.a == a).count();
-        &self.cons[start..start + len]
     }
 
     /// Records `a <= b + c` (kept only if stronger than what is recorded for the pair).
@@ -679,171 +677,6 @@ impl FactSet {
                 self.note(Fact::CmpIs(f), true);
             }
         }
-    }
-
-    /// The smallest `w` found with `a <= b + w` (a path of at most [`SEARCH_DEPTH`] edges).
-    ///
-    /// A frontier-based Bellman–Ford: round `r` relaxes the out-edges of the terms improved in
-    /// round `r - 1`, so after `r` rounds every walk of at most `r` edges has been seen. The
-    /// distances live in a per-thread table indexed by term (reset by a generation stamp), so
-    /// a query allocates nothing once the table has grown to the function's terms.
-    pub fn dist(&self, a: Term, b: Term) -> Option<i128> {
-        if a == b {
-            return Some(0);
-        }
-        // A value term has no implicit edge: without a recorded edge out of `a` (or into `b`)
-        // there is no path, and the search need not start.
-        let no_out = |t: Term| matches!(t.kind(), TermKind::Value(_)) && self.from(t).is_empty();
-        let no_in =
-            |t: Term| matches!(t.kind(), TermKind::Value(_)) && !self.cons.iter().any(|k| k.b == t);
-        if no_out(a) || no_in(b) {
-            return None;
-        }
-        SEARCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut search) => search.run(self, a, b),
-            Err(_) => Search::default().run(self, a, b),
-        })
-    }
-
-    /// Whether `a <= b + c` follows from the set.
-    pub fn implies(&self, a: Term, b: Term, c: i64) -> bool {
-        if a == b {
-            return c >= 0;
-        }
-        // A recorded constraint that is strong enough answers without a search.
-        if self.recorded(a, b).is_some_and(|r| r <= c) {
-            return true;
-        }
-        self.dist(a, b).is_some_and(|d| d <= c as i128)
-    }
-
-    /// The offset recorded for the pair `(a, b)`, if any.
-    fn recorded(&self, a: Term, b: Term) -> Option<i64> {
-        self.cons
-            .binary_search_by_key(&packed_pair(a, b), Constraint::packed_key)
-            .ok()
-            .map(|at| self.cons[at].c)
-    }
-
-    /// The largest known lower bound of `t` (`t >= lower`).
-    pub fn lower(&self, t: Term) -> Option<i128> {
-        let known = self.dist(Term::ZERO, t).map(|d| -d);
-        if t.len_of().is_some() {
-            return Some(known.unwrap_or(0).max(0));
-        }
-        known
-    }
-
-    /// The smallest known upper bound of `t` (`t <= upper`).
-    pub fn upper(&self, t: Term) -> Option<i128> {
-        self.dist(t, Term::ZERO)
-    }
-
-    /// Whether `t <= limit` is known. A recorded bound against 0, a length (`len <= 2^62`) or
-    /// another value (every value is at most `i64::MAX`: `t < n` for any `n` gives `t <=
-    /// i64::MAX - 1`, so `t + 1` cannot wrap) that is low enough answers without a search.
-    pub fn upper_at_most(&self, t: Term, limit: i128) -> bool {
-        let direct = self.from(t).iter().any(|k| {
-            let base = match k.b.kind() {
-                TermKind::Zero => 0,
-                TermKind::Len(_) => MAX_LEN as i128,
-                TermKind::Value(_) => i64::MAX as i128,
-            };
-            base + k.c as i128 <= limit
-        });
-        direct || self.upper(t).is_some_and(|u| u <= limit)
-    }
-
-    /// Whether `t >= limit` is known (a recorded `t >= c` with `c >= limit`, a length and
-    /// `limit <= 0`, or a recorded `u <= t + c` for a value `u`, which is at least `i64::MIN`,
-    /// with `i64::MIN - c >= limit`, answers without a search).
-    pub fn lower_at_least(&self, t: Term, limit: i128) -> bool {
-        if t.len_of().is_some() && limit <= 0 {
-            return true;
-        }
-        if self
-            .recorded(Term::ZERO, t)
-            .is_some_and(|c| -(c as i128) >= limit)
-        {
-            return true;
-        }
-        let above_a_value = |k: &Constraint| {
-            k.b == t
-                && matches!(k.a.kind(), TermKind::Value(_))
-                && i64::MIN as i128 - k.c as i128 >= limit
-        };
-        if limit <= 0 && self.cons.iter().any(above_a_value) {
-            return true;
-        }
-        self.lower(t).is_some_and(|l| l >= limit)
-    }
-
-    /// Whether `i >= 0` is known.
-    pub fn non_neg(&self, i: Local) -> bool {
-        self.implies(Term::ZERO, Term::value(i), 0)
-    }
-
-    /// Whether `i < len(v)` is known.
-    pub fn lt_len(&self, i: Local, v: Local) -> bool {
-        self.implies(Term::value(i), Term::len(v), -1)
-    }
-
-    /// Whether `len(v) > k` is known (always for `k < 0`).
-    pub fn len_gt(&self, v: Local, k: i64) -> bool {
-        k < 0 || fit(-(k as i128) - 1).is_some_and(|c| self.implies(Term::ZERO, Term::len(v), c))
-    }
-
-    /// A vec `v` with `n == len(v)`, if any (recorded directly).
-    pub fn len_of(&self, n: Local) -> Option<Local> {
-        let t = Term::value(n);
-        self.from(t).iter().find_map(|k| {
-            let v = k.b.len_of()?;
-            (k.c <= 0 && self.implies(k.b, t, 0)).then_some(v)
-        })
-    }
-
-    /// The compare `c` is known to hold, if any.
-    pub fn cmp_of(&self, c: Local) -> Option<(CmpOp, Operand, Operand)> {
-        self.cmps.binary_search_by(|x| x.c.cmp(&c)).ok().map(|at| {
-            let f = self.cmps[at];
-            (f.op, f.lhs, f.rhs)
-        })
-    }
-
-    /// The vecs `w` with `i < len(w)` recorded directly.
-    pub fn lt_len_vecs(&self, i: Local) -> impl Iterator<Item = Local> + '_ {
-        self.from(Term::value(i))
-            .iter()
-            .filter(|k| k.c <= -1)
-            .filter_map(|k| k.b.len_of())
-    }
-
-    /// Every `(v, k)` with `len(v) > k` recorded directly (`k >= 0`).
-    pub fn len_gt_vecs(&self) -> impl Iterator<Item = (Local, i64)> + '_ {
-        self.from(Term::ZERO)
-            .iter()
-            .filter(|k| k.c <= -1)
-            .filter_map(|k| Some((k.b.len_of()?, -k.c - 1)))
-    }
-
-    /// Whether `fact` holds (a constraint: follows from the set; a compare: recorded).
-    pub fn holds(&self, fact: &Fact) -> bool {
-        match *fact {
-            Fact::Le(k) => self.implies(k.a, k.b, k.c),
-            Fact::CmpIs(f) => self.cmp_of(f.c) == Some((f.op, f.lhs, f.rhs)),
-        }
-    }
-
-    /// Every fact of the set.
-    pub fn facts(&self) -> Vec<Fact> {
-        let mut out: Vec<Fact> = self.cons.iter().copied().map(Fact::Le).collect();
-        out.extend(self.cmps.iter().copied().map(Fact::CmpIs));
-        out
-    }
-
-    /// The constraints that mention term `t`.
-    pub fn constraints_mentioning(&self, t: Term) -> impl Iterator<Item = &Constraint> + '_ {
-        self.cons.iter().filter(move |k| k.mentions(t))
     }
 
     /// Removes the compares `kill` selects, logging each.
@@ -913,7 +746,7 @@ impl FactSet {
     /// compare can still use it.
     pub fn compose_through(&mut self, t: Term) {
         let ins: ConstraintBuf = self.cons.iter().filter(|k| k.b == t).copied().collect();
-        let outs: ConstraintBuf = self.from(t).iter().copied().collect();
+        let outs: ConstraintBuf = self.constraints_from(t).iter().copied().collect();
         if ins.is_empty() || outs.is_empty() || ins.len() * outs.len() > MAX_COMPOSITIONS {
             return;
         }
@@ -934,11 +767,11 @@ impl FactSet {
     /// with every lower bound would make every set at a header quadratic in its terms.
     pub fn close_through_zero(&mut self) {
         let mut pinned: SmallVec<[(Term, i64); INLINE_TERMS]> = SmallVec::new();
-        for k in self.from(Term::ZERO) {
+        for k in self.constraints_from(Term::ZERO) {
             // 0 <= t + c, i.e. t >= -c; pinned when t <= -c is recorded too.
             let t = k.b;
             let at_most = self
-                .from(t)
+                .constraints_from(t)
                 .iter()
                 .find(|u| u.b == Term::ZERO)
                 .map(|u| u.c as i128);
@@ -994,67 +827,9 @@ impl FactSet {
         self.quotients.retain(|q| keep(q.d) && keep(q.x));
     }
 
-    /// Bounds of `x` that its recorded quotients give, each with the quotient local that gives
-    /// it: `x >= k` when some `d = x sdiv k` is known to be at least 1, `x <= -k` when one is
-    /// known to be at most -1. Sound: for truncating division by `k >= 1`, `d >= 1` needs
-    /// `x >= k * d >= k`, and `d <= -1` needs `x <= k * d <= -k`.
-    pub fn quotient_bounds(&self, x: Local) -> (Option<QuotientBound>, Option<QuotientBound>) {
-        let (mut lo, mut hi) = (None::<QuotientBound>, None::<QuotientBound>);
-        for q in self.quotients.iter().filter(|q| q.x == x) {
-            let d = Term::value(q.d);
-            if self.lower_at_least(d, 1) {
-                if lo.is_none_or(|(l, _)| q.k > l) {
-                    lo = Some((q.k, q.d));
-                }
-            } else if self.upper_at_most(d, -1) && hi.is_none_or(|(h, _)| -q.k < h) {
-                hi = Some((-q.k, q.d));
-            }
-        }
-        (lo, hi)
-    }
-
     /// Keeps only the compares `keep` accepts.
     pub fn retain_cmps(&mut self, keep: impl Fn(&CmpFact) -> bool) {
         self.remove_cmps_where(|f| !keep(f));
-    }
-
-    /// Whether a recorded compare reads local `l`.
-    pub fn cmp_reads(&self, l: Local) -> bool {
-        let o = Operand::Local(l);
-        self.cmps.iter().any(|c| c.lhs == o || c.rhs == o)
-    }
-
-    /// Calls `f` for every local operand of a recorded compare.
-    pub fn for_each_cmp_operand(&self, mut f: impl FnMut(Local)) {
-        for c in &self.cmps {
-            c.lhs
-                .as_local()
-                .into_iter()
-                .chain(c.rhs.as_local())
-                .for_each(&mut f);
-        }
-    }
-
-    /// Calls `f` for every local whose value is a term of the set or which holds a recorded
-    /// compare (a local may come more than once). Vec locals, which only have length terms,
-    /// are not visited.
-    pub fn for_each_value_local(&self, mut f: impl FnMut(Local)) {
-        for k in &self.cons {
-            for t in [k.a, k.b] {
-                if let TermKind::Value(l) = t.kind() {
-                    f(l);
-                }
-            }
-        }
-        self.cmps.iter().for_each(|c| f(c.c));
-    }
-
-    /// The terms that appear in the set (sorted, unique).
-    pub fn terms(&self) -> Vec<Term> {
-        let mut out: Vec<Term> = self.cons.iter().flat_map(|k| [k.a, k.b]).collect();
-        out.sort_unstable();
-        out.dedup();
-        out
     }
 
     /// Lengths change: `delta(t)` is the range `[lo, hi]` of `new(t) - old(t)` for each term it
@@ -1105,13 +880,13 @@ impl FactSet {
     /// constraints imply by a path (so `i == 0` on one side and `i <= len(a)` on the other
     /// keep `i <= len(a)`, which `i <= 0 <= len(a)` implies); a pair that one side does not
     /// bound at all goes. A compare stays when both have it.
-    pub fn meet_with(&mut self, other: &FactSet) {
+    pub fn meet_with(&mut self, other: FactView<'_>) {
         with_meet_scratch(|scratch| self.meet_using(other, scratch));
     }
 
     /// [`FactSet::meet_with`], asking each side's paths through a single-source table (the
     /// pairs come sorted by source, so one walk answers a run of them).
-    fn meet_using(&mut self, other: &FactSet, scratch: &mut MeetScratch) {
+    fn meet_using(&mut self, other: FactView<'_>, scratch: &mut MeetScratch) {
         let MeetScratch {
             mine: mine_paths,
             theirs: their_paths,
@@ -1137,7 +912,7 @@ impl FactSet {
                     let more = other.cons.get(j).is_some_and(|n| n.a == y.a);
                     (
                         y.key(),
-                        mine_paths.dist(self, y.a, y.b, more),
+                        mine_paths.dist(self.view(), y.a, y.b, more),
                         Some(y.c as i128),
                     )
                 }
@@ -1161,7 +936,7 @@ impl FactSet {
     /// its pair at least as tightly (directly or by a path); one that grew, or that the old
     /// state did not bound at all, is dropped rather than weakened step by step, so loops
     /// reach a fixpoint after a bounded number of sweeps.
-    pub fn widen(&mut self, old: &FactSet) {
+    pub fn widen(&mut self, old: FactView<'_>) {
         with_meet_scratch(|scratch| {
             let paths = &mut scratch.mine;
             let cons = &self.cons;
@@ -1189,12 +964,334 @@ impl FactSet {
     /// default of `FactLimits::strict_after`): a constraint stays only if the old state
     /// recorded its pair directly with an offset at least as large, so the pairs only shrink
     /// from then on.
-    pub fn widen_strict(&mut self, old: &FactSet) {
+    pub fn widen_strict(&mut self, old: FactView<'_>) {
         self.cons.retain(|k| {
             old.cons
                 .binary_search_by_key(&k.packed_key(), Constraint::packed_key)
                 .is_ok_and(|at| old.cons[at].c >= k.c)
         });
+    }
+}
+
+/// A fact set kept elsewhere than in a [`FactSet`] of its own: a block's entry or exit state,
+/// stored with the other blocks' states in shared buffers (see `BlockStates`). It answers the
+/// same queries ([`FactQueries`]) and is copied into a working set to be changed.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct FactView<'a> {
+    cons: &'a [Constraint],
+    cmps: &'a [CmpFact],
+    quotients: &'a [QuotientFact],
+}
+
+impl<'a> FactView<'a> {
+    /// The view of three sorted slices, as a [`FactSet`] holds them.
+    pub(super) fn new(
+        cons: &'a [Constraint],
+        cmps: &'a [CmpFact],
+        quotients: &'a [QuotientFact],
+    ) -> FactView<'a> {
+        FactView {
+            cons,
+            cmps,
+            quotients,
+        }
+    }
+
+    /// A working copy of the facts.
+    pub fn to_set(self) -> FactSet {
+        let mut set = FactSet::new();
+        set.copy_from(self);
+        set
+    }
+}
+
+impl FactQueries for FactView<'_> {
+    fn constraints(&self) -> &[Constraint] {
+        self.cons
+    }
+
+    fn compares(&self) -> &[CmpFact] {
+        self.cmps
+    }
+
+    fn quotient_facts(&self) -> &[QuotientFact] {
+        self.quotients
+    }
+}
+
+impl FactQueries for FactSet {
+    fn constraints(&self) -> &[Constraint] {
+        &self.cons
+    }
+
+    fn compares(&self) -> &[CmpFact] {
+        &self.cmps
+    }
+
+    fn quotient_facts(&self) -> &[QuotientFact] {
+        &self.quotients
+    }
+}
+
+/// The queries of a fact set, answered alike by a working [`FactSet`] and a stored
+/// [`FactView`]: each is written once, over the three sorted slices of facts.
+pub trait FactQueries {
+    /// Every constraint recorded, sorted by `(a, b)`, one per pair.
+    fn constraints(&self) -> &[Constraint];
+
+    /// The compares known for bool locals, sorted by the bool local, one per local.
+    fn compares(&self) -> &[CmpFact];
+
+    /// The quotients known, sorted, one per quotient local.
+    fn quotient_facts(&self) -> &[QuotientFact];
+
+    /// The facts as a view (what the searches and meets read).
+    fn view(&self) -> FactView<'_> {
+        FactView::new(self.constraints(), self.compares(), self.quotient_facts())
+    }
+
+    /// How many facts the set holds: its constraints and compares.
+    fn entries(&self) -> usize {
+        self.constraints().len() + self.compares().len() + self.quotient_facts().len()
+    }
+
+    /// The constraints with `a` on the left (`a <= _ + c`).
+    fn constraints_from(&self, a: Term) -> &[Constraint] {
+        let start = self.constraints().partition_point(|k| k.a < a);
+        // A term has few constraints of its own: the end is found by a scan.
+        let len = self.constraints()[start..]
+            .iter()
+            .take_while(|k| k.a == a)
+            .count();
+        &self.constraints()[start..start + len]
+    }
+
+    /// The smallest `w` found with `a <= b + w` (a path of at most [`SEARCH_DEPTH`] edges).
+    ///
+    /// A frontier-based Bellman–Ford: round `r` relaxes the out-edges of the terms improved in
+    /// round `r - 1`, so after `r` rounds every walk of at most `r` edges has been seen. The
+    /// distances live in a per-thread table indexed by term (reset by a generation stamp), so
+    /// a query allocates nothing once the table has grown to the function's terms.
+    fn dist(&self, a: Term, b: Term) -> Option<i128> {
+        if a == b {
+            return Some(0);
+        }
+        // A value term has no implicit edge: without a recorded edge out of `a` (or into `b`)
+        // there is no path, and the search need not start.
+        let no_out =
+            |t: Term| matches!(t.kind(), TermKind::Value(_)) && self.constraints_from(t).is_empty();
+        let no_in = |t: Term| {
+            matches!(t.kind(), TermKind::Value(_)) && !self.constraints().iter().any(|k| k.b == t)
+        };
+        if no_out(a) || no_in(b) {
+            return None;
+        }
+        SEARCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut search) => search.run(self.view(), a, b),
+            Err(_) => Search::default().run(self.view(), a, b),
+        })
+    }
+
+    /// Whether `a <= b + c` follows from the set.
+    fn implies(&self, a: Term, b: Term, c: i64) -> bool {
+        if a == b {
+            return c >= 0;
+        }
+        // A recorded constraint that is strong enough answers without a search.
+        if self.recorded(a, b).is_some_and(|r| r <= c) {
+            return true;
+        }
+        self.dist(a, b).is_some_and(|d| d <= c as i128)
+    }
+
+    /// The offset recorded for the pair `(a, b)`, if any.
+    fn recorded(&self, a: Term, b: Term) -> Option<i64> {
+        self.constraints()
+            .binary_search_by_key(&packed_pair(a, b), Constraint::packed_key)
+            .ok()
+            .map(|at| self.constraints()[at].c)
+    }
+
+    /// The largest known lower bound of `t` (`t >= lower`).
+    fn lower(&self, t: Term) -> Option<i128> {
+        let known = self.dist(Term::ZERO, t).map(|d| -d);
+        if t.len_of().is_some() {
+            return Some(known.unwrap_or(0).max(0));
+        }
+        known
+    }
+
+    /// The smallest known upper bound of `t` (`t <= upper`).
+    fn upper(&self, t: Term) -> Option<i128> {
+        self.dist(t, Term::ZERO)
+    }
+
+    /// Whether `t <= limit` is known. A recorded bound against 0, a length (`len <= 2^62`) or
+    /// another value (every value is at most `i64::MAX`: `t < n` for any `n` gives `t <=
+    /// i64::MAX - 1`, so `t + 1` cannot wrap) that is low enough answers without a search.
+    fn upper_at_most(&self, t: Term, limit: i128) -> bool {
+        let direct = self.constraints_from(t).iter().any(|k| {
+            let base = match k.b.kind() {
+                TermKind::Zero => 0,
+                TermKind::Len(_) => MAX_LEN as i128,
+                TermKind::Value(_) => i64::MAX as i128,
+            };
+            base + k.c as i128 <= limit
+        });
+        direct || self.upper(t).is_some_and(|u| u <= limit)
+    }
+
+    /// Whether `t >= limit` is known (a recorded `t >= c` with `c >= limit`, a length and
+    /// `limit <= 0`, or a recorded `u <= t + c` for a value `u`, which is at least `i64::MIN`,
+    /// with `i64::MIN - c >= limit`, answers without a search).
+    fn lower_at_least(&self, t: Term, limit: i128) -> bool {
+        if t.len_of().is_some() && limit <= 0 {
+            return true;
+        }
+        if self
+            .recorded(Term::ZERO, t)
+            .is_some_and(|c| -(c as i128) >= limit)
+        {
+            return true;
+        }
+        let above_a_value = |k: &Constraint| {
+            k.b == t
+                && matches!(k.a.kind(), TermKind::Value(_))
+                && i64::MIN as i128 - k.c as i128 >= limit
+        };
+        if limit <= 0 && self.constraints().iter().any(above_a_value) {
+            return true;
+        }
+        self.lower(t).is_some_and(|l| l >= limit)
+    }
+
+    /// Whether `i >= 0` is known.
+    fn non_neg(&self, i: Local) -> bool {
+        self.implies(Term::ZERO, Term::value(i), 0)
+    }
+
+    /// Whether `i < len(v)` is known.
+    fn lt_len(&self, i: Local, v: Local) -> bool {
+        self.implies(Term::value(i), Term::len(v), -1)
+    }
+
+    /// Whether `len(v) > k` is known (always for `k < 0`).
+    fn len_gt(&self, v: Local, k: i64) -> bool {
+        k < 0 || fit(-(k as i128) - 1).is_some_and(|c| self.implies(Term::ZERO, Term::len(v), c))
+    }
+
+    /// A vec `v` with `n == len(v)`, if any (recorded directly).
+    fn len_of(&self, n: Local) -> Option<Local> {
+        let t = Term::value(n);
+        self.constraints_from(t).iter().find_map(|k| {
+            let v = k.b.len_of()?;
+            (k.c <= 0 && self.implies(k.b, t, 0)).then_some(v)
+        })
+    }
+
+    /// The compare `c` is known to hold, if any.
+    fn cmp_of(&self, c: Local) -> Option<(CmpOp, Operand, Operand)> {
+        self.compares()
+            .binary_search_by(|x| x.c.cmp(&c))
+            .ok()
+            .map(|at| {
+                let f = self.compares()[at];
+                (f.op, f.lhs, f.rhs)
+            })
+    }
+
+    /// The vecs `w` with `i < len(w)` recorded directly.
+    fn lt_len_vecs(&self, i: Local) -> impl Iterator<Item = Local> + '_ {
+        self.constraints_from(Term::value(i))
+            .iter()
+            .filter(|k| k.c <= -1)
+            .filter_map(|k| k.b.len_of())
+    }
+
+    /// Every `(v, k)` with `len(v) > k` recorded directly (`k >= 0`).
+    fn len_gt_vecs(&self) -> impl Iterator<Item = (Local, i64)> + '_ {
+        self.constraints_from(Term::ZERO)
+            .iter()
+            .filter(|k| k.c <= -1)
+            .filter_map(|k| Some((k.b.len_of()?, -k.c - 1)))
+    }
+
+    /// Whether `fact` holds (a constraint: follows from the set; a compare: recorded).
+    fn holds(&self, fact: &Fact) -> bool {
+        match *fact {
+            Fact::Le(k) => self.implies(k.a, k.b, k.c),
+            Fact::CmpIs(f) => self.cmp_of(f.c) == Some((f.op, f.lhs, f.rhs)),
+        }
+    }
+
+    /// Every fact of the set.
+    fn facts(&self) -> Vec<Fact> {
+        let mut out: Vec<Fact> = self.constraints().iter().copied().map(Fact::Le).collect();
+        out.extend(self.compares().iter().copied().map(Fact::CmpIs));
+        out
+    }
+
+    /// The constraints that mention term `t`.
+    fn constraints_mentioning(&self, t: Term) -> impl Iterator<Item = &Constraint> + '_ {
+        self.constraints().iter().filter(move |k| k.mentions(t))
+    }
+
+    /// Bounds of `x` that its recorded quotients give, each with the quotient local that gives
+    /// it: `x >= k` when some `d = x sdiv k` is known to be at least 1, `x <= -k` when one is
+    /// known to be at most -1. Sound: for truncating division by `k >= 1`, `d >= 1` needs
+    /// `x >= k * d >= k`, and `d <= -1` needs `x <= k * d <= -k`.
+    fn quotient_bounds(&self, x: Local) -> (Option<QuotientBound>, Option<QuotientBound>) {
+        let (mut lo, mut hi) = (None::<QuotientBound>, None::<QuotientBound>);
+        for q in self.quotient_facts().iter().filter(|q| q.x == x) {
+            let d = Term::value(q.d);
+            if self.lower_at_least(d, 1) {
+                if lo.is_none_or(|(l, _)| q.k > l) {
+                    lo = Some((q.k, q.d));
+                }
+            } else if self.upper_at_most(d, -1) && hi.is_none_or(|(h, _)| -q.k < h) {
+                hi = Some((-q.k, q.d));
+            }
+        }
+        (lo, hi)
+    }
+
+    /// Whether a recorded compare reads local `l`.
+    fn cmp_reads(&self, l: Local) -> bool {
+        let o = Operand::Local(l);
+        self.compares().iter().any(|c| c.lhs == o || c.rhs == o)
+    }
+
+    /// Calls `f` for every local operand of a recorded compare.
+    fn for_each_cmp_operand(&self, mut f: impl FnMut(Local)) {
+        for c in self.compares() {
+            c.lhs
+                .as_local()
+                .into_iter()
+                .chain(c.rhs.as_local())
+                .for_each(&mut f);
+        }
+    }
+
+    /// Calls `f` for every local whose value is a term of the set or which holds a recorded
+    /// compare (a local may come more than once). Vec locals, which only have length terms,
+    /// are not visited.
+    fn for_each_value_local(&self, mut f: impl FnMut(Local)) {
+        for k in self.constraints() {
+            for t in [k.a, k.b] {
+                if let TermKind::Value(l) = t.kind() {
+                    f(l);
+                }
+            }
+        }
+        self.compares().iter().for_each(|c| f(c.c));
+    }
+
+    /// The terms that appear in the set (sorted, unique).
+    fn terms(&self) -> Vec<Term> {
+        let mut out: Vec<Term> = self.constraints().iter().flat_map(|k| [k.a, k.b]).collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 }
 
@@ -1261,12 +1358,12 @@ mod tests {
         new.add(b, c, 0); // the old state did not bound b - c
         new.add(a, d, 2); // the old state implies a <= d + 2 by a path only
         let mut widened = new.clone();
-        widened.widen(&old);
+        widened.widen(old.view());
         assert_eq!(widened.recorded(a, b), Some(3));
         assert_eq!(widened.recorded(b, c), None);
         assert_eq!(widened.recorded(a, d), Some(2));
         let mut strict = new.clone();
-        strict.widen_strict(&old);
+        strict.widen_strict(old.view());
         assert_eq!(strict.recorded(a, b), Some(3));
         assert_eq!(strict.recorded(b, c), None);
         assert_eq!(strict.recorded(a, d), None, "not recorded in the old state");
@@ -1274,9 +1371,9 @@ mod tests {
         grew.add(a, b, 7);
         grew.add(a, d, 3);
         let mut strict_grew = grew.clone();
-        grew.widen(&old);
+        grew.widen(old.view());
         assert_eq!(grew.constraints(), &[], "both offsets grew");
-        strict_grew.widen_strict(&old);
+        strict_grew.widen_strict(old.view());
         assert_eq!(strict_grew.constraints(), &[]);
     }
 
@@ -1299,8 +1396,8 @@ mod tests {
             let set = rng.set(14);
             for (a, b) in pairs() {
                 assert_eq!(
-                    search.walk(&set, a, b, false),
-                    search.walk(&set, a, b, true),
+                    search.walk(set.view(), a, b, false),
+                    search.walk(set.view(), a, b, true),
                     "{a:?} -> {b:?} in {:?}",
                     set.constraints()
                 );
@@ -1342,7 +1439,7 @@ mod tests {
         for round in 0..2000 {
             let set = rng.set(if round % 2 == 0 { 8 } else { 14 });
             for a in (0..9).map(Term) {
-                table.fill(&set, a);
+                table.fill(set.view(), a);
                 for b in (0..9).map(Term) {
                     let expected = if a == b { Some(0) } else { set.dist(a, b) };
                     assert_eq!(
@@ -1354,9 +1451,9 @@ mod tests {
                 }
             }
             let (a, b) = (Term(1), Term(2));
-            table.fill(&set, Term(3));
-            assert_eq!(table.dist(&set, a, b, false), set.dist(a, b));
-            assert_eq!(table.dist(&set, a, b, true), set.dist(a, b));
+            table.fill(set.view(), Term(3));
+            assert_eq!(table.dist(set.view(), a, b, false), set.dist(a, b));
+            assert_eq!(table.dist(set.view(), a, b, true), set.dist(a, b));
             assert_eq!(table.source, Some(a));
         }
     }
@@ -1371,7 +1468,7 @@ mod tests {
         for _ in 0..2000 {
             let set = rng.set(8);
             for (a, b) in pairs() {
-                let searched = search.walk(&set, a, b, a == Term::ZERO);
+                let searched = search.walk(set.view(), a, b, a == Term::ZERO);
                 if searched.is_none() {
                     shortcuts += 1;
                 }
@@ -1538,11 +1635,11 @@ mod tests {
         let mut met = positive.clone();
         let mut without = FactSet::new();
         without.add(Term::ZERO, Term::value(d), -1);
-        met.meet_with(&without);
+        met.meet_with(without.view());
         assert_eq!(met.quotient_bounds(x), (None, None));
         assert_ne!(met, positive);
         let mut kept = positive.clone();
-        kept.meet_with(&positive.clone());
+        kept.meet_with(positive.view());
         assert_eq!(kept, positive);
         let mut dead = positive.clone();
         dead.retain_quotients(|l| l != x);
@@ -1583,7 +1680,7 @@ mod tests {
             composed.compose_through(t);
             all_true(&composed, "compose_through");
             let ins: Vec<Constraint> = set.cons.iter().filter(|k| k.b == t).copied().collect();
-            let outs: Vec<Constraint> = set.from(t).to_vec();
+            let outs: Vec<Constraint> = set.constraints_from(t).to_vec();
             if ins.len() * outs.len() <= MAX_COMPOSITIONS {
                 for i in &ins {
                     for o in outs.iter().filter(|o| o.b != i.a) {
@@ -1799,7 +1896,7 @@ mod tests {
             right.add(t(a), t(b), -2);
         }
         let mut met = left.clone();
-        met.meet_with(&right);
+        met.meet_with(right.view());
         let cons = met.constraints();
         assert!(
             cons.windows(2).all(|w| w[0].key() < w[1].key()),
@@ -1815,7 +1912,7 @@ mod tests {
         assert_eq!(offset(4, 5), Some(-1), "right -2, left 4 - 5 = -1");
         assert_eq!(offset(5, 6), Some(-1), "both record it: the weaker");
         let mut other_way = right.clone();
-        other_way.meet_with(&left);
+        other_way.meet_with(left.view());
         assert_eq!(other_way.constraints(), cons, "the meet is symmetric");
     }
 
@@ -1855,10 +1952,10 @@ mod tests {
         zero.add(ti, Term::ZERO, 0);
         zero.add(Term::ZERO, ti, 0);
         let mut left = recorded.clone();
-        left.meet_with(&zero);
+        left.meet_with(zero.view());
         assert_eq!(left.constraints(), &[Constraint::new(ti, ta, 0)]);
         let mut right = zero.clone();
-        right.meet_with(&recorded);
+        right.meet_with(recorded.view());
         assert_eq!(right.constraints(), &[Constraint::new(ti, ta, 0)]);
     }
 }

@@ -32,10 +32,11 @@
 //! [`FactLimits::max_sweeps`] sweeps, and the stored sets may hold at most
 //! [`FactLimits::max_stored_facts`] facts together; past either the analysis gives up.
 
+use super::block_states::{BlockStates, Side};
 use super::demand::{demanded_blocks, FactDemand};
 use super::{
     block_deaths, drop_dead, edge_facts_into, step_block, CallKills, FactAnalysis, FactLimits,
-    FactSet, FactSetPool, GaveUp, Tracked,
+    FactQueries, FactSet, FactSetPool, GaveUp, Tracked,
 };
 use crate::analysis::cfg::Cfg;
 use crate::analysis::liveness::{Liveness, LocalSet};
@@ -77,8 +78,7 @@ impl FactAnalysis {
         pool: &mut FactSetPool,
     ) -> FactAnalysis {
         let mut fa = FactAnalysis {
-            block_in: func.block_map(),
-            block_out: func.block_map(),
+            states: BlockStates::new(func, pool.take_state_buffers()),
             death_range: func.block_map(),
             tracked,
             calls,
@@ -114,7 +114,7 @@ impl FactAnalysis {
         fixpoint.finish();
         match outcome {
             Ok(()) => fa,
-            Err(why) => fa.give_up(cfg, why),
+            Err(why) => fa.give_up(func, cfg, why),
         }
     }
 }
@@ -204,7 +204,7 @@ impl Fixpoint<'_> {
         // as the live state, so long functions cost linear time.
         let live_in = self.live.live_in(b);
         for &p in cfg.preds(b) {
-            let Some(out) = fa.block_out[p].as_ref() else {
+            let Some(out) = fa.states.get(p, Side::Exit) else {
                 continue; // unreachable or not yet visited: top
             };
             match state.as_mut() {
@@ -218,7 +218,7 @@ impl Fixpoint<'_> {
                 Some(s) => {
                     edge_facts_into(func, &fa.tracked, p, b, out, &mut self.edge_scratch);
                     drop_dead(&mut self.edge_scratch, live_in);
-                    s.meet_with(&self.edge_scratch);
+                    s.meet_with(self.edge_scratch.view());
                 }
             }
         }
@@ -235,8 +235,8 @@ impl Fixpoint<'_> {
         if header {
             new_in.close_through_zero();
         }
-        if let Some(old) = fa.block_in[b].as_ref() {
-            if *old == new_in {
+        if let Some(old) = fa.states.get(b, Side::Entry) {
+            if new_in.view() == old {
                 self.spare_in = new_in;
                 return Ok(false);
             }
@@ -255,13 +255,13 @@ impl Fixpoint<'_> {
                     new_in.widen(old);
                 }
             }
-            if *old == new_in {
+            if new_in.view() == old {
                 self.spare_in = new_in;
                 return Ok(false);
             }
         }
         let mut s = Self::take_spare(&mut self.spare_out, self.pool);
-        s.copy_from(&new_in);
+        s.copy_from(new_in.view());
         let mut next_death = 0;
         for (index, &inst) in func.blocks[b].insts.iter().enumerate() {
             step_block(
@@ -275,23 +275,15 @@ impl Fixpoint<'_> {
                 &mut s,
             );
         }
-        let out_changed = fa.block_out[b].as_ref() != Some(&s);
-        let old = [fa.block_in[b].as_ref(), fa.block_out[b].as_ref()]
-            .into_iter()
-            .flatten()
-            .map(FactSet::entries)
-            .sum::<usize>();
-        fa.stored = fa.stored - old + new_in.entries() + s.entries();
-        fa.peak_stored = fa.peak_stored.max(fa.stored);
-        if fa.stored > self.limits.max_stored_facts {
+        // The states are stored in the analysis's shared buffers (see `BlockStates`); the
+        // working sets serve the next evaluation.
+        fa.states.set(b, Side::Entry, &new_in);
+        let out_changed = fa.states.set_if_changed(b, Side::Exit, &s);
+        fa.peak_stored = fa.peak_stored.max(fa.states.live());
+        self.spare_in = new_in;
+        self.spare_out = s;
+        if fa.states.live() > self.limits.max_stored_facts {
             return Err(GaveUp::StoredFacts);
-        }
-        // The replaced sets' buffers serve the next evaluations.
-        if let Some(old_in) = fa.block_in[b].replace(new_in) {
-            self.spare_in = old_in;
-        }
-        if let Some(old_out) = fa.block_out[b].replace(s) {
-            self.spare_out = old_out;
         }
         if out_changed {
             self.clock += 1;

@@ -48,6 +48,7 @@
 //! facts (2,000 vecs guarded one after the other: 4,000 blocks, 32 million facts, 520 MB
 //! before the bound).
 
+mod block_states;
 pub mod constraints;
 pub mod demand;
 mod driver;
@@ -55,7 +56,8 @@ pub mod relevance;
 pub mod transfer;
 
 pub use constraints::{
-    CmpFact, Constraint, Fact, FactSet, FactSetPool, QuotientFact, Term, TermKind,
+    CmpFact, Constraint, Fact, FactQueries, FactSet, FactSetPool, FactView, QuotientFact, Term,
+    TermKind,
 };
 pub use demand::FactDemand;
 pub use transfer::may_alias;
@@ -63,6 +65,7 @@ pub use transfer::may_alias;
 use super::cfg::Cfg;
 use super::effects::CallEffects;
 use super::liveness::{LiveSet, Liveness, LocalSet};
+use block_states::{BlockStates, Side};
 use poolopt_ir::{Block, Function, Inst, InstKind, Operand, SecondaryMap, Type};
 use poolopt_ir::{EntityRef, Local};
 use relevance::Tracked;
@@ -106,7 +109,7 @@ fn edge_facts(
     tracked: &Tracked,
     from: Block,
     to: Block,
-    out: &FactSet,
+    out: FactView<'_>,
 ) -> FactSet {
     let mut s = FactSet::new();
     edge_facts_into(func, tracked, from, to, out, &mut s);
@@ -119,7 +122,7 @@ fn edge_facts_into(
     tracked: &Tracked,
     from: Block,
     to: Block,
-    out: &FactSet,
+    out: FactView<'_>,
     s: &mut FactSet,
 ) {
     s.copy_from(out);
@@ -205,10 +208,9 @@ impl<'f> FactCursor<'f> {
 /// Per-block results of the fact analysis.
 #[derive(Clone, Debug, Default)]
 pub struct FactAnalysis {
-    /// Facts on entry to each reachable block (`None`: unreachable, or a sink).
-    block_in: SecondaryMap<Block, Option<FactSet>>,
-    /// Facts after the last instruction of each reachable block (before its terminator).
-    block_out: SecondaryMap<Block, Option<FactSet>>,
+    /// Facts on entry to each reachable block and after its last instruction (before its
+    /// terminator); none for an unreachable block or a sink.
+    states: BlockStates,
     /// Every block's `(index, local)` pairs, one block after another: after instruction
     /// `index`, `local` is dead, so the facts about it can be forgotten (ascending by index
     /// within a block).
@@ -226,9 +228,7 @@ pub struct FactAnalysis {
     sweeps: usize,
     /// How many times a block's in-state was computed (see [`FactAnalysis::evaluations`]).
     evaluations: usize,
-    /// The facts the sets in `block_in` and `block_out` hold together, and the most they held
-    /// at once.
-    stored: usize,
+    /// The most facts the stored states held at once.
     peak_stored: usize,
     /// Which blocks have their facts computed ([`FactDemand`]).
     demand: FactDemand,
@@ -727,16 +727,7 @@ impl FactAnalysis {
 
     /// Gives the sets of this analysis back to `pool`, for the next analysis.
     pub fn recycle(self, pool: &mut FactSetPool) {
-        let FactAnalysis {
-            mut block_in,
-            mut block_out,
-            ..
-        } = self;
-        for slot in block_in.values_mut().chain(block_out.values_mut()) {
-            if let Some(set) = slot.take() {
-                pool.give(set);
-            }
-        }
+        pool.give_state_buffers(self.states.into_buffers());
     }
 
     /// Like [`FactAnalysis::compute_with_effects`], tracking only the locals linked to a
@@ -761,13 +752,15 @@ impl FactAnalysis {
     }
 
     /// Gives up: every reachable block knows nothing, and [`FactAnalysis::gave_up`] says why.
-    fn give_up(mut self, cfg: &Cfg, why: GaveUp) -> FactAnalysis {
+    fn give_up(mut self, func: &Function, cfg: &Cfg, why: GaveUp) -> FactAnalysis {
+        let buffers = std::mem::take(&mut self.states).into_buffers();
+        self.states = BlockStates::new(func, buffers);
+        let nothing = FactSet::new();
         for &b in cfg.rpo() {
-            self.block_in[b] = Some(FactSet::new());
-            self.block_out[b] = Some(FactSet::new());
+            self.states.set(b, Side::Entry, &nothing);
+            self.states.set(b, Side::Exit, &nothing);
         }
         self.gave_up = Some(why);
-        self.stored = 0;
         self
     }
 
@@ -792,7 +785,7 @@ impl FactAnalysis {
 
     /// The facts (constraints and compares) the sets at block entries and exits hold together.
     pub fn stored_facts(&self) -> usize {
-        self.stored
+        self.states.live()
     }
 
     /// The most facts the sets at block entries and exits held together during the fixpoint:
@@ -803,13 +796,13 @@ impl FactAnalysis {
 
     /// Facts on entry to `block` (`None` when unreachable, or a sink: no instructions, no
     /// successors).
-    pub fn block_in(&self, block: Block) -> Option<&FactSet> {
-        self.block_in.get(block).and_then(|s| s.as_ref())
+    pub fn block_in(&self, block: Block) -> Option<FactView<'_>> {
+        self.states.get(block, Side::Entry)
     }
 
     /// Facts after the last instruction of `block`, before its terminator.
-    pub fn block_out(&self, block: Block) -> Option<&FactSet> {
-        self.block_out.get(block).and_then(|s| s.as_ref())
+    pub fn block_out(&self, block: Block) -> Option<FactView<'_>> {
+        self.states.get(block, Side::Exit)
     }
 
     /// Facts on the edge `from → to` (the terminator's branch facts included).
@@ -820,7 +813,7 @@ impl FactAnalysis {
 
     /// A cursor over `block` starting from its entry facts (`None` when unreachable).
     pub fn cursor<'f>(&'f self, func: &'f Function, block: Block) -> Option<FactCursor<'f>> {
-        let start = self.block_in(block)?.clone();
+        let start = self.block_in(block)?.to_set();
         Some(self.cursor_from(func, block, start))
     }
 

@@ -25,7 +25,7 @@
 //! gives `x >= k` (`x <= -k`), since truncating division by `k` keeps the sign and `|x| >= k *
 //! |d|`.
 
-use super::constraints::{fit, CmpFact, FactSet, QuotientFact, Term};
+use super::constraints::{fit, CmpFact, FactQueries, FactSet, FactView, QuotientFact, Term};
 use super::relevance::Tracked;
 use super::CallKills;
 use poolopt_ir::{
@@ -80,7 +80,7 @@ fn within(gen: &mut Gen, t: Term, lo: Option<i128>, hi: Option<i128>) {
 }
 
 /// Lower bound of an operand (a constant is its own bound).
-fn lower_of(s: &FactSet, o: (Term, i128)) -> Option<i128> {
+fn lower_of(s: &impl FactQueries, o: (Term, i128)) -> Option<i128> {
     if o.0 == Term::ZERO {
         return Some(o.1);
     }
@@ -88,7 +88,7 @@ fn lower_of(s: &FactSet, o: (Term, i128)) -> Option<i128> {
 }
 
 /// Upper bound of an operand (a constant is its own bound).
-fn upper_of(s: &FactSet, o: (Term, i128)) -> Option<i128> {
+fn upper_of(s: &impl FactQueries, o: (Term, i128)) -> Option<i128> {
     if o.0 == Term::ZERO {
         return Some(o.1);
     }
@@ -99,7 +99,7 @@ fn upper_of(s: &FactSet, o: (Term, i128)) -> Option<i128> {
 type Bounds = (Option<i128>, Option<i128>);
 
 /// Lower and upper bound of an operand (a constant is its own bounds).
-fn bounds(s: &FactSet, o: (Term, i128)) -> Bounds {
+fn bounds(s: &impl FactQueries, o: (Term, i128)) -> Bounds {
     if o.0 == Term::ZERO {
         return (Some(o.1), Some(o.1));
     }
@@ -262,7 +262,7 @@ fn def_facts(
     func: &Function,
     tracked: &Tracked,
     kind: &InstKind,
-    s: &FactSet,
+    s: &impl FactQueries,
     gen: &mut Gen,
 ) -> Option<CmpFact> {
     let mut cmp = None;
@@ -351,7 +351,7 @@ fn def_facts(
 /// set quadratically and the analysis cubically (200 copies: 1.2 G instructions). The bounds
 /// (against 0) and the relations between a value and a length, which the checks ask about,
 /// are copied.
-fn rename(gen: &mut Gen, s: &FactSet, src: Term, dst: Term, k: i128, dst_local: Local) {
+fn rename(gen: &mut Gen, s: &impl FactQueries, src: Term, dst: Term, k: i128, dst_local: Local) {
     let old = |t: Term| t.local() == Some(dst_local);
     let same_kind = |t: Term| t != Term::ZERO && t.len_of().is_some() == src.len_of().is_some();
     for c in s.constraints_mentioning(src) {
@@ -375,7 +375,7 @@ fn rename(gen: &mut Gen, s: &FactSet, src: Term, dst: Term, k: i128, dst_local: 
 /// Facts about `d = x op y` for `i64` operands (as terms plus constants).
 fn binary_facts(
     gen: &mut Gen,
-    s: &FactSet,
+    s: &impl FactQueries,
     d: Term,
     op: BinaryOp,
     x: (Term, i128),
@@ -580,7 +580,13 @@ fn binary_facts(
 
 /// What the edge `from → to` adds to the facts `out` at the end of `from`: the constraints that
 /// follow from the branch condition being true (or false) on that edge, pushed to `gen`.
-pub(super) fn edge_extra(func: &Function, from: Block, to: Block, out: &FactSet, gen: &mut Gen) {
+pub(super) fn edge_extra(
+    func: &Function,
+    from: Block,
+    to: Block,
+    out: FactView<'_>,
+    gen: &mut Gen,
+) {
     let Some(Terminator::BrIf {
         cond: Operand::Local(c),
         then_block,
@@ -599,11 +605,11 @@ pub(super) fn edge_extra(func: &Function, from: Block, to: Block, out: &FactSet,
     let (Some(x), Some(y)) = (term_of(func, lhs), term_of(func, rhs)) else {
         return;
     };
-    relation(gen, out, op, x, y);
+    relation(gen, &out, op, x, y);
 }
 
 /// The constraints that `x op y` being true gives.
-fn relation(gen: &mut Gen, s: &FactSet, op: CmpOp, x: (Term, i128), y: (Term, i128)) {
+fn relation(gen: &mut Gen, s: &impl FactQueries, op: CmpOp, x: (Term, i128), y: (Term, i128)) {
     let nonneg = |o: (Term, i128)| lower_of(s, o).is_some_and(|l| l >= 0);
     let zero = (Term::ZERO, 0);
     match op {
