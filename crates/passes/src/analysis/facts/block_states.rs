@@ -70,6 +70,11 @@ fn append<T: Copy>(buf: &mut Vec<T>, from: &[T]) -> (u32, u32) {
     let start = buf.len() as u32;
     // Most states have no compare and no quotient: no call to copy nothing.
     if !from.is_empty() {
+        // Grown by half its length rather than doubled: a huge function's states are most
+        // of the analysis's memory, and the growth stays amortized O(1) an entry.
+        if buf.capacity() - buf.len() < from.len() {
+            buf.reserve_exact(from.len().max(buf.len() / 2));
+        }
         buf.extend_from_slice(from);
     }
     (start, buf.len() as u32)
