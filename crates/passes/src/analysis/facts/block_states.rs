@@ -86,6 +86,11 @@ fn range_of<T>(buf: &[T], (start, end): (u32, u32)) -> &[T] {
     &buf[start as usize..end as usize]
 }
 
+/// The most facts the stored states may hold together: the analysis gives up past it whatever
+/// its limits say (`FactLimits::max_stored_facts` is far below), so that the buffers, at most
+/// about three times the live facts long, stay addressable by `u32` offsets.
+pub(super) const MAX_LIVE: usize = (u32::MAX / 4) as usize;
+
 /// Unused entries the buffers may hold beyond the live ones before they are compacted.
 const COMPACT_SLACK: usize = 4096;
 

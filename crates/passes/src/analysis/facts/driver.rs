@@ -32,7 +32,7 @@
 //! [`FactLimits::max_sweeps`] sweeps, and the stored sets may hold at most
 //! [`FactLimits::max_stored_facts`] facts together; past either the analysis gives up.
 
-use super::block_states::{BlockStates, Side};
+use super::block_states::{self, BlockStates, Side};
 use super::demand::{demanded_blocks, FactDemand};
 use super::{
     block_deaths, drop_dead, edge_facts_into, step_block, CallKills, FactAnalysis, FactLimits,
@@ -282,7 +282,7 @@ impl Fixpoint<'_> {
         fa.peak_stored = fa.peak_stored.max(fa.states.live());
         self.spare_in = new_in;
         self.spare_out = s;
-        if fa.states.live() > self.limits.max_stored_facts {
+        if fa.states.live() > self.limits.max_stored_facts.min(block_states::MAX_LIVE) {
             return Err(GaveUp::StoredFacts);
         }
         if out_changed {
