@@ -155,9 +155,8 @@ fn low_bytes(v: u64, len: usize) -> u64 {
     v & (u64::MAX >> (64 - 8 * len))
 }
 
-/// The hash of a word from its first sixteen bytes, its length and (for a word longer than
-/// sixteen bytes) the rest of its bytes. A slot is taken from the high bits, which depend on
-/// every input bit.
+/// The hash of a word from its first sixteen bytes and (for a word longer than sixteen bytes)
+/// the rest of its bytes. A slot is taken from the high bits, which depend on every input bit.
 #[inline(always)]
 fn word_hash(head: u64, tail: u64, word: &[u8]) -> u64 {
     let mut h = short_word_hash(head, tail, word.len());
@@ -171,10 +170,11 @@ fn word_hash(head: u64, tail: u64, word: &[u8]) -> u64 {
 
 const HASH_K: u64 = 0xf135_7aea_2e62_a9c5;
 
-/// [`word_hash`] of a word of `len <= 16` bytes.
+/// [`word_hash`] of a word of `len <= 16` bytes. The length is not hashed: no word contains a
+/// zero byte, so the zero-padded `head` and `tail` of a short word already tell its length.
 #[inline(always)]
 fn short_word_hash(head: u64, tail: u64, len: usize) -> u64 {
-    let h = (head ^ (len as u64).rotate_left(56)).wrapping_mul(HASH_K);
+    let h = head.wrapping_mul(HASH_K);
     if len > 8 {
         (h ^ tail).wrapping_mul(HASH_K)
     } else {
@@ -204,16 +204,25 @@ impl<'a> Interner<'a> {
 
     /// Interns the word `src[start..end]` (not empty) whose first sixteen bytes are `head` and
     /// `tail` (zero-padded). A word of at most sixteen bytes seen before is found inline, with
-    /// one slot compare.
+    /// one slot compare, or two when another word took its home slot (then it is almost always
+    /// in the next one: the table is at most a quarter full).
     #[inline(always)]
     fn intern(&mut self, src: &'a str, start: usize, end: usize, head: u64, tail: u64) -> Symbol {
         let len = end - start;
         if len <= 16 {
-            let h = short_word_hash(head, tail, len);
-            if let Some(entry) = self.table.get((h >> self.shift) as usize) {
+            let mut slot = (short_word_hash(head, tail, len) >> self.shift) as usize;
+            for _ in 0..2 {
+                let Some(entry) = self.table.get(slot) else {
+                    break;
+                };
                 if entry.head == head && entry.tail == tail && entry.len == len as u32 {
                     return Symbol(entry.sym);
                 }
+                if entry.len == 0 {
+                    // A new word.
+                    break;
+                }
+                slot = (slot + 1) & self.mask;
             }
         }
         self.intern_slow(src, start, end, head, tail)
