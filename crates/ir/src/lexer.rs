@@ -149,12 +149,6 @@ fn word_part(bytes: &[u8], from: usize, end: usize) -> u64 {
     v
 }
 
-/// The low `len` bytes of `v` (`len` in 1..=8).
-#[inline(always)]
-fn low_bytes(v: u64, len: usize) -> u64 {
-    v & (u64::MAX >> (64 - 8 * len))
-}
-
 /// The hash of a word from its first sixteen bytes and (for a word longer than sixteen bytes)
 /// the rest of its bytes. A slot is taken from the high bits, which depend on every input bit.
 #[inline(always)]
@@ -490,6 +484,17 @@ static WORD_CONTINUE: [bool; 256] = {
     table
 };
 
+/// `LOW_BYTES_MASK[len]` keeps the low `len` bytes of a `u64` (`len` in 0..=8).
+static LOW_BYTES_MASK: [u64; 9] = {
+    let mut table = [u64::MAX; 9];
+    let mut len = 0;
+    while len < 8 {
+        table[len] = (1u64 << (8 * len)) - 1;
+        len += 1;
+    }
+    table
+};
+
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
 }
@@ -730,7 +735,8 @@ impl<'a> Lexer<'a> {
                         }
                         i += len;
                         if len < 8 {
-                            head = low_bytes(lo, len);
+                            // One load instead of a variable shift.
+                            head = lo & LOW_BYTES_MASK[len];
                             tail = 0;
                         } else {
                             while i < n && WORD_CONTINUE[b[i] as usize] {
