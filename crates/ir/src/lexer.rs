@@ -795,24 +795,10 @@ impl<'a> Lexer<'a> {
                     i += 1;
                     i += usize::from(i < n && b[i] == b' ');
                 }
-                ByteClass::Comment => {
-                    i = b[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p);
-                }
                 ByteClass::Quote => i = self.string(&mut toks, i),
-                ByteClass::Minus if b.get(i + 1) == Some(&b'>') => {
-                    push(&mut toks, TokenKind::Punct(Punct::Arrow), i, 0);
-                    i += 2;
-                }
-                ByteClass::Minus if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
-                    i = self.number(&mut toks, i, i + 1, true);
-                }
                 ByteClass::Digit => i = self.number(&mut toks, i, i, false),
-                ByteClass::Minus | ByteClass::Other => {
-                    // `i` is on a char boundary: every other branch stops on ASCII.
-                    let ch = self.src[i..].chars().next().unwrap_or('\u{fffd}');
-                    let end = i + ch.len_utf8();
-                    self.push_error(&mut toks, ParseErrorKind::UnexpectedChar(ch), i, end);
-                    i = end;
+                ByteClass::Comment | ByteClass::Minus | ByteClass::Other => {
+                    i = self.comment_minus_or_other(&mut toks, i)
                 }
             }
         }
@@ -820,6 +806,34 @@ impl<'a> Lexer<'a> {
         self.out.tokens = toks;
         self.out.ascii = self.src.is_ascii();
         self.out
+    }
+
+    /// What starts at `i` with a `;`, a `-` or a byte no token starts with: a comment, `->`, a
+    /// negative literal or an error. Returns the offset after it. (Out of line: these are
+    /// rare, and the main loop's dispatch is shorter without them.)
+    #[inline(never)]
+    fn comment_minus_or_other(&mut self, toks: &mut Vec<StoredToken>, i: usize) -> usize {
+        let b = self.src.as_bytes();
+        match b[i] {
+            b';' => b[i..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(b.len(), |p| i + p),
+            b'-' if b.get(i + 1) == Some(&b'>') => {
+                push(toks, TokenKind::Punct(Punct::Arrow), i, 0);
+                i + 2
+            }
+            b'-' if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                self.number(toks, i, i + 1, true)
+            }
+            _ => {
+                // `i` is on a char boundary: every other branch stops on ASCII.
+                let ch = self.src[i..].chars().next().unwrap_or('\u{fffd}');
+                let end = i + ch.len_utf8();
+                self.push_error(toks, ParseErrorKind::UnexpectedChar(ch), i, end);
+                end
+            }
+        }
     }
 
     /// An integer literal starting at `start` (its digits at `digits_start`): decimal, or hex
