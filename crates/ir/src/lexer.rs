@@ -14,13 +14,15 @@
 //! slice of the source, stored once per distinct word in the [`Interner`].
 //!
 //! Newlines are tokens: the text format has one statement per line. Comments run from `;` to
-//! the end of the line and are dropped. Lines and columns are not stored per token: the table of
-//! line starts ([`Lexed::loc_of`]) turns a byte offset into a 1-based line and a column counted
-//! in chars. The vector always ends with one [`TokenKind::Eof`] token.
+//! the end of the line and are dropped. Lines and columns are not stored per token: a newline
+//! token holds the number of the line after it, which places the tokens near it
+//! ([`Lexed::loc_of_token`]), and a table of line starts, made from the newline tokens when first
+//! needed ([`Lexed::loc_of`]), turns any byte offset into a 1-based line and a column counted in
+//! chars. The vector always ends with one [`TokenKind::Eof`] token.
 
 use crate::inst::Loc;
 use crate::parser::{word_info_of_key, ParseErrorKind, WordInfo};
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::ops::Range;
 
 /// Punctuation tokens.
@@ -380,8 +382,8 @@ pub(crate) struct Lexed<'a> {
     /// Lexical errors and the end offset of their token.
     pub errors: Vec<(ParseErrorKind, u32)>,
     pub interner: Interner<'a>,
-    /// Byte offset of the start of every line (`line_starts[0] == 0`).
-    line_starts: Vec<u32>,
+    /// Byte offset of the start of every line (see [`Lexed::line_starts`]).
+    line_starts: OnceCell<Vec<u32>>,
     /// Token indices of every `}`, in order: where each function body ends.
     pub closers: Vec<u32>,
     /// Token indices of every word followed by `:` that starts a line or follows a `{`, in
@@ -592,7 +594,7 @@ impl<'a> Lexed<'a> {
     fn loc_of_token_slow(&self, i: usize) -> Loc {
         let tok = self.token(i);
         match self.line_index_nearby(i) {
-            Some(line) => self.loc_in_line(line, tok.start),
+            Some((line, line_start)) => self.loc_in_line(line, line_start, tok.start),
             None => self.loc_of(tok.start),
         }
     }
@@ -603,20 +605,37 @@ impl<'a> Lexed<'a> {
     #[inline]
     pub(crate) fn line_index_of_token(&self, i: usize) -> usize {
         match self.line_index_nearby(i) {
-            Some(line) => line,
+            Some((line, _)) => line,
             None => self.line_of(self.token(i).start) - 1,
         }
     }
 
-    /// The 0-based line of token `i` if a newline token (whose data is the number of the line
-    /// after it), or the start of the input, is at most [`LINE_LOOKBACK`] tokens before it.
-    fn line_index_nearby(&self, i: usize) -> Option<usize> {
+    /// The 0-based line of token `i` and the offset where that line starts, if a newline
+    /// token (whose data is the number of the line after it), or the start of the input, is at
+    /// most [`LINE_LOOKBACK`] tokens before it.
+    fn line_index_nearby(&self, i: usize) -> Option<(usize, u32)> {
         let first = i.saturating_sub(LINE_LOOKBACK);
         let before = self.tokens.get(first..i)?;
         match before.iter().rposition(|t| t.kind() == TokenKind::Newline) {
-            Some(at) => Some(before[at].data as usize),
-            None => (first == 0).then_some(0),
+            Some(at) => Some((before[at].data as usize, before[at].start + 1)),
+            None => (first == 0).then_some((0, 0)),
         }
+    }
+
+    /// Byte offset of the start of every line (`[0] == 0`), made from the newline tokens when
+    /// first needed: a source that parses is placed by its newline tokens alone (see
+    /// [`Lexed::loc_of_token`]), so the lexer does not build the table on the way.
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(
+                    self.tokens
+                        .iter()
+                        .filter(|t| t.kind() == TokenKind::Newline)
+                        .map(|t| t.start + 1),
+                )
+                .collect()
+        })
     }
 
     /// The source text of a token.
@@ -626,7 +645,7 @@ impl<'a> Lexed<'a> {
 
     /// 1-based line and column (in chars) of byte offset `offset`.
     pub(crate) fn loc_of(&self, offset: u32) -> Loc {
-        let starts = &self.line_starts;
+        let starts = self.line_starts();
         // Lookups mostly go forward a line or a few from the last answer: walk forward from
         // it (at most eight lines) before a binary search.
         let mut line = self.line_hint.get();
@@ -642,18 +661,19 @@ impl<'a> Lexed<'a> {
             line = starts.partition_point(|&s| s <= offset).saturating_sub(1);
         }
         self.line_hint.set(line);
-        self.loc_in_line(line, offset)
+        self.loc_in_line(line, starts[line], offset)
     }
 
     /// The 1-based line of byte offset `offset` (a binary search; the lookup hint is left
     /// alone).
     pub(crate) fn line_of(&self, offset: u32) -> usize {
-        self.line_starts.partition_point(|&s| s <= offset)
+        self.line_starts().partition_point(|&s| s <= offset)
     }
 
-    /// The location of byte offset `offset` on line `line` (0-based) of the source.
-    pub(crate) fn loc_in_line(&self, line: usize, offset: u32) -> Loc {
-        let line_start = self.line_starts.get(line).map_or(0, |&s| s as usize);
+    /// The location of byte offset `offset` on line `line` (0-based) of the source, which
+    /// starts at offset `line_start`.
+    fn loc_in_line(&self, line: usize, line_start: u32, offset: u32) -> Loc {
+        let line_start = line_start as usize;
         let offset = (offset as usize).min(self.src.len());
         let col = if self.ascii {
             offset.saturating_sub(line_start)
@@ -719,6 +739,8 @@ impl<'a> Lexer<'a> {
         let n = b.len();
         let mut toks = std::mem::take(&mut self.out.tokens);
         let mut i = 0;
+        // The (0-based) number of the line being lexed. (A line takes a byte: no overflow.)
+        let mut line = 0u32;
         while i < n {
             let c = b[i];
             match BYTE_CLASS[c as usize] {
@@ -770,10 +792,9 @@ impl<'a> Lexer<'a> {
                     }
                 }
                 ByteClass::Newline => {
-                    let next_line = self.out.line_starts.len() as u32;
-                    push(&mut toks, TokenKind::Newline, i, next_line);
+                    line += 1;
+                    push(&mut toks, TokenKind::Newline, i, line);
                     i += 1;
-                    self.out.line_starts.push(i as u32);
                     // The indentation of the next line, without a dispatch: up to eight
                     // spaces in one load, then (tabs, deeper indentation) byte by byte.
                     if let Some(&chunk) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
@@ -979,8 +1000,6 @@ pub(crate) fn lex(src: &str) -> Lexed<'_> {
     // 20 to 40), so that they rarely grow while lexing; counting the lines first costs more
     // than the growth it saves.
     let lines = src.len() / 16 + 1;
-    let mut line_starts = Vec::with_capacity(lines);
-    line_starts.push(0);
     Lexer {
         src,
         out: Lexed {
@@ -990,7 +1009,7 @@ pub(crate) fn lex(src: &str) -> Lexed<'_> {
             strings: Vec::new(),
             errors: Vec::new(),
             interner: Interner::new(),
-            line_starts,
+            line_starts: OnceCell::new(),
             closers: Vec::with_capacity(lines / 4),
             label_candidates: Vec::with_capacity(lines / 4),
             ascii: true,
