@@ -746,7 +746,8 @@ impl<'a> Lexer<'a> {
             match BYTE_CLASS[c as usize] {
                 ByteClass::Word => {
                     let start = i;
-                    let (head, tail);
+                    let interner = &mut self.out.interner;
+                    let sym;
                     if let Some(&chunk) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
                         // Eight bytes are there: find the word's end in one load, which is
                         // also the word's head.
@@ -757,25 +758,25 @@ impl<'a> Lexer<'a> {
                         }
                         i += len;
                         if len < 8 {
-                            // One load instead of a variable shift.
-                            head = lo & LOW_BYTES_MASK[len];
-                            tail = 0;
+                            // One load instead of a variable shift. (Interned here, not after
+                            // the branches, so that the inlined lookup knows the word is short.)
+                            let head = lo & LOW_BYTES_MASK[len];
+                            sym = interner.intern(self.src, start, i, head, 0);
                         } else {
                             while i < n && WORD_CONTINUE[b[i] as usize] {
                                 i += 1;
                             }
-                            head = lo;
-                            tail = word_part(b, start + 8, i);
+                            let tail = word_part(b, start + 8, i);
+                            sym = interner.intern(self.src, start, i, lo, tail);
                         }
                     } else {
                         i += 1;
                         while i < n && WORD_CONTINUE[b[i] as usize] {
                             i += 1;
                         }
-                        head = word_part(b, start, i);
-                        tail = word_part(b, start + 8, i);
+                        let (head, tail) = (word_part(b, start, i), word_part(b, start + 8, i));
+                        sym = interner.intern(self.src, start, i, head, tail);
                     }
-                    let sym = self.out.interner.intern(self.src, start, i, head, tail);
                     push(&mut toks, TokenKind::Ident, start, sym.0);
                     // Most tokens are followed by one space: skip it without a dispatch.
                     i += usize::from(i < n && b[i] == b' ');
