@@ -107,10 +107,13 @@ pub(crate) mod kw {
 /// Distinct words of one source text. The text of a word borrows from the source.
 ///
 /// A small open-addressing table keyed by a word's first sixteen bytes (two unaligned loads)
-/// and its length, all stored in the slot: interning a word of at most sixteen bytes costs a
-/// multiply and three compares in one cache line, with no call into a general-purpose hasher
-/// or `memcmp`.
+/// and its length, all stored in the slot: interning a word of fewer than sixteen bytes costs
+/// a multiply or two and two compares in one cache line, with no call into a general-purpose
+/// hasher or `memcmp`.
 pub(crate) struct Interner<'a> {
+    /// The source text the words come from (held here, so that the inline lookup passes no
+    /// more than offsets to the slow path).
+    src: &'a str,
     /// The length of `table` minus one; the length is a power of two.
     mask: usize,
     /// 64 minus the log2 of the length of `table`: a hash shifted right by it is a slot.
@@ -181,9 +184,10 @@ fn short_word_hash(head: u64, tail: u64, len: usize) -> u64 {
 impl<'a> Interner<'a> {
     /// An interner with room for 256 distinct words before it grows. The table is kept at
     /// most a quarter full, so a word is almost always in its home slot (the inline path).
-    fn new() -> Interner<'a> {
+    fn new(src: &'a str) -> Interner<'a> {
         const SIZE: usize = 1024;
         let mut interner = Interner {
+            src,
             mask: SIZE - 1,
             shift: 64 - SIZE.trailing_zeros(),
             table: vec![Slot::default(); SIZE],
@@ -193,7 +197,7 @@ impl<'a> Interner<'a> {
         for word in KEYWORDS {
             let (bytes, len) = (word.as_bytes(), word.len());
             let (head, tail) = (word_part(bytes, 0, len), word_part(bytes, 8, len));
-            interner.intern_slow(word, 0, word.len(), head, tail);
+            interner.find_or_insert(word, head, tail);
         }
         interner
     }
@@ -203,7 +207,7 @@ impl<'a> Interner<'a> {
     /// one slot compare, or two when another word took its home slot (then it is almost always
     /// in the next one: the table is at most a quarter full).
     #[inline(always)]
-    fn intern(&mut self, src: &'a str, start: usize, end: usize, head: u64, tail: u64) -> Symbol {
+    fn intern(&mut self, start: usize, end: usize, head: u64, tail: u64) -> Symbol {
         let len = end - start;
         if len <= 16 {
             let mut slot = (short_word_hash(head, tail, len) >> self.shift) as usize;
@@ -211,7 +215,10 @@ impl<'a> Interner<'a> {
                 let Some(entry) = self.table.get(slot) else {
                     break;
                 };
-                if entry.head == head && entry.tail == tail && entry.len == len as u32 {
+                // Equal first sixteen bytes are the same word unless both are 16 bytes or more
+                // (no word contains a zero byte): only then do the lengths need a compare.
+                if entry.head == head && entry.tail == tail && (len < 16 || entry.len == len as u32)
+                {
                     return Symbol(entry.sym);
                 }
                 if entry.len == 0 {
@@ -221,21 +228,20 @@ impl<'a> Interner<'a> {
                 slot = (slot + 1) & self.mask;
             }
         }
-        self.intern_slow(src, start, end, head, tail)
+        self.intern_slow(start, end, head, tail)
     }
 
     /// Interns the word `src[start..end]` (first sixteen bytes `head` and `tail`, as for
-    /// [`Interner::intern`]) by probing the table from its home slot.
+    /// [`Interner::intern`]).
     #[inline(never)]
-    fn intern_slow(
-        &mut self,
-        src: &'a str,
-        start: usize,
-        end: usize,
-        head: u64,
-        tail: u64,
-    ) -> Symbol {
-        let word = &src.as_bytes()[start..end];
+    fn intern_slow(&mut self, start: usize, end: usize, head: u64, tail: u64) -> Symbol {
+        self.find_or_insert(&self.src[start..end], head, tail)
+    }
+
+    /// Interns `name` (first sixteen bytes `head` and `tail`) by probing the table from its
+    /// home slot.
+    fn find_or_insert(&mut self, name: &'a str, head: u64, tail: u64) -> Symbol {
+        let word = name.as_bytes();
         let len = word.len() as u32;
         let mask = self.mask;
         let mut slot = (word_hash(head, tail, word) >> self.shift) as usize;
@@ -254,7 +260,7 @@ impl<'a> Interner<'a> {
             slot = (slot + 1) & mask;
         }
         let sym = Symbol(self.names.len() as u32);
-        self.names.push(&src[start..end]);
+        self.names.push(name);
         // Every word with a meaning has one to eight bytes: `head` is then the whole word.
         self.infos.push(if len <= 8 {
             word_info_of_key(head)
@@ -761,13 +767,13 @@ impl<'a> Lexer<'a> {
                             // One load instead of a variable shift. (Interned here, not after
                             // the branches, so that the inlined lookup knows the word is short.)
                             let head = lo & LOW_BYTES_MASK[len];
-                            sym = interner.intern(self.src, start, i, head, 0);
+                            sym = interner.intern(start, i, head, 0);
                         } else {
                             while i < n && WORD_CONTINUE[b[i] as usize] {
                                 i += 1;
                             }
                             let tail = word_part(b, start + 8, i);
-                            sym = interner.intern(self.src, start, i, lo, tail);
+                            sym = interner.intern(start, i, lo, tail);
                         }
                     } else {
                         i += 1;
@@ -775,7 +781,7 @@ impl<'a> Lexer<'a> {
                             i += 1;
                         }
                         let (head, tail) = (word_part(b, start, i), word_part(b, start + 8, i));
-                        sym = interner.intern(self.src, start, i, head, tail);
+                        sym = interner.intern(start, i, head, tail);
                     }
                     push(&mut toks, TokenKind::Ident, start, sym.0);
                     // Most tokens are followed by one space: skip it without a dispatch.
@@ -1009,7 +1015,7 @@ pub(crate) fn lex(src: &str) -> Lexed<'_> {
             ints: Vec::with_capacity(lines / 2),
             strings: Vec::new(),
             errors: Vec::new(),
-            interner: Interner::new(),
+            interner: Interner::new(src),
             line_starts: OnceCell::new(),
             closers: Vec::with_capacity(lines / 4),
             label_candidates: Vec::with_capacity(lines / 4),
