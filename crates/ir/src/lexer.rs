@@ -14,13 +14,15 @@
 //! slice of the source, stored once per distinct word in the [`Interner`].
 //!
 //! Newlines are tokens: the text format has one statement per line. Comments run from `;` to
-//! the end of the line and are dropped. Lines and columns are not stored per token: the table of
-//! line starts ([`Lexed::loc_of`]) turns a byte offset into a 1-based line and a column counted
-//! in chars. The vector always ends with one [`TokenKind::Eof`] token.
+//! the end of the line and are dropped. Lines and columns are not stored per token: a newline
+//! token holds the number of the line after it, which places the tokens near it
+//! ([`Lexed::loc_of_token`]), and a table of line starts, made from the newline tokens when first
+//! needed ([`Lexed::loc_of`]), turns any byte offset into a 1-based line and a column counted in
+//! chars. The vector always ends with one [`TokenKind::Eof`] token.
 
 use crate::inst::Loc;
 use crate::parser::{word_info_of_key, ParseErrorKind, WordInfo};
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::ops::Range;
 
 /// Punctuation tokens.
@@ -105,10 +107,13 @@ pub(crate) mod kw {
 /// Distinct words of one source text. The text of a word borrows from the source.
 ///
 /// A small open-addressing table keyed by a word's first sixteen bytes (two unaligned loads)
-/// and its length, all stored in the slot: interning a word of at most sixteen bytes costs a
-/// multiply and three compares in one cache line, with no call into a general-purpose hasher
-/// or `memcmp`.
+/// and its length, all stored in the slot: interning a word of fewer than sixteen bytes costs
+/// a multiply or two and two compares in one cache line, with no call into a general-purpose
+/// hasher or `memcmp`.
 pub(crate) struct Interner<'a> {
+    /// The source text the words come from (held here, so that the inline lookup passes no
+    /// more than offsets to the slow path).
+    src: &'a str,
     /// The length of `table` minus one; the length is a power of two.
     mask: usize,
     /// 64 minus the log2 of the length of `table`: a hash shifted right by it is a slot.
@@ -149,15 +154,8 @@ fn word_part(bytes: &[u8], from: usize, end: usize) -> u64 {
     v
 }
 
-/// The low `len` bytes of `v` (`len` in 1..=8).
-#[inline(always)]
-fn low_bytes(v: u64, len: usize) -> u64 {
-    v & (u64::MAX >> (64 - 8 * len))
-}
-
-/// The hash of a word from its first sixteen bytes, its length and (for a word longer than
-/// sixteen bytes) the rest of its bytes. A slot is taken from the high bits, which depend on
-/// every input bit.
+/// The hash of a word from its first sixteen bytes and (for a word longer than sixteen bytes)
+/// the rest of its bytes. A slot is taken from the high bits, which depend on every input bit.
 #[inline(always)]
 fn word_hash(head: u64, tail: u64, word: &[u8]) -> u64 {
     let mut h = short_word_hash(head, tail, word.len());
@@ -171,10 +169,11 @@ fn word_hash(head: u64, tail: u64, word: &[u8]) -> u64 {
 
 const HASH_K: u64 = 0xf135_7aea_2e62_a9c5;
 
-/// [`word_hash`] of a word of `len <= 16` bytes.
+/// [`word_hash`] of a word of `len <= 16` bytes. The length is not hashed: no word contains a
+/// zero byte, so the zero-padded `head` and `tail` of a short word already tell its length.
 #[inline(always)]
 fn short_word_hash(head: u64, tail: u64, len: usize) -> u64 {
-    let h = (head ^ (len as u64).rotate_left(56)).wrapping_mul(HASH_K);
+    let h = head.wrapping_mul(HASH_K);
     if len > 8 {
         (h ^ tail).wrapping_mul(HASH_K)
     } else {
@@ -185,9 +184,10 @@ fn short_word_hash(head: u64, tail: u64, len: usize) -> u64 {
 impl<'a> Interner<'a> {
     /// An interner with room for 256 distinct words before it grows. The table is kept at
     /// most a quarter full, so a word is almost always in its home slot (the inline path).
-    fn new() -> Interner<'a> {
+    fn new(src: &'a str) -> Interner<'a> {
         const SIZE: usize = 1024;
         let mut interner = Interner {
+            src,
             mask: SIZE - 1,
             shift: 64 - SIZE.trailing_zeros(),
             table: vec![Slot::default(); SIZE],
@@ -197,40 +197,51 @@ impl<'a> Interner<'a> {
         for word in KEYWORDS {
             let (bytes, len) = (word.as_bytes(), word.len());
             let (head, tail) = (word_part(bytes, 0, len), word_part(bytes, 8, len));
-            interner.intern_slow(word, 0, word.len(), head, tail);
+            interner.find_or_insert(word, head, tail);
         }
         interner
     }
 
     /// Interns the word `src[start..end]` (not empty) whose first sixteen bytes are `head` and
     /// `tail` (zero-padded). A word of at most sixteen bytes seen before is found inline, with
-    /// one slot compare.
+    /// one slot compare, or two when another word took its home slot (then it is almost always
+    /// in the next one: the table is at most a quarter full).
     #[inline(always)]
-    fn intern(&mut self, src: &'a str, start: usize, end: usize, head: u64, tail: u64) -> Symbol {
+    fn intern(&mut self, start: usize, end: usize, head: u64, tail: u64) -> Symbol {
         let len = end - start;
         if len <= 16 {
-            let h = short_word_hash(head, tail, len);
-            if let Some(entry) = self.table.get((h >> self.shift) as usize) {
-                if entry.head == head && entry.tail == tail && entry.len == len as u32 {
+            let mut slot = (short_word_hash(head, tail, len) >> self.shift) as usize;
+            for _ in 0..2 {
+                let Some(entry) = self.table.get(slot) else {
+                    break;
+                };
+                // Equal first sixteen bytes are the same word unless both are 16 bytes or more
+                // (no word contains a zero byte): only then do the lengths need a compare.
+                if entry.head == head && entry.tail == tail && (len < 16 || entry.len == len as u32)
+                {
                     return Symbol(entry.sym);
                 }
+                if entry.len == 0 {
+                    // A new word.
+                    break;
+                }
+                slot = (slot + 1) & self.mask;
             }
         }
-        self.intern_slow(src, start, end, head, tail)
+        self.intern_slow(start, end, head, tail)
     }
 
     /// Interns the word `src[start..end]` (first sixteen bytes `head` and `tail`, as for
-    /// [`Interner::intern`]) by probing the table from its home slot.
+    /// [`Interner::intern`]).
     #[inline(never)]
-    fn intern_slow(
-        &mut self,
-        src: &'a str,
-        start: usize,
-        end: usize,
-        head: u64,
-        tail: u64,
-    ) -> Symbol {
-        let word = &src.as_bytes()[start..end];
+    fn intern_slow(&mut self, start: usize, end: usize, head: u64, tail: u64) -> Symbol {
+        self.find_or_insert(&self.src[start..end], head, tail)
+    }
+
+    /// Interns `name` (first sixteen bytes `head` and `tail`) by probing the table from its
+    /// home slot.
+    fn find_or_insert(&mut self, name: &'a str, head: u64, tail: u64) -> Symbol {
+        let word = name.as_bytes();
         let len = word.len() as u32;
         let mask = self.mask;
         let mut slot = (word_hash(head, tail, word) >> self.shift) as usize;
@@ -249,7 +260,7 @@ impl<'a> Interner<'a> {
             slot = (slot + 1) & mask;
         }
         let sym = Symbol(self.names.len() as u32);
-        self.names.push(&src[start..end]);
+        self.names.push(name);
         // Every word with a meaning has one to eight bytes: `head` is then the whole word.
         self.infos.push(if len <= 8 {
             word_info_of_key(head)
@@ -377,8 +388,8 @@ pub(crate) struct Lexed<'a> {
     /// Lexical errors and the end offset of their token.
     pub errors: Vec<(ParseErrorKind, u32)>,
     pub interner: Interner<'a>,
-    /// Byte offset of the start of every line (`line_starts[0] == 0`).
-    line_starts: Vec<u32>,
+    /// Byte offset of the start of every line (see [`Lexed::line_starts`]).
+    line_starts: OnceCell<Vec<u32>>,
     /// Token indices of every `}`, in order: where each function body ends.
     pub closers: Vec<u32>,
     /// Token indices of every word followed by `:` that starts a line or follows a `{`, in
@@ -481,6 +492,17 @@ static WORD_CONTINUE: [bool; 256] = {
     table
 };
 
+/// `LOW_BYTES_MASK[len]` keeps the low `len` bytes of a `u64` (`len` in 0..=8).
+static LOW_BYTES_MASK: [u64; 9] = {
+    let mut table = [u64::MAX; 9];
+    let mut len = 0;
+    while len < 8 {
+        table[len] = (1u64 << (8 * len)) - 1;
+        len += 1;
+    }
+    table
+};
+
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
 }
@@ -578,7 +600,7 @@ impl<'a> Lexed<'a> {
     fn loc_of_token_slow(&self, i: usize) -> Loc {
         let tok = self.token(i);
         match self.line_index_nearby(i) {
-            Some(line) => self.loc_in_line(line, tok.start),
+            Some((line, line_start)) => self.loc_in_line(line, line_start, tok.start),
             None => self.loc_of(tok.start),
         }
     }
@@ -589,20 +611,37 @@ impl<'a> Lexed<'a> {
     #[inline]
     pub(crate) fn line_index_of_token(&self, i: usize) -> usize {
         match self.line_index_nearby(i) {
-            Some(line) => line,
+            Some((line, _)) => line,
             None => self.line_of(self.token(i).start) - 1,
         }
     }
 
-    /// The 0-based line of token `i` if a newline token (whose data is the number of the line
-    /// after it), or the start of the input, is at most [`LINE_LOOKBACK`] tokens before it.
-    fn line_index_nearby(&self, i: usize) -> Option<usize> {
+    /// The 0-based line of token `i` and the offset where that line starts, if a newline
+    /// token (whose data is the number of the line after it), or the start of the input, is at
+    /// most [`LINE_LOOKBACK`] tokens before it.
+    fn line_index_nearby(&self, i: usize) -> Option<(usize, u32)> {
         let first = i.saturating_sub(LINE_LOOKBACK);
         let before = self.tokens.get(first..i)?;
         match before.iter().rposition(|t| t.kind() == TokenKind::Newline) {
-            Some(at) => Some(before[at].data as usize),
-            None => (first == 0).then_some(0),
+            Some(at) => Some((before[at].data as usize, before[at].start + 1)),
+            None => (first == 0).then_some((0, 0)),
         }
+    }
+
+    /// Byte offset of the start of every line (`[0] == 0`), made from the newline tokens when
+    /// first needed: a source that parses is placed by its newline tokens alone (see
+    /// [`Lexed::loc_of_token`]), so the lexer does not build the table on the way.
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(
+                    self.tokens
+                        .iter()
+                        .filter(|t| t.kind() == TokenKind::Newline)
+                        .map(|t| t.start + 1),
+                )
+                .collect()
+        })
     }
 
     /// The source text of a token.
@@ -612,7 +651,7 @@ impl<'a> Lexed<'a> {
 
     /// 1-based line and column (in chars) of byte offset `offset`.
     pub(crate) fn loc_of(&self, offset: u32) -> Loc {
-        let starts = &self.line_starts;
+        let starts = self.line_starts();
         // Lookups mostly go forward a line or a few from the last answer: walk forward from
         // it (at most eight lines) before a binary search.
         let mut line = self.line_hint.get();
@@ -628,18 +667,19 @@ impl<'a> Lexed<'a> {
             line = starts.partition_point(|&s| s <= offset).saturating_sub(1);
         }
         self.line_hint.set(line);
-        self.loc_in_line(line, offset)
+        self.loc_in_line(line, starts[line], offset)
     }
 
     /// The 1-based line of byte offset `offset` (a binary search; the lookup hint is left
     /// alone).
     pub(crate) fn line_of(&self, offset: u32) -> usize {
-        self.line_starts.partition_point(|&s| s <= offset)
+        self.line_starts().partition_point(|&s| s <= offset)
     }
 
-    /// The location of byte offset `offset` on line `line` (0-based) of the source.
-    pub(crate) fn loc_in_line(&self, line: usize, offset: u32) -> Loc {
-        let line_start = self.line_starts.get(line).map_or(0, |&s| s as usize);
+    /// The location of byte offset `offset` on line `line` (0-based) of the source, which
+    /// starts at offset `line_start`.
+    fn loc_in_line(&self, line: usize, line_start: u32, offset: u32) -> Loc {
+        let line_start = line_start as usize;
         let offset = (offset as usize).min(self.src.len());
         let col = if self.ascii {
             offset.saturating_sub(line_start)
@@ -705,12 +745,15 @@ impl<'a> Lexer<'a> {
         let n = b.len();
         let mut toks = std::mem::take(&mut self.out.tokens);
         let mut i = 0;
+        // The (0-based) number of the line being lexed. (A line takes a byte: no overflow.)
+        let mut line = 0u32;
         while i < n {
             let c = b[i];
             match BYTE_CLASS[c as usize] {
                 ByteClass::Word => {
                     let start = i;
-                    let (head, tail);
+                    let interner = &mut self.out.interner;
+                    let sym;
                     if let Some(&chunk) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
                         // Eight bytes are there: find the word's end in one load, which is
                         // also the word's head.
@@ -721,24 +764,25 @@ impl<'a> Lexer<'a> {
                         }
                         i += len;
                         if len < 8 {
-                            head = low_bytes(lo, len);
-                            tail = 0;
+                            // One load instead of a variable shift. (Interned here, not after
+                            // the branches, so that the inlined lookup knows the word is short.)
+                            let head = lo & LOW_BYTES_MASK[len];
+                            sym = interner.intern(start, i, head, 0);
                         } else {
                             while i < n && WORD_CONTINUE[b[i] as usize] {
                                 i += 1;
                             }
-                            head = lo;
-                            tail = word_part(b, start + 8, i);
+                            let tail = word_part(b, start + 8, i);
+                            sym = interner.intern(start, i, lo, tail);
                         }
                     } else {
                         i += 1;
                         while i < n && WORD_CONTINUE[b[i] as usize] {
                             i += 1;
                         }
-                        head = word_part(b, start, i);
-                        tail = word_part(b, start + 8, i);
+                        let (head, tail) = (word_part(b, start, i), word_part(b, start + 8, i));
+                        sym = interner.intern(start, i, head, tail);
                     }
-                    let sym = self.out.interner.intern(self.src, start, i, head, tail);
                     push(&mut toks, TokenKind::Ident, start, sym.0);
                     // Most tokens are followed by one space: skip it without a dispatch.
                     i += usize::from(i < n && b[i] == b' ');
@@ -755,10 +799,9 @@ impl<'a> Lexer<'a> {
                     }
                 }
                 ByteClass::Newline => {
-                    let next_line = self.out.line_starts.len() as u32;
-                    push(&mut toks, TokenKind::Newline, i, next_line);
+                    line += 1;
+                    push(&mut toks, TokenKind::Newline, i, line);
                     i += 1;
-                    self.out.line_starts.push(i as u32);
                     // The indentation of the next line, without a dispatch: up to eight
                     // spaces in one load, then (tabs, deeper indentation) byte by byte.
                     if let Some(&chunk) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
@@ -780,24 +823,10 @@ impl<'a> Lexer<'a> {
                     i += 1;
                     i += usize::from(i < n && b[i] == b' ');
                 }
-                ByteClass::Comment => {
-                    i = b[i..].iter().position(|&c| c == b'\n').map_or(n, |p| i + p);
-                }
                 ByteClass::Quote => i = self.string(&mut toks, i),
-                ByteClass::Minus if b.get(i + 1) == Some(&b'>') => {
-                    push(&mut toks, TokenKind::Punct(Punct::Arrow), i, 0);
-                    i += 2;
-                }
-                ByteClass::Minus if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
-                    i = self.number(&mut toks, i, i + 1, true);
-                }
                 ByteClass::Digit => i = self.number(&mut toks, i, i, false),
-                ByteClass::Minus | ByteClass::Other => {
-                    // `i` is on a char boundary: every other branch stops on ASCII.
-                    let ch = self.src[i..].chars().next().unwrap_or('\u{fffd}');
-                    let end = i + ch.len_utf8();
-                    self.push_error(&mut toks, ParseErrorKind::UnexpectedChar(ch), i, end);
-                    i = end;
+                ByteClass::Comment | ByteClass::Minus | ByteClass::Other => {
+                    i = self.comment_minus_or_other(&mut toks, i)
                 }
             }
         }
@@ -805,6 +834,34 @@ impl<'a> Lexer<'a> {
         self.out.tokens = toks;
         self.out.ascii = self.src.is_ascii();
         self.out
+    }
+
+    /// What starts at `i` with a `;`, a `-` or a byte no token starts with: a comment, `->`, a
+    /// negative literal or an error. Returns the offset after it. (Out of line: these are
+    /// rare, and the main loop's dispatch is shorter without them.)
+    #[inline(never)]
+    fn comment_minus_or_other(&mut self, toks: &mut Vec<StoredToken>, i: usize) -> usize {
+        let b = self.src.as_bytes();
+        match b[i] {
+            b';' => b[i..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(b.len(), |p| i + p),
+            b'-' if b.get(i + 1) == Some(&b'>') => {
+                push(toks, TokenKind::Punct(Punct::Arrow), i, 0);
+                i + 2
+            }
+            b'-' if b.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                self.number(toks, i, i + 1, true)
+            }
+            _ => {
+                // `i` is on a char boundary: every other branch stops on ASCII.
+                let ch = self.src[i..].chars().next().unwrap_or('\u{fffd}');
+                let end = i + ch.len_utf8();
+                self.push_error(toks, ParseErrorKind::UnexpectedChar(ch), i, end);
+                end
+            }
+        }
     }
 
     /// An integer literal starting at `start` (its digits at `digits_start`): decimal, or hex
@@ -950,8 +1007,6 @@ pub(crate) fn lex(src: &str) -> Lexed<'_> {
     // 20 to 40), so that they rarely grow while lexing; counting the lines first costs more
     // than the growth it saves.
     let lines = src.len() / 16 + 1;
-    let mut line_starts = Vec::with_capacity(lines);
-    line_starts.push(0);
     Lexer {
         src,
         out: Lexed {
@@ -960,8 +1015,8 @@ pub(crate) fn lex(src: &str) -> Lexed<'_> {
             ints: Vec::with_capacity(lines / 2),
             strings: Vec::new(),
             errors: Vec::new(),
-            interner: Interner::new(),
-            line_starts,
+            interner: Interner::new(src),
+            line_starts: OnceCell::new(),
             closers: Vec::with_capacity(lines / 4),
             label_candidates: Vec::with_capacity(lines / 4),
             ascii: true,

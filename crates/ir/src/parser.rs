@@ -36,7 +36,7 @@ use crate::inst::{BinaryOp, CastOp, Check, CmpOp, InstKind, Loc, Operand, Termin
 use crate::lexer::{kw, lex, Lexed, Punct, Symbol, Token, TokenKind};
 use crate::module::Module;
 use crate::types::{ElemType, FieldDef, ScalarType, StructDef, Type};
-use cranelift_entity::EntityRef;
+use cranelift_entity::{EntityRef, PrimaryMap};
 use rustc_hash::FxHashSet;
 use std::fmt;
 use std::ops::Range;
@@ -1185,13 +1185,12 @@ impl<'a> Parser<'a> {
         let mut b = BodyParser {
             module,
             decls,
-            func: Function::new(""),
+            func: BodyParser::sized_function(&decl.scan, decl.params.len()),
             poisoned_locals: FxHashSet::default(),
             pending: std::mem::take(&mut self.pending_insts),
             body_start: decl.body,
         };
         let params = &decls.params[decl.params.clone()];
-        b.reserve(&decl.scan, params.len());
         for &(param, ty) in params {
             let loc = self.loc(param);
             let local = match b.declare_local(self, param, ty.unwrap_or(Type::I64), loc) {
@@ -1281,14 +1280,19 @@ impl BodyParser<'_> {
         p.err_at(name, kind).into()
     }
 
-    /// Reserves room for the locals, blocks and instructions of the body `scan` describes.
-    fn reserve(&mut self, scan: &BodyScan, params: usize) {
-        self.func.locals.reserve(params + scan.vars);
-        self.func.params.reserve(params);
-        self.func.blocks.reserve(scan.labels.len());
-        self.func.layout.reserve(scan.labels.len());
-        // At most one instruction a line: one allocation for the instruction arena.
-        self.func.insts.reserve(scan.lines);
+    /// An empty function with room for the locals, blocks and instructions of the body `scan`
+    /// describes. (Made at its capacity: `with_capacity` allocates directly, where `reserve` on
+    /// an empty vector takes the slower growth path.)
+    fn sized_function(scan: &BodyScan, params: usize) -> Function {
+        Function {
+            params: Vec::with_capacity(params),
+            locals: PrimaryMap::with_capacity(params + scan.vars),
+            blocks: PrimaryMap::with_capacity(scan.labels.len()),
+            layout: Vec::with_capacity(scan.labels.len()),
+            // At most one instruction a line: one allocation for the instruction arena.
+            insts: PrimaryMap::with_capacity(scan.lines),
+            ..Function::new("")
+        }
     }
 
     /// Creates the blocks, in label order, before the body is parsed.
