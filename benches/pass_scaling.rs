@@ -18,6 +18,15 @@
 //! growth between the two previous sizes; a size predicted (or probed) over the budget
 //! (`POOLOPT_SCALING_BUDGET` seconds per run, default 20) is skipped with its probe figures on
 //! stderr, so a super-linear pipeline shows up as a report instead of an hours-long bench.
+//! `POOLOPT_SCALING_SHAPES=deep_cfg,straight` measures (and probes) only the shapes named.
+//!
+//! Exact counts, one per probe run (1k, 10k, 100k, 1M), with no criterion iteration (a name
+//! filter that matches nothing):
+//!
+//!     POOLOPT_SCALING_SHAPES=deep_cfg valgrind --tool=callgrind \
+//!         --toggle-collect='poolopt_passes::manager::PassManager::run' \
+//!         --dump-after='poolopt_passes::manager::PassManager::run' \
+//!         target/release/deps/pass_scaling-<hash> --bench nothing
 
 use criterion::{
     criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, SamplingMode, Throughput,
@@ -279,6 +288,17 @@ fn budget() -> f64 {
         .unwrap_or(20.0)
 }
 
+/// Whether shape `shape` is measured: all of them unless `POOLOPT_SCALING_SHAPES` names some
+/// (comma-separated). The probe runs happen before criterion's name filter applies, so without
+/// it a run for one shape still probes every other shape at every size (minutes under
+/// callgrind).
+fn selected(shape: &str) -> bool {
+    match std::env::var("POOLOPT_SCALING_SHAPES") {
+        Ok(list) => list.split(',').any(|s| s.trim() == shape),
+        Err(_) => true,
+    }
+}
+
 /// One run of `manager` on a clone of `module`, in seconds.
 fn probe(manager: &PassManager, module: &Module) -> f64 {
     let mut m = module.clone();
@@ -299,7 +319,7 @@ fn scaling(c: &mut Criterion) {
     let manager = PassManager::for_level(OptLevel::O2)
         .verify_each(false)
         .collect_remarks(false);
-    for (shape, generate) in shapes {
+    for (shape, generate) in shapes.into_iter().filter(|(shape, _)| selected(shape)) {
         let mut group = c.benchmark_group(format!("pass_scaling/{shape}"));
         group.sampling_mode(SamplingMode::Flat);
         let mut probes: Vec<f64> = Vec::new();
