@@ -557,7 +557,13 @@ fn block_deaths(
     for (index, &inst) in data.insts.iter().enumerate().rev() {
         let kind = func.inst(inst);
         let mut mentioned: SmallVec<[Local; 8]> = SmallVec::new();
-        kind.for_each_use(|op| mentioned.extend(op.as_local()));
+        // A push per local operand (`SmallVec::extend` with an `Option` costs a reserve call
+        // per operand).
+        kind.for_each_use(|op| {
+            if let Operand::Local(l) = op {
+                mentioned.push(l);
+            }
+        });
         let def = kind.def();
         mentioned.extend(def);
         mentioned.sort_unstable();
