@@ -21,9 +21,9 @@
 //! `POOLOPT_SCALING_SHAPES=deep_cfg,straight` measures (and probes) only the shapes named.
 //!
 //! Exact counts, one per probe run (1k, 10k, 100k, 1M), with no criterion iteration (a name
-//! filter that matches nothing):
+//! filter that matches nothing; the budget lets the 1M probe run under callgrind's slowdown):
 //!
-//!     POOLOPT_SCALING_SHAPES=deep_cfg valgrind --tool=callgrind \
+//!     POOLOPT_SCALING_BUDGET=100000 POOLOPT_SCALING_SHAPES=deep_cfg valgrind --tool=callgrind \
 //!         --toggle-collect='poolopt_passes::manager::PassManager::run' \
 //!         --dump-after='poolopt_passes::manager::PassManager::run' \
 //!         target/release/deps/pass_scaling-<hash> --bench nothing
