@@ -49,8 +49,8 @@ pub(crate) fn concat(parts: &[&str]) -> Name {
     name
 }
 
-/// The longest name held inline (`compact_str`'s inline capacity on 64-bit targets).
-const INLINE_NAME: usize = 24;
+/// The longest name held inline: `compact_str` keeps a string of up to its own size in place.
+const INLINE_NAME: usize = std::mem::size_of::<Name>();
 
 /// `base_n`, without the formatting machinery (compact_str writes integers directly).
 fn suffixed(base: &str, n: u32) -> Name {

@@ -209,16 +209,14 @@ pub(super) const MAX_LIVE: usize = (u32::MAX / 4) as usize;
 const COMPACT_SLACK: usize = 4096;
 
 impl BlockStates {
-    /// No state for any block of `func`, in `buffers` (emptied).
+    /// No state for any block of `func`, in `buffers` (empty: [`BlockStates::into_buffers`]
+    /// empties them).
     pub(super) fn new(func: &Function, buffers: StateBuffers) -> BlockStates {
         let StateBuffers {
-            mut cons,
-            mut cmps,
-            mut quotients,
+            cons,
+            cmps,
+            quotients,
         } = buffers;
-        cons.clear();
-        cmps.clear();
-        quotients.clear();
         BlockStates {
             cons,
             cmps,

@@ -512,7 +512,8 @@ pub struct FactSetPool {
 }
 
 impl FactSetPool {
-    /// At most this many sets are kept (a huge function's states are dropped past it).
+    /// At most this many working sets are kept (the block states are not sets: they are
+    /// kept in `states`).
     const MAX_SETS: usize = 4096;
 
     /// An empty set, with buffers when the pool has some.
@@ -552,23 +553,15 @@ impl FactSetPool {
 
 impl Clone for FactSet {
     fn clone(&self) -> FactSet {
-        // Room for a few more constraints: a copy is almost always a working state that the
-        // next instruction or edge adds to, and an exact-size copy would grow (reallocate and
-        // copy) on its first insertion.
-        let (mut cons, mut cmps) = (Vec::new(), Vec::new());
-        copy_with_slack(&mut cons, &self.cons);
-        copy_with_slack(&mut cmps, &self.cmps);
-        FactSet {
-            cons,
-            cmps,
-            quotients: self.quotients.clone(),
-            log: None,
-        }
+        // With room for a few more constraints (see `copy_with_slack`): a copy is almost
+        // always a working state that the next instruction or edge adds to.
+        self.view().to_set()
     }
 }
 
 /// Makes `to` a copy of `from`, reusing its buffer; when the buffer must grow, with room for
-/// [`CLONE_SLACK`] more (nothing is allocated for an empty `from`).
+/// [`CLONE_SLACK`] more (nothing is allocated for an empty `from`): an exact-size copy would
+/// grow (reallocate and copy) on its first insertion.
 fn copy_with_slack<T: Copy>(to: &mut Vec<T>, from: &[T]) {
     to.clear();
     if to.capacity() < from.len() {
@@ -579,7 +572,7 @@ fn copy_with_slack<T: Copy>(to: &mut Vec<T>, from: &[T]) {
 
 impl PartialEq for FactSet {
     fn eq(&self, other: &FactSet) -> bool {
-        self.cons == other.cons && self.cmps == other.cmps && self.quotients == other.quotients
+        self.view() == other.view()
     }
 }
 
