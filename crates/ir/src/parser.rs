@@ -503,12 +503,6 @@ pub(crate) fn word_info_of_key(key: u64) -> WordInfo {
     WORD_TABLE.get(key)
 }
 
-/// One parsed statement of a body.
-enum Stmt {
-    Inst(InstKind),
-    Term(Terminator),
-}
-
 /// The "did you mean" hint: the candidate closest to `name` by edit distance, if it is close
 /// enough to be a plausible typo.
 fn suggest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<String> {
@@ -1461,16 +1455,13 @@ impl BodyParser<'_> {
                 continue;
             };
             let loc = p.loc(i);
-            let result = self.statement(p).and_then(|stmt| {
+            let result = self.statement(p, loc).and_then(|term| {
                 p.end_of_statement()?;
-                Ok(stmt)
+                Ok(term)
             });
             match result {
-                Ok(Stmt::Inst(kind)) => {
-                    let inst = self.func.make_inst(kind, loc);
-                    self.pending.push(inst);
-                }
-                Ok(Stmt::Term(term)) => {
+                Ok(None) => {}
+                Ok(Some(term)) => {
                     self.func.blocks[block].terminator = Some(term);
                     self.func.blocks[block].term_loc = loc;
                     current = Some((block, label, true));
@@ -1692,11 +1683,15 @@ impl BodyParser<'_> {
 
     // ---- statements ---------------------------------------------------------------------
 
-    fn statement(&mut self, p: &mut Parser) -> PResult<Stmt> {
+    /// Parses the statement at the current token (declared at `loc`): an instruction is
+    /// appended to the block being parsed ([`BodyParser::append`]), a terminator returned.
+    fn statement(&mut self, p: &mut Parser, loc: Loc) -> PResult<Option<Terminator>> {
         if p.is_ident(p.pos) && p.is_punct(p.pos + 1, Punct::Eq) {
             let dst = self.local(p)?;
             p.bump();
-            return self.assignment(p, dst).map(Stmt::Inst);
+            let kind = self.assignment(p, dst)?;
+            self.append(kind, loc);
+            return Ok(None);
         }
         let m = p.expect_ident("an instruction")?;
         let mnemonic = p.word_info(m).mnemonic;
@@ -1748,14 +1743,14 @@ impl BodyParser<'_> {
                     args,
                 }
             }
-            Some(Mnemonic::Br) => return Ok(Stmt::Term(Terminator::Br(self.block_ref(p)?))),
+            Some(Mnemonic::Br) => return Ok(Some(Terminator::Br(self.block_ref(p)?))),
             Some(Mnemonic::BrIf) => {
                 let cond = self.operand(p)?;
                 self.comma(p)?;
                 let then_block = self.block_ref(p)?;
                 self.comma(p)?;
                 let else_block = self.block_ref(p)?;
-                return Ok(Stmt::Term(Terminator::BrIf {
+                return Ok(Some(Terminator::BrIf {
                     cond,
                     then_block,
                     else_block,
@@ -1766,7 +1761,7 @@ impl BodyParser<'_> {
                     TokenKind::Newline | TokenKind::Eof | TokenKind::Punct(Punct::RBrace) => None,
                     _ => Some(self.operand(p)?),
                 };
-                return Ok(Stmt::Term(Terminator::Ret(value)));
+                return Ok(Some(Terminator::Ret(value)));
             }
             Some(Mnemonic::Trap) => {
                 let i = p.pos;
@@ -1774,7 +1769,7 @@ impl BodyParser<'_> {
                     TokenKind::Str => {
                         let msg = p.lx.strings[p.tok(i).data as usize].0.to_string();
                         p.bump();
-                        Ok(Stmt::Term(Terminator::Trap(msg)))
+                        Ok(Some(Terminator::Trap(msg)))
                     }
                     _ => Err(p.unexpected(i, "a string literal").into()),
                 };
@@ -1786,7 +1781,19 @@ impl BodyParser<'_> {
                     .into());
             }
         };
-        Ok(Stmt::Inst(kind))
+        self.append(kind, loc);
+        Ok(None)
+    }
+
+    /// Appends an instruction to the block being parsed. (Made here, where the statement was
+    /// parsed, rather than returned through the statement's result: an `InstKind` is 48 bytes,
+    /// and each layer it passed through copied it.) When the rest of its line then fails to
+    /// parse, the instruction stays in the body, which does not matter: any error fails the
+    /// whole parse.
+    #[inline]
+    fn append(&mut self, kind: InstKind, loc: Loc) {
+        let inst = self.func.make_inst(kind, loc);
+        self.pending.push(inst);
     }
 
     /// The right-hand side of `dst = ...` (the `=` is consumed).
