@@ -106,10 +106,11 @@ pub(crate) mod kw {
 
 /// Distinct words of one source text. The text of a word borrows from the source.
 ///
-/// A small open-addressing table keyed by a word's first sixteen bytes (two unaligned loads)
-/// and its length, all stored in the slot: interning a word of fewer than sixteen bytes costs
-/// a multiply or two and two compares in one cache line, with no call into a general-purpose
-/// hasher or `memcmp`.
+/// A small open-addressing table of symbols, keyed by a word's first sixteen bytes (two
+/// unaligned loads) and its length, which are kept per symbol: interning a word of fewer than
+/// sixteen bytes costs a multiply or two, a slot load and two compares, with no call into a
+/// general-purpose hasher or `memcmp`. A slot is four bytes, so the table (made zeroed, for
+/// every source) is 4 KB, not the 24 KB it was when the keys were stored in the slots.
 pub(crate) struct Interner<'a> {
     /// The source text the words come from (held here, so that the inline lookup passes no
     /// more than offsets to the slow path).
@@ -118,23 +119,25 @@ pub(crate) struct Interner<'a> {
     mask: usize,
     /// 64 minus the log2 of the length of `table`: a hash shifted right by it is a slot.
     shift: u32,
-    table: Vec<Slot>,
+    /// Per slot: 0 when empty, else 1 + the symbol of the word there.
+    table: Vec<u32>,
+    /// Per symbol: what a lookup compares.
+    keys: Vec<WordKey>,
     names: Vec<&'a str>,
     /// What each word means to the parser (mnemonic, scalar type), computed when the word is
     /// first seen from its first eight bytes (see [`crate::parser::word_info_of_key`]).
     infos: Vec<WordInfo>,
 }
 
-/// One entry of the interner's table.
-#[derive(Copy, Clone, Default)]
-struct Slot {
+/// The key of one interned word.
+#[derive(Copy, Clone)]
+struct WordKey {
     /// Bytes 0..8 of the word, little-endian, zero-padded.
     head: u64,
     /// Bytes 8..16 of the word, little-endian, zero-padded (0 for a word of at most 8 bytes).
     tail: u64,
-    /// The length of the word; 0 marks an empty slot (no word is empty).
+    /// The length of the word.
     len: u32,
-    sym: u32,
 }
 
 /// The bytes `bytes[from..min(from + 8, end)]` as a little-endian `u64`, zero-padded (0 when
@@ -190,7 +193,8 @@ impl<'a> Interner<'a> {
             src,
             mask: SIZE - 1,
             shift: 64 - SIZE.trailing_zeros(),
-            table: vec![Slot::default(); SIZE],
+            table: vec![0; SIZE],
+            keys: Vec::with_capacity(SIZE / 4),
             names: Vec::with_capacity(SIZE / 4),
             infos: Vec::with_capacity(SIZE / 4),
         };
@@ -212,18 +216,20 @@ impl<'a> Interner<'a> {
         if len <= 16 {
             let mut slot = (short_word_hash(head, tail, len) >> self.shift) as usize;
             for _ in 0..2 {
-                let Some(entry) = self.table.get(slot) else {
+                let Some(&entry) = self.table.get(slot) else {
+                    break;
+                };
+                // An empty slot: a new word.
+                let Some(key) = entry
+                    .checked_sub(1)
+                    .and_then(|sym| self.keys.get(sym as usize))
+                else {
                     break;
                 };
                 // Equal first sixteen bytes are the same word unless both are 16 bytes or more
                 // (no word contains a zero byte): only then do the lengths need a compare.
-                if entry.head == head && entry.tail == tail && (len < 16 || entry.len == len as u32)
-                {
-                    return Symbol(entry.sym);
-                }
-                if entry.len == 0 {
-                    // A new word.
-                    break;
+                if key.head == head && key.tail == tail && (len < 16 || key.len == len as u32) {
+                    return Symbol(entry - 1);
                 }
                 slot = (slot + 1) & self.mask;
             }
@@ -247,15 +253,17 @@ impl<'a> Interner<'a> {
         let mut slot = (word_hash(head, tail, word) >> self.shift) as usize;
         loop {
             let entry = self.table[slot];
-            if entry.len == 0 {
+            if entry == 0 {
                 break;
             }
-            if entry.head == head
-                && entry.tail == tail
-                && entry.len == len
-                && (len <= 16 || self.names[entry.sym as usize].as_bytes()[16..] == word[16..])
+            let sym = entry as usize - 1;
+            let key = self.keys[sym];
+            if key.head == head
+                && key.tail == tail
+                && key.len == len
+                && (len <= 16 || self.names[sym].as_bytes()[16..] == word[16..])
             {
-                return Symbol(entry.sym);
+                return Symbol(sym as u32);
             }
             slot = (slot + 1) & mask;
         }
@@ -267,12 +275,8 @@ impl<'a> Interner<'a> {
         } else {
             WordInfo::NONE
         });
-        self.table[slot] = Slot {
-            head,
-            tail,
-            len,
-            sym: sym.0,
-        };
+        self.keys.push(WordKey { head, tail, len });
+        self.table[slot] = sym.0 + 1;
         if self.names.len() * 4 > self.table.len() {
             self.grow();
         }
@@ -285,17 +289,14 @@ impl<'a> Interner<'a> {
         let size = self.table.len() * 2;
         let mask = size - 1;
         let shift = 64 - size.trailing_zeros();
-        let mut table = vec![Slot::default(); size];
-        for entry in &self.table {
-            if entry.len == 0 {
-                continue;
-            }
-            let name = self.names[entry.sym as usize].as_bytes();
-            let mut slot = (word_hash(entry.head, entry.tail, name) >> shift) as usize;
-            while table[slot].len != 0 {
+        let mut table = vec![0; size];
+        for (sym, key) in self.keys.iter().enumerate() {
+            let name = self.names[sym].as_bytes();
+            let mut slot = (word_hash(key.head, key.tail, name) >> shift) as usize;
+            while table[slot] != 0 {
                 slot = (slot + 1) & mask;
             }
-            table[slot] = *entry;
+            table[slot] = sym as u32 + 1;
         }
         self.table = table;
         self.mask = mask;
