@@ -103,16 +103,19 @@ impl Function {
     }
 
     /// The entry block, if the function has any block.
+    #[inline]
     pub fn entry(&self) -> Option<Block> {
         self.layout.first().copied()
     }
 
     /// The type of a local.
+    #[inline]
     pub fn local_ty(&self, local: Local) -> Type {
         self.locals[local].ty
     }
 
     /// The name of a local.
+    #[inline]
     pub fn local_name(&self, local: Local) -> &str {
         &self.locals[local].name
     }
@@ -130,11 +133,13 @@ impl Function {
     }
 
     /// The instruction data of `inst`.
+    #[inline]
     pub fn inst(&self, inst: Inst) -> &InstKind {
         &self.insts[inst].kind
     }
 
     /// The terminator of `block`. Verified functions always have one.
+    #[inline]
     pub fn terminator(&self, block: Block) -> Option<&Terminator> {
         self.blocks[block].terminator.as_ref()
     }

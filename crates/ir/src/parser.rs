@@ -168,6 +168,11 @@ pub fn parse(src: &str) -> Result<Module, ParseError> {
 
 /// Parses a module from its text form; on failure, every error of the source (at most
 /// [`MAX_PARSE_ERRORS`]), in source order.
+///
+/// Never inlined: a phase boundary that callgrind's `--toggle-collect` counts by name
+/// (docs/benchmarks.md), which the release profile's link-time optimization would otherwise
+/// fold into its caller.
+#[inline(never)]
 pub fn parse_all(src: &str) -> Result<Module, ParseErrors> {
     parse_in_phase_order(src).map_err(|mut errors| {
         errors.sort_by_key(|e| e.span.start);

@@ -307,6 +307,11 @@ fn import(func: &mut cl::Function, index: u32, sig: Signature, colocated: bool) 
 /// Lowers IR function `fid` into `out` (whose signature and name are set here). `scratch`
 /// lends the per-function tables; passing the same one for every function of a module keeps
 /// their storage (see [`crate::scratch`]).
+///
+/// Never inlined: a phase boundary that callgrind's `--toggle-collect` counts by name
+/// (docs/benchmarks.md), which the release profile's link-time optimization would otherwise
+/// fold into its caller.
+#[inline(never)]
 #[allow(clippy::too_many_arguments)] // the module-wide storage (builder context, scratch, messages) is lent per call
 pub fn lower_function(
     env: &LowerEnv<'_>,

@@ -175,6 +175,11 @@ impl PassManager {
     }
 
     /// Runs the pipeline over every function of `module` (which must have been verified).
+    ///
+    /// Never inlined: a phase boundary that callgrind's `--toggle-collect` counts by name
+    /// (docs/benchmarks.md), which the release profile's link-time optimization would otherwise
+    /// fold into its caller.
+    #[inline(never)]
     pub fn run(&self, module: &mut Module) -> Result<PassReport, PassError> {
         self.run_filtered(module, None)
     }
@@ -183,6 +188,11 @@ impl PassManager {
     /// others stay as they are (a JIT that compiles lazily never compiles them, and nothing
     /// reachable calls them). `poolopt run --entry` uses this, so a module's unused functions
     /// cost nothing at any level.
+    ///
+    /// Never inlined: a phase boundary that callgrind's `--toggle-collect` counts by name
+    /// (docs/benchmarks.md), which the release profile's link-time optimization would otherwise
+    /// fold into its caller.
+    #[inline(never)]
     pub fn run_reachable(
         &self,
         module: &mut Module,
