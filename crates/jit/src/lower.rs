@@ -337,8 +337,7 @@ pub fn lower_function(
             message: "too many memory flags".to_string(),
         })?;
     let b = FunctionBuilder::new(out, fbc);
-    let mut tables = std::mem::take(scratch);
-    tables.reset(ir, env.module.funcs.len());
+    scratch.reset(ir, env.module.funcs.len());
     let mut l = FnLower {
         env,
         ir,
@@ -346,7 +345,7 @@ pub fn lower_function(
         site: fid.index() as u32,
         b,
         notrap,
-        t: tables,
+        t: scratch,
         ctx: None,
         retarea: None,
         tier,
@@ -367,11 +366,9 @@ pub fn lower_function(
             l.b.seal_all_blocks();
             // `finalize` also resets the shared builder context for the next function.
             l.b.finalize(frontend);
-            *scratch = l.t;
         }
         Err(e) => {
             // The half-built function is discarded; reset the builder context ourselves.
-            *scratch = l.t;
             *fbc = FunctionBuilderContext::new();
             return Err(e);
         }
@@ -525,7 +522,7 @@ pub fn lower_shim(
     Ok(())
 }
 
-struct FnLower<'e, 'f, 'm> {
+struct FnLower<'e, 'f, 'm, 's> {
     env: &'e LowerEnv<'e>,
     ir: &'e Function,
     fidx: u32,
@@ -535,8 +532,8 @@ struct FnLower<'e, 'f, 'm> {
     b: FunctionBuilder<'f>,
     /// The memory flags of every access ([`mflags`]), interned in the function once.
     notrap: MemFlags,
-    /// The per-function tables, borrowed from the caller's [`LowerScratch`] for the function.
-    t: LowerScratch,
+    /// The per-function tables: the caller's [`LowerScratch`], lent for the function.
+    t: &'s mut LowerScratch,
     ctx: Option<Value>,
     retarea: Option<Value>,
     /// How the function is compiled (see [`crate::tier`]).
@@ -563,7 +560,7 @@ type R<T> = Result<T, JitError>;
 /// How many trap sites share one trap block (see [`FnLower::trap_block`]).
 const TRAP_BLOCK_SITES: u32 = 32;
 
-impl FnLower<'_, '_, '_> {
+impl FnLower<'_, '_, '_, '_> {
     /// The function index trap sites at `loc` report.
     fn origin(&self, loc: poolopt_ir::Loc) -> u32 {
         loc.origin().map_or(self.fidx, |f| f.index() as u32)
@@ -1492,7 +1489,7 @@ impl FnLower<'_, '_, '_> {
             });
         }
 
-        let t = &mut self.t;
+        let t = &mut *self.t;
         if self.tier == Tier::Huge {
             block_local_locals_into(ir, &mut t.block_local_written, &mut t.block_local);
         } else {
