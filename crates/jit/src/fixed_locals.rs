@@ -24,7 +24,7 @@
 //! read that comes before the assignment is lowered asks cranelift-frontend, as for any
 //! other local.
 
-use crate::scratch::refill;
+use crate::scratch::{refill, reserve_vec};
 use poolopt_ir::cfg::Cfg;
 use poolopt_ir::dominators::DomTree;
 use poolopt_ir::{Block, EntityRef, Function, Local, Operand, SecondaryMap, Type};
@@ -57,6 +57,18 @@ pub struct FixedLocalsScratch {
     /// Per block: its position in the layout.
     layout_pos: Vec<u32>,
     dom: DomTree,
+}
+
+impl FixedLocalsScratch {
+    /// Makes room for a function of `locals` locals and `blocks` blocks.
+    pub(crate) fn reserve(&mut self, locals: usize, blocks: usize) {
+        reserve_vec(&mut self.defs, locals);
+        reserve_vec(&mut self.def_block, locals);
+        reserve_vec(&mut self.def_pos, locals);
+        reserve_vec(&mut self.written, locals);
+        reserve_vec(&mut self.layout_pos, blocks);
+        self.dom.reserve(blocks);
+    }
 }
 
 /// The fixed locals of `ir` (see the module documentation) into `fixed`, and in the same walk

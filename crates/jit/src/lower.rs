@@ -50,7 +50,7 @@ use crate::runtime::{
     RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, CTX_RT_HANDLE, CTX_RT_RESULT,
     HDR_CAP, HDR_LEN, HDR_PTR,
 };
-use crate::scratch::LowerScratch;
+use crate::scratch::{reserve_map, reserve_vec, LowerScratch, ModuleSizes};
 use crate::tier::Tier;
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::{
@@ -92,6 +92,8 @@ pub struct LowerEnv<'a> {
     /// Per function: its Cranelift signature ([`abi::ir_signature`]), made once per module
     /// rather than once per definition and once per calling function.
     signatures: Vec<Signature>,
+    /// The sizes of the largest function, which the lowering's tables are sized for at once.
+    pub(crate) sizes: ModuleSizes,
 }
 
 impl<'a> LowerEnv<'a> {
@@ -141,6 +143,7 @@ impl<'a> LowerEnv<'a> {
             recursive,
             may_trap,
             signatures,
+            sizes: ModuleSizes::of(module),
         })
     }
 
@@ -337,7 +340,7 @@ pub fn lower_function(
             message: "too many memory flags".to_string(),
         })?;
     let b = FunctionBuilder::new(out, fbc);
-    scratch.reset(ir, env.module.funcs.len());
+    scratch.reset(ir, env.module.funcs.len(), &env.sizes);
     let mut l = FnLower {
         env,
         ir,
@@ -2745,6 +2748,15 @@ pub struct LoopScanScratch {
     /// Per block: in the body being collected.
     seen: SecondaryMap<Block, bool>,
     work: Vec<Block>,
+}
+
+impl LoopScanScratch {
+    /// Makes room for a function of `blocks` blocks.
+    pub(crate) fn reserve(&mut self, blocks: usize) {
+        reserve_map(&mut self.pos, blocks);
+        reserve_map(&mut self.seen, blocks);
+        reserve_vec(&mut self.work, blocks);
+    }
 }
 
 /// [`header_invariant_loops`] into `out` (emptied first), with the working storage of
