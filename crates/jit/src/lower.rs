@@ -50,7 +50,7 @@ use crate::runtime::{
     RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, CTX_RT_HANDLE, CTX_RT_RESULT,
     HDR_CAP, HDR_LEN, HDR_PTR,
 };
-use crate::scratch::{reserve_map, reserve_vec, LowerScratch, ModuleSizes};
+use crate::scratch::{reserve_function, reserve_map, reserve_vec, LowerScratch, ModuleSizes};
 use crate::tier::Tier;
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::{
@@ -339,6 +339,7 @@ pub fn lower_function(
             function: ir.name.clone(),
             message: "too many memory flags".to_string(),
         })?;
+    reserve_function(out, &env.sizes);
     let b = FunctionBuilder::new(out, fbc);
     scratch.reset(ir, env.module.funcs.len(), &env.sizes);
     let mut l = FnLower {

@@ -190,6 +190,26 @@ impl LowerScratch {
     }
 }
 
+/// Gives the tables of the Cranelift function `out`, still empty, room for the lowering of a
+/// function of the sizes `largest`, where Cranelift lets them be sized: its blocks and its
+/// value-list pool (the result, argument and block-call lists of its instructions). Cranelift
+/// keeps their storage when the caller clears `out` for the next function, so this allocates
+/// once per module, where growing would reallocate each of them several times.
+pub(crate) fn reserve_function(out: &mut cl::Function, largest: &ModuleSizes) {
+    let dfg = &mut out.dfg;
+    if dfg.num_insts() != 0 || dfg.num_blocks() != 0 {
+        return; // not empty: its lists live in the pool
+    }
+    // As for `preds_left`: an IR block and about one more per instruction at most.
+    dfg.blocks.reserve(largest.blocks + largest.insts);
+    // An instruction's result list takes the pool's smallest block (4 entries); arguments of
+    // calls and branches take more. About three Cranelift instructions per IR instruction.
+    let pool = 16 * largest.insts;
+    if dfg.value_lists.capacity() < pool {
+        dfg.value_lists = cl::ValueListPool::with_capacity(pool);
+    }
+}
+
 /// Makes `map` room for `n` entries, dropping its contents if it had to grow (its contents
 /// are about to be reset anyway): one allocation, with no copy of the old entries.
 pub(crate) fn reserve_map<K: EntityRef, V: Clone + Default>(
