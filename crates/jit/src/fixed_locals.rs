@@ -56,6 +56,10 @@ pub struct FixedLocalsScratch {
     written: Vec<u32>,
     /// Per block: its position in the layout.
     layout_pos: Vec<u32>,
+    /// The reads whose dominance only the dominator tree can tell: a fixed local read in a
+    /// block other than its assignment's, which is not the entry block (the entry dominates
+    /// every reachable block). The tree is computed after the walk, and only if there are any.
+    pending: Vec<(Local, Block)>,
     dom: DomTree,
 }
 
@@ -67,6 +71,7 @@ impl FixedLocalsScratch {
         reserve_vec(&mut self.def_pos, locals);
         reserve_vec(&mut self.written, locals);
         reserve_vec(&mut self.layout_pos, blocks);
+        reserve_vec(&mut self.pending, locals);
         self.dom.reserve(blocks);
     }
 }
@@ -118,6 +123,7 @@ fn walk(
         def_pos,
         written,
         layout_pos,
+        pending,
         dom,
     } = scratch;
     defs.clear();
@@ -139,7 +145,6 @@ fn walk(
             }
         }
     }
-    let mut any = false;
     for (l, data) in ir.locals.iter() {
         let one_value = match data.ty {
             Type::Scalar(_) | Type::Vec(_) => true,
@@ -147,13 +152,8 @@ fn walk(
         };
         let i = l.index();
         fixed[l] = one_value && defs[i] == 1 && cfg.is_reachable(def_block[i]);
-        any |= fixed[l];
     }
-    // The dominator tree only when some local may be fixed (its reads are then checked).
-    if any {
-        dom.recompute(cfg);
-    }
-    let dom = &*dom;
+    pending.clear();
     layout_pos.clear();
     layout_pos.resize(n_blocks, 0);
     for (n, &b) in ir.layout.iter().enumerate() {
@@ -165,11 +165,11 @@ fn walk(
     for (n, &blk) in ir.layout.iter().enumerate() {
         let stamp = n as u32 + 1;
         let data = &ir.blocks[blk];
-        let read = |op: Operand,
-                    pos: i64,
-                    fixed: &mut SecondaryMap<Local, bool>,
-                    exposed: &mut SecondaryMap<Local, bool>,
-                    written: &[u32]| {
+        let mut read = |op: Operand,
+                        pos: i64,
+                        fixed: &mut SecondaryMap<Local, bool>,
+                        exposed: &mut SecondaryMap<Local, bool>,
+                        written: &[u32]| {
             let Operand::Local(l) = op else { return };
             if written.get(l.index()).copied().unwrap_or(0) != stamp {
                 exposed[l] = true;
@@ -180,8 +180,14 @@ fn walk(
             let (d, i) = (def_block[l.index()], l.index());
             let dominated = if d == blk {
                 def_pos[i] < pos
+            } else if layout_pos[d.index()] >= layout_pos[blk.index()] {
+                false
+            } else if d == entry {
+                // The entry block dominates exactly the reachable blocks.
+                cfg.is_reachable(blk)
             } else {
-                layout_pos[d.index()] < layout_pos[blk.index()] && dom.dominates(d, blk)
+                pending.push((l, blk));
+                true
             };
             if !dominated {
                 fixed[l] = false;
@@ -200,6 +206,15 @@ fn walk(
         }
         if let Some(op) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
             read(op, data.insts.len() as i64, fixed, exposed, written);
+        }
+    }
+    // The reads only the dominator tree can judge, of locals still fixed.
+    if pending.iter().any(|&(l, _)| fixed[l]) {
+        dom.recompute(cfg);
+        for &(l, blk) in pending.iter() {
+            if !dom.dominates(def_block[l.index()], blk) {
+                fixed[l] = false;
+            }
         }
     }
 }
