@@ -2895,6 +2895,16 @@ pub fn field_struct_locals_into(
     bad: &mut SecondaryMap<Local, bool>,
     out: &mut SecondaryMap<Local, bool>,
 ) {
+    out.clear();
+    out.resize(ir.locals.len());
+    // Without an unpacked struct local there is nothing to find.
+    if !ir
+        .locals
+        .values()
+        .any(|d| matches!(d.ty, Type::Struct(_)) && !d.packed)
+    {
+        return;
+    }
     bad.clear();
     bad.resize(ir.locals.len());
     for &l in &ir.params {
@@ -2941,8 +2951,6 @@ pub fn field_struct_locals_into(
             bad[l] = true;
         }
     }
-    out.clear();
-    out.resize(ir.locals.len());
     for (l, data) in ir.locals.iter() {
         out[l] = match data.ty {
             Type::Struct(sid) if !data.packed && !bad[l] => {

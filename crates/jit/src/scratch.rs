@@ -37,6 +37,14 @@ pub struct ModuleSizes {
 }
 
 impl ModuleSizes {
+    /// Whether a function of these sizes fits tables with room for `room`.
+    fn fits_in(&self, room: &ModuleSizes) -> bool {
+        self.locals <= room.locals
+            && self.blocks <= room.blocks
+            && self.insts <= room.insts
+            && self.funcs <= room.funcs
+    }
+
     /// The sizes of `module`'s largest function.
     pub fn of(module: &Module) -> ModuleSizes {
         let mut sizes = ModuleSizes {
@@ -114,6 +122,8 @@ pub struct LowerScratch {
     pub(crate) callees: SecondaryMap<FuncId, Option<FuncRef>>,
     /// The argument list of the call being lowered.
     pub(crate) call_args: Vec<Value>,
+    /// The sizes the tables have room for ([`LowerScratch::reserve`]).
+    reserved: ModuleSizes,
 }
 
 impl LowerScratch {
@@ -156,6 +166,10 @@ impl LowerScratch {
 impl LowerScratch {
     /// Gives every table room for a function of the sizes `largest` (a no-op once it has).
     fn reserve(&mut self, largest: &ModuleSizes) {
+        if largest.fits_in(&self.reserved) {
+            return;
+        }
+        self.reserved = *largest;
         let &ModuleSizes {
             locals,
             blocks,
