@@ -2749,6 +2749,8 @@ pub struct LoopScanScratch {
     /// Per block: in the body being collected.
     seen: SecondaryMap<Block, bool>,
     work: Vec<Block>,
+    /// The body being collected (copied out only when its loop qualifies).
+    body: Vec<Block>,
 }
 
 impl LoopScanScratch {
@@ -2757,6 +2759,7 @@ impl LoopScanScratch {
         reserve_map(&mut self.pos, blocks);
         reserve_map(&mut self.seen, blocks);
         reserve_vec(&mut self.work, blocks);
+        reserve_vec(&mut self.body, blocks);
     }
 }
 
@@ -2769,7 +2772,16 @@ pub fn header_invariant_loops_into(
     out: &mut Vec<HoistLoop>,
 ) {
     out.clear();
-    let LoopScanScratch { pos, seen, work } = scratch;
+    // A qualifying loop reads or writes some vec local.
+    if !ir.locals.values().any(|d| matches!(d.ty, Type::Vec(_))) {
+        return;
+    }
+    let LoopScanScratch {
+        pos,
+        seen,
+        work,
+        body,
+    } = scratch;
     pos.clear();
     pos.resize(ir.blocks.len());
     for (n, &b) in ir.layout.iter().enumerate() {
@@ -2796,7 +2808,8 @@ pub fn header_invariant_loops_into(
         }
         // The body: backwards from the latch, stopping at the header. `seen` is all false
         // between candidates (cleared over the body below).
-        let mut body = vec![h];
+        body.clear();
+        body.push(h);
         seen[h] = true;
         work.clear();
         work.push(latch);
@@ -2817,7 +2830,7 @@ pub fn header_invariant_loops_into(
             && body
                 .iter()
                 .all(|&b| b == h || preds(b).iter().all(|q| seen[*q]));
-        for &b in &body {
+        for &b in body.iter() {
             seen[b] = false;
         }
         if !single_entry {
@@ -2833,7 +2846,7 @@ pub fn header_invariant_loops_into(
             None => vecs.push((vec, len, ptr)),
         };
         // The first instruction that disqualifies the loop ends the scan.
-        'scan: for &b in &body {
+        'scan: for &b in body.iter() {
             let Some(data) = ir.blocks.get(b) else {
                 ok = false;
                 break;
@@ -2868,7 +2881,7 @@ pub fn header_invariant_loops_into(
         if ok && !vecs.is_empty() {
             out.push(HoistLoop {
                 preheader: p,
-                body,
+                body: body.clone(),
                 vecs,
             });
         }
