@@ -50,7 +50,9 @@ use crate::runtime::{
     RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, CTX_RT_HANDLE, CTX_RT_RESULT,
     HDR_CAP, HDR_LEN, HDR_PTR,
 };
-use crate::scratch::{reserve_function, reserve_map, reserve_vec, LowerScratch, ModuleSizes};
+use crate::scratch::{
+    refill, reserve_function, reserve_map, reserve_vec, LowerScratch, ModuleSizes,
+};
 use crate::tier::Tier;
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::{
@@ -1513,6 +1515,10 @@ impl FnLower<'_, '_, '_, '_> {
             header_invariant_loops_into(ir, &t.cfg, &mut t.loop_scan, &mut t.hoist_loops);
             field_struct_locals_into(ir, self.env.module, &mut t.by_fields_bad, &mut t.by_fields);
             t.hoisted.resize(t.hoist_loops.len(), Vec::new());
+            if !t.hoist_loops.is_empty() {
+                refill(&mut t.block_loops, ir.blocks.len());
+                refill(&mut t.preheader_of, ir.blocks.len());
+            }
             for (i, lp) in self.t.hoist_loops.iter().enumerate() {
                 self.t.preheader_of[lp.preheader].push(i as u32);
                 for &b in &lp.body {
@@ -2251,6 +2257,9 @@ impl FnLower<'_, '_, '_, '_> {
     /// At the end of preheader `blk`, loads the headers its loops use (length and data
     /// pointer of each vec, as needed) once, for every block of the loop.
     fn load_loop_headers(&mut self, blk: Block) -> R<()> {
+        if self.t.hoist_loops.is_empty() {
+            return Ok(()); // (and `preheader_of` is not sized for this function)
+        }
         let loops = self.t.preheader_of[blk].clone();
         for i in loops {
             let Some(lp) = self.t.hoist_loops.get(i as usize) else {
@@ -2274,6 +2283,9 @@ impl FnLower<'_, '_, '_, '_> {
     /// The length (`want_len`) or the data pointer of `vec` loaded in the preheader of a loop
     /// the current block belongs to, if any.
     fn hoisted_header(&self, vec: Local, want_len: bool) -> Option<Value> {
+        if self.t.hoist_loops.is_empty() {
+            return None; // (and `block_loops` is not sized for this function)
+        }
         let blk = self.cur_block?;
         self.t.block_loops[blk].iter().find_map(|&i| {
             self.t

@@ -102,9 +102,10 @@ pub struct LowerScratch {
     pub(crate) hoist_loops: Vec<HoistLoop>,
     /// Per loop of `hoist_loops`: its headers once loaded.
     pub(crate) hoisted: Vec<Vec<HoistedHeader>>,
-    /// Per IR block: the loops of `hoist_loops` it belongs to.
+    /// Per IR block: the loops of `hoist_loops` it belongs to (filled, and read, only when
+    /// `hoist_loops` is not empty).
     pub(crate) block_loops: SecondaryMap<Block, Vec<u32>>,
-    /// Per IR block: the loops of `hoist_loops` it is the preheader of.
+    /// Per IR block: the loops of `hoist_loops` it is the preheader of (as `block_loops`).
     pub(crate) preheader_of: SecondaryMap<Block, Vec<u32>>,
     /// Per variable: where its value lives.
     pub(crate) var_kinds: Vec<VarKind>,
@@ -141,8 +142,8 @@ impl LowerScratch {
         refill(&mut self.locals, n_locals);
         refill(&mut self.blocks, n_blocks);
         refill(&mut self.layout_pos, n_blocks);
-        refill(&mut self.block_loops, n_blocks);
-        refill(&mut self.preheader_of, n_blocks);
+        // `block_loops` and `preheader_of` are sized by the lowering, and only when it
+        // hoists a loop's headers (they are read only then).
         refill(&mut self.callees, n_funcs);
         refill(&mut self.param_index, n_locals);
         // Indexed by Cranelift block, which the lowering creates: at least one per IR block.
