@@ -24,6 +24,7 @@
 //! read that comes before the assignment is lowered asks cranelift-frontend, as for any
 //! other local.
 
+use crate::lower::field_wise_mention;
 use crate::scratch::{refill, reserve_vec};
 use poolopt_ir::cfg::Cfg;
 use poolopt_ir::dominators::DomTree;
@@ -41,6 +42,7 @@ pub fn fixed_locals(ir: &Function, cfg: &Cfg) -> SecondaryMap<Local, bool> {
         &mut FixedLocalsScratch::default(),
         &mut fixed,
         &mut block_local,
+        None,
     );
     fixed
 }
@@ -79,13 +81,16 @@ impl FixedLocalsScratch {
 /// The fixed locals of `ir` (see the module documentation) into `fixed`, and in the same walk
 /// over the function's reads its block-local locals ([`crate::lower::block_local_locals`]) into
 /// `block_local` (both emptied first), with the working storage of `scratch`. One walk instead
-/// of two: the lowering of a normal-tier function needs both.
+/// of two: the lowering of a normal-tier function needs both. With `field_wise_barred`, the
+/// walk also marks there (emptied first) each local some mention bars from being held field by
+/// field ([`crate::lower::field_wise_barred`]), a third analysis of the same instructions.
 pub fn fixed_locals_into(
     ir: &Function,
     cfg: &Cfg,
     scratch: &mut FixedLocalsScratch,
     fixed: &mut SecondaryMap<Local, bool>,
     block_local: &mut SecondaryMap<Local, bool>,
+    field_wise_barred: Option<&mut SecondaryMap<Local, bool>>,
 ) {
     let n_locals = ir.locals.len();
     refill(fixed, n_locals);
@@ -96,19 +101,33 @@ pub fn fixed_locals_into(
     for &p in &ir.params {
         exposed[p] = true;
     }
-    walk(ir, cfg, scratch, fixed, exposed);
+    let mut no_barred = SecondaryMap::new();
+    let (barred, mark_barred) = match field_wise_barred {
+        Some(barred) => {
+            refill(barred, n_locals);
+            for &p in &ir.params {
+                barred[p] = true;
+            }
+            (barred, true)
+        }
+        None => (&mut no_barred, false),
+    };
+    walk(ir, cfg, scratch, fixed, exposed, barred, mark_barred);
     for flag in exposed.values_mut() {
         *flag = !*flag;
     }
 }
 
-/// The walks of [`fixed_locals_into`]: assignments, then reads.
+/// The walks of [`fixed_locals_into`]: assignments, then reads (and, with `mark_barred`, the
+/// mentions that bar a local from being held field by field, into `barred`).
 fn walk(
     ir: &Function,
     cfg: &Cfg,
     scratch: &mut FixedLocalsScratch,
     fixed: &mut SecondaryMap<Local, bool>,
     exposed: &mut SecondaryMap<Local, bool>,
+    barred: &mut SecondaryMap<Local, bool>,
+    mark_barred: bool,
 ) {
     let n_locals = ir.locals.len();
     let Some(entry) = ir.entry() else {
@@ -195,8 +214,25 @@ fn walk(
         };
         for (pos, &inst) in data.insts.iter().enumerate() {
             if let Some(d) = ir.insts.get(inst) {
-                d.kind
-                    .for_each_use(|op| read(op, pos as i64, fixed, exposed, written));
+                if mark_barred {
+                    let allowed = field_wise_mention(&d.kind);
+                    d.kind.for_each_use(|op| {
+                        if let Operand::Local(l) = op {
+                            if Some(l) != allowed {
+                                barred[l] = true;
+                            }
+                        }
+                        read(op, pos as i64, fixed, exposed, written)
+                    });
+                    if let Some(l) = d.kind.def() {
+                        if Some(l) != allowed {
+                            barred[l] = true;
+                        }
+                    }
+                } else {
+                    d.kind
+                        .for_each_use(|op| read(op, pos as i64, fixed, exposed, written));
+                }
                 if let Some(l) = d.kind.def() {
                     if let Some(w) = written.get_mut(l.index()) {
                         *w = stamp;
@@ -205,6 +241,9 @@ fn walk(
             }
         }
         if let Some(op) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
+            if let (Operand::Local(l), true) = (op, mark_barred) {
+                barred[l] = true;
+            }
             read(op, data.insts.len() as i64, fixed, exposed, written);
         }
     }
@@ -231,12 +270,14 @@ mod tests {
         // The shared walk's block-local flags are the standalone analysis's.
         let (mut fixed2, mut block_local) = (SecondaryMap::new(), SecondaryMap::new());
         let mut scratch = FixedLocalsScratch::default();
+        let mut barred = SecondaryMap::new();
         fixed_locals_into(
             f,
             &Cfg::compute(f),
             &mut scratch,
             &mut fixed2,
             &mut block_local,
+            Some(&mut barred),
         );
         let standalone = crate::lower::block_local_locals(f);
         for (l, _) in f.locals.iter() {

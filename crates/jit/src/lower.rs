@@ -1502,18 +1502,25 @@ impl FnLower<'_, '_, '_, '_> {
             // The huge tier keeps every local in memory: a value live across the function
             // is what its single-pass register allocation must not have.
             t.cfg.recompute(ir);
-            // The block-local flags come from the same walk.
+            // The block-local flags come from the same walk, and so do the mentions that bar a
+            // struct local from being held field by field, when the function has a candidate.
+            let field_wise = has_field_wise_candidate(ir);
             fixed_locals_into(
                 ir,
                 &t.cfg,
                 &mut t.fixed_scratch,
                 &mut t.fixed,
                 &mut t.block_local,
+                field_wise.then_some(&mut t.by_fields_bad),
             );
+            if field_wise {
+                field_struct_locals_from(ir, self.env.module, &t.by_fields_bad, &mut t.by_fields);
+            } else {
+                refill(&mut t.by_fields, ir.locals.len());
+            }
             t.cfg
                 .loop_depths_into(&mut t.loop_depth, &mut t.loop_mark, &mut t.loop_work);
             header_invariant_loops_into(ir, &t.cfg, &mut t.loop_scan, &mut t.hoist_loops);
-            field_struct_locals_into(ir, self.env.module, &mut t.by_fields_bad, &mut t.by_fields);
             t.hoisted.resize(t.hoist_loops.len(), Vec::new());
             if !t.hoist_loops.is_empty() {
                 refill(&mut t.block_loops, ir.blocks.len());
@@ -2920,14 +2927,9 @@ pub fn field_struct_locals_into(
     bad: &mut SecondaryMap<Local, bool>,
     out: &mut SecondaryMap<Local, bool>,
 ) {
-    out.clear();
-    out.resize(ir.locals.len());
-    // Without an unpacked struct local there is nothing to find.
-    if !ir
-        .locals
-        .values()
-        .any(|d| matches!(d.ty, Type::Struct(_)) && !d.packed)
-    {
+    if !has_field_wise_candidate(ir) {
+        out.clear();
+        out.resize(ir.locals.len());
         return;
     }
     bad.clear();
@@ -2943,22 +2945,7 @@ pub fn field_struct_locals_into(
             let Some(d) = ir.insts.get(inst) else {
                 continue;
             };
-            // The one mention of a struct local this instruction may make.
-            let allowed = match &d.kind {
-                InstKind::Make { dst, .. } => Some(*dst),
-                InstKind::GetField { src, .. } => Some(*src),
-                InstKind::SetField { dst, .. } => Some(*dst),
-                InstKind::VecSet {
-                    value: Operand::Local(l),
-                    field: None,
-                    ..
-                }
-                | InstKind::VecPush {
-                    value: Operand::Local(l),
-                    ..
-                } => Some(*l),
-                _ => None,
-            };
+            let allowed = field_wise_mention(&d.kind);
             d.kind.for_each_use(|op| {
                 if let Operand::Local(l) = op {
                     if Some(l) != allowed {
@@ -2976,9 +2963,51 @@ pub fn field_struct_locals_into(
             bad[l] = true;
         }
     }
+    field_struct_locals_from(ir, module, bad, out);
+}
+
+/// Whether `ir` has a local [`field_struct_locals`] might admit: an unpacked struct local.
+/// Without one the scan for barring mentions can be skipped.
+pub(crate) fn has_field_wise_candidate(ir: &Function) -> bool {
+    ir.locals
+        .values()
+        .any(|d| matches!(d.ty, Type::Struct(_)) && !d.packed)
+}
+
+/// The one mention of a struct local instruction `kind` may make without barring it from being
+/// held field by field: any other mention of a local, and every mention of a parameter or by
+/// a terminator, bars it ([`field_struct_locals`]).
+pub(crate) fn field_wise_mention(kind: &InstKind) -> Option<Local> {
+    match kind {
+        InstKind::Make { dst, .. } => Some(*dst),
+        InstKind::GetField { src, .. } => Some(*src),
+        InstKind::SetField { dst, .. } => Some(*dst),
+        InstKind::VecSet {
+            value: Operand::Local(l),
+            field: None,
+            ..
+        }
+        | InstKind::VecPush {
+            value: Operand::Local(l),
+            ..
+        } => Some(*l),
+        _ => None,
+    }
+}
+
+/// [`field_struct_locals`] into `out` (emptied first), given per local whether some mention
+/// bars it (`barred`, see [`field_wise_mention`]).
+pub(crate) fn field_struct_locals_from(
+    ir: &Function,
+    module: &Module,
+    barred: &SecondaryMap<Local, bool>,
+    out: &mut SecondaryMap<Local, bool>,
+) {
+    out.clear();
+    out.resize(ir.locals.len());
     for (l, data) in ir.locals.iter() {
         out[l] = match data.ty {
-            Type::Struct(sid) if !data.packed && !bad[l] => {
+            Type::Struct(sid) if !data.packed && !barred[l] => {
                 module.structs.get(sid).is_some_and(|d| {
                     d.fields.len() <= MAX_FIELD_VARS
                         && d.fields.iter().all(|f| f.ty.as_scalar().is_some())
