@@ -295,6 +295,63 @@ mod tests {
     }
 
     #[test]
+    fn the_shared_walk_bars_the_same_struct_locals_as_the_field_wise_scan() {
+        let src = "struct P { a: i8, b: i64 }
+        fn f(p: P, n: i64) -> i64 {
+            var v: vec<P>
+            var s: P
+            var u: P
+            var w: P
+            var y: i64
+            var c: bool
+          entry:
+            v = new vec<P>
+            s = make P(1, n)
+            y = getfield s.b
+            setfield s.b, y
+            push v, s
+            u = make P(2, y)
+            w = copy u
+            c = slt y, 3
+            brif c, t, e
+          t:
+            set v[0], u
+            y = getfield p.b
+            ret y
+          e:
+            ret n
+        }";
+        let module = parse(src).expect("parses");
+        let f = module.funcs.values().next().expect("one function");
+        let (mut fixed, mut block_local, mut barred) = (
+            SecondaryMap::new(),
+            SecondaryMap::new(),
+            SecondaryMap::new(),
+        );
+        fixed_locals_into(
+            f,
+            &Cfg::compute(f),
+            &mut FixedLocalsScratch::default(),
+            &mut fixed,
+            &mut block_local,
+            Some(&mut barred),
+        );
+        let mut shared = SecondaryMap::new();
+        crate::lower::field_struct_locals_from(f, &module, &barred, &mut shared);
+        let standalone = crate::lower::field_struct_locals(f, &module);
+        let mut names = Vec::new();
+        for (l, data) in f.locals.iter() {
+            assert_eq!(shared[l], standalone[l], "field-wise flag of {l}");
+            if shared[l] {
+                names.push(data.name.to_string());
+            }
+        }
+        // `s`: built, read and written by field, pushed. Not `p` (a parameter), `u` (copied),
+        // `w` (assigned by a copy).
+        assert_eq!(names, vec!["s"]);
+    }
+
+    #[test]
     fn one_dominating_assignment_is_fixed() {
         let src = "fn f(a: i64, b: i64) -> i64 {
             var x: i64
