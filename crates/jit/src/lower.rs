@@ -44,6 +44,7 @@
 //! - Struct copies move 16 bytes at a time through SSE registers.
 
 use crate::abi::{self, PTR};
+use crate::append::AppendIns;
 use crate::error::JitError;
 use crate::fixed_locals::fixed_locals_into;
 use crate::runtime::{
@@ -677,7 +678,7 @@ impl FnLower<'_, '_, '_, '_> {
     fn call_rt_stub(&mut self, rt: RtFunc, args: &[Value]) -> R<Value> {
         let ctx = self.ctx()?;
         let f = self.rt_ref(rt);
-        self.b.ins().call(f, args);
+        self.ins().call(f, args);
         Ok(self.load(types::I64, ctx, CTX_RT_RESULT))
     }
 
@@ -704,12 +705,18 @@ impl FnLower<'_, '_, '_, '_> {
 
     // ---------------------------------------------------------------- small helpers
 
+    /// A builder for one instruction at the end of the current block, neither a branch nor a
+    /// terminator (those go through `self.b.ins()`; see [`crate::append`]).
+    fn ins(&mut self) -> AppendIns<'_> {
+        AppendIns::new(&mut self.b)
+    }
+
     fn iconst(&mut self, ty: ScalarType, c: i64) -> Value {
-        self.b.ins().iconst(abi::scalar_cl(ty), imm_for(ty, c))
+        self.ins().iconst(abi::scalar_cl(ty), imm_for(ty, c))
     }
 
     fn i64c(&mut self, c: i64) -> Value {
-        self.b.ins().iconst(types::I64, c)
+        self.ins().iconst(types::I64, c)
     }
 
     /// A constant on the IR block's main line, created once per IR block (the main line's
@@ -725,7 +732,7 @@ impl FnLower<'_, '_, '_, '_> {
         {
             return v;
         }
-        let v = self.b.ins().iconst(ty, c);
+        let v = self.ins().iconst(ty, c);
         self.t.block_consts.push((ty, c, v));
         v
     }
@@ -733,19 +740,17 @@ impl FnLower<'_, '_, '_, '_> {
     /// A load with the function's interned `notrap` flags (`InstBuilder::load` would look the
     /// flags up in the function's flag set, a hash, for every access).
     fn load(&mut self, ty: types::Type, addr: Value, off: i32) -> Value {
-        let (inst, dfg) = self
-            .b
-            .ins()
-            .Load(Opcode::Load, ty, self.notrap, off.into(), addr);
+        let notrap = self.notrap;
+        let (inst, dfg) = self.ins().Load(Opcode::Load, ty, notrap, off.into(), addr);
         dfg.first_result(inst)
     }
 
     /// A store with the function's interned `notrap` flags (see [`FnLower::load`]).
     fn store(&mut self, v: Value, addr: Value, off: i32) {
         let ty = self.b.func.dfg.value_type(v);
-        self.b
-            .ins()
-            .Store(Opcode::Store, ty, self.notrap, off.into(), v, addr);
+        let notrap = self.notrap;
+        self.ins()
+            .Store(Opcode::Store, ty, notrap, off.into(), v, addr);
     }
 
     fn new_slot(&mut self, size: u32, align: u32) -> StackSlot {
@@ -759,7 +764,7 @@ impl FnLower<'_, '_, '_, '_> {
     }
 
     fn slot_addr(&mut self, ss: StackSlot) -> Value {
-        self.b.ins().stack_addr(PTR, ss, 0)
+        self.ins().stack_addr(PTR, ss, 0)
     }
 
     /// Power-of-two chunks (8, 4, 2, 1) covering `size` bytes, as (offset, bytes), largest
@@ -821,14 +826,14 @@ impl FnLower<'_, '_, '_, '_> {
             let ty = Self::chunk_ty(bytes);
             let mut v = self.load(ty, addr, off + o as i32);
             if ty != types::I64 {
-                v = self.b.ins().uextend(types::I64, v);
+                v = self.ins().uextend(types::I64, v);
             }
             if o > 0 {
-                v = self.b.ins().ishl_imm_u(v, i64::from(8 * o));
+                v = self.ins().ishl_imm_u(v, i64::from(8 * o));
             }
             acc = Some(match acc {
                 None => v,
-                Some(a) => self.b.ins().bor(a, v),
+                Some(a) => self.ins().bor(a, v),
             });
         }
         acc.unwrap_or_else(|| self.i64c(0))
@@ -840,10 +845,10 @@ impl FnLower<'_, '_, '_, '_> {
             let ty = Self::chunk_ty(bytes);
             let mut part = v;
             if o > 0 {
-                part = self.b.ins().ushr_imm_u(part, i64::from(8 * o));
+                part = self.ins().ushr_imm_u(part, i64::from(8 * o));
             }
             if ty != types::I64 {
-                part = self.b.ins().ireduce(ty, part);
+                part = self.ins().ireduce(ty, part);
             }
             self.store(part, addr, off + o as i32);
         }
@@ -855,17 +860,17 @@ impl FnLower<'_, '_, '_, '_> {
         let (fc, tc) = (abi::scalar_cl(from), abi::scalar_cl(to));
         let mut v = if tc.bits() > fc.bits() {
             if signed {
-                self.b.ins().sextend(tc, v)
+                self.ins().sextend(tc, v)
             } else {
-                self.b.ins().uextend(tc, v)
+                self.ins().uextend(tc, v)
             }
         } else if tc.bits() < fc.bits() {
-            self.b.ins().ireduce(tc, v)
+            self.ins().ireduce(tc, v)
         } else {
             v
         };
         if to == ScalarType::Bool && from != ScalarType::Bool {
-            v = self.b.ins().band_imm_u(v, 1);
+            v = self.ins().band_imm_u(v, 1);
         }
         v
     }
@@ -937,7 +942,7 @@ impl FnLower<'_, '_, '_, '_> {
                 }
             };
             let rt = self.rt_ref(RtFunc::Trap);
-            self.b.ins().call(rt, &[ctx, kind_v, site, a, b]);
+            self.ins().call(rt, &[ctx, kind_v, site, a, b]);
             self.b.ins().jump(bail, &[]);
         }
         // Handed back, so that the next function reuses its storage.
@@ -992,10 +997,10 @@ impl FnLower<'_, '_, '_, '_> {
         self.b.set_cold_block(edge);
         let cont = self.b.create_block();
         if self.tier == Tier::Huge {
-            let ok = self.b.ins().icmp(cc.complement(), x, y);
+            let ok = self.ins().icmp(cc.complement(), x, y);
             self.b.ins().brif(ok, cont, &[], edge, &[]);
         } else {
-            let fail = self.b.ins().icmp(cc, x, y);
+            let fail = self.ins().icmp(cc, x, y);
             self.b.ins().brif(fail, edge, &[], cont, &[]);
         }
         self.b.seal_block(edge);
@@ -1073,7 +1078,7 @@ impl FnLower<'_, '_, '_, '_> {
         } else if let Some(mem) = self.huge.as_mut() {
             self.t.var_kinds[i] = VarKind::Memory(mem.next_offset, ty);
             mem.next_offset += 8;
-            let v = init.unwrap_or_else(|| self.b.ins().iconst(ty, 0));
+            let v = init.unwrap_or_else(|| self.ins().iconst(ty, 0));
             self.write_var(var, v);
         } else if let Some(v) = init {
             self.b.def_var(var, v);
@@ -1095,7 +1100,7 @@ impl FnLower<'_, '_, '_, '_> {
         if let Some(base) = self.huge.as_ref().and_then(|m| m.base) {
             return base;
         }
-        let base = self.b.ins().stack_addr(PTR, slot, 0);
+        let base = self.ins().stack_addr(PTR, slot, 0);
         if let Some(mem) = self.huge.as_mut() {
             mem.base = Some(base);
         }
@@ -1139,7 +1144,7 @@ impl FnLower<'_, '_, '_, '_> {
             VarKind::Frontend => self.b.use_var(var),
             // Never read before its write in the block (see `block_local_locals`); the
             // local's initial zero keeps this total.
-            VarKind::BlockLocal(ty) => self.b.ins().iconst(ty, 0),
+            VarKind::BlockLocal(ty) => self.ins().iconst(ty, 0),
             // Every IR read is lowered after the assignment (see `fixed_locals`) and gets its
             // value directly. A read the lowering adds itself can come earlier (a hoisted loop
             // header's vec, loaded at the end of a preheader laid out before the block that
@@ -1352,13 +1357,13 @@ impl FnLower<'_, '_, '_, '_> {
             InstructionData::UnaryImm {
                 opcode: Opcode::Iconst,
                 imm,
-            } => self.b.ins().iconst(ty, imm),
+            } => self.ins().iconst(ty, imm),
             InstructionData::Binary {
                 opcode:
                     op @ (Opcode::Iadd | Opcode::Isub | Opcode::Band | Opcode::Bor | Opcode::Bxor),
                 args: [x, y],
             } if is_const(x) || is_const(y) => {
-                let (inst, dfg) = self.b.ins().Binary(op, ty, x, y);
+                let (inst, dfg) = self.ins().Binary(op, ty, x, y);
                 dfg.first_result(inst)
             }
             _ => v,
@@ -1467,7 +1472,7 @@ impl FnLower<'_, '_, '_, '_> {
         // call graph only: the others cannot deepen the stack without bound.
         if self.recursive {
             let depth = self.load(types::I64, ctx, CTX_DEPTH);
-            let depth1 = self.b.ins().iadd_imm_s(depth, 1);
+            let depth1 = self.ins().iadd_imm_s(depth, 1);
             self.store(depth1, ctx, CTX_DEPTH);
             let max = self.load(types::I64, ctx, CTX_MAX_DEPTH);
             self.site_line = ir.loc.line; // a stack_overflow is reported at the callee's `fn`
@@ -1555,7 +1560,7 @@ impl FnLower<'_, '_, '_, '_> {
                     let v = match incoming {
                         Some(v) => Some(v),
                         None if self.t.block_local[local] || self.t.fixed[local] => None,
-                        None => Some(self.b.ins().iadd_imm_s(ctx, i64::from(CTX_DEAD_HEADER))),
+                        None => Some(self.ins().iadd_imm_s(ctx, i64::from(CTX_DEAD_HEADER))),
                     };
                     let var = self.declare_local_var(local, PTR, v);
                     Repr::Vec(var, elem)
@@ -1617,7 +1622,7 @@ impl FnLower<'_, '_, '_, '_> {
                 let fuel = self.load(types::I64, ctx, CTX_FUEL);
                 let zero = self.i64c(0);
                 self.trap_if(IntCC::Equal, fuel, zero, TrapKind::OutOfFuel, None, None)?;
-                let fuel1 = self.b.ins().iadd_imm_s(fuel, -1);
+                let fuel1 = self.ins().iadd_imm_s(fuel, -1);
                 self.store(fuel1, ctx, CTX_FUEL);
             }
             let data = &ir.blocks[blk];
@@ -1651,7 +1656,7 @@ impl FnLower<'_, '_, '_, '_> {
     fn fill_bail(&mut self, bail: cl::Block) {
         self.b.switch_to_block(bail);
         let ir = self.ir;
-        let trapped = self.b.ins().iconst(abi::STATUS, 1);
+        let trapped = self.ins().iconst(abi::STATUS, 1);
         match ir.ret {
             Some(Type::Scalar(s)) => {
                 let z = self.iconst(s, 0);
@@ -1752,7 +1757,7 @@ impl FnLower<'_, '_, '_, '_> {
                 if self.recursive {
                     let ctx = self.ctx()?;
                     let depth = self.load(types::I64, ctx, CTX_DEPTH);
-                    let depth1 = self.b.ins().iadd_imm_s(depth, -1);
+                    let depth1 = self.ins().iadd_imm_s(depth, -1);
                     self.store(depth1, ctx, CTX_DEPTH);
                 }
                 let ok = self.block_const(abi::STATUS, 0);
@@ -1793,10 +1798,10 @@ impl FnLower<'_, '_, '_, '_> {
                     };
                     return c;
                 }
-                return self.b.ins().icmp(cond.complement(), args[0], args[1]);
+                return self.ins().icmp(cond.complement(), args[0], args[1]);
             }
         }
-        self.b.ins().icmp_imm_u(IntCC::Equal, c, 0)
+        self.ins().icmp_imm_u(IntCC::Equal, c, 0)
     }
 
     /// Whether the value of operand `op`, defined by `inst`, is used by nothing but the
@@ -1829,16 +1834,16 @@ impl FnLower<'_, '_, '_, '_> {
                 let x = self.scalar_operand(*arg, ty)?;
                 let r = match (op, ty) {
                     (UnaryOp::Neg, ScalarType::Bool) => {
-                        let n = self.b.ins().ineg(x);
-                        self.b.ins().band_imm_u(n, 1)
+                        let n = self.ins().ineg(x);
+                        self.ins().band_imm_u(n, 1)
                     }
-                    (UnaryOp::Neg, _) => self.b.ins().ineg(x),
-                    (UnaryOp::Not, ScalarType::Bool) => self.b.ins().bxor_imm_u(x, 1),
-                    (UnaryOp::Not, _) => self.b.ins().bnot(x),
+                    (UnaryOp::Neg, _) => self.ins().ineg(x),
+                    (UnaryOp::Not, ScalarType::Bool) => self.ins().bxor_imm_u(x, 1),
+                    (UnaryOp::Not, _) => self.ins().bnot(x),
                     // Same type in and out, as the IR; ctz/clz of 0 is the width in both.
-                    (UnaryOp::Ctz, _) => self.b.ins().ctz(x),
-                    (UnaryOp::Clz, _) => self.b.ins().clz(x),
-                    (UnaryOp::Popcnt, _) => self.b.ins().popcnt(x),
+                    (UnaryOp::Ctz, _) => self.ins().ctz(x),
+                    (UnaryOp::Clz, _) => self.ins().clz(x),
+                    (UnaryOp::Popcnt, _) => self.ins().popcnt(x),
                 };
                 self.write_var(var, r);
                 Ok(())
@@ -1873,7 +1878,7 @@ impl FnLower<'_, '_, '_, '_> {
                     CmpOp::Ugt => IntCC::UnsignedGreaterThan,
                     CmpOp::Uge => IntCC::UnsignedGreaterThanOrEqual,
                 };
-                let r = self.b.ins().icmp(cc, a, c);
+                let r = self.ins().icmp(cc, a, c);
                 self.write_var(var, r);
                 Ok(())
             }
@@ -1972,7 +1977,7 @@ impl FnLower<'_, '_, '_, '_> {
                     self.trap_if(IntCC::Equal, len, zero, TrapKind::PopEmpty, None, None)?;
                 }
                 let minus_one = self.block_const(types::I64, -1);
-                let n = self.b.ins().iadd(len, minus_one);
+                let n = self.ins().iadd(len, minus_one);
                 self.store(n, h, HDR_LEN);
                 if let Some(dst) = dst {
                     let addr = self.elem_addr(h, n, size);
@@ -2089,18 +2094,18 @@ impl FnLower<'_, '_, '_, '_> {
         };
         let y = self.scalar_operand(rhs, rty)?;
         let r = match op {
-            BinaryOp::Add => self.b.ins().iadd(x, y),
-            BinaryOp::Sub => self.b.ins().isub(x, y),
-            BinaryOp::Mul => self.b.ins().imul(x, y),
-            BinaryOp::And => self.b.ins().band(x, y),
-            BinaryOp::Or => self.b.ins().bor(x, y),
-            BinaryOp::Xor => self.b.ins().bxor(x, y),
+            BinaryOp::Add => self.ins().iadd(x, y),
+            BinaryOp::Sub => self.ins().isub(x, y),
+            BinaryOp::Mul => self.ins().imul(x, y),
+            BinaryOp::And => self.ins().band(x, y),
+            BinaryOp::Or => self.ins().bor(x, y),
+            BinaryOp::Xor => self.ins().bxor(x, y),
             // A bool is one bit wide: every shift amount is 0 modulo 1.
             _ if is_shift && ty == ScalarType::Bool => x,
             // Cranelift takes shift amounts modulo the bit width, as the IR does.
-            BinaryOp::Shl => self.b.ins().ishl(x, y),
-            BinaryOp::LShr => self.b.ins().ushr(x, y),
-            BinaryOp::AShr => self.b.ins().sshr(x, y),
+            BinaryOp::Shl => self.ins().ishl(x, y),
+            BinaryOp::LShr => self.ins().ushr(x, y),
+            BinaryOp::AShr => self.ins().sshr(x, y),
             BinaryOp::SDiv | BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem => {
                 // The divisor test is skipped for an unchecked division (a pass proved it, or
                 // the trusted input vouches for it) and for a constant divisor that passes it.
@@ -2116,7 +2121,7 @@ impl FnLower<'_, '_, '_, '_> {
             }
         };
         let r = if ty == ScalarType::Bool && !op.is_logical() && !is_shift {
-            self.b.ins().band_imm_u(r, 1)
+            self.ins().band_imm_u(r, 1)
         } else {
             r
         };
@@ -2129,10 +2134,10 @@ impl FnLower<'_, '_, '_, '_> {
     /// divisor and `sdiv` on `MIN / -1`, which the precondition excludes.
     fn div_rem_unchecked(&mut self, op: BinaryOp, x: Value, y: Value) -> Value {
         match op {
-            BinaryOp::UDiv => self.b.ins().udiv(x, y),
-            BinaryOp::URem => self.b.ins().urem(x, y),
-            BinaryOp::SRem => self.b.ins().srem(x, y),
-            _ => self.b.ins().sdiv(x, y),
+            BinaryOp::UDiv => self.ins().udiv(x, y),
+            BinaryOp::URem => self.ins().urem(x, y),
+            BinaryOp::SRem => self.ins().srem(x, y),
+            _ => self.ins().sdiv(x, y),
         }
     }
 
@@ -2140,18 +2145,18 @@ impl FnLower<'_, '_, '_, '_> {
         let zero = self.block_const(abi::scalar_cl(ty), 0);
         self.trap_if(IntCC::Equal, y, zero, TrapKind::DivZero, None, None)?;
         match op {
-            BinaryOp::UDiv => return Ok(self.b.ins().udiv(x, y)),
-            BinaryOp::URem => return Ok(self.b.ins().urem(x, y)),
+            BinaryOp::UDiv => return Ok(self.ins().udiv(x, y)),
+            BinaryOp::URem => return Ok(self.ins().urem(x, y)),
             // Cranelift's `srem` is defined for the divisor -1 (x % -1 = 0, also for MIN): its
             // x86-64 lowering (`CheckedSRemSeq`, `CheckedSRemSeq8`) tests for -1 itself and
             // never reaches `idiv` with it. A second test here would only repeat that one.
-            BinaryOp::SRem => return Ok(self.b.ins().srem(x, y)),
+            BinaryOp::SRem => return Ok(self.ins().srem(x, y)),
             _ => {}
         }
         // `MIN / -1` would fault in `idiv` (Cranelift's `sdiv` traps on it): the divisor -1
         // takes its own path (x / -1 = -x, wrapping).
         let minus_one = self.block_const(abi::scalar_cl(ty), imm_for(ty, -1));
-        let is_m1 = self.b.ins().icmp(IntCC::Equal, y, minus_one);
+        let is_m1 = self.ins().icmp(IntCC::Equal, y, minus_one);
         let m1_blk = self.b.create_block();
         let div_blk = self.b.create_block();
         let join = self.b.create_block();
@@ -2161,10 +2166,10 @@ impl FnLower<'_, '_, '_, '_> {
         self.b.seal_block(m1_blk);
         self.b.seal_block(div_blk);
         self.b.switch_to_block(m1_blk);
-        let special = self.b.ins().ineg(x);
+        let special = self.ins().ineg(x);
         self.b.ins().jump(join, &[special.into()]);
         self.b.switch_to_block(div_blk);
-        let q = self.b.ins().sdiv(x, y);
+        let q = self.ins().sdiv(x, y);
         self.b.ins().jump(join, &[q.into()]);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
@@ -2173,7 +2178,7 @@ impl FnLower<'_, '_, '_, '_> {
 
     fn packed_get(&mut self, packed: Value, off: u32, fty: ScalarType) -> Value {
         let shifted = if off > 0 {
-            self.b.ins().ushr_imm_u(packed, i64::from(8 * off))
+            self.ins().ushr_imm_u(packed, i64::from(8 * off))
         } else {
             packed
         };
@@ -2181,10 +2186,10 @@ impl FnLower<'_, '_, '_, '_> {
         let v = if cty == types::I64 {
             shifted
         } else {
-            self.b.ins().ireduce(cty, shifted)
+            self.ins().ireduce(cty, shifted)
         };
         if fty == ScalarType::Bool {
-            self.b.ins().band_imm_u(v, 1)
+            self.ins().band_imm_u(v, 1)
         } else {
             v
         }
@@ -2207,9 +2212,9 @@ impl FnLower<'_, '_, '_, '_> {
         let bits = fty.size() * 8;
         let ones: u64 = if bits >= 64 { !0 } else { (1u64 << bits) - 1 };
         let mask = ones.checked_shl(8 * off).unwrap_or(0);
-        let cleared = self.b.ins().band_imm_u(packed, !mask as i64);
+        let cleared = self.ins().band_imm_u(packed, !mask as i64);
         let placed = Self::field_bits(v, fty, off, self);
-        self.b.ins().bor(cleared, placed)
+        self.ins().bor(cleared, placed)
     }
 
     fn make(&mut self, dst: Local, sid: StructId, fields: &[Operand]) -> R<()> {
@@ -2244,7 +2249,7 @@ impl FnLower<'_, '_, '_, '_> {
                     let bits = Self::field_bits(v, fty, off, self);
                     acc = Some(match acc {
                         None => bits,
-                        Some(a) => self.b.ins().bor(a, bits),
+                        Some(a) => self.ins().bor(a, bits),
                     });
                 }
                 let v = acc.unwrap_or_else(|| self.i64c(0));
@@ -2334,8 +2339,8 @@ impl FnLower<'_, '_, '_, '_> {
 
     fn elem_addr_at(&mut self, ptr: Value, index: Value, size: u32) -> Value {
         let size = self.block_const(types::I64, i64::from(size));
-        let off = self.b.ins().imul(index, size);
-        self.b.ins().iadd(ptr, off)
+        let off = self.ins().imul(index, size);
+        self.ins().iadd(ptr, off)
     }
 
     /// The checked-access test: one unsigned compare of the index with the length.
@@ -2429,10 +2434,10 @@ impl FnLower<'_, '_, '_, '_> {
         let store_blk = self.b.create_block();
         if self.tier == Tier::Huge {
             // The hot successor first (see [`FnLower::trap_if`]).
-            let room = self.b.ins().icmp(IntCC::SignedLessThan, len, cap);
+            let room = self.ins().icmp(IntCC::SignedLessThan, len, cap);
             self.b.ins().brif(room, store_blk, &[], grow, &[]);
         } else {
-            let full = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, len, cap);
+            let full = self.ins().icmp(IntCC::SignedGreaterThanOrEqual, len, cap);
             self.b.ins().brif(full, grow, &[], store_blk, &[]);
         }
         self.b.seal_block(grow);
@@ -2502,7 +2507,7 @@ impl FnLower<'_, '_, '_, '_> {
         let addr = self.elem_addr(h, len, size);
         self.store_elem(v, addr)?;
         let one = self.block_const(types::I64, 1);
-        let len1 = self.b.ins().iadd(len, one);
+        let len1 = self.ins().iadd(len, one);
         self.store(len1, h, HDR_LEN);
         Ok(())
     }
@@ -2579,7 +2584,7 @@ impl FnLower<'_, '_, '_, '_> {
             };
             vals.push(v);
         }
-        let call = self.b.ins().call(fref, &vals);
+        let call = self.ins().call(fref, &vals);
         self.t.call_args = vals;
         let (result, status) = {
             let results = self.b.inst_results(call);
