@@ -33,6 +33,26 @@ impl Cfg {
         cfg
     }
 
+    /// Makes room for a function of `blocks` blocks, so that recomputing it for one allocates
+    /// nothing (each vector that must grow is replaced, not copied: its contents are about
+    /// to be recomputed).
+    pub fn reserve(&mut self, blocks: usize) {
+        fn room<T>(v: &mut Vec<T>, n: usize) {
+            if v.capacity() < n {
+                *v = Vec::with_capacity(n);
+            }
+        }
+        room(&mut self.succ, blocks);
+        room(&mut self.succ_len, blocks);
+        room(&mut self.pred_start, blocks + 1);
+        // At most two distinct successors per block, so at most twice as many edges.
+        room(&mut self.pred, 2 * blocks);
+        room(&mut self.rpo, blocks);
+        room(&mut self.rpo_index, blocks);
+        room(&mut self.scratch, blocks);
+        room(&mut self.stack, blocks);
+    }
+
     /// Recomputes this CFG for `func` (as it is now) in place, reusing the vectors' storage:
     /// for a pass that changes the CFG round after round.
     pub fn recompute(&mut self, func: &Function) {

@@ -29,6 +29,29 @@ impl DomTree {
         tree
     }
 
+    /// Makes room for a function of `blocks` blocks, so that recomputing the tree for one
+    /// allocates nothing (each table that must grow is replaced, not copied: its contents are
+    /// about to be recomputed).
+    pub fn reserve(&mut self, blocks: usize) {
+        fn room<T>(v: &mut Vec<T>, n: usize) {
+            if v.capacity() < n {
+                *v = Vec::with_capacity(n);
+            }
+        }
+        fn map_room<V: Clone + Default>(m: &mut SecondaryMap<Block, V>, n: usize) {
+            if m.capacity() < n {
+                *m = SecondaryMap::with_capacity(n);
+            }
+        }
+        map_room(&mut self.idom, blocks);
+        map_room(&mut self.rpo_index, blocks);
+        map_room(&mut self.pre, blocks);
+        map_room(&mut self.end, blocks);
+        room(&mut self.first_child, blocks);
+        room(&mut self.next_sibling, blocks);
+        room(&mut self.stack, blocks);
+    }
+
     /// Computes the dominator tree of `cfg` in place, reusing this tree's storage (for a
     /// caller that computes one tree after another).
     pub fn recompute(&mut self, cfg: &Cfg) {

@@ -94,9 +94,8 @@ pub fn ir_signature(module: &Module, func: &Function, call_conv: CallConv) -> Si
 /// The signature of a runtime function: i64 parameters, an optional i64 result.
 pub fn runtime_signature(rt: RtFunc, call_conv: CallConv) -> Signature {
     let mut sig = Signature::new(call_conv);
-    for _ in 0..rt.param_count() {
-        sig.params.push(AbiParam::new(types::I64));
-    }
+    // Built whole (one allocation), not pushed one parameter at a time.
+    sig.params = vec![AbiParam::new(types::I64); rt.param_count()];
     if rt.returns_value() {
         sig.returns.push(AbiParam::new(types::I64));
     }
@@ -109,9 +108,7 @@ pub fn runtime_signature(rt: RtFunc, call_conv: CallConv) -> Signature {
 /// [`crate::runtime::CTX_RT_RESULT`]), and a call of it clobbers no register.
 pub fn runtime_stub_signature(rt: RtFunc) -> Signature {
     let mut sig = Signature::new(CallConv::PreserveAll);
-    for _ in 0..rt.stub_param_count() {
-        sig.params.push(AbiParam::new(types::I64));
-    }
+    sig.params = vec![AbiParam::new(types::I64); rt.stub_param_count()];
     sig
 }
 

@@ -24,7 +24,8 @@
 //! read that comes before the assignment is lowered asks cranelift-frontend, as for any
 //! other local.
 
-use crate::scratch::refill;
+use crate::lower::field_wise_mention;
+use crate::scratch::{refill, reserve_vec};
 use poolopt_ir::cfg::Cfg;
 use poolopt_ir::dominators::DomTree;
 use poolopt_ir::{Block, EntityRef, Function, Local, Operand, SecondaryMap, Type};
@@ -41,6 +42,7 @@ pub fn fixed_locals(ir: &Function, cfg: &Cfg) -> SecondaryMap<Local, bool> {
         &mut FixedLocalsScratch::default(),
         &mut fixed,
         &mut block_local,
+        None,
     );
     fixed
 }
@@ -56,19 +58,39 @@ pub struct FixedLocalsScratch {
     written: Vec<u32>,
     /// Per block: its position in the layout.
     layout_pos: Vec<u32>,
+    /// The reads whose dominance only the dominator tree can tell: a fixed local read in a
+    /// block other than its assignment's, which is not the entry block (the entry dominates
+    /// every reachable block). The tree is computed after the walk, and only if there are any.
+    pending: Vec<(Local, Block)>,
     dom: DomTree,
+}
+
+impl FixedLocalsScratch {
+    /// Makes room for a function of `locals` locals and `blocks` blocks.
+    pub(crate) fn reserve(&mut self, locals: usize, blocks: usize) {
+        reserve_vec(&mut self.defs, locals);
+        reserve_vec(&mut self.def_block, locals);
+        reserve_vec(&mut self.def_pos, locals);
+        reserve_vec(&mut self.written, locals);
+        reserve_vec(&mut self.layout_pos, blocks);
+        reserve_vec(&mut self.pending, locals);
+        self.dom.reserve(blocks);
+    }
 }
 
 /// The fixed locals of `ir` (see the module documentation) into `fixed`, and in the same walk
 /// over the function's reads its block-local locals ([`crate::lower::block_local_locals`]) into
 /// `block_local` (both emptied first), with the working storage of `scratch`. One walk instead
-/// of two: the lowering of a normal-tier function needs both.
+/// of two: the lowering of a normal-tier function needs both. With `field_wise_barred`, the
+/// walk also marks there (emptied first) each local some mention bars from being held field by
+/// field ([`crate::lower::field_wise_barred`]), a third analysis of the same instructions.
 pub fn fixed_locals_into(
     ir: &Function,
     cfg: &Cfg,
     scratch: &mut FixedLocalsScratch,
     fixed: &mut SecondaryMap<Local, bool>,
     block_local: &mut SecondaryMap<Local, bool>,
+    field_wise_barred: Option<&mut SecondaryMap<Local, bool>>,
 ) {
     let n_locals = ir.locals.len();
     refill(fixed, n_locals);
@@ -79,19 +101,33 @@ pub fn fixed_locals_into(
     for &p in &ir.params {
         exposed[p] = true;
     }
-    walk(ir, cfg, scratch, fixed, exposed);
+    let mut no_barred = SecondaryMap::new();
+    let (barred, mark_barred) = match field_wise_barred {
+        Some(barred) => {
+            refill(barred, n_locals);
+            for &p in &ir.params {
+                barred[p] = true;
+            }
+            (barred, true)
+        }
+        None => (&mut no_barred, false),
+    };
+    walk(ir, cfg, scratch, fixed, exposed, barred, mark_barred);
     for flag in exposed.values_mut() {
         *flag = !*flag;
     }
 }
 
-/// The walks of [`fixed_locals_into`]: assignments, then reads.
+/// The walks of [`fixed_locals_into`]: assignments, then reads (and, with `mark_barred`, the
+/// mentions that bar a local from being held field by field, into `barred`).
 fn walk(
     ir: &Function,
     cfg: &Cfg,
     scratch: &mut FixedLocalsScratch,
     fixed: &mut SecondaryMap<Local, bool>,
     exposed: &mut SecondaryMap<Local, bool>,
+    barred: &mut SecondaryMap<Local, bool>,
+    mark_barred: bool,
 ) {
     let n_locals = ir.locals.len();
     let Some(entry) = ir.entry() else {
@@ -106,6 +142,7 @@ fn walk(
         def_pos,
         written,
         layout_pos,
+        pending,
         dom,
     } = scratch;
     defs.clear();
@@ -127,7 +164,6 @@ fn walk(
             }
         }
     }
-    let mut any = false;
     for (l, data) in ir.locals.iter() {
         let one_value = match data.ty {
             Type::Scalar(_) | Type::Vec(_) => true,
@@ -135,13 +171,8 @@ fn walk(
         };
         let i = l.index();
         fixed[l] = one_value && defs[i] == 1 && cfg.is_reachable(def_block[i]);
-        any |= fixed[l];
     }
-    // The dominator tree only when some local may be fixed (its reads are then checked).
-    if any {
-        dom.recompute(cfg);
-    }
-    let dom = &*dom;
+    pending.clear();
     layout_pos.clear();
     layout_pos.resize(n_blocks, 0);
     for (n, &b) in ir.layout.iter().enumerate() {
@@ -153,11 +184,11 @@ fn walk(
     for (n, &blk) in ir.layout.iter().enumerate() {
         let stamp = n as u32 + 1;
         let data = &ir.blocks[blk];
-        let read = |op: Operand,
-                    pos: i64,
-                    fixed: &mut SecondaryMap<Local, bool>,
-                    exposed: &mut SecondaryMap<Local, bool>,
-                    written: &[u32]| {
+        let mut read = |op: Operand,
+                        pos: i64,
+                        fixed: &mut SecondaryMap<Local, bool>,
+                        exposed: &mut SecondaryMap<Local, bool>,
+                        written: &[u32]| {
             let Operand::Local(l) = op else { return };
             if written.get(l.index()).copied().unwrap_or(0) != stamp {
                 exposed[l] = true;
@@ -168,8 +199,14 @@ fn walk(
             let (d, i) = (def_block[l.index()], l.index());
             let dominated = if d == blk {
                 def_pos[i] < pos
+            } else if layout_pos[d.index()] >= layout_pos[blk.index()] {
+                false
+            } else if d == entry {
+                // The entry block dominates exactly the reachable blocks.
+                cfg.is_reachable(blk)
             } else {
-                layout_pos[d.index()] < layout_pos[blk.index()] && dom.dominates(d, blk)
+                pending.push((l, blk));
+                true
             };
             if !dominated {
                 fixed[l] = false;
@@ -177,8 +214,25 @@ fn walk(
         };
         for (pos, &inst) in data.insts.iter().enumerate() {
             if let Some(d) = ir.insts.get(inst) {
-                d.kind
-                    .for_each_use(|op| read(op, pos as i64, fixed, exposed, written));
+                if mark_barred {
+                    let allowed = field_wise_mention(&d.kind);
+                    d.kind.for_each_use(|op| {
+                        if let Operand::Local(l) = op {
+                            if Some(l) != allowed {
+                                barred[l] = true;
+                            }
+                        }
+                        read(op, pos as i64, fixed, exposed, written)
+                    });
+                    if let Some(l) = d.kind.def() {
+                        if Some(l) != allowed {
+                            barred[l] = true;
+                        }
+                    }
+                } else {
+                    d.kind
+                        .for_each_use(|op| read(op, pos as i64, fixed, exposed, written));
+                }
                 if let Some(l) = d.kind.def() {
                     if let Some(w) = written.get_mut(l.index()) {
                         *w = stamp;
@@ -187,7 +241,19 @@ fn walk(
             }
         }
         if let Some(op) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
+            if let (Operand::Local(l), true) = (op, mark_barred) {
+                barred[l] = true;
+            }
             read(op, data.insts.len() as i64, fixed, exposed, written);
+        }
+    }
+    // The reads only the dominator tree can judge, of locals still fixed.
+    if pending.iter().any(|&(l, _)| fixed[l]) {
+        dom.recompute(cfg);
+        for &(l, blk) in pending.iter() {
+            if !dom.dominates(def_block[l.index()], blk) {
+                fixed[l] = false;
+            }
         }
     }
 }
@@ -204,12 +270,14 @@ mod tests {
         // The shared walk's block-local flags are the standalone analysis's.
         let (mut fixed2, mut block_local) = (SecondaryMap::new(), SecondaryMap::new());
         let mut scratch = FixedLocalsScratch::default();
+        let mut barred = SecondaryMap::new();
         fixed_locals_into(
             f,
             &Cfg::compute(f),
             &mut scratch,
             &mut fixed2,
             &mut block_local,
+            Some(&mut barred),
         );
         let standalone = crate::lower::block_local_locals(f);
         for (l, _) in f.locals.iter() {
@@ -224,6 +292,63 @@ mod tests {
             .collect();
         names.sort();
         names
+    }
+
+    #[test]
+    fn the_shared_walk_bars_the_same_struct_locals_as_the_field_wise_scan() {
+        let src = "struct P { a: i8, b: i64 }
+        fn f(p: P, n: i64) -> i64 {
+            var v: vec<P>
+            var s: P
+            var u: P
+            var w: P
+            var y: i64
+            var c: bool
+          entry:
+            v = new vec<P>
+            s = make P(1, n)
+            y = getfield s.b
+            setfield s.b, y
+            push v, s
+            u = make P(2, y)
+            w = copy u
+            c = slt y, 3
+            brif c, t, e
+          t:
+            set v[0], u
+            y = getfield p.b
+            ret y
+          e:
+            ret n
+        }";
+        let module = parse(src).expect("parses");
+        let f = module.funcs.values().next().expect("one function");
+        let (mut fixed, mut block_local, mut barred) = (
+            SecondaryMap::new(),
+            SecondaryMap::new(),
+            SecondaryMap::new(),
+        );
+        fixed_locals_into(
+            f,
+            &Cfg::compute(f),
+            &mut FixedLocalsScratch::default(),
+            &mut fixed,
+            &mut block_local,
+            Some(&mut barred),
+        );
+        let mut shared = SecondaryMap::new();
+        crate::lower::field_struct_locals_from(f, &module, &barred, &mut shared);
+        let standalone = crate::lower::field_struct_locals(f, &module);
+        let mut names = Vec::new();
+        for (l, data) in f.locals.iter() {
+            assert_eq!(shared[l], standalone[l], "field-wise flag of {l}");
+            if shared[l] {
+                names.push(data.name.to_string());
+            }
+        }
+        // `s`: built, read and written by field, pushed. Not `p` (a parameter), `u` (copied),
+        // `w` (assigned by a copy).
+        assert_eq!(names, vec!["s"]);
     }
 
     #[test]

@@ -46,6 +46,7 @@
 //! the optimization-level knob), `error`.
 
 pub mod abi;
+mod append;
 pub mod emit;
 pub mod entry;
 mod error;

@@ -44,13 +44,16 @@
 //! - Struct copies move 16 bytes at a time through SSE registers.
 
 use crate::abi::{self, PTR};
+use crate::append::AppendIns;
 use crate::error::JitError;
 use crate::fixed_locals::fixed_locals_into;
 use crate::runtime::{
     RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, CTX_RT_HANDLE, CTX_RT_RESULT,
     HDR_CAP, HDR_LEN, HDR_PTR,
 };
-use crate::scratch::LowerScratch;
+use crate::scratch::{
+    refill, reserve_function, reserve_map, reserve_vec, LowerScratch, ModuleSizes,
+};
 use crate::tier::Tier;
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::{
@@ -92,6 +95,8 @@ pub struct LowerEnv<'a> {
     /// Per function: its Cranelift signature ([`abi::ir_signature`]), made once per module
     /// rather than once per definition and once per calling function.
     signatures: Vec<Signature>,
+    /// The sizes of the largest function, which the lowering's tables are sized for at once.
+    pub(crate) sizes: ModuleSizes,
 }
 
 impl<'a> LowerEnv<'a> {
@@ -141,6 +146,7 @@ impl<'a> LowerEnv<'a> {
             recursive,
             may_trap,
             signatures,
+            sizes: ModuleSizes::of(module),
         })
     }
 
@@ -341,9 +347,9 @@ pub fn lower_function(
             function: ir.name.clone(),
             message: "too many memory flags".to_string(),
         })?;
+    reserve_function(out, &env.sizes);
     let b = FunctionBuilder::new(out, fbc);
-    let mut tables = std::mem::take(scratch);
-    tables.reset(ir, env.module.funcs.len());
+    scratch.reset(ir, env.module.funcs.len(), &env.sizes);
     let mut l = FnLower {
         env,
         ir,
@@ -351,7 +357,7 @@ pub fn lower_function(
         site: fid.index() as u32,
         b,
         notrap,
-        t: tables,
+        t: scratch,
         ctx: None,
         retarea: None,
         tier,
@@ -372,11 +378,9 @@ pub fn lower_function(
             l.b.seal_all_blocks();
             // `finalize` also resets the shared builder context for the next function.
             l.b.finalize(frontend);
-            *scratch = l.t;
         }
         Err(e) => {
             // The half-built function is discarded; reset the builder context ourselves.
-            *scratch = l.t;
             *fbc = FunctionBuilderContext::new();
             return Err(e);
         }
@@ -530,7 +534,7 @@ pub fn lower_shim(
     Ok(())
 }
 
-struct FnLower<'e, 'f, 'm> {
+struct FnLower<'e, 'f, 'm, 's> {
     env: &'e LowerEnv<'e>,
     ir: &'e Function,
     fidx: u32,
@@ -540,8 +544,8 @@ struct FnLower<'e, 'f, 'm> {
     b: FunctionBuilder<'f>,
     /// The memory flags of every access ([`mflags`]), interned in the function once.
     notrap: MemFlags,
-    /// The per-function tables, borrowed from the caller's [`LowerScratch`] for the function.
-    t: LowerScratch,
+    /// The per-function tables: the caller's [`LowerScratch`], lent for the function.
+    t: &'s mut LowerScratch,
     ctx: Option<Value>,
     retarea: Option<Value>,
     /// How the function is compiled (see [`crate::tier`]).
@@ -568,7 +572,7 @@ type R<T> = Result<T, JitError>;
 /// How many trap sites share one trap block (see [`FnLower::trap_block`]).
 const TRAP_BLOCK_SITES: u32 = 32;
 
-impl FnLower<'_, '_, '_> {
+impl FnLower<'_, '_, '_, '_> {
     /// The function index trap sites at `loc` report.
     fn origin(&self, loc: poolopt_ir::Loc) -> u32 {
         loc.origin().map_or(self.fidx, |f| f.index() as u32)
@@ -679,7 +683,7 @@ impl FnLower<'_, '_, '_> {
     fn call_rt_stub(&mut self, rt: RtFunc, args: &[Value]) -> R<Value> {
         let ctx = self.ctx()?;
         let f = self.rt_ref(rt);
-        self.b.ins().call(f, args);
+        self.ins().call(f, args);
         Ok(self.load(types::I64, ctx, CTX_RT_RESULT))
     }
 
@@ -706,12 +710,18 @@ impl FnLower<'_, '_, '_> {
 
     // ---------------------------------------------------------------- small helpers
 
+    /// A builder for one instruction at the end of the current block, neither a branch nor a
+    /// terminator (those go through `self.b.ins()`; see [`crate::append`]).
+    fn ins(&mut self) -> AppendIns<'_> {
+        AppendIns::new(&mut self.b)
+    }
+
     fn iconst(&mut self, ty: ScalarType, c: i64) -> Value {
-        self.b.ins().iconst(abi::scalar_cl(ty), imm_for(ty, c))
+        self.ins().iconst(abi::scalar_cl(ty), imm_for(ty, c))
     }
 
     fn i64c(&mut self, c: i64) -> Value {
-        self.b.ins().iconst(types::I64, c)
+        self.ins().iconst(types::I64, c)
     }
 
     /// A constant on the IR block's main line, created once per IR block (the main line's
@@ -727,7 +737,7 @@ impl FnLower<'_, '_, '_> {
         {
             return v;
         }
-        let v = self.b.ins().iconst(ty, c);
+        let v = self.ins().iconst(ty, c);
         self.t.block_consts.push((ty, c, v));
         v
     }
@@ -735,19 +745,17 @@ impl FnLower<'_, '_, '_> {
     /// A load with the function's interned `notrap` flags (`InstBuilder::load` would look the
     /// flags up in the function's flag set, a hash, for every access).
     fn load(&mut self, ty: types::Type, addr: Value, off: i32) -> Value {
-        let (inst, dfg) = self
-            .b
-            .ins()
-            .Load(Opcode::Load, ty, self.notrap, off.into(), addr);
+        let notrap = self.notrap;
+        let (inst, dfg) = self.ins().Load(Opcode::Load, ty, notrap, off.into(), addr);
         dfg.first_result(inst)
     }
 
     /// A store with the function's interned `notrap` flags (see [`FnLower::load`]).
     fn store(&mut self, v: Value, addr: Value, off: i32) {
         let ty = self.b.func.dfg.value_type(v);
-        self.b
-            .ins()
-            .Store(Opcode::Store, ty, self.notrap, off.into(), v, addr);
+        let notrap = self.notrap;
+        self.ins()
+            .Store(Opcode::Store, ty, notrap, off.into(), v, addr);
     }
 
     fn new_slot(&mut self, size: u32, align: u32) -> StackSlot {
@@ -761,7 +769,7 @@ impl FnLower<'_, '_, '_> {
     }
 
     fn slot_addr(&mut self, ss: StackSlot) -> Value {
-        self.b.ins().stack_addr(PTR, ss, 0)
+        self.ins().stack_addr(PTR, ss, 0)
     }
 
     /// Power-of-two chunks (8, 4, 2, 1) covering `size` bytes, as (offset, bytes), largest
@@ -823,14 +831,14 @@ impl FnLower<'_, '_, '_> {
             let ty = Self::chunk_ty(bytes);
             let mut v = self.load(ty, addr, off + o as i32);
             if ty != types::I64 {
-                v = self.b.ins().uextend(types::I64, v);
+                v = self.ins().uextend(types::I64, v);
             }
             if o > 0 {
-                v = self.b.ins().ishl_imm_u(v, i64::from(8 * o));
+                v = self.ins().ishl_imm_u(v, i64::from(8 * o));
             }
             acc = Some(match acc {
                 None => v,
-                Some(a) => self.b.ins().bor(a, v),
+                Some(a) => self.ins().bor(a, v),
             });
         }
         acc.unwrap_or_else(|| self.i64c(0))
@@ -842,10 +850,10 @@ impl FnLower<'_, '_, '_> {
             let ty = Self::chunk_ty(bytes);
             let mut part = v;
             if o > 0 {
-                part = self.b.ins().ushr_imm_u(part, i64::from(8 * o));
+                part = self.ins().ushr_imm_u(part, i64::from(8 * o));
             }
             if ty != types::I64 {
-                part = self.b.ins().ireduce(ty, part);
+                part = self.ins().ireduce(ty, part);
             }
             self.store(part, addr, off + o as i32);
         }
@@ -857,17 +865,17 @@ impl FnLower<'_, '_, '_> {
         let (fc, tc) = (abi::scalar_cl(from), abi::scalar_cl(to));
         let mut v = if tc.bits() > fc.bits() {
             if signed {
-                self.b.ins().sextend(tc, v)
+                self.ins().sextend(tc, v)
             } else {
-                self.b.ins().uextend(tc, v)
+                self.ins().uextend(tc, v)
             }
         } else if tc.bits() < fc.bits() {
-            self.b.ins().ireduce(tc, v)
+            self.ins().ireduce(tc, v)
         } else {
             v
         };
         if to == ScalarType::Bool && from != ScalarType::Bool {
-            v = self.b.ins().band_imm_u(v, 1);
+            v = self.ins().band_imm_u(v, 1);
         }
         v
     }
@@ -939,7 +947,7 @@ impl FnLower<'_, '_, '_> {
                 }
             };
             let rt = self.rt_ref(RtFunc::Trap);
-            self.b.ins().call(rt, &[ctx, kind_v, site, a, b]);
+            self.ins().call(rt, &[ctx, kind_v, site, a, b]);
             self.b.ins().jump(bail, &[]);
         }
         // Handed back, so that the next function reuses its storage.
@@ -994,10 +1002,10 @@ impl FnLower<'_, '_, '_> {
         self.b.set_cold_block(edge);
         let cont = self.b.create_block();
         if self.tier == Tier::Huge {
-            let ok = self.b.ins().icmp(cc.complement(), x, y);
+            let ok = self.ins().icmp(cc.complement(), x, y);
             self.b.ins().brif(ok, cont, &[], edge, &[]);
         } else {
-            let fail = self.b.ins().icmp(cc, x, y);
+            let fail = self.ins().icmp(cc, x, y);
             self.b.ins().brif(fail, edge, &[], cont, &[]);
         }
         self.b.seal_block(edge);
@@ -1075,7 +1083,7 @@ impl FnLower<'_, '_, '_> {
         } else if let Some(mem) = self.huge.as_mut() {
             self.t.var_kinds[i] = VarKind::Memory(mem.next_offset, ty);
             mem.next_offset += 8;
-            let v = init.unwrap_or_else(|| self.b.ins().iconst(ty, 0));
+            let v = init.unwrap_or_else(|| self.ins().iconst(ty, 0));
             self.write_var(var, v);
         } else if let Some(v) = init {
             self.b.def_var(var, v);
@@ -1097,7 +1105,7 @@ impl FnLower<'_, '_, '_> {
         if let Some(base) = self.huge.as_ref().and_then(|m| m.base) {
             return base;
         }
-        let base = self.b.ins().stack_addr(PTR, slot, 0);
+        let base = self.ins().stack_addr(PTR, slot, 0);
         if let Some(mem) = self.huge.as_mut() {
             mem.base = Some(base);
         }
@@ -1141,7 +1149,7 @@ impl FnLower<'_, '_, '_> {
             VarKind::Frontend => self.b.use_var(var),
             // Never read before its write in the block (see `block_local_locals`); the
             // local's initial zero keeps this total.
-            VarKind::BlockLocal(ty) => self.b.ins().iconst(ty, 0),
+            VarKind::BlockLocal(ty) => self.ins().iconst(ty, 0),
             // Every IR read is lowered after the assignment (see `fixed_locals`) and gets its
             // value directly. A read the lowering adds itself can come earlier (a hoisted loop
             // header's vec, loaded at the end of a preheader laid out before the block that
@@ -1354,13 +1362,13 @@ impl FnLower<'_, '_, '_> {
             InstructionData::UnaryImm {
                 opcode: Opcode::Iconst,
                 imm,
-            } => self.b.ins().iconst(ty, imm),
+            } => self.ins().iconst(ty, imm),
             InstructionData::Binary {
                 opcode:
                     op @ (Opcode::Iadd | Opcode::Isub | Opcode::Band | Opcode::Bor | Opcode::Bxor),
                 args: [x, y],
             } if is_const(x) || is_const(y) => {
-                let (inst, dfg) = self.b.ins().Binary(op, ty, x, y);
+                let (inst, dfg) = self.ins().Binary(op, ty, x, y);
                 dfg.first_result(inst)
             }
             _ => v,
@@ -1469,7 +1477,7 @@ impl FnLower<'_, '_, '_> {
         // call graph only: the others cannot deepen the stack without bound.
         if self.recursive {
             let depth = self.load(types::I64, ctx, CTX_DEPTH);
-            let depth1 = self.b.ins().iadd_imm_s(depth, 1);
+            let depth1 = self.ins().iadd_imm_s(depth, 1);
             self.store(depth1, ctx, CTX_DEPTH);
             let max = self.load(types::I64, ctx, CTX_MAX_DEPTH);
             self.site_line = ir.loc.line; // a stack_overflow is reported at the callee's `fn`
@@ -1497,26 +1505,37 @@ impl FnLower<'_, '_, '_> {
             });
         }
 
-        let t = &mut self.t;
+        let t = &mut *self.t;
         if self.tier == Tier::Huge {
             block_local_locals_into(ir, &mut t.block_local_written, &mut t.block_local);
         } else {
             // The huge tier keeps every local in memory: a value live across the function
             // is what its single-pass register allocation must not have.
             t.cfg.recompute(ir);
-            // The block-local flags come from the same walk.
+            // The block-local flags come from the same walk, and so do the mentions that bar a
+            // struct local from being held field by field, when the function has a candidate.
+            let field_wise = has_field_wise_candidate(ir);
             fixed_locals_into(
                 ir,
                 &t.cfg,
                 &mut t.fixed_scratch,
                 &mut t.fixed,
                 &mut t.block_local,
+                field_wise.then_some(&mut t.by_fields_bad),
             );
+            if field_wise {
+                field_struct_locals_from(ir, self.env.module, &t.by_fields_bad, &mut t.by_fields);
+            } else {
+                refill(&mut t.by_fields, ir.locals.len());
+            }
             t.cfg
                 .loop_depths_into(&mut t.loop_depth, &mut t.loop_mark, &mut t.loop_work);
             header_invariant_loops_into(ir, &t.cfg, &mut t.loop_scan, &mut t.hoist_loops);
-            field_struct_locals_into(ir, self.env.module, &mut t.by_fields_bad, &mut t.by_fields);
             t.hoisted.resize(t.hoist_loops.len(), Vec::new());
+            if !t.hoist_loops.is_empty() {
+                refill(&mut t.block_loops, ir.blocks.len());
+                refill(&mut t.preheader_of, ir.blocks.len());
+            }
             for (i, lp) in self.t.hoist_loops.iter().enumerate() {
                 self.t.preheader_of[lp.preheader].push(i as u32);
                 for &b in &lp.body {
@@ -1546,7 +1565,7 @@ impl FnLower<'_, '_, '_> {
                     let v = match incoming {
                         Some(v) => Some(v),
                         None if self.t.block_local[local] || self.t.fixed[local] => None,
-                        None => Some(self.b.ins().iadd_imm_s(ctx, i64::from(CTX_DEAD_HEADER))),
+                        None => Some(self.ins().iadd_imm_s(ctx, i64::from(CTX_DEAD_HEADER))),
                     };
                     let var = self.declare_local_var(local, PTR, v);
                     Repr::Vec(var, elem)
@@ -1608,7 +1627,7 @@ impl FnLower<'_, '_, '_> {
                 let fuel = self.load(types::I64, ctx, CTX_FUEL);
                 let zero = self.i64c(0);
                 self.trap_if(IntCC::Equal, fuel, zero, TrapKind::OutOfFuel, None, None)?;
-                let fuel1 = self.b.ins().iadd_imm_s(fuel, -1);
+                let fuel1 = self.ins().iadd_imm_s(fuel, -1);
                 self.store(fuel1, ctx, CTX_FUEL);
             }
             let data = &ir.blocks[blk];
@@ -1642,7 +1661,7 @@ impl FnLower<'_, '_, '_> {
     fn fill_bail(&mut self, bail: cl::Block) {
         self.b.switch_to_block(bail);
         let ir = self.ir;
-        let trapped = self.b.ins().iconst(abi::STATUS, 1);
+        let trapped = self.ins().iconst(abi::STATUS, 1);
         match ir.ret {
             Some(Type::Scalar(s)) => {
                 let z = self.iconst(s, 0);
@@ -1743,7 +1762,7 @@ impl FnLower<'_, '_, '_> {
                 if self.recursive {
                     let ctx = self.ctx()?;
                     let depth = self.load(types::I64, ctx, CTX_DEPTH);
-                    let depth1 = self.b.ins().iadd_imm_s(depth, -1);
+                    let depth1 = self.ins().iadd_imm_s(depth, -1);
                     self.store(depth1, ctx, CTX_DEPTH);
                 }
                 let ok = self.block_const(abi::STATUS, 0);
@@ -1784,10 +1803,10 @@ impl FnLower<'_, '_, '_> {
                     };
                     return c;
                 }
-                return self.b.ins().icmp(cond.complement(), args[0], args[1]);
+                return self.ins().icmp(cond.complement(), args[0], args[1]);
             }
         }
-        self.b.ins().icmp_imm_u(IntCC::Equal, c, 0)
+        self.ins().icmp_imm_u(IntCC::Equal, c, 0)
     }
 
     /// Whether the value of operand `op`, defined by `inst`, is used by nothing but the
@@ -1820,16 +1839,16 @@ impl FnLower<'_, '_, '_> {
                 let x = self.scalar_operand(*arg, ty)?;
                 let r = match (op, ty) {
                     (UnaryOp::Neg, ScalarType::Bool) => {
-                        let n = self.b.ins().ineg(x);
-                        self.b.ins().band_imm_u(n, 1)
+                        let n = self.ins().ineg(x);
+                        self.ins().band_imm_u(n, 1)
                     }
-                    (UnaryOp::Neg, _) => self.b.ins().ineg(x),
-                    (UnaryOp::Not, ScalarType::Bool) => self.b.ins().bxor_imm_u(x, 1),
-                    (UnaryOp::Not, _) => self.b.ins().bnot(x),
+                    (UnaryOp::Neg, _) => self.ins().ineg(x),
+                    (UnaryOp::Not, ScalarType::Bool) => self.ins().bxor_imm_u(x, 1),
+                    (UnaryOp::Not, _) => self.ins().bnot(x),
                     // Same type in and out, as the IR; ctz/clz of 0 is the width in both.
-                    (UnaryOp::Ctz, _) => self.b.ins().ctz(x),
-                    (UnaryOp::Clz, _) => self.b.ins().clz(x),
-                    (UnaryOp::Popcnt, _) => self.b.ins().popcnt(x),
+                    (UnaryOp::Ctz, _) => self.ins().ctz(x),
+                    (UnaryOp::Clz, _) => self.ins().clz(x),
+                    (UnaryOp::Popcnt, _) => self.ins().popcnt(x),
                 };
                 self.write_var(var, r);
                 Ok(())
@@ -1864,7 +1883,7 @@ impl FnLower<'_, '_, '_> {
                     CmpOp::Ugt => IntCC::UnsignedGreaterThan,
                     CmpOp::Uge => IntCC::UnsignedGreaterThanOrEqual,
                 };
-                let r = self.b.ins().icmp(cc, a, c);
+                let r = self.ins().icmp(cc, a, c);
                 self.write_var(var, r);
                 Ok(())
             }
@@ -1963,7 +1982,7 @@ impl FnLower<'_, '_, '_> {
                     self.trap_if(IntCC::Equal, len, zero, TrapKind::PopEmpty, None, None)?;
                 }
                 let minus_one = self.block_const(types::I64, -1);
-                let n = self.b.ins().iadd(len, minus_one);
+                let n = self.ins().iadd(len, minus_one);
                 self.store(n, h, HDR_LEN);
                 if let Some(dst) = dst {
                     let addr = self.elem_addr(h, n, size);
@@ -2080,18 +2099,18 @@ impl FnLower<'_, '_, '_> {
         };
         let y = self.scalar_operand(rhs, rty)?;
         let r = match op {
-            BinaryOp::Add => self.b.ins().iadd(x, y),
-            BinaryOp::Sub => self.b.ins().isub(x, y),
-            BinaryOp::Mul => self.b.ins().imul(x, y),
-            BinaryOp::And => self.b.ins().band(x, y),
-            BinaryOp::Or => self.b.ins().bor(x, y),
-            BinaryOp::Xor => self.b.ins().bxor(x, y),
+            BinaryOp::Add => self.ins().iadd(x, y),
+            BinaryOp::Sub => self.ins().isub(x, y),
+            BinaryOp::Mul => self.ins().imul(x, y),
+            BinaryOp::And => self.ins().band(x, y),
+            BinaryOp::Or => self.ins().bor(x, y),
+            BinaryOp::Xor => self.ins().bxor(x, y),
             // A bool is one bit wide: every shift amount is 0 modulo 1.
             _ if is_shift && ty == ScalarType::Bool => x,
             // Cranelift takes shift amounts modulo the bit width, as the IR does.
-            BinaryOp::Shl => self.b.ins().ishl(x, y),
-            BinaryOp::LShr => self.b.ins().ushr(x, y),
-            BinaryOp::AShr => self.b.ins().sshr(x, y),
+            BinaryOp::Shl => self.ins().ishl(x, y),
+            BinaryOp::LShr => self.ins().ushr(x, y),
+            BinaryOp::AShr => self.ins().sshr(x, y),
             BinaryOp::SDiv | BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem => {
                 // The divisor test is skipped for an unchecked division (a pass proved it, or
                 // the trusted input vouches for it) and for a constant divisor that passes it.
@@ -2107,7 +2126,7 @@ impl FnLower<'_, '_, '_> {
             }
         };
         let r = if ty == ScalarType::Bool && !op.is_logical() && !is_shift {
-            self.b.ins().band_imm_u(r, 1)
+            self.ins().band_imm_u(r, 1)
         } else {
             r
         };
@@ -2120,10 +2139,10 @@ impl FnLower<'_, '_, '_> {
     /// divisor and `sdiv` on `MIN / -1`, which the precondition excludes.
     fn div_rem_unchecked(&mut self, op: BinaryOp, x: Value, y: Value) -> Value {
         match op {
-            BinaryOp::UDiv => self.b.ins().udiv(x, y),
-            BinaryOp::URem => self.b.ins().urem(x, y),
-            BinaryOp::SRem => self.b.ins().srem(x, y),
-            _ => self.b.ins().sdiv(x, y),
+            BinaryOp::UDiv => self.ins().udiv(x, y),
+            BinaryOp::URem => self.ins().urem(x, y),
+            BinaryOp::SRem => self.ins().srem(x, y),
+            _ => self.ins().sdiv(x, y),
         }
     }
 
@@ -2131,18 +2150,18 @@ impl FnLower<'_, '_, '_> {
         let zero = self.block_const(abi::scalar_cl(ty), 0);
         self.trap_if(IntCC::Equal, y, zero, TrapKind::DivZero, None, None)?;
         match op {
-            BinaryOp::UDiv => return Ok(self.b.ins().udiv(x, y)),
-            BinaryOp::URem => return Ok(self.b.ins().urem(x, y)),
+            BinaryOp::UDiv => return Ok(self.ins().udiv(x, y)),
+            BinaryOp::URem => return Ok(self.ins().urem(x, y)),
             // Cranelift's `srem` is defined for the divisor -1 (x % -1 = 0, also for MIN): its
             // x86-64 lowering (`CheckedSRemSeq`, `CheckedSRemSeq8`) tests for -1 itself and
             // never reaches `idiv` with it. A second test here would only repeat that one.
-            BinaryOp::SRem => return Ok(self.b.ins().srem(x, y)),
+            BinaryOp::SRem => return Ok(self.ins().srem(x, y)),
             _ => {}
         }
         // `MIN / -1` would fault in `idiv` (Cranelift's `sdiv` traps on it): the divisor -1
         // takes its own path (x / -1 = -x, wrapping).
         let minus_one = self.block_const(abi::scalar_cl(ty), imm_for(ty, -1));
-        let is_m1 = self.b.ins().icmp(IntCC::Equal, y, minus_one);
+        let is_m1 = self.ins().icmp(IntCC::Equal, y, minus_one);
         let m1_blk = self.b.create_block();
         let div_blk = self.b.create_block();
         let join = self.b.create_block();
@@ -2152,10 +2171,10 @@ impl FnLower<'_, '_, '_> {
         self.b.seal_block(m1_blk);
         self.b.seal_block(div_blk);
         self.b.switch_to_block(m1_blk);
-        let special = self.b.ins().ineg(x);
+        let special = self.ins().ineg(x);
         self.b.ins().jump(join, &[special.into()]);
         self.b.switch_to_block(div_blk);
-        let q = self.b.ins().sdiv(x, y);
+        let q = self.ins().sdiv(x, y);
         self.b.ins().jump(join, &[q.into()]);
         self.b.seal_block(join);
         self.b.switch_to_block(join);
@@ -2164,7 +2183,7 @@ impl FnLower<'_, '_, '_> {
 
     fn packed_get(&mut self, packed: Value, off: u32, fty: ScalarType) -> Value {
         let shifted = if off > 0 {
-            self.b.ins().ushr_imm_u(packed, i64::from(8 * off))
+            self.ins().ushr_imm_u(packed, i64::from(8 * off))
         } else {
             packed
         };
@@ -2172,10 +2191,10 @@ impl FnLower<'_, '_, '_> {
         let v = if cty == types::I64 {
             shifted
         } else {
-            self.b.ins().ireduce(cty, shifted)
+            self.ins().ireduce(cty, shifted)
         };
         if fty == ScalarType::Bool {
-            self.b.ins().band_imm_u(v, 1)
+            self.ins().band_imm_u(v, 1)
         } else {
             v
         }
@@ -2198,9 +2217,9 @@ impl FnLower<'_, '_, '_> {
         let bits = fty.size() * 8;
         let ones: u64 = if bits >= 64 { !0 } else { (1u64 << bits) - 1 };
         let mask = ones.checked_shl(8 * off).unwrap_or(0);
-        let cleared = self.b.ins().band_imm_u(packed, !mask as i64);
+        let cleared = self.ins().band_imm_u(packed, !mask as i64);
         let placed = Self::field_bits(v, fty, off, self);
-        self.b.ins().bor(cleared, placed)
+        self.ins().bor(cleared, placed)
     }
 
     fn make(&mut self, dst: Local, sid: StructId, fields: &[Operand]) -> R<()> {
@@ -2235,7 +2254,7 @@ impl FnLower<'_, '_, '_> {
                     let bits = Self::field_bits(v, fty, off, self);
                     acc = Some(match acc {
                         None => bits,
-                        Some(a) => self.b.ins().bor(a, bits),
+                        Some(a) => self.ins().bor(a, bits),
                     });
                 }
                 let v = acc.unwrap_or_else(|| self.i64c(0));
@@ -2255,6 +2274,9 @@ impl FnLower<'_, '_, '_> {
     /// At the end of preheader `blk`, loads the headers its loops use (length and data
     /// pointer of each vec, as needed) once, for every block of the loop.
     fn load_loop_headers(&mut self, blk: Block) -> R<()> {
+        if self.t.hoist_loops.is_empty() {
+            return Ok(()); // (and `preheader_of` is not sized for this function)
+        }
         let loops = self.t.preheader_of[blk].clone();
         for i in loops {
             let Some(lp) = self.t.hoist_loops.get(i as usize) else {
@@ -2278,6 +2300,9 @@ impl FnLower<'_, '_, '_> {
     /// The length (`want_len`) or the data pointer of `vec` loaded in the preheader of a loop
     /// the current block belongs to, if any.
     fn hoisted_header(&self, vec: Local, want_len: bool) -> Option<Value> {
+        if self.t.hoist_loops.is_empty() {
+            return None; // (and `block_loops` is not sized for this function)
+        }
         let blk = self.cur_block?;
         self.t.block_loops[blk].iter().find_map(|&i| {
             self.t
@@ -2319,8 +2344,8 @@ impl FnLower<'_, '_, '_> {
 
     fn elem_addr_at(&mut self, ptr: Value, index: Value, size: u32) -> Value {
         let size = self.block_const(types::I64, i64::from(size));
-        let off = self.b.ins().imul(index, size);
-        self.b.ins().iadd(ptr, off)
+        let off = self.ins().imul(index, size);
+        self.ins().iadd(ptr, off)
     }
 
     /// The checked-access test: one unsigned compare of the index with the length.
@@ -2414,10 +2439,10 @@ impl FnLower<'_, '_, '_> {
         let store_blk = self.b.create_block();
         if self.tier == Tier::Huge {
             // The hot successor first (see [`FnLower::trap_if`]).
-            let room = self.b.ins().icmp(IntCC::SignedLessThan, len, cap);
+            let room = self.ins().icmp(IntCC::SignedLessThan, len, cap);
             self.b.ins().brif(room, store_blk, &[], grow, &[]);
         } else {
-            let full = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, len, cap);
+            let full = self.ins().icmp(IntCC::SignedGreaterThanOrEqual, len, cap);
             self.b.ins().brif(full, grow, &[], store_blk, &[]);
         }
         self.b.seal_block(grow);
@@ -2487,7 +2512,7 @@ impl FnLower<'_, '_, '_> {
         let addr = self.elem_addr(h, len, size);
         self.store_elem(v, addr)?;
         let one = self.block_const(types::I64, 1);
-        let len1 = self.b.ins().iadd(len, one);
+        let len1 = self.ins().iadd(len, one);
         self.store(len1, h, HDR_LEN);
         Ok(())
     }
@@ -2564,7 +2589,7 @@ impl FnLower<'_, '_, '_> {
             };
             vals.push(v);
         }
-        let call = self.b.ins().call(fref, &vals);
+        let call = self.ins().call(fref, &vals);
         self.t.call_args = vals;
         let (result, status) = {
             let results = self.b.inst_results(call);
@@ -2753,6 +2778,18 @@ pub struct LoopScanScratch {
     /// Per block: in the body being collected.
     seen: SecondaryMap<Block, bool>,
     work: Vec<Block>,
+    /// The body being collected (copied out only when its loop qualifies).
+    body: Vec<Block>,
+}
+
+impl LoopScanScratch {
+    /// Makes room for a function of `blocks` blocks.
+    pub(crate) fn reserve(&mut self, blocks: usize) {
+        reserve_map(&mut self.pos, blocks);
+        reserve_map(&mut self.seen, blocks);
+        reserve_vec(&mut self.work, blocks);
+        reserve_vec(&mut self.body, blocks);
+    }
 }
 
 /// [`header_invariant_loops`] into `out` (emptied first), with the working storage of
@@ -2764,7 +2801,16 @@ pub fn header_invariant_loops_into(
     out: &mut Vec<HoistLoop>,
 ) {
     out.clear();
-    let LoopScanScratch { pos, seen, work } = scratch;
+    // A qualifying loop reads or writes some vec local.
+    if !ir.locals.values().any(|d| matches!(d.ty, Type::Vec(_))) {
+        return;
+    }
+    let LoopScanScratch {
+        pos,
+        seen,
+        work,
+        body,
+    } = scratch;
     pos.clear();
     pos.resize(ir.blocks.len());
     for (n, &b) in ir.layout.iter().enumerate() {
@@ -2791,7 +2837,8 @@ pub fn header_invariant_loops_into(
         }
         // The body: backwards from the latch, stopping at the header. `seen` is all false
         // between candidates (cleared over the body below).
-        let mut body = vec![h];
+        body.clear();
+        body.push(h);
         seen[h] = true;
         work.clear();
         work.push(latch);
@@ -2812,7 +2859,7 @@ pub fn header_invariant_loops_into(
             && body
                 .iter()
                 .all(|&b| b == h || preds(b).iter().all(|q| seen[*q]));
-        for &b in &body {
+        for &b in body.iter() {
             seen[b] = false;
         }
         if !single_entry {
@@ -2828,7 +2875,7 @@ pub fn header_invariant_loops_into(
             None => vecs.push((vec, len, ptr)),
         };
         // The first instruction that disqualifies the loop ends the scan.
-        'scan: for &b in &body {
+        'scan: for &b in body.iter() {
             let Some(data) = ir.blocks.get(b) else {
                 ok = false;
                 break;
@@ -2863,7 +2910,7 @@ pub fn header_invariant_loops_into(
         if ok && !vecs.is_empty() {
             out.push(HoistLoop {
                 preheader: p,
-                body,
+                body: body.clone(),
                 vecs,
             });
         }
@@ -2890,6 +2937,11 @@ pub fn field_struct_locals_into(
     bad: &mut SecondaryMap<Local, bool>,
     out: &mut SecondaryMap<Local, bool>,
 ) {
+    if !has_field_wise_candidate(ir) {
+        out.clear();
+        out.resize(ir.locals.len());
+        return;
+    }
     bad.clear();
     bad.resize(ir.locals.len());
     for &l in &ir.params {
@@ -2903,22 +2955,7 @@ pub fn field_struct_locals_into(
             let Some(d) = ir.insts.get(inst) else {
                 continue;
             };
-            // The one mention of a struct local this instruction may make.
-            let allowed = match &d.kind {
-                InstKind::Make { dst, .. } => Some(*dst),
-                InstKind::GetField { src, .. } => Some(*src),
-                InstKind::SetField { dst, .. } => Some(*dst),
-                InstKind::VecSet {
-                    value: Operand::Local(l),
-                    field: None,
-                    ..
-                }
-                | InstKind::VecPush {
-                    value: Operand::Local(l),
-                    ..
-                } => Some(*l),
-                _ => None,
-            };
+            let allowed = field_wise_mention(&d.kind);
             d.kind.for_each_use(|op| {
                 if let Operand::Local(l) = op {
                     if Some(l) != allowed {
@@ -2936,11 +2973,51 @@ pub fn field_struct_locals_into(
             bad[l] = true;
         }
     }
+    field_struct_locals_from(ir, module, bad, out);
+}
+
+/// Whether `ir` has a local [`field_struct_locals`] might admit: an unpacked struct local.
+/// Without one the scan for barring mentions can be skipped.
+pub(crate) fn has_field_wise_candidate(ir: &Function) -> bool {
+    ir.locals
+        .values()
+        .any(|d| matches!(d.ty, Type::Struct(_)) && !d.packed)
+}
+
+/// The one mention of a struct local instruction `kind` may make without barring it from being
+/// held field by field: any other mention of a local, and every mention of a parameter or by
+/// a terminator, bars it ([`field_struct_locals`]).
+pub(crate) fn field_wise_mention(kind: &InstKind) -> Option<Local> {
+    match kind {
+        InstKind::Make { dst, .. } => Some(*dst),
+        InstKind::GetField { src, .. } => Some(*src),
+        InstKind::SetField { dst, .. } => Some(*dst),
+        InstKind::VecSet {
+            value: Operand::Local(l),
+            field: None,
+            ..
+        }
+        | InstKind::VecPush {
+            value: Operand::Local(l),
+            ..
+        } => Some(*l),
+        _ => None,
+    }
+}
+
+/// [`field_struct_locals`] into `out` (emptied first), given per local whether some mention
+/// bars it (`barred`, see [`field_wise_mention`]).
+pub(crate) fn field_struct_locals_from(
+    ir: &Function,
+    module: &Module,
+    barred: &SecondaryMap<Local, bool>,
+    out: &mut SecondaryMap<Local, bool>,
+) {
     out.clear();
     out.resize(ir.locals.len());
     for (l, data) in ir.locals.iter() {
         out[l] = match data.ty {
-            Type::Struct(sid) if !data.packed && !bad[l] => {
+            Type::Struct(sid) if !data.packed && !barred[l] => {
                 module.structs.get(sid).is_some_and(|d| {
                     d.fields.len() <= MAX_FIELD_VARS
                         && d.fields.iter().all(|f| f.ty.as_scalar().is_some())

@@ -9,13 +9,57 @@
 //! and hands it back, so a module's functions allocate only when one is larger than every
 //! function before it. The JIT and the text output each keep one for the whole module, beside
 //! cranelift-frontend's `FunctionBuilderContext` (the same idea, one level down).
+//!
+//! Grown one function at a time, each table would still be reallocated (and copied) every
+//! time it doubles on the way to the largest function. So the first reset sizes every table
+//! for the module's largest function at once ([`ModuleSizes`], counted once per module by
+//! [`crate::lower::LowerEnv`]): one allocation per table, and none after it.
 
 use crate::fixed_locals::FixedLocalsScratch;
 use crate::lower::{HoistLoop, HoistedHeader, LoopScanScratch, Repr, VarKind};
 use cranelift_codegen::ir::{self as cl, types, FuncRef, Value};
 use cranelift_frontend::Variable;
 use poolopt_ir::cfg::Cfg;
-use poolopt_ir::{Block, EntityRef, FuncId, Function, Local, SecondaryMap, TrapKind};
+use poolopt_ir::{Block, EntityRef, FuncId, Function, Local, Module, SecondaryMap, TrapKind};
+
+/// The sizes of a module's largest function (each the maximum over the functions on its own),
+/// for sizing the lowering's tables up front.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ModuleSizes {
+    /// The most locals of one function.
+    pub locals: usize,
+    /// The most blocks of one function.
+    pub blocks: usize,
+    /// The most instructions of one function (terminators included).
+    pub insts: usize,
+    /// How many functions the module has.
+    pub funcs: usize,
+}
+
+impl ModuleSizes {
+    /// Whether a function of these sizes fits tables with room for `room`.
+    fn fits_in(&self, room: &ModuleSizes) -> bool {
+        self.locals <= room.locals
+            && self.blocks <= room.blocks
+            && self.insts <= room.insts
+            && self.funcs <= room.funcs
+    }
+
+    /// The sizes of `module`'s largest function.
+    pub fn of(module: &Module) -> ModuleSizes {
+        let mut sizes = ModuleSizes {
+            funcs: module.funcs.len(),
+            ..ModuleSizes::default()
+        };
+        for f in module.funcs.values() {
+            sizes.locals = sizes.locals.max(f.locals.len());
+            sizes.blocks = sizes.blocks.max(f.blocks.len());
+            let insts = f.insts.len() + f.blocks.len();
+            sizes.insts = sizes.insts.max(insts);
+        }
+        sizes
+    }
+}
 
 /// Storage the lowering reuses from one function to the next (see the module documentation).
 /// Its contents between two functions mean nothing.
@@ -58,9 +102,10 @@ pub struct LowerScratch {
     pub(crate) hoist_loops: Vec<HoistLoop>,
     /// Per loop of `hoist_loops`: its headers once loaded.
     pub(crate) hoisted: Vec<Vec<HoistedHeader>>,
-    /// Per IR block: the loops of `hoist_loops` it belongs to.
+    /// Per IR block: the loops of `hoist_loops` it belongs to (filled, and read, only when
+    /// `hoist_loops` is not empty).
     pub(crate) block_loops: SecondaryMap<Block, Vec<u32>>,
-    /// Per IR block: the loops of `hoist_loops` it is the preheader of.
+    /// Per IR block: the loops of `hoist_loops` it is the preheader of (as `block_loops`).
     pub(crate) preheader_of: SecondaryMap<Block, Vec<u32>>,
     /// Per variable: where its value lives.
     pub(crate) var_kinds: Vec<VarKind>,
@@ -78,6 +123,8 @@ pub struct LowerScratch {
     pub(crate) callees: SecondaryMap<FuncId, Option<FuncRef>>,
     /// The argument list of the call being lowered.
     pub(crate) call_args: Vec<Value>,
+    /// The sizes the tables have room for ([`LowerScratch::reserve`]).
+    reserved: ModuleSizes,
 }
 
 impl LowerScratch {
@@ -87,14 +134,16 @@ impl LowerScratch {
     }
 
     /// Empties every table and sizes the dense ones for `ir` (in a module of `n_funcs`
-    /// functions), keeping their storage. The analyses' results are filled by the lowering.
-    pub(crate) fn reset(&mut self, ir: &Function, n_funcs: usize) {
+    /// functions), keeping their storage, which is first made room enough for the module's
+    /// largest function (`largest`). The analyses' results are filled by the lowering.
+    pub(crate) fn reset(&mut self, ir: &Function, n_funcs: usize, largest: &ModuleSizes) {
+        self.reserve(largest);
         let (n_locals, n_blocks) = (ir.locals.len(), ir.blocks.len());
         refill(&mut self.locals, n_locals);
         refill(&mut self.blocks, n_blocks);
         refill(&mut self.layout_pos, n_blocks);
-        refill(&mut self.block_loops, n_blocks);
-        refill(&mut self.preheader_of, n_blocks);
+        // `block_loops` and `preheader_of` are sized by the lowering, and only when it
+        // hoists a loop's headers (they are read only then).
         refill(&mut self.callees, n_funcs);
         refill(&mut self.param_index, n_locals);
         // Indexed by Cranelift block, which the lowering creates: at least one per IR block.
@@ -112,6 +161,86 @@ impl LowerScratch {
         self.block_consts.clear();
         self.all_trap_blocks.clear();
         self.call_args.clear();
+    }
+}
+
+impl LowerScratch {
+    /// Gives every table room for a function of the sizes `largest` (a no-op once it has).
+    fn reserve(&mut self, largest: &ModuleSizes) {
+        if largest.fits_in(&self.reserved) {
+            return;
+        }
+        self.reserved = *largest;
+        let &ModuleSizes {
+            locals,
+            blocks,
+            insts,
+            funcs,
+        } = largest;
+        // Each IR block lowers to at least one Cranelift block; trap checks and calls add
+        // more, about one per instruction at most.
+        let cl_blocks = blocks + insts;
+        reserve_map(&mut self.locals, locals);
+        reserve_map(&mut self.blocks, blocks);
+        reserve_map(&mut self.layout_pos, blocks);
+        reserve_map(&mut self.loop_depth, blocks);
+        reserve_map(&mut self.loop_mark, blocks);
+        reserve_map(&mut self.block_local, locals);
+        reserve_map(&mut self.block_local_written, locals);
+        reserve_map(&mut self.fixed, locals);
+        reserve_map(&mut self.by_fields, locals);
+        reserve_map(&mut self.by_fields_bad, locals);
+        reserve_map(&mut self.param_index, locals);
+        reserve_map(&mut self.block_loops, blocks);
+        reserve_map(&mut self.preheader_of, blocks);
+        reserve_map(&mut self.preds_left, cl_blocks);
+        reserve_map(&mut self.callees, funcs);
+        // One variable per scalar, vec or packed local (field-wise structs add a few more).
+        reserve_vec(&mut self.var_kinds, locals);
+        reserve_vec(&mut self.block_values, locals);
+        reserve_vec(&mut self.known, locals);
+        self.fixed_scratch.reserve(locals, blocks);
+        self.loop_scan.reserve(blocks);
+        self.cfg.reserve(blocks);
+    }
+}
+
+/// Gives the tables of the Cranelift function `out`, still empty, room for the lowering of a
+/// function of the sizes `largest`, where Cranelift lets them be sized: its blocks and its
+/// value-list pool (the result, argument and block-call lists of its instructions). Cranelift
+/// keeps their storage when the caller clears `out` for the next function, so this allocates
+/// once per module, where growing would reallocate each of them several times.
+pub(crate) fn reserve_function(out: &mut cl::Function, largest: &ModuleSizes) {
+    let dfg = &mut out.dfg;
+    if dfg.num_insts() != 0 || dfg.num_blocks() != 0 {
+        return; // not empty: its lists live in the pool
+    }
+    // As for `preds_left`: an IR block and about one more per instruction at most.
+    dfg.blocks.reserve(largest.blocks + largest.insts);
+    // An instruction's result list takes the pool's smallest block (4 entries); arguments of
+    // calls and branches take more. About three Cranelift instructions per IR instruction.
+    let pool = 16 * largest.insts;
+    if dfg.value_lists.capacity() < pool {
+        dfg.value_lists = cl::ValueListPool::with_capacity(pool);
+    }
+}
+
+/// Makes `map` room for `n` entries, dropping its contents if it had to grow (its contents
+/// are about to be reset anyway): one allocation, with no copy of the old entries.
+pub(crate) fn reserve_map<K: EntityRef, V: Clone + Default>(
+    map: &mut SecondaryMap<K, V>,
+    n: usize,
+) {
+    if map.capacity() < n {
+        *map = SecondaryMap::with_capacity(n);
+    }
+}
+
+/// Makes `v` room for `n` elements, dropping its contents if it had to grow (see
+/// [`reserve_map`]).
+pub(crate) fn reserve_vec<T>(v: &mut Vec<T>, n: usize) {
+    if v.capacity() < n {
+        *v = Vec::with_capacity(n);
     }
 }
 
