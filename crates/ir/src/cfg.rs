@@ -111,6 +111,7 @@ impl Cfg {
     }
 
     /// The distinct successors of `block`.
+    #[inline]
     pub fn succs(&self, block: Block) -> &[Block] {
         let b = block.index();
         match self.succ.get(b) {
@@ -120,6 +121,7 @@ impl Cfg {
     }
 
     /// The distinct predecessors of `block` (reachable or not), in layout order.
+    #[inline]
     pub fn preds(&self, block: Block) -> &[Block] {
         let b = block.index();
         match (self.pred_start.get(b), self.pred_start.get(b + 1)) {
@@ -134,6 +136,7 @@ impl Cfg {
     /// predecessor holds on entry to `block`. (A reachable block other than the entry is
     /// entered only along edges from reachable blocks, so that predecessor is reachable and
     /// is not `block` itself; an unreachable block has no executions and gets `None`.)
+    #[inline]
     pub fn only_pred(&self, block: Block) -> Option<Block> {
         match *self.preds(block) {
             [p] if self.rpo_index(block).is_some_and(|i| i > 0) => Some(p),
@@ -142,11 +145,13 @@ impl Cfg {
     }
 
     /// Blocks reachable from the entry, in reverse post-order.
+    #[inline]
     pub fn rpo(&self) -> &[Block] {
         &self.rpo
     }
 
     /// Position of `block` in the reverse post-order, or `None` when unreachable.
+    #[inline]
     pub fn rpo_index(&self, block: Block) -> Option<u32> {
         self.rpo_index
             .get(block.index())
@@ -155,6 +160,7 @@ impl Cfg {
     }
 
     /// Whether `block` is reachable from the entry.
+    #[inline]
     pub fn is_reachable(&self, block: Block) -> bool {
         self.rpo_index(block).is_some()
     }
