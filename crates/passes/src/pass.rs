@@ -101,6 +101,9 @@ pub struct PassContext<'a> {
     function: Name,
     remarks: &'a mut Vec<Remark>,
     stats: &'a mut Stats,
+    /// Where the current pass's counters start in `stats` (they are bumped first while it
+    /// runs, so they follow the earlier passes'): a counter is looked for there first.
+    stats_from: usize,
     cfg: Option<Rc<Cfg>>,
     /// The storage of up to [`SPARE_CFGS`] CFGs dropped by invalidations or handed back
     /// ([`PassContext::return_cfg`]), recomputed in place by the next [`PassContext::cfg`] or
@@ -175,6 +178,7 @@ impl<'a> PassContext<'a> {
             pass: "",
             function: Name::from(function),
             remarks,
+            stats_from: stats.len(),
             stats,
             cfg: None,
             spare_cfgs: Vec::new(),
@@ -261,6 +265,7 @@ impl<'a> PassContext<'a> {
     /// Sets the pass that remarks and counters are attributed to.
     pub fn set_pass(&mut self, pass: &'static str) {
         self.pass = pass;
+        self.stats_from = self.stats.len();
     }
 
     /// Drops every cached analysis (the manager calls this after a pass reports a change; a
@@ -603,7 +608,7 @@ impl<'a> PassContext<'a> {
 
     /// Adds `n` to the current pass's counter `counter`.
     pub fn stat(&mut self, counter: &'static str, n: u64) {
-        self.stats.add(self.pass, counter, n);
+        self.stats.add_from(self.stats_from, self.pass, counter, n);
     }
 }
 

@@ -65,7 +65,7 @@ impl Stats {
     }
 
     /// [`Stats::add`], looking from position `hint` on first; returns the counter's position.
-    fn add_from(
+    pub(crate) fn add_from(
         &mut self,
         hint: usize,
         pass: &'static str,
@@ -127,6 +127,11 @@ impl Stats {
     /// Whether no counter was bumped.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// How many counters were bumped.
+    pub fn len(&self) -> usize {
+        self.entries.len()
     }
 
     /// Merges another set of counters into this one.

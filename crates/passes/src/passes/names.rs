@@ -58,10 +58,23 @@ fn suffixed(base: &str, n: u32) -> Name {
 }
 
 impl Names {
+    /// The names `func` has now, with room for as many again: the inliner adds a callee's
+    /// locals and blocks per call, and a set that grows rehashes every name it holds.
     pub(crate) fn of(func: &Function) -> Names {
+        let hashes_with_room = |names: &mut dyn Iterator<Item = u64>, len: usize| {
+            let mut set = FxHashSet::with_capacity_and_hasher(2 * len + 16, FxBuildHasher);
+            set.extend(names);
+            set
+        };
         Names {
-            locals: func.locals.values().map(|l| name_hash(&l.name)).collect(),
-            blocks: func.blocks.values().map(|b| name_hash(&b.name)).collect(),
+            locals: hashes_with_room(
+                &mut func.locals.values().map(|l| name_hash(&l.name)),
+                func.locals.len(),
+            ),
+            blocks: hashes_with_room(
+                &mut func.blocks.values().map(|b| name_hash(&b.name)),
+                func.blocks.len(),
+            ),
             next_suffix: FxHashMap::default(),
         }
     }

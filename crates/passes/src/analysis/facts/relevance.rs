@@ -184,7 +184,10 @@ impl Tracked {
             for &b in func.layout.iter().rev() {
                 for &inst in func.blocks[b].insts.iter().rev() {
                     let mut add: [Option<Operand>; 2] = [None, None];
-                    if let Some(q) = quotient_of(func, func.inst(inst)).filter(|_| quotients) {
+                    if let Some(q) = quotients
+                        .then(|| quotient_of(func, func.inst(inst)))
+                        .flatten()
+                    {
                         if on[q.x.index()] && !on[q.d.index()] {
                             add[0] = Some(Operand::Local(q.d));
                         }
