@@ -415,8 +415,9 @@ pub(crate) struct Lexed<'a> {
     /// Every token, in order.
     tokens: Vec<StoredToken>,
     pub ints: Vec<i64>,
-    /// String literal values and the end offset of their token.
-    pub strings: Vec<(Box<str>, u32)>,
+    /// String literal values and the end offset of their token. (A `String`, which the parser
+    /// moves into the instruction that uses it, rather than copying it.)
+    pub strings: Vec<(String, u32)>,
     /// Lexical errors and the end offset of their token.
     pub errors: Vec<(ParseErrorKind, u32)>,
     pub interner: Interner<'a>,
@@ -998,7 +999,7 @@ impl<'a> Lexer<'a> {
             Some(e) => self.push_error(toks, e, start, i),
             None => {
                 let index = self.out.strings.len() as u32;
-                self.out.strings.push((value.into_boxed_str(), i as u32));
+                self.out.strings.push((value, i as u32));
                 push(toks, TokenKind::Str, start, index);
             }
         }

@@ -1249,7 +1249,7 @@ impl BodyParser<'_> {
     }
 
     /// Declares the local named by word token `name`, of type `ty`, declared at `loc`.
-    #[inline]
+    #[inline(always)]
     fn declare_local(&mut self, p: &mut Parser, name: usize, ty: Type, loc: Loc) -> PResult<Local> {
         let sym = p.sym(name);
         if sym == kw::TRUE || sym == kw::FALSE || self.local_of(p, sym).is_some() {
@@ -1772,7 +1772,9 @@ impl BodyParser<'_> {
                 let i = p.pos;
                 return match p.kind(i) {
                     TokenKind::Str => {
-                        let msg = p.lx.strings[p.tok(i).data as usize].0.to_string();
+                        // Each string token is parsed once: its value is moved, not copied.
+                        let index = p.tok(i).data as usize;
+                        let msg = std::mem::take(&mut p.lx.strings[index].0);
                         p.bump();
                         Ok(Some(Terminator::Trap(msg)))
                     }
