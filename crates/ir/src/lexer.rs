@@ -109,8 +109,14 @@ pub(crate) mod kw {
 /// A small open-addressing table of symbols, keyed by a word's first sixteen bytes (two
 /// unaligned loads) and its length, which are kept per symbol: interning a word of fewer than
 /// sixteen bytes costs a multiply or two, a slot load and two compares, with no call into a
-/// general-purpose hasher or `memcmp`. A slot is four bytes, so the table (made zeroed, for
-/// every source) is 4 KB, not the 24 KB it was when the keys were stored in the slots.
+/// general-purpose hasher or `memcmp`. A slot is four bytes, so the table (made for every
+/// source) is 4 KB, not the 24 KB it was when the keys were stored in the slots.
+///
+/// A slot holds a symbol itself, and an empty slot [`EMPTY_SLOT`], which is past the end of
+/// `keys`: the one bounds check of the key a slot names also tells an empty slot. (The marker
+/// is not zero, nor any other value whose four bytes are equal: a table filled with such a
+/// value becomes a `memset`, which for 4 KB runs `rep stosb`, one counted instruction a byte;
+/// another value is written sixteen bytes a store.)
 pub(crate) struct Interner<'a> {
     /// The source text the words come from (held here, so that the inline lookup passes no
     /// more than offsets to the slow path).
@@ -119,7 +125,7 @@ pub(crate) struct Interner<'a> {
     mask: usize,
     /// 64 minus the log2 of the length of `table`: a hash shifted right by it is a slot.
     shift: u32,
-    /// Per slot: 0 when empty, else 1 + the symbol of the word there.
+    /// Per slot: the symbol of the word there, or [`EMPTY_SLOT`].
     table: Vec<u32>,
     /// Per symbol: what a lookup compares.
     keys: Vec<WordKey>,
@@ -128,6 +134,12 @@ pub(crate) struct Interner<'a> {
     /// first seen from its first eight bytes (see [`crate::parser::word_info_of_key`]).
     infos: Vec<WordInfo>,
 }
+
+/// What an empty slot of [`Interner`]'s table holds: larger than any symbol, and not four equal
+/// bytes (see [`Interner`]). A source is less than 4 GiB: there are fewer than 14 million
+/// distinct words of up to four bytes, and each longer one takes six bytes with the byte after
+/// it, so a source has fewer than 10^9 distinct words.
+const EMPTY_SLOT: u32 = 0x7fff_fff0;
 
 /// The key of one interned word.
 #[derive(Copy, Clone)]
@@ -193,7 +205,7 @@ impl<'a> Interner<'a> {
             src,
             mask: SIZE - 1,
             shift: 64 - SIZE.trailing_zeros(),
-            table: vec![0; SIZE],
+            table: vec![EMPTY_SLOT; SIZE],
             keys: Vec::with_capacity(SIZE / 4),
             names: Vec::with_capacity(SIZE / 4),
             infos: Vec::with_capacity(SIZE / 4),
@@ -216,25 +228,44 @@ impl<'a> Interner<'a> {
         if len <= 16 {
             let mut slot = (short_word_hash(head, tail, len) >> self.shift) as usize;
             for _ in 0..2 {
+                // An empty slot (`EMPTY_SLOT` is past the end of `keys`): a new word.
                 let Some(&entry) = self.table.get(slot) else {
                     break;
                 };
-                // An empty slot: a new word.
-                let Some(key) = entry
-                    .checked_sub(1)
-                    .and_then(|sym| self.keys.get(sym as usize))
-                else {
+                let Some(key) = self.keys.get(entry as usize) else {
                     break;
                 };
                 // Equal first sixteen bytes are the same word unless both are 16 bytes or more
                 // (no word contains a zero byte): only then do the lengths need a compare.
                 if key.head == head && key.tail == tail && (len < 16 || key.len == len as u32) {
-                    return Symbol(entry - 1);
+                    return Symbol(entry);
                 }
                 slot = (slot + 1) & self.mask;
             }
         }
         self.intern_slow(start, end, head, tail)
+    }
+
+    /// [`Interner::intern`] for a word of fewer than eight bytes, `head` (its bytes,
+    /// zero-padded). Only the heads are compared: `head` has a zero byte, and the head of a
+    /// word of eight bytes or more has none, so an equal head is a word of the same length.
+    #[inline(always)]
+    fn intern_short(&mut self, start: usize, end: usize, head: u64) -> Symbol {
+        let mut slot = (short_word_hash(head, 0, end - start) >> self.shift) as usize;
+        for _ in 0..2 {
+            // An empty slot (`EMPTY_SLOT` is past the end of `keys`): a new word.
+            let Some(&entry) = self.table.get(slot) else {
+                break;
+            };
+            let Some(key) = self.keys.get(entry as usize) else {
+                break;
+            };
+            if key.head == head {
+                return Symbol(entry);
+            }
+            slot = (slot + 1) & self.mask;
+        }
+        self.intern_slow(start, end, head, 0)
     }
 
     /// Interns the word `src[start..end]` (first sixteen bytes `head` and `tail`, as for
@@ -253,10 +284,10 @@ impl<'a> Interner<'a> {
         let mut slot = (word_hash(head, tail, word) >> self.shift) as usize;
         loop {
             let entry = self.table[slot];
-            if entry == 0 {
+            if entry == EMPTY_SLOT {
                 break;
             }
-            let sym = entry as usize - 1;
+            let sym = entry as usize;
             let key = self.keys[sym];
             if key.head == head
                 && key.tail == tail
@@ -276,7 +307,7 @@ impl<'a> Interner<'a> {
             WordInfo::NONE
         });
         self.keys.push(WordKey { head, tail, len });
-        self.table[slot] = sym.0 + 1;
+        self.table[slot] = sym.0;
         if self.names.len() * 4 > self.table.len() {
             self.grow();
         }
@@ -289,14 +320,14 @@ impl<'a> Interner<'a> {
         let size = self.table.len() * 2;
         let mask = size - 1;
         let shift = 64 - size.trailing_zeros();
-        let mut table = vec![0; size];
+        let mut table = vec![EMPTY_SLOT; size];
         for (sym, key) in self.keys.iter().enumerate() {
             let name = self.names[sym].as_bytes();
             let mut slot = (word_hash(key.head, key.tail, name) >> shift) as usize;
-            while table[slot] != 0 {
+            while table[slot] != EMPTY_SLOT {
                 slot = (slot + 1) & mask;
             }
-            table[slot] = sym as u32 + 1;
+            table[slot] = sym as u32;
         }
         self.table = table;
         self.mask = mask;
@@ -384,8 +415,9 @@ pub(crate) struct Lexed<'a> {
     /// Every token, in order.
     tokens: Vec<StoredToken>,
     pub ints: Vec<i64>,
-    /// String literal values and the end offset of their token.
-    pub strings: Vec<(Box<str>, u32)>,
+    /// String literal values and the end offset of their token. (A `String`, which the parser
+    /// moves into the instruction that uses it, rather than copying it.)
+    pub strings: Vec<(String, u32)>,
     /// Lexical errors and the end offset of their token.
     pub errors: Vec<(ParseErrorKind, u32)>,
     pub interner: Interner<'a>,
@@ -768,7 +800,7 @@ impl<'a> Lexer<'a> {
                             // One load instead of a variable shift. (Interned here, not after
                             // the branches, so that the inlined lookup knows the word is short.)
                             let head = lo & LOW_BYTES_MASK[len];
-                            sym = interner.intern(start, i, head, 0);
+                            sym = interner.intern_short(start, i, head);
                         } else {
                             while i < n && WORD_CONTINUE[b[i] as usize] {
                                 i += 1;
@@ -967,7 +999,7 @@ impl<'a> Lexer<'a> {
             Some(e) => self.push_error(toks, e, start, i),
             None => {
                 let index = self.out.strings.len() as u32;
-                self.out.strings.push((value.into_boxed_str(), i as u32));
+                self.out.strings.push((value, i as u32));
                 push(toks, TokenKind::Str, start, index);
             }
         }

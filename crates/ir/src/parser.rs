@@ -764,6 +764,19 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The word that starts an instruction (consumed): its index and what it means as a
+    /// mnemonic. (The token is read once for both.)
+    #[inline]
+    fn expect_mnemonic(&mut self) -> PResult<(usize, Option<Mnemonic>)> {
+        let i = self.pos;
+        let tok = self.tok(i);
+        if tok.kind != TokenKind::Ident {
+            return Err(self.expected("an instruction"));
+        }
+        self.pos += 1;
+        Ok((i, self.words[tok.data as usize].mnemonic))
+    }
+
     /// "expected `what`" at the current token.
     #[cold]
     #[inline(never)]
@@ -1249,7 +1262,7 @@ impl BodyParser<'_> {
     }
 
     /// Declares the local named by word token `name`, of type `ty`, declared at `loc`.
-    #[inline]
+    #[inline(always)]
     fn declare_local(&mut self, p: &mut Parser, name: usize, ty: Type, loc: Loc) -> PResult<Local> {
         let sym = p.sym(name);
         if sym == kw::TRUE || sym == kw::FALSE || self.local_of(p, sym).is_some() {
@@ -1691,15 +1704,19 @@ impl BodyParser<'_> {
     /// Parses the statement at the current token (declared at `loc`): an instruction is
     /// appended to the block being parsed ([`BodyParser::append`]), a terminator returned.
     fn statement(&mut self, p: &mut Parser, loc: Loc) -> PResult<Option<Terminator>> {
-        if p.is_ident(p.pos) && p.is_punct(p.pos + 1, Punct::Eq) {
-            let dst = self.local(p)?;
-            p.bump();
+        let first = p.tok(p.pos);
+        if first.kind == TokenKind::Ident && p.is_punct(p.pos + 1, Punct::Eq) {
+            // The token read once: the destination local, then past it and the `=` (neither is
+            // `Eof`).
+            let Some(dst) = self.local_of(p, Symbol(first.data)) else {
+                return Err(self.not_a_local(p, p.pos));
+            };
+            p.pos += 2;
             let kind = self.assignment(p, dst)?;
             self.append(kind, loc);
             return Ok(None);
         }
-        let m = p.expect_ident("an instruction")?;
-        let mnemonic = p.word_info(m).mnemonic;
+        let (m, mnemonic) = p.expect_mnemonic()?;
         let kind = match mnemonic {
             Some(Mnemonic::SetField) => {
                 let dst = self.local(p)?;
@@ -1772,7 +1789,9 @@ impl BodyParser<'_> {
                 let i = p.pos;
                 return match p.kind(i) {
                     TokenKind::Str => {
-                        let msg = p.lx.strings[p.tok(i).data as usize].0.to_string();
+                        // Each string token is parsed once: its value is moved, not copied.
+                        let index = p.tok(i).data as usize;
+                        let msg = std::mem::take(&mut p.lx.strings[index].0);
                         p.bump();
                         Ok(Some(Terminator::Trap(msg)))
                     }
@@ -1803,8 +1822,8 @@ impl BodyParser<'_> {
 
     /// The right-hand side of `dst = ...` (the `=` is consumed).
     fn assignment(&mut self, p: &mut Parser, dst: Local) -> PResult<InstKind> {
-        let m = p.expect_ident("an instruction")?;
-        let Some(mnemonic) = p.word_info(m).mnemonic else {
+        let (m, mnemonic) = p.expect_mnemonic()?;
+        let Some(mnemonic) = mnemonic else {
             let name = p.text(m);
             return Err(p
                 .err_at(m, ParseErrorKind::UnknownInstruction(name.into()))
