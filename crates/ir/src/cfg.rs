@@ -2,6 +2,7 @@
 //! reachable from the entry. Computed iteratively (no recursion), so a function of any size
 //! is fine.
 
+use crate::room::vec_room;
 use crate::{Block, EntityRef, Function, SecondaryMap};
 
 /// Successor and predecessor lists of every block in the layout, and the reverse post-order of
@@ -37,20 +38,15 @@ impl Cfg {
     /// nothing (each vector that must grow is replaced, not copied: its contents are about
     /// to be recomputed).
     pub fn reserve(&mut self, blocks: usize) {
-        fn room<T>(v: &mut Vec<T>, n: usize) {
-            if v.capacity() < n {
-                *v = Vec::with_capacity(n);
-            }
-        }
-        room(&mut self.succ, blocks);
-        room(&mut self.succ_len, blocks);
-        room(&mut self.pred_start, blocks + 1);
+        vec_room(&mut self.succ, blocks);
+        vec_room(&mut self.succ_len, blocks);
+        vec_room(&mut self.pred_start, blocks + 1);
         // At most two distinct successors per block, so at most twice as many edges.
-        room(&mut self.pred, 2 * blocks);
-        room(&mut self.rpo, blocks);
-        room(&mut self.rpo_index, blocks);
-        room(&mut self.scratch, blocks);
-        room(&mut self.stack, blocks);
+        vec_room(&mut self.pred, 2 * blocks);
+        vec_room(&mut self.rpo, blocks);
+        vec_room(&mut self.rpo_index, blocks);
+        vec_room(&mut self.scratch, blocks);
+        vec_room(&mut self.stack, blocks);
     }
 
     /// Recomputes this CFG for `func` (as it is now) in place, reusing the vectors' storage:

@@ -3,6 +3,7 @@
 //! fine.
 
 use crate::cfg::Cfg;
+use crate::room::{map_room, vec_room};
 use crate::{Block, EntityRef, SecondaryMap};
 
 /// Immediate dominators of the reachable blocks.
@@ -33,23 +34,13 @@ impl DomTree {
     /// allocates nothing (each table that must grow is replaced, not copied: its contents are
     /// about to be recomputed).
     pub fn reserve(&mut self, blocks: usize) {
-        fn room<T>(v: &mut Vec<T>, n: usize) {
-            if v.capacity() < n {
-                *v = Vec::with_capacity(n);
-            }
-        }
-        fn map_room<V: Clone + Default>(m: &mut SecondaryMap<Block, V>, n: usize) {
-            if m.capacity() < n {
-                *m = SecondaryMap::with_capacity(n);
-            }
-        }
         map_room(&mut self.idom, blocks);
         map_room(&mut self.rpo_index, blocks);
         map_room(&mut self.pre, blocks);
         map_room(&mut self.end, blocks);
-        room(&mut self.first_child, blocks);
-        room(&mut self.next_sibling, blocks);
-        room(&mut self.stack, blocks);
+        vec_room(&mut self.first_child, blocks);
+        vec_room(&mut self.next_sibling, blocks);
+        vec_room(&mut self.stack, blocks);
     }
 
     /// Computes the dominator tree of `cfg` in place, reusing this tree's storage (for a

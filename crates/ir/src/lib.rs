@@ -47,6 +47,7 @@ mod lexer;
 mod module;
 pub mod parser;
 mod printer;
+pub mod room;
 mod semantics;
 mod types;
 pub mod verifier;

@@ -25,9 +25,10 @@
 //! other local.
 
 use crate::lower::field_wise_mention;
-use crate::scratch::{refill, reserve_vec};
+use crate::scratch::refill;
 use poolopt_ir::cfg::Cfg;
 use poolopt_ir::dominators::DomTree;
+use poolopt_ir::room::vec_room;
 use poolopt_ir::{Block, EntityRef, Function, Local, Operand, SecondaryMap, Type};
 
 /// The fixed locals of `ir` (see the module documentation), with storage of its own (the
@@ -68,12 +69,12 @@ pub struct FixedLocalsScratch {
 impl FixedLocalsScratch {
     /// Makes room for a function of `locals` locals and `blocks` blocks.
     pub(crate) fn reserve(&mut self, locals: usize, blocks: usize) {
-        reserve_vec(&mut self.defs, locals);
-        reserve_vec(&mut self.def_block, locals);
-        reserve_vec(&mut self.def_pos, locals);
-        reserve_vec(&mut self.written, locals);
-        reserve_vec(&mut self.layout_pos, blocks);
-        reserve_vec(&mut self.pending, locals);
+        vec_room(&mut self.defs, locals);
+        vec_room(&mut self.def_block, locals);
+        vec_room(&mut self.def_pos, locals);
+        vec_room(&mut self.written, locals);
+        vec_room(&mut self.layout_pos, blocks);
+        vec_room(&mut self.pending, locals);
         self.dom.reserve(blocks);
     }
 }
@@ -83,7 +84,7 @@ impl FixedLocalsScratch {
 /// `block_local` (both emptied first), with the working storage of `scratch`. One walk instead
 /// of two: the lowering of a normal-tier function needs both. With `field_wise_barred`, the
 /// walk also marks there (emptied first) each local some mention bars from being held field by
-/// field ([`crate::lower::field_wise_barred`]), a third analysis of the same instructions.
+/// field ([`crate::lower::field_wise_mention`]), a third analysis of the same instructions.
 pub fn fixed_locals_into(
     ir: &Function,
     cfg: &Cfg,
@@ -101,33 +102,28 @@ pub fn fixed_locals_into(
     for &p in &ir.params {
         exposed[p] = true;
     }
-    let mut no_barred = SecondaryMap::new();
-    let (barred, mark_barred) = match field_wise_barred {
-        Some(barred) => {
-            refill(barred, n_locals);
-            for &p in &ir.params {
-                barred[p] = true;
-            }
-            (barred, true)
+    let mut barred = field_wise_barred;
+    if let Some(barred) = barred.as_deref_mut() {
+        refill(barred, n_locals);
+        for &p in &ir.params {
+            barred[p] = true;
         }
-        None => (&mut no_barred, false),
-    };
-    walk(ir, cfg, scratch, fixed, exposed, barred, mark_barred);
+    }
+    walk(ir, cfg, scratch, fixed, exposed, barred);
     for flag in exposed.values_mut() {
         *flag = !*flag;
     }
 }
 
-/// The walks of [`fixed_locals_into`]: assignments, then reads (and, with `mark_barred`, the
-/// mentions that bar a local from being held field by field, into `barred`).
+/// The walks of [`fixed_locals_into`]: assignments, then reads (and, with `barred`, the
+/// mentions that bar a local from being held field by field, into it).
 fn walk(
     ir: &Function,
     cfg: &Cfg,
     scratch: &mut FixedLocalsScratch,
     fixed: &mut SecondaryMap<Local, bool>,
     exposed: &mut SecondaryMap<Local, bool>,
-    barred: &mut SecondaryMap<Local, bool>,
-    mark_barred: bool,
+    mut barred: Option<&mut SecondaryMap<Local, bool>>,
 ) {
     let n_locals = ir.locals.len();
     let Some(entry) = ir.entry() else {
@@ -214,7 +210,7 @@ fn walk(
         };
         for (pos, &inst) in data.insts.iter().enumerate() {
             if let Some(d) = ir.insts.get(inst) {
-                if mark_barred {
+                if let Some(barred) = barred.as_deref_mut() {
                     let allowed = field_wise_mention(&d.kind);
                     d.kind.for_each_use(|op| {
                         if let Operand::Local(l) = op {
@@ -241,7 +237,7 @@ fn walk(
             }
         }
         if let Some(op) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
-            if let (Operand::Local(l), true) = (op, mark_barred) {
+            if let (Operand::Local(l), Some(barred)) = (op, barred.as_deref_mut()) {
                 barred[l] = true;
             }
             read(op, data.insts.len() as i64, fixed, exposed, written);

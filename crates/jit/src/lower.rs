@@ -51,9 +51,7 @@ use crate::runtime::{
     RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, CTX_RT_HANDLE, CTX_RT_RESULT,
     HDR_CAP, HDR_LEN, HDR_PTR,
 };
-use crate::scratch::{
-    refill, reserve_function, reserve_map, reserve_vec, LowerScratch, ModuleSizes,
-};
+use crate::scratch::{refill, reserve_function, LowerScratch, ModuleSizes};
 use crate::tier::Tier;
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::{
@@ -65,6 +63,7 @@ use cranelift_codegen::isa::{CallConv, TargetFrontendConfig, TargetIsa};
 use cranelift_codegen::settings::OptLevel;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use poolopt_ir::cfg::Cfg;
+use poolopt_ir::room::{map_room, vec_room};
 use poolopt_ir::EntityRef;
 use poolopt_ir::SecondaryMap;
 use poolopt_ir::{
@@ -349,7 +348,7 @@ pub fn lower_function(
         })?;
     reserve_function(out, &env.sizes);
     let b = FunctionBuilder::new(out, fbc);
-    scratch.reset(ir, env.module.funcs.len(), &env.sizes);
+    scratch.reset(ir, &env.sizes);
     let mut l = FnLower {
         env,
         ir,
@@ -2785,10 +2784,10 @@ pub struct LoopScanScratch {
 impl LoopScanScratch {
     /// Makes room for a function of `blocks` blocks.
     pub(crate) fn reserve(&mut self, blocks: usize) {
-        reserve_map(&mut self.pos, blocks);
-        reserve_map(&mut self.seen, blocks);
-        reserve_vec(&mut self.work, blocks);
-        reserve_vec(&mut self.body, blocks);
+        map_room(&mut self.pos, blocks);
+        map_room(&mut self.seen, blocks);
+        vec_room(&mut self.work, blocks);
+        vec_room(&mut self.body, blocks);
     }
 }
 

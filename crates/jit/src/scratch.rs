@@ -20,6 +20,7 @@ use crate::lower::{HoistLoop, HoistedHeader, LoopScanScratch, Repr, VarKind};
 use cranelift_codegen::ir::{self as cl, types, FuncRef, Value};
 use cranelift_frontend::Variable;
 use poolopt_ir::cfg::Cfg;
+use poolopt_ir::room::{map_room, vec_room};
 use poolopt_ir::{Block, EntityRef, FuncId, Function, Local, Module, SecondaryMap, TrapKind};
 
 /// The sizes of a module's largest function (each the maximum over the functions on its own),
@@ -133,10 +134,10 @@ impl LowerScratch {
         LowerScratch::default()
     }
 
-    /// Empties every table and sizes the dense ones for `ir` (in a module of `n_funcs`
-    /// functions), keeping their storage, which is first made room enough for the module's
-    /// largest function (`largest`). The analyses' results are filled by the lowering.
-    pub(crate) fn reset(&mut self, ir: &Function, n_funcs: usize, largest: &ModuleSizes) {
+    /// Empties every table and sizes the dense ones for `ir`, keeping their storage, which is
+    /// first made room enough for the module's largest function (`largest`, whose `funcs` is
+    /// the module's function count). The analyses' results are filled by the lowering.
+    pub(crate) fn reset(&mut self, ir: &Function, largest: &ModuleSizes) {
         self.reserve(largest);
         let (n_locals, n_blocks) = (ir.locals.len(), ir.blocks.len());
         refill(&mut self.locals, n_locals);
@@ -144,7 +145,7 @@ impl LowerScratch {
         refill(&mut self.layout_pos, n_blocks);
         // `block_loops` and `preheader_of` are sized by the lowering, and only when it
         // hoists a loop's headers (they are read only then).
-        refill(&mut self.callees, n_funcs);
+        refill(&mut self.callees, largest.funcs);
         refill(&mut self.param_index, n_locals);
         // Indexed by Cranelift block, which the lowering creates: at least one per IR block.
         refill(&mut self.preds_left, n_blocks);
@@ -162,9 +163,7 @@ impl LowerScratch {
         self.all_trap_blocks.clear();
         self.call_args.clear();
     }
-}
 
-impl LowerScratch {
     /// Gives every table room for a function of the sizes `largest` (a no-op once it has).
     fn reserve(&mut self, largest: &ModuleSizes) {
         if largest.fits_in(&self.reserved) {
@@ -180,25 +179,25 @@ impl LowerScratch {
         // Each IR block lowers to at least one Cranelift block; trap checks and calls add
         // more, about one per instruction at most.
         let cl_blocks = blocks + insts;
-        reserve_map(&mut self.locals, locals);
-        reserve_map(&mut self.blocks, blocks);
-        reserve_map(&mut self.layout_pos, blocks);
-        reserve_map(&mut self.loop_depth, blocks);
-        reserve_map(&mut self.loop_mark, blocks);
-        reserve_map(&mut self.block_local, locals);
-        reserve_map(&mut self.block_local_written, locals);
-        reserve_map(&mut self.fixed, locals);
-        reserve_map(&mut self.by_fields, locals);
-        reserve_map(&mut self.by_fields_bad, locals);
-        reserve_map(&mut self.param_index, locals);
-        reserve_map(&mut self.block_loops, blocks);
-        reserve_map(&mut self.preheader_of, blocks);
-        reserve_map(&mut self.preds_left, cl_blocks);
-        reserve_map(&mut self.callees, funcs);
+        map_room(&mut self.locals, locals);
+        map_room(&mut self.blocks, blocks);
+        map_room(&mut self.layout_pos, blocks);
+        map_room(&mut self.loop_depth, blocks);
+        map_room(&mut self.loop_mark, blocks);
+        map_room(&mut self.block_local, locals);
+        map_room(&mut self.block_local_written, locals);
+        map_room(&mut self.fixed, locals);
+        map_room(&mut self.by_fields, locals);
+        map_room(&mut self.by_fields_bad, locals);
+        map_room(&mut self.param_index, locals);
+        map_room(&mut self.block_loops, blocks);
+        map_room(&mut self.preheader_of, blocks);
+        map_room(&mut self.preds_left, cl_blocks);
+        map_room(&mut self.callees, funcs);
         // One variable per scalar, vec or packed local (field-wise structs add a few more).
-        reserve_vec(&mut self.var_kinds, locals);
-        reserve_vec(&mut self.block_values, locals);
-        reserve_vec(&mut self.known, locals);
+        vec_room(&mut self.var_kinds, locals);
+        vec_room(&mut self.block_values, locals);
+        vec_room(&mut self.known, locals);
         self.fixed_scratch.reserve(locals, blocks);
         self.loop_scan.reserve(blocks);
         self.cfg.reserve(blocks);
@@ -222,25 +221,6 @@ pub(crate) fn reserve_function(out: &mut cl::Function, largest: &ModuleSizes) {
     let pool = 16 * largest.insts;
     if dfg.value_lists.capacity() < pool {
         dfg.value_lists = cl::ValueListPool::with_capacity(pool);
-    }
-}
-
-/// Makes `map` room for `n` entries, dropping its contents if it had to grow (its contents
-/// are about to be reset anyway): one allocation, with no copy of the old entries.
-pub(crate) fn reserve_map<K: EntityRef, V: Clone + Default>(
-    map: &mut SecondaryMap<K, V>,
-    n: usize,
-) {
-    if map.capacity() < n {
-        *map = SecondaryMap::with_capacity(n);
-    }
-}
-
-/// Makes `v` room for `n` elements, dropping its contents if it had to grow (see
-/// [`reserve_map`]).
-pub(crate) fn reserve_vec<T>(v: &mut Vec<T>, n: usize) {
-    if v.capacity() < n {
-        *v = Vec::with_capacity(n);
     }
 }
 
