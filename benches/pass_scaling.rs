@@ -1,5 +1,5 @@
-//! Scaling of the O2 pipeline with function size: one generated function of 1k, 10k, 100k and
-//! 1M instructions in two shapes, built with the builder API like a front end would.
+//! Scaling of the O2 pipeline with input size: generated modules of 1k, 10k, 100k and 1M
+//! instructions in several shapes (all but `functions` a single function), built with the builder API like a front end would.
 //!
 //! - `straight`: vec-heavy straight-line code in one block, a fresh temporary for every value
 //!   (len, push, checked get at the old length, copies, a guarded-by-nothing checked pop).
@@ -10,6 +10,9 @@
 //! - `guarded`: a chain of blocks, each a fresh temporary and a branch to a shared failure
 //!   block (many blocks × many block-local locals).
 //! - `stores`: one block of pushes, stores at constant indices and reads of them.
+//! - `functions`: many small functions (a quarter as many as the size), each calling one
+//!   shared leaf, which the inliner copies into every one (the pipeline's per-function setup:
+//!   a lookup of the function by name there made 100,000 functions take 9 s).
 //!
 //! The module is generated and verified once; each iteration optimizes a fresh clone (the
 //! clone is outside the measurement). Targets: 1M instructions ≤ 2 s, time(1M)/time(100k) ≤ 12.
@@ -80,6 +83,37 @@ fn straight(insts: usize) -> Module {
         fb.copy(acc, sum2);
     }
     fb.ret(Some(acc.into()));
+    mb.finish()
+        .expect("the generator uses the builder correctly")
+}
+
+/// Instructions per generated function of `functions` (terminators included).
+const FUNCTION_UNIT: usize = 4;
+
+/// A module of about `insts / 4` functions `f<k>(x: i64) -> i64 { t = add x, k; u = call
+/// leaf(t); ret u }` and the leaf `leaf(x: i64) -> i64 { y = mul x, 3; ret y }`.
+fn functions(insts: usize) -> Module {
+    let mut mb = ModuleBuilder::new();
+    let leaf = mb.declare_function("leaf", &[("x", Type::I64)], Some(Type::I64));
+    let mut fb = mb.define_function(leaf);
+    let x = fb.param(0).expect("one parameter");
+    let y = fb.local("y", Type::I64);
+    let entry = fb.create_block("entry");
+    fb.switch_to_block(entry);
+    fb.binary(y, BinaryOp::Mul, x, 3i64);
+    fb.ret(Some(y.into()));
+    for k in 0..(insts / FUNCTION_UNIT).max(1) {
+        let f = mb.declare_function(&format!("f{k}"), &[("x", Type::I64)], Some(Type::I64));
+        let mut fb = mb.define_function(f);
+        let x = fb.param(0).expect("one parameter");
+        let t = fb.local("t", Type::I64);
+        let u = fb.local("u", Type::I64);
+        let entry = fb.create_block("entry");
+        fb.switch_to_block(entry);
+        fb.binary(t, BinaryOp::Add, x, k as i64);
+        fb.call(Some(u), leaf, vec![t.into()]);
+        fb.ret(Some(u.into()));
+    }
     mb.finish()
         .expect("the generator uses the builder correctly")
 }
@@ -308,13 +342,14 @@ fn probe(manager: &PassManager, module: &Module) -> f64 {
 }
 
 fn scaling(c: &mut Criterion) {
-    let shapes: [(&str, Generator); 6] = [
+    let shapes: [(&str, Generator); 7] = [
         ("straight", straight),
         ("deep_cfg", deep_cfg),
         ("range_checks", range_checks),
         ("copies", copies),
         ("guarded", guarded),
         ("stores", stores),
+        ("functions", functions),
     ];
     let manager = PassManager::for_level(OptLevel::O2)
         .verify_each(false)

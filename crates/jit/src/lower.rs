@@ -703,6 +703,7 @@ impl FnLower<'_, '_, '_, '_> {
         let r = import(self.b.func, index, sig, true);
         if let Some(slot) = self.t.callees.get_mut(fid) {
             *slot = Some(r);
+            self.t.callees_set.push(fid);
         }
         Ok(r)
     }

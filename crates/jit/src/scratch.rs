@@ -120,8 +120,12 @@ pub struct LowerScratch {
     pub(crate) preds_left: SecondaryMap<cl::Block, u32>,
     /// Every trap block created, in creation order.
     pub(crate) all_trap_blocks: Vec<(TrapKind, cl::Block)>,
-    /// Per IR function: its import in the function being lowered, once called.
+    /// Per IR function: its import in the function being lowered, once called. Sized once
+    /// for the module; only the entries in `callees_set` are cleared between functions, so a
+    /// module of `n` functions does not cost `n * n`.
     pub(crate) callees: SecondaryMap<FuncId, Option<FuncRef>>,
+    /// The functions with an entry in `callees`.
+    pub(crate) callees_set: Vec<FuncId>,
     /// The argument list of the call being lowered.
     pub(crate) call_args: Vec<Value>,
     /// The sizes the tables have room for ([`LowerScratch::reserve`]).
@@ -145,7 +149,11 @@ impl LowerScratch {
         refill(&mut self.layout_pos, n_blocks);
         // `block_loops` and `preheader_of` are sized by the lowering, and only when it
         // hoists a loop's headers (they are read only then).
-        refill(&mut self.callees, largest.funcs);
+        for f in self.callees_set.drain(..) {
+            self.callees[f] = None;
+        }
+        // A no-op within one module (its function count does not change).
+        self.callees.resize(largest.funcs);
         refill(&mut self.param_index, n_locals);
         // Indexed by Cranelift block, which the lowering creates: at least one per IR block.
         refill(&mut self.preds_left, n_blocks);

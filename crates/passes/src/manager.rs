@@ -239,6 +239,7 @@ impl PassManager {
             let mut func = std::mem::replace(&mut module.funcs[id], stub);
             let result = self.run_function(
                 module,
+                id,
                 (&call_graph, &call_effects, &entry_live),
                 &mut func,
                 &mut per_function[id.index()],
@@ -258,6 +259,7 @@ impl PassManager {
     fn run_function(
         &self,
         module: &Module,
+        id: FuncId,
         (call_graph, call_effects, entry_live): (&CallGraph, &CallEffects, &EntryLiveCache),
         func: &mut Function,
         report: &mut PassReport,
@@ -266,7 +268,6 @@ impl PassManager {
         let mut remarks = Vec::new();
         let mut stats = Stats::default();
         let name = func.name.clone();
-        let id = module.func_by_name(&name);
         let mut failure = None;
         {
             let mut cx = PassContext::new(module, &name, &mut remarks, &mut stats);
@@ -320,9 +321,7 @@ impl PassManager {
                 if self.verify_each {
                     // Verify the module with the transformed body in place.
                     let mut check = cx.module.clone();
-                    if let Some(id) = id {
-                        check.funcs[id] = func.clone();
-                    }
+                    check.funcs[id] = func.clone();
                     // The passes' own unchecked operations are trusted: they are proven.
                     if let Err(errors) = verify_with(&check, &VerifyOptions::TRUSTED) {
                         failure = Some(PassError::VerifyFailed {
