@@ -228,12 +228,13 @@ impl<'a> Interner<'a> {
         if len <= 16 {
             let mut slot = (short_word_hash(head, tail, len) >> self.shift) as usize;
             for _ in 0..2 {
-                // An empty slot (`EMPTY_SLOT` is past the end of `keys`): a new word.
                 let Some(&entry) = self.table.get(slot) else {
                     break;
                 };
+                // An empty slot (`EMPTY_SLOT` is past the end of `keys`): a new word, which
+                // goes right there.
                 let Some(key) = self.keys.get(entry as usize) else {
-                    break;
+                    return self.insert_at(slot, start, end, head, tail);
                 };
                 // Equal first sixteen bytes are the same word unless both are 16 bytes or more
                 // (no word contains a zero byte): only then do the lengths need a compare.
@@ -253,12 +254,13 @@ impl<'a> Interner<'a> {
     fn intern_short(&mut self, start: usize, end: usize, head: u64) -> Symbol {
         let mut slot = (short_word_hash(head, 0, end - start) >> self.shift) as usize;
         for _ in 0..2 {
-            // An empty slot (`EMPTY_SLOT` is past the end of `keys`): a new word.
             let Some(&entry) = self.table.get(slot) else {
                 break;
             };
+            // An empty slot (`EMPTY_SLOT` is past the end of `keys`): a new word, which goes
+            // right there.
             let Some(key) = self.keys.get(entry as usize) else {
-                break;
+                return self.insert_at(slot, start, end, head, 0);
             };
             if key.head == head {
                 return Symbol(entry);
@@ -273,6 +275,14 @@ impl<'a> Interner<'a> {
     #[inline(never)]
     fn intern_slow(&mut self, start: usize, end: usize, head: u64, tail: u64) -> Symbol {
         self.find_or_insert(&self.src[start..end], head, tail)
+    }
+
+    /// Adds the new word `src[start..end]` (first sixteen bytes `head` and `tail`) at `slot`,
+    /// the empty slot where the inline lookup's probe from its home slot ended: no second hash
+    /// and probe.
+    #[inline(never)]
+    fn insert_at(&mut self, slot: usize, start: usize, end: usize, head: u64, tail: u64) -> Symbol {
+        self.insert(slot, &self.src[start..end], head, tail)
     }
 
     /// Interns `name` (first sixteen bytes `head` and `tail`) by probing the table from its
@@ -298,6 +308,13 @@ impl<'a> Interner<'a> {
             }
             slot = (slot + 1) & mask;
         }
+        self.insert(slot, name, head, tail)
+    }
+
+    /// Adds the new word `name` (first sixteen bytes `head` and `tail`) at the empty `slot`.
+    #[inline(always)]
+    fn insert(&mut self, slot: usize, name: &'a str, head: u64, tail: u64) -> Symbol {
+        let len = name.len() as u32;
         let sym = Symbol(self.names.len() as u32);
         self.names.push(name);
         // Every word with a meaning has one to eight bytes: `head` is then the whole word.

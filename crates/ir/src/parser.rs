@@ -563,12 +563,15 @@ impl<'a> Parser<'a> {
         let words = lx.interner.take_word_infos();
         let scope = vec![ScopeSlot::default(); lx.interner.len()];
         let labels = Vec::with_capacity(lx.label_candidates.len());
+        // The scratch vectors start at sizes that rarely grow: a few parts an item (every item
+        // ends with a `}`), a dozen operands a list, a few dozen instructions a block, a block
+        // a label candidate. (Each growth is a reallocation and a copy.)
         Parser {
-            item_parts: Vec::new(),
-            operands: Vec::new(),
+            item_parts: Vec::with_capacity(lx.closers.len() * 4),
+            operands: Vec::with_capacity(16),
+            pending_insts: Vec::with_capacity(64),
+            defined_blocks: Vec::with_capacity(lx.label_candidates.len()),
             labels,
-            pending_insts: Vec::new(),
-            defined_blocks: Vec::new(),
             lx,
             pos: 0,
             words,
