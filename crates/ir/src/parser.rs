@@ -31,7 +31,7 @@
 #![allow(clippy::result_large_err)]
 
 use crate::entities::{Block, FuncId, Local, StructId};
-use crate::function::{Function, InlineHint, LocalData, Name};
+use crate::function::{BlockData, Function, InlineHint, LocalData, Name};
 use crate::inst::{BinaryOp, CastOp, Check, CmpOp, InstKind, Loc, Operand, Terminator, UnaryOp};
 use crate::lexer::{kw, lex, Lexed, Punct, Symbol, Token, TokenKind};
 use crate::module::Module;
@@ -526,7 +526,6 @@ fn suggest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Opt
 struct Parser<'a> {
     lx: Lexed<'a>,
     pos: usize,
-    words: Vec<WordInfo>,
     errors: Vec<ParseError>,
     /// Names of items whose declaration failed: their uses report nothing more.
     poisoned: FxHashSet<Symbol>,
@@ -559,8 +558,7 @@ struct ScopeSlot {
 }
 
 impl<'a> Parser<'a> {
-    fn new(mut lx: Lexed<'a>) -> Parser<'a> {
-        let words = lx.interner.take_word_infos();
+    fn new(lx: Lexed<'a>) -> Parser<'a> {
         let scope = vec![ScopeSlot::default(); lx.interner.len()];
         let labels = Vec::with_capacity(lx.label_candidates.len());
         // The scratch vectors start at sizes that rarely grow: a few parts an item (every item
@@ -574,7 +572,6 @@ impl<'a> Parser<'a> {
             labels,
             lx,
             pos: 0,
-            words,
             errors: Vec::new(),
             poisoned: FxHashSet::default(),
             scope,
@@ -613,7 +610,7 @@ impl<'a> Parser<'a> {
 
     #[inline]
     fn word_info(&self, i: usize) -> WordInfo {
-        self.words[self.sym(i).index()]
+        self.lx.interner.info(self.sym(i))
     }
 
     fn loc(&self, i: usize) -> Loc {
@@ -777,7 +774,7 @@ impl<'a> Parser<'a> {
             return Err(self.expected("an instruction"));
         }
         self.pos += 1;
-        Ok((i, self.words[tok.data as usize].mnemonic))
+        Ok((i, self.lx.interner.info(Symbol(tok.data)).mnemonic))
     }
 
     /// "expected `what`" at the current token.
@@ -1315,8 +1312,15 @@ impl BodyParser<'_> {
         for &i in labels {
             let sym = p.sym(i);
             if self.block_of(p, sym).is_none() {
-                let block = self.func.add_block(p.text(i));
-                self.func.blocks[block].loc = p.loc(i);
+                // As `Function::add_block`, with the location in the same write.
+                let block = self.func.blocks.push(BlockData {
+                    name: Name::from(p.lx.interner.name(sym)),
+                    insts: Vec::new(),
+                    terminator: None,
+                    term_loc: Loc::UNKNOWN,
+                    loc: p.loc(i),
+                });
+                self.func.layout.push(block);
                 let slot = &mut p.scope[sym.index()];
                 slot.block_stamp = p.body_stamp;
                 slot.block = block.as_u32();
