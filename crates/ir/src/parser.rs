@@ -273,11 +273,27 @@ struct BodyScan {
     labels: Range<usize>,
 }
 
+/// The index of the first element of the sorted `v` that is at least `x`, searched forward
+/// from `from` when every element before `from` is less than `x` (a binary search otherwise).
+fn first_at_least(v: &[u32], from: usize, x: usize) -> usize {
+    if from > v.len() || from > 0 && v[from - 1] as usize >= x {
+        return v.partition_point(|&c| (c as usize) < x);
+    }
+    let mut k = from;
+    while k < v.len() && (v[k] as usize) < x {
+        k += 1;
+    }
+    k
+}
+
 /// A function whose declaration is resolved and whose body is still to be parsed. A parameter
 /// whose type did not resolve has `None` (it is declared, so its uses report nothing more).
 struct FuncDecl {
-    /// Where the parameters are in [`Decls::params`].
+    /// Where the parameters are in [`Decls::params`] (in [`Parser::item_parts`], as written,
+    /// until [`Parser::declare`] resolves them).
     params: Range<usize>,
+    /// The return type as written.
+    ret: Option<RawType>,
     body: usize,
     scan: BodyScan,
 }
@@ -546,6 +562,8 @@ struct Parser<'a> {
     pending_insts: Vec<crate::entities::Inst>,
     /// Which blocks of the body being parsed have had their label, kept from body to body.
     defined_blocks: Vec<bool>,
+    /// Where [`Parser::scan_body`]'s last searches of the `}` and the label candidates ended.
+    scan_hints: (usize, usize),
 }
 
 /// What a word names in one function body.
@@ -570,6 +588,7 @@ impl<'a> Parser<'a> {
             pending_insts: Vec::with_capacity(64),
             defined_blocks: Vec::with_capacity(lx.label_candidates.len()),
             labels,
+            scan_hints: (0, 0),
             lx,
             pos: 0,
             errors: Vec::new(),
@@ -962,13 +981,14 @@ impl<'a> Parser<'a> {
         let lx = &self.lx;
         let eof = lx.eof_index();
         let closers = &lx.closers;
-        let end = closers
-            .get(closers.partition_point(|&c| (c as usize) < start))
-            .map_or(eof, |&c| c as usize)
-            .min(eof);
+        // Bodies are scanned in source order: each search goes forward from the last one's
+        // answer.
+        let closer = first_at_least(closers, self.scan_hints.0, start);
+        let end = closers.get(closer).map_or(eof, |&c| c as usize).min(eof);
         let candidates = &lx.label_candidates;
-        let first = candidates.partition_point(|&c| (c as usize) < start);
-        let last = candidates.partition_point(|&c| (c as usize) < end);
+        let first = first_at_least(candidates, self.scan_hints.1, start);
+        let last = first_at_least(candidates, first, end);
+        self.scan_hints = (closer, last.max(first));
         // Every body's labels go to one vector, sized for every candidate of the module.
         let labels_start = self.labels.len();
         self.labels.extend(
@@ -1060,7 +1080,8 @@ impl<'a> Parser<'a> {
         let mut struct_of: Vec<Option<StructId>> = vec![None; words];
         let mut func_of: Vec<Option<FuncId>> = vec![None; words];
         let mut struct_items = Vec::with_capacity(items.len());
-        let mut func_items = Vec::with_capacity(items.len());
+        // Each function's declaration, with its parameters still as written (resolved below).
+        let mut funcs = Vec::with_capacity(items.len());
         module.funcs.reserve(items.len());
         for item in items {
             match item {
@@ -1109,16 +1130,36 @@ impl<'a> Parser<'a> {
                         func.inline = *inline;
                         let id = module.funcs.push(func);
                         func_of[sym.index()] = Some(id);
-                        func_items.push((id, params.clone(), *ret, *body, scan.clone()));
+                        funcs.push((
+                            id,
+                            FuncDecl {
+                                params: params.clone(),
+                                ret: *ret,
+                                body: *body,
+                                scan: scan.clone(),
+                            },
+                        ));
                     }
                 }
             }
         }
         for (id, fields) in struct_items {
+            // A duplicate is a field named as an earlier one: looked for among the earlier
+            // fields of a small struct, in a set (allocated) for a larger one.
             let mut seen = FxHashSet::default();
-            for &(field, raw) in &self.item_parts[fields] {
+            let parts = &self.item_parts[fields];
+            let small = parts.len() <= 16;
+            for (k, &(field, raw)) in parts.iter().enumerate() {
                 let fname = self.text(field);
-                if !seen.insert(self.sym(field)) {
+                let sym = self.sym(field);
+                let duplicate = if small {
+                    parts[..k]
+                        .iter()
+                        .any(|&(earlier, _)| self.sym(earlier) == sym)
+                } else {
+                    !seen.insert(sym)
+                };
+                if duplicate {
                     errors.push(
                         self.err_at(
                             field,
@@ -1140,11 +1181,10 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let mut funcs = Vec::with_capacity(func_items.len());
         let mut resolved = Vec::with_capacity(self.item_parts.len());
-        for (id, params, ret, body, scan) in func_items {
+        for (id, decl) in &mut funcs {
             let first = resolved.len();
-            for &(param, raw) in &self.item_parts[params] {
+            for &(param, raw) in &self.item_parts[decl.params.clone()] {
                 match self.resolve_type(raw, &struct_of) {
                     Ok(ty) => resolved.push((param, Some(ty))),
                     Err(e) => {
@@ -1153,22 +1193,19 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
-            let ret = match ret.map(|r| self.resolve_type(r, &struct_of)).transpose() {
+            let ret = match decl
+                .ret
+                .map(|r| self.resolve_type(r, &struct_of))
+                .transpose()
+            {
                 Ok(ret) => ret,
                 Err(e) => {
                     errors.push(e);
                     None
                 }
             };
-            module.funcs[id].ret = ret;
-            funcs.push((
-                id,
-                FuncDecl {
-                    params: first..resolved.len(),
-                    body,
-                    scan,
-                },
-            ));
+            module.funcs[*id].ret = ret;
+            decl.params = first..resolved.len();
         }
         let mut errors: Vec<ParseError> = errors
             .into_iter()
