@@ -1068,6 +1068,14 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_type(&mut self, struct_of: &[Option<StructId>]) -> PResult<Type> {
+        // A scalar type (the usual one) is read here, as `raw_type` would.
+        let tok = self.tok(self.pos);
+        if tok.kind == TokenKind::Ident {
+            if let Some(s) = self.lx.interner.info(Symbol(tok.data)).scalar {
+                self.advance();
+                return Ok(Type::Scalar(s));
+            }
+        }
         let raw = self.raw_type()?;
         self.resolve_type(raw, struct_of)
     }
