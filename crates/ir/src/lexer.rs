@@ -127,12 +127,9 @@ pub(crate) struct Interner<'a> {
     shift: u32,
     /// Per slot: the symbol of the word there, or [`EMPTY_SLOT`].
     table: Vec<u32>,
-    /// Per symbol: what a lookup compares.
-    keys: Vec<WordKey>,
-    names: Vec<&'a str>,
-    /// What each word means to the parser (mnemonic, scalar type), computed when the word is
-    /// first seen from its first eight bytes (see [`crate::parser::word_info_of_key`]).
-    infos: Vec<WordInfo>,
+    /// Per symbol: what a lookup compares, the word's text and its meaning. (One vector, so
+    /// that a new word is one push and the interner two allocations.)
+    keys: Vec<WordKey<'a>>,
 }
 
 /// What an empty slot of [`Interner`]'s table holds: larger than any symbol, and not four equal
@@ -141,15 +138,19 @@ pub(crate) struct Interner<'a> {
 /// it, so a source has fewer than 10^9 distinct words.
 const EMPTY_SLOT: u32 = 0x7fff_fff0;
 
-/// The key of one interned word.
+/// The key of one interned word, with its text and meaning.
 #[derive(Copy, Clone)]
-struct WordKey {
+struct WordKey<'a> {
     /// Bytes 0..8 of the word, little-endian, zero-padded.
     head: u64,
     /// Bytes 8..16 of the word, little-endian, zero-padded (0 for a word of at most 8 bytes).
     tail: u64,
     /// The length of the word.
     len: u32,
+    /// What the word means to the parser (mnemonic, scalar type), computed when the word is
+    /// first seen from its first eight bytes (see [`crate::parser::word_info_of_key`]).
+    info: WordInfo,
+    name: &'a str,
 }
 
 /// The bytes `bytes[from..min(from + 8, end)]` as a little-endian `u64`, zero-padded (0 when
@@ -207,8 +208,6 @@ impl<'a> Interner<'a> {
             shift: 64 - SIZE.trailing_zeros(),
             table: vec![EMPTY_SLOT; SIZE],
             keys: Vec::with_capacity(SIZE / 4),
-            names: Vec::with_capacity(SIZE / 4),
-            infos: Vec::with_capacity(SIZE / 4),
         };
         for word in KEYWORDS {
             let (bytes, len) = (word.as_bytes(), word.len());
@@ -228,12 +227,13 @@ impl<'a> Interner<'a> {
         if len <= 16 {
             let mut slot = (short_word_hash(head, tail, len) >> self.shift) as usize;
             for _ in 0..2 {
-                // An empty slot (`EMPTY_SLOT` is past the end of `keys`): a new word.
                 let Some(&entry) = self.table.get(slot) else {
                     break;
                 };
+                // An empty slot (`EMPTY_SLOT` is past the end of `keys`): a new word, which
+                // goes right there.
                 let Some(key) = self.keys.get(entry as usize) else {
-                    break;
+                    return self.insert_at(slot, start, end, head, tail);
                 };
                 // Equal first sixteen bytes are the same word unless both are 16 bytes or more
                 // (no word contains a zero byte): only then do the lengths need a compare.
@@ -253,12 +253,13 @@ impl<'a> Interner<'a> {
     fn intern_short(&mut self, start: usize, end: usize, head: u64) -> Symbol {
         let mut slot = (short_word_hash(head, 0, end - start) >> self.shift) as usize;
         for _ in 0..2 {
-            // An empty slot (`EMPTY_SLOT` is past the end of `keys`): a new word.
             let Some(&entry) = self.table.get(slot) else {
                 break;
             };
+            // An empty slot (`EMPTY_SLOT` is past the end of `keys`): a new word, which goes
+            // right there.
             let Some(key) = self.keys.get(entry as usize) else {
-                break;
+                return self.insert_at(slot, start, end, head, 0);
             };
             if key.head == head {
                 return Symbol(entry);
@@ -273,6 +274,14 @@ impl<'a> Interner<'a> {
     #[inline(never)]
     fn intern_slow(&mut self, start: usize, end: usize, head: u64, tail: u64) -> Symbol {
         self.find_or_insert(&self.src[start..end], head, tail)
+    }
+
+    /// Adds the new word `src[start..end]` (first sixteen bytes `head` and `tail`) at `slot`,
+    /// the empty slot where the inline lookup's probe from its home slot ended: no second hash
+    /// and probe.
+    #[inline(never)]
+    fn insert_at(&mut self, slot: usize, start: usize, end: usize, head: u64, tail: u64) -> Symbol {
+        self.insert(slot, &self.src[start..end], head, tail)
     }
 
     /// Interns `name` (first sixteen bytes `head` and `tail`) by probing the table from its
@@ -292,23 +301,35 @@ impl<'a> Interner<'a> {
             if key.head == head
                 && key.tail == tail
                 && key.len == len
-                && (len <= 16 || self.names[sym].as_bytes()[16..] == word[16..])
+                && (len <= 16 || key.name.as_bytes()[16..] == word[16..])
             {
                 return Symbol(sym as u32);
             }
             slot = (slot + 1) & mask;
         }
-        let sym = Symbol(self.names.len() as u32);
-        self.names.push(name);
+        self.insert(slot, name, head, tail)
+    }
+
+    /// Adds the new word `name` (first sixteen bytes `head` and `tail`) at the empty `slot`.
+    #[inline(always)]
+    fn insert(&mut self, slot: usize, name: &'a str, head: u64, tail: u64) -> Symbol {
+        let len = name.len() as u32;
+        let sym = Symbol(self.keys.len() as u32);
         // Every word with a meaning has one to eight bytes: `head` is then the whole word.
-        self.infos.push(if len <= 8 {
+        let info = if len <= 8 {
             word_info_of_key(head)
         } else {
             WordInfo::NONE
+        };
+        self.keys.push(WordKey {
+            head,
+            tail,
+            len,
+            info,
+            name,
         });
-        self.keys.push(WordKey { head, tail, len });
         self.table[slot] = sym.0;
-        if self.names.len() * 4 > self.table.len() {
+        if self.keys.len() * 4 > self.table.len() {
             self.grow();
         }
         sym
@@ -322,7 +343,7 @@ impl<'a> Interner<'a> {
         let shift = 64 - size.trailing_zeros();
         let mut table = vec![EMPTY_SLOT; size];
         for (sym, key) in self.keys.iter().enumerate() {
-            let name = self.names[sym].as_bytes();
+            let name = key.name.as_bytes();
             let mut slot = (word_hash(key.head, key.tail, name) >> shift) as usize;
             while table[slot] != EMPTY_SLOT {
                 slot = (slot + 1) & mask;
@@ -337,17 +358,18 @@ impl<'a> Interner<'a> {
     /// The text of a symbol.
     #[inline]
     pub(crate) fn name(&self, sym: Symbol) -> &'a str {
-        self.names[sym.index()]
+        self.keys[sym.index()].name
     }
 
-    /// What each word means to the parser, indexed by symbol (taken once, by the parser).
-    pub(crate) fn take_word_infos(&mut self) -> Vec<WordInfo> {
-        std::mem::take(&mut self.infos)
+    /// What word `sym` means to the parser.
+    #[inline]
+    pub(crate) fn info(&self, sym: Symbol) -> WordInfo {
+        self.keys[sym.index()].info
     }
 
     /// Number of distinct words.
     pub(crate) fn len(&self) -> usize {
-        self.names.len()
+        self.keys.len()
     }
 }
 
@@ -857,7 +879,18 @@ impl<'a> Lexer<'a> {
                     i += usize::from(i < n && b[i] == b' ');
                 }
                 ByteClass::Quote => i = self.string(&mut toks, i),
-                ByteClass::Digit => i = self.number(&mut toks, i, i, false),
+                ByteClass::Digit => {
+                    if b.get(i + 1).is_some_and(|&d| WORD_CONTINUE[d as usize]) {
+                        i = self.number(&mut toks, i, i, false);
+                    } else {
+                        // A one-digit literal (the usual one: `0`, `1`, `7`), valued here.
+                        let index = self.out.ints.len() as u32;
+                        self.out.ints.push(i64::from(c - b'0'));
+                        push(&mut toks, TokenKind::Int, i, index);
+                        i += 1;
+                        i += usize::from(i < n && b[i] == b' ');
+                    }
+                }
                 ByteClass::Comment | ByteClass::Minus | ByteClass::Other => {
                     i = self.comment_minus_or_other(&mut toks, i)
                 }
@@ -876,10 +909,7 @@ impl<'a> Lexer<'a> {
     fn comment_minus_or_other(&mut self, toks: &mut Vec<StoredToken>, i: usize) -> usize {
         let b = self.src.as_bytes();
         match b[i] {
-            b';' => b[i..]
-                .iter()
-                .position(|&c| c == b'\n')
-                .map_or(b.len(), |p| i + p),
+            b';' => newline_at_or_after(b, i),
             b'-' if b.get(i + 1) == Some(&b'>') => {
                 push(toks, TokenKind::Punct(Punct::Arrow), i, 0);
                 i + 2
@@ -1031,6 +1061,27 @@ fn parse_int(body: &str, hex: bool, negative: bool) -> Result<i64, IntError> {
         (true, _) if magnitude <= MIN_MAGNITUDE => Ok((magnitude as i64).wrapping_neg()),
         (true, _) => Err(IntError::Range),
     }
+}
+
+/// The offset of the first `\n` at or after `i` in `b`, or `b.len()`: eight bytes a step (a
+/// comment is skipped with it).
+fn newline_at_or_after(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    const NEWLINES: u64 = u64::from_le_bytes([b'\n'; 8]);
+    while let Some(chunk) = b.get(i..).and_then(|r| r.first_chunk::<8>()) {
+        // A zero byte of `x` is a newline; the lowest flagged byte is always a true one.
+        let x = u64::from_le_bytes(*chunk) ^ NEWLINES;
+        let found = x.wrapping_sub(ONES) & !x & HIGHS;
+        if found != 0 {
+            return i + found.trailing_zeros() as usize / 8;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] != b'\n' {
+        i += 1;
+    }
+    i
 }
 
 /// Splits `src` into tokens; the last one is [`TokenKind::Eof`]. Offsets are `u32`: the parser

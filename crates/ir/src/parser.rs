@@ -31,7 +31,7 @@
 #![allow(clippy::result_large_err)]
 
 use crate::entities::{Block, FuncId, Local, StructId};
-use crate::function::{Function, InlineHint, LocalData, Name};
+use crate::function::{BlockData, Function, InlineHint, LocalData, Name};
 use crate::inst::{BinaryOp, CastOp, Check, CmpOp, InstKind, Loc, Operand, Terminator, UnaryOp};
 use crate::lexer::{kw, lex, Lexed, Punct, Symbol, Token, TokenKind};
 use crate::module::Module;
@@ -273,11 +273,27 @@ struct BodyScan {
     labels: Range<usize>,
 }
 
+/// The index of the first element of the sorted `v` that is at least `x`, searched forward
+/// from `from` when every element before `from` is less than `x` (a binary search otherwise).
+fn first_at_least(v: &[u32], from: usize, x: usize) -> usize {
+    if from > v.len() || from > 0 && v[from - 1] as usize >= x {
+        return v.partition_point(|&c| (c as usize) < x);
+    }
+    let mut k = from;
+    while k < v.len() && (v[k] as usize) < x {
+        k += 1;
+    }
+    k
+}
+
 /// A function whose declaration is resolved and whose body is still to be parsed. A parameter
 /// whose type did not resolve has `None` (it is declared, so its uses report nothing more).
 struct FuncDecl {
-    /// Where the parameters are in [`Decls::params`].
+    /// Where the parameters are in [`Decls::params`] (in [`Parser::item_parts`], as written,
+    /// until [`Parser::declare`] resolves them).
     params: Range<usize>,
+    /// The return type as written.
+    ret: Option<RawType>,
     body: usize,
     scan: BodyScan,
 }
@@ -526,7 +542,6 @@ fn suggest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Opt
 struct Parser<'a> {
     lx: Lexed<'a>,
     pos: usize,
-    words: Vec<WordInfo>,
     errors: Vec<ParseError>,
     /// Names of items whose declaration failed: their uses report nothing more.
     poisoned: FxHashSet<Symbol>,
@@ -547,6 +562,8 @@ struct Parser<'a> {
     pending_insts: Vec<crate::entities::Inst>,
     /// Which blocks of the body being parsed have had their label, kept from body to body.
     defined_blocks: Vec<bool>,
+    /// Where [`Parser::scan_body`]'s last searches of the `}` and the label candidates ended.
+    scan_hints: (usize, usize),
 }
 
 /// What a word names in one function body.
@@ -559,19 +576,21 @@ struct ScopeSlot {
 }
 
 impl<'a> Parser<'a> {
-    fn new(mut lx: Lexed<'a>) -> Parser<'a> {
-        let words = lx.interner.take_word_infos();
+    fn new(lx: Lexed<'a>) -> Parser<'a> {
         let scope = vec![ScopeSlot::default(); lx.interner.len()];
         let labels = Vec::with_capacity(lx.label_candidates.len());
+        // The scratch vectors start at sizes that rarely grow: a few parts an item (every item
+        // ends with a `}`), a dozen operands a list, a few dozen instructions a block, a block
+        // a label candidate. (Each growth is a reallocation and a copy.)
         Parser {
-            item_parts: Vec::new(),
-            operands: Vec::new(),
+            item_parts: Vec::with_capacity(lx.closers.len() * 4),
+            operands: Vec::with_capacity(16),
+            pending_insts: Vec::with_capacity(64),
+            defined_blocks: Vec::with_capacity(lx.label_candidates.len()),
             labels,
-            pending_insts: Vec::new(),
-            defined_blocks: Vec::new(),
+            scan_hints: (0, 0),
             lx,
             pos: 0,
-            words,
             errors: Vec::new(),
             poisoned: FxHashSet::default(),
             scope,
@@ -610,7 +629,7 @@ impl<'a> Parser<'a> {
 
     #[inline]
     fn word_info(&self, i: usize) -> WordInfo {
-        self.words[self.sym(i).index()]
+        self.lx.interner.info(self.sym(i))
     }
 
     fn loc(&self, i: usize) -> Loc {
@@ -774,7 +793,7 @@ impl<'a> Parser<'a> {
             return Err(self.expected("an instruction"));
         }
         self.pos += 1;
-        Ok((i, self.words[tok.data as usize].mnemonic))
+        Ok((i, self.lx.interner.info(Symbol(tok.data)).mnemonic))
     }
 
     /// "expected `what`" at the current token.
@@ -962,13 +981,14 @@ impl<'a> Parser<'a> {
         let lx = &self.lx;
         let eof = lx.eof_index();
         let closers = &lx.closers;
-        let end = closers
-            .get(closers.partition_point(|&c| (c as usize) < start))
-            .map_or(eof, |&c| c as usize)
-            .min(eof);
+        // Bodies are scanned in source order: each search goes forward from the last one's
+        // answer.
+        let closer = first_at_least(closers, self.scan_hints.0, start);
+        let end = closers.get(closer).map_or(eof, |&c| c as usize).min(eof);
         let candidates = &lx.label_candidates;
-        let first = candidates.partition_point(|&c| (c as usize) < start);
-        let last = candidates.partition_point(|&c| (c as usize) < end);
+        let first = first_at_least(candidates, self.scan_hints.1, start);
+        let last = first_at_least(candidates, first, end);
+        self.scan_hints = (closer, last.max(first));
         // Every body's labels go to one vector, sized for every candidate of the module.
         let labels_start = self.labels.len();
         self.labels.extend(
@@ -1048,6 +1068,14 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_type(&mut self, struct_of: &[Option<StructId>]) -> PResult<Type> {
+        // A scalar type (the usual one) is read here, as `raw_type` would.
+        let tok = self.tok(self.pos);
+        if tok.kind == TokenKind::Ident {
+            if let Some(s) = self.lx.interner.info(Symbol(tok.data)).scalar {
+                self.advance();
+                return Ok(Type::Scalar(s));
+            }
+        }
         let raw = self.raw_type()?;
         self.resolve_type(raw, struct_of)
     }
@@ -1060,7 +1088,8 @@ impl<'a> Parser<'a> {
         let mut struct_of: Vec<Option<StructId>> = vec![None; words];
         let mut func_of: Vec<Option<FuncId>> = vec![None; words];
         let mut struct_items = Vec::with_capacity(items.len());
-        let mut func_items = Vec::with_capacity(items.len());
+        // Each function's declaration, with its parameters still as written (resolved below).
+        let mut funcs = Vec::with_capacity(items.len());
         module.funcs.reserve(items.len());
         for item in items {
             match item {
@@ -1109,16 +1138,36 @@ impl<'a> Parser<'a> {
                         func.inline = *inline;
                         let id = module.funcs.push(func);
                         func_of[sym.index()] = Some(id);
-                        func_items.push((id, params.clone(), *ret, *body, scan.clone()));
+                        funcs.push((
+                            id,
+                            FuncDecl {
+                                params: params.clone(),
+                                ret: *ret,
+                                body: *body,
+                                scan: scan.clone(),
+                            },
+                        ));
                     }
                 }
             }
         }
         for (id, fields) in struct_items {
+            // A duplicate is a field named as an earlier one: looked for among the earlier
+            // fields of a small struct, in a set (allocated) for a larger one.
             let mut seen = FxHashSet::default();
-            for &(field, raw) in &self.item_parts[fields] {
+            let parts = &self.item_parts[fields];
+            let small = parts.len() <= 16;
+            for (k, &(field, raw)) in parts.iter().enumerate() {
                 let fname = self.text(field);
-                if !seen.insert(self.sym(field)) {
+                let sym = self.sym(field);
+                let duplicate = if small {
+                    parts[..k]
+                        .iter()
+                        .any(|&(earlier, _)| self.sym(earlier) == sym)
+                } else {
+                    !seen.insert(sym)
+                };
+                if duplicate {
                     errors.push(
                         self.err_at(
                             field,
@@ -1140,11 +1189,10 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let mut funcs = Vec::with_capacity(func_items.len());
         let mut resolved = Vec::with_capacity(self.item_parts.len());
-        for (id, params, ret, body, scan) in func_items {
+        for (id, decl) in &mut funcs {
             let first = resolved.len();
-            for &(param, raw) in &self.item_parts[params] {
+            for &(param, raw) in &self.item_parts[decl.params.clone()] {
                 match self.resolve_type(raw, &struct_of) {
                     Ok(ty) => resolved.push((param, Some(ty))),
                     Err(e) => {
@@ -1153,22 +1201,19 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
-            let ret = match ret.map(|r| self.resolve_type(r, &struct_of)).transpose() {
+            let ret = match decl
+                .ret
+                .map(|r| self.resolve_type(r, &struct_of))
+                .transpose()
+            {
                 Ok(ret) => ret,
                 Err(e) => {
                     errors.push(e);
                     None
                 }
             };
-            module.funcs[id].ret = ret;
-            funcs.push((
-                id,
-                FuncDecl {
-                    params: first..resolved.len(),
-                    body,
-                    scan,
-                },
-            ));
+            module.funcs[*id].ret = ret;
+            decl.params = first..resolved.len();
         }
         let mut errors: Vec<ParseError> = errors
             .into_iter()
@@ -1312,8 +1357,15 @@ impl BodyParser<'_> {
         for &i in labels {
             let sym = p.sym(i);
             if self.block_of(p, sym).is_none() {
-                let block = self.func.add_block(p.text(i));
-                self.func.blocks[block].loc = p.loc(i);
+                // As `Function::add_block`, with the location in the same write.
+                let block = self.func.blocks.push(BlockData {
+                    name: Name::from(p.lx.interner.name(sym)),
+                    insts: Vec::new(),
+                    terminator: None,
+                    term_loc: Loc::UNKNOWN,
+                    loc: p.loc(i),
+                });
+                self.func.layout.push(block);
                 let slot = &mut p.scope[sym.index()];
                 slot.block_stamp = p.body_stamp;
                 slot.block = block.as_u32();
