@@ -27,9 +27,23 @@ pub(crate) fn joined(a: &str, b: &str) -> Name {
     concat(&[a, "_", b])
 }
 
-/// The parts one after the other, without the formatting machinery.
+/// The longest name [`concat`] makes. Inlining prefixes a copied local or block with its
+/// callee's name, so a chain of calls inlined into each other would otherwise make names as
+/// long as the chain is deep: a chain of 100,000 one-call functions gave functions of ~60 KB of
+/// names each at O2 (12.7 GB for the module).
+pub(crate) const MAX_COMPOSED_NAME: usize = 64;
+
+/// How much of the first part a name longer than [`MAX_COMPOSED_NAME`] keeps.
+const KEPT_HEAD: usize = 24;
+
+/// The parts one after the other, without the formatting machinery; a result longer than
+/// [`MAX_COMPOSED_NAME`] bytes keeps the first part's first [`KEPT_HEAD`] bytes and the
+/// rest's last words, joined by `_` (callers make the name unique with a suffix anyway).
 pub(crate) fn concat(parts: &[&str]) -> Name {
     let len: usize = parts.iter().map(|p| p.len()).sum();
+    if len > MAX_COMPOSED_NAME {
+        return shortened(parts);
+    }
     if len <= INLINE_NAME {
         // Assembled on the stack and made a name in one step (a name this short is held
         // inline; appending part by part re-checks its representation for every part).
@@ -47,6 +61,42 @@ pub(crate) fn concat(parts: &[&str]) -> Name {
     let mut name = Name::with_capacity(len);
     parts.iter().for_each(|p| name.push_str(p));
     name
+}
+
+/// [`concat`] of parts longer than [`MAX_COMPOSED_NAME`] together: the head of the first part
+/// and the tail of the rest, cut at character boundaries.
+#[cold]
+fn shortened(parts: &[&str]) -> Name {
+    let first = parts.first().copied().unwrap_or_default();
+    let head = &first[..floor_char_boundary(first, KEPT_HEAD)];
+    let rest: String = parts.iter().skip(1).copied().collect();
+    let room = MAX_COMPOSED_NAME - head.len() - 1;
+    let mut from = rest.len().saturating_sub(room);
+    while !rest.is_char_boundary(from) {
+        from += 1;
+    }
+    // From a whole word of the rest where there is one (`f7_f8_t`, not `7_f8_t`).
+    if let Some(at) = rest[from..]
+        .find('_')
+        .filter(|&at| from + at + 1 < rest.len())
+    {
+        from += at + 1;
+    }
+    let tail = rest[from..].trim_start_matches('_');
+    let mut name = Name::with_capacity(MAX_COMPOSED_NAME);
+    name.push_str(head);
+    name.push('_');
+    name.push_str(tail);
+    name
+}
+
+/// The largest character boundary of `s` at or below `at`.
+fn floor_char_boundary(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// The longest name held inline: `compact_str` keeps a string of up to its own size in place.
@@ -119,5 +169,40 @@ mod tests {
         let long = "x".repeat(30);
         assert_eq!(&*suffixed(&long, 7), format!("{long}_7"));
         assert_eq!(&*concat(&[&long, "_", "y"]), format!("{long}_y"));
+        let exactly = "y".repeat(MAX_COMPOSED_NAME - 32);
+        assert_eq!(
+            &*concat(&[&long, "_", "_", &exactly]),
+            format!("{long}__{exactly}")
+        );
+    }
+
+    #[test]
+    fn long_compositions_keep_the_head_and_the_tail_within_the_bound() {
+        // What repeated inlining makes: the callee's name before a name that grew per level.
+        let mut name = Name::from("t");
+        for level in (1..200).rev() {
+            name = joined(&format!("f{level}"), &name);
+            assert!(name.len() <= MAX_COMPOSED_NAME, "{name}");
+            let ident = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            assert!(ident, "{name}");
+        }
+        assert!(name.starts_with("f1_") && name.ends_with("_t"), "{name}");
+        let head = "h".repeat(40);
+        let tail = format!("{}_end", "z".repeat(70));
+        let short = concat(&[&head, "_after_", &tail]);
+        assert_eq!(&*short, format!("{}_end", "h".repeat(KEPT_HEAD)));
+        let words = concat(&["entry", "_after_", &"f12345_".repeat(12), "t"]);
+        assert!(words.len() <= MAX_COMPOSED_NAME, "{words}");
+        assert!(
+            words.starts_with("entry_f12345_") && words.ends_with("_f12345_t"),
+            "{words}"
+        );
+        // Cut at character boundaries.
+        let wide = concat(&["é".repeat(20).as_str(), "_", "ü".repeat(40).as_str()]);
+        assert!(
+            wide.len() <= MAX_COMPOSED_NAME && wide.ends_with('ü'),
+            "{wide}"
+        );
     }
 }
