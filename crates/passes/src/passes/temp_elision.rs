@@ -454,16 +454,16 @@ fn elide_in_block(
     }
     st.reset_positions();
 
-    func.blocks[block].insts = if changed {
-        insts
-            .iter()
-            .zip(&st.deleted)
-            .filter(|(_, &del)| !del)
-            .map(|(&inst, _)| inst)
-            .collect()
-    } else {
-        insts
-    };
+    let mut insts = insts;
+    if changed {
+        // In place: the block keeps its list's storage.
+        let mut at = 0;
+        insts.retain(|_| {
+            at += 1;
+            !st.deleted[at - 1]
+        });
+    }
+    func.blocks[block].insts = insts;
     changed
 }
 
