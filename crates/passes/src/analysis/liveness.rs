@@ -74,6 +74,18 @@ impl LocalSet {
     }
 }
 
+/// The work space of [`Liveness::compute_strong_in`].
+#[derive(Default)]
+pub struct StrongScratch {
+    /// The set walked backwards through a block.
+    cur: LocalSet,
+    /// A block's new live-in set, over the boundary bits.
+    new_in: Vec<u64>,
+    /// Which blocks are on the work list.
+    queued: Vec<bool>,
+    work: Vec<Block>,
+}
+
 /// A read-only view of one block's set inside [`Liveness`]'s flat storage.
 #[derive(Copy, Clone, Debug)]
 pub struct LiveSet<'a> {
@@ -355,15 +367,30 @@ impl Liveness {
     /// instructions; sets start empty and only grow (the transfer is monotone), so the
     /// worklist reaches the least fixpoint.
     pub fn compute_strong(func: &Function, cfg: &Cfg) -> Liveness {
+        Liveness::compute_strong_in(func, cfg, &mut StrongScratch::default())
+    }
+
+    /// [`Liveness::compute_strong`] with its work space in `scratch` (kept by the caller from
+    /// one function to the next; overwritten before it is read).
+    pub fn compute_strong_in(func: &Function, cfg: &Cfg, scratch: &mut StrongScratch) -> Liveness {
         let mut live = Liveness::empty(func, cfg);
         let w = live.words;
         let nb = func.blocks.len();
-        let mut cur = LocalSet::new(func.locals.len());
-        let mut new_in = vec![0u64; w];
+        let StrongScratch {
+            cur,
+            new_in,
+            queued,
+            work,
+        } = scratch;
+        // `cur` is overwritten per block (`LiveSet::copy_into`, which resizes it).
+        new_in.clear();
+        new_in.resize(w, 0);
         // A worklist seeded in post-order (successors first); a block is walked again only
         // when the live-in set of one of its successors grew.
-        let mut queued = vec![true; nb];
-        let mut work: Vec<Block> = cfg.rpo().to_vec();
+        queued.clear();
+        queued.resize(nb, true);
+        work.clear();
+        work.extend_from_slice(cfg.rpo());
         while let Some(blk) = work.pop() {
             let b = blk.index();
             queued[b] = false;
@@ -375,7 +402,7 @@ impl Liveness {
                 }
                 live.sets[out + b * w + k] = o;
             }
-            live.live_out(blk).copy_into(&mut cur);
+            live.live_out(blk).copy_into(cur);
             let data = &func.blocks[blk];
             if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand())
             {
@@ -416,7 +443,7 @@ impl Liveness {
             }
             let slot = &mut live.sets[b * w..(b + 1) * w];
             if *slot != new_in[..] {
-                slot.copy_from_slice(&new_in);
+                slot.copy_from_slice(new_in);
                 for &p in cfg.preds(blk) {
                     if cfg.is_reachable(p) && !queued[p.index()] {
                         queued[p.index()] = true;

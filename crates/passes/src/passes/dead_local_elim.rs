@@ -28,6 +28,7 @@
 //! a write nobody reads. Removing an unmentioned local, and renaming locals consistently,
 //! changes no execution.
 
+use crate::analysis::liveness::StrongScratch;
 use crate::analysis::{Liveness, LocalSet};
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
@@ -54,8 +55,8 @@ impl Pass for DeadLocalElim {
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         // One sweep under strong liveness removes everything repeated sweeps under plain
         // liveness would (and dead cycles besides).
-        let strong = Liveness::compute_strong(func, cx.cfg(func));
         let mut scratch: SweepScratch = cx.take_scratch();
+        let strong = Liveness::compute_strong_in(func, cx.cfg(func), &mut scratch.strong);
         let mut changed = sweep(func, cx, &strong, false, &mut scratch);
         if changed {
             // Only instructions went: the CFG stays valid, liveness does not.
@@ -95,6 +96,8 @@ fn kept_reason(kind: &InstKind) -> &'static str {
 /// ([`PassContext::take_scratch`]); every one is overwritten before it is read.
 #[derive(Default)]
 struct SweepScratch {
+    /// The strong liveness's work space.
+    strong: StrongScratch,
     blocks: Vec<Block>,
     live: LocalSet,
     keep: Vec<bool>,
@@ -109,7 +112,9 @@ fn sweep(
     report: bool,
     scratch: &mut SweepScratch,
 ) -> bool {
-    let SweepScratch { blocks, live, keep } = scratch;
+    let SweepScratch {
+        blocks, live, keep, ..
+    } = scratch;
     blocks.clear();
     blocks.extend_from_slice(cx.cfg(func).rpo());
     let mut changed = false;
