@@ -331,11 +331,23 @@ impl Liveness {
             }
         }
         let (live_in, live_out) = live.sets.split_at_mut(nb * w);
+        // Sweeps in post-order until nothing changes. In the first one, every successor
+        // that is not later in reverse post-order (a back edge, a self loop) is noted: without
+        // one, each block's successors were final before it, so that sweep reached the
+        // fixpoint and the confirming sweep is skipped (a function without loops).
+        let mut first = true;
+        let mut back_edge = false;
         let mut changed = true;
         while changed {
             changed = false;
-            for &blk in cfg.rpo().iter().rev() {
+            for (at, &blk) in cfg.rpo().iter().enumerate().rev() {
                 let b = blk.index();
+                if first && !back_edge {
+                    back_edge = cfg
+                        .succs(blk)
+                        .iter()
+                        .any(|&s| cfg.rpo_index(s).is_none_or(|k| k as usize <= at));
+                }
                 // out = ∪ in(succ)
                 for k in 0..w {
                     let mut o = 0u64;
@@ -354,6 +366,10 @@ impl Liveness {
                     }
                 }
             }
+            if first && !back_edge {
+                break;
+            }
+            first = false;
         }
         live
     }
