@@ -118,6 +118,10 @@ fn sweep(
     blocks.clear();
     blocks.extend_from_slice(cx.cfg(func).rpo());
     let mut changed = false;
+    // The counters, bumped once at the end in the order they were first hit (one counter
+    // lookup each, not one per instruction).
+    let (mut removed, mut dropped) = (0u64, 0u64);
+    let mut dropped_first = false;
     for &block in blocks.iter() {
         liveness.live_out(block).copy_into(live);
         if let Some(Operand::Local(l)) = func.blocks[block]
@@ -145,7 +149,7 @@ fn sweep(
                             };
                             let loc = func.insts[inst].loc;
                             cx.applied_with(func, block, loc, msg);
-                            cx.stat("insts_removed", 1);
+                            removed += 1;
                         }
                         keep[pos] = false;
                         changed = true;
@@ -170,7 +174,8 @@ fn sweep(
                         };
                         let loc = func.insts[inst].loc;
                         cx.applied_with(func, block, loc, msg);
-                        cx.stat("results_dropped", 1);
+                        dropped_first |= removed == 0;
+                        dropped += 1;
                         changed = true;
                     } else if report {
                         let msg = || {
@@ -204,6 +209,14 @@ fn sweep(
             keep[at - 1]
         });
         func.blocks[block].insts = insts;
+    }
+    let counters = [("insts_removed", removed), ("results_dropped", dropped)];
+    let order = if dropped_first { [1, 0] } else { [0, 1] };
+    for k in order {
+        let (name, n) = counters[k];
+        if n > 0 {
+            cx.stat(name, n);
+        }
     }
     changed
 }
@@ -266,8 +279,8 @@ fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         if let Some(entry) = entry {
             cx.applied_with(func, entry, data.loc, msg);
         }
-        cx.stat("locals_removed", 1);
     }
+    cx.stat("locals_removed", dead as u64);
 
     // Renumber the survivors in their original order.
     let mut new_locals: PrimaryMap<Local, LocalData> =
