@@ -353,7 +353,12 @@ impl PassManager {
             storage.timings = cx.take_timings();
         }
         report.remarks.extend(remarks);
-        report.stats.merge(&stats);
+        if report.stats.is_empty() {
+            // The function's first counters: moved, not copied.
+            report.stats = stats;
+        } else {
+            report.stats.merge(&stats);
+        }
         match failure {
             Some(e) => Err(e),
             None => Ok(()),

@@ -109,6 +109,9 @@ pub struct PassContext<'a> {
     /// ([`PassContext::return_cfg`]), recomputed in place by the next [`PassContext::cfg`] or
     /// [`PassContext::spare_cfg`] (no allocation when the function did not grow).
     spare_cfgs: Vec<Cfg>,
+    /// The shared handle of a dropped cached CFG, emptied (its storage went to `spare_cfgs`):
+    /// the next cached CFG goes into it instead of a new allocation.
+    cfg_shell: Option<Rc<Cfg>>,
     domtree: Option<DomTree>,
     liveness: Option<Liveness>,
     facts: Option<Rc<FactAnalysis>>,
@@ -182,6 +185,7 @@ impl<'a> PassContext<'a> {
             stats,
             cfg: None,
             spare_cfgs: Vec::new(),
+            cfg_shell: None,
             domtree: None,
             liveness: None,
             facts: None,
@@ -348,8 +352,12 @@ impl<'a> PassContext<'a> {
     /// ([`Pass::preserves_facts`]) while it declares [`Pass::preserves_cfg`] for its other
     /// changes.
     pub fn invalidate_cfg(&mut self) {
-        if let Some(cfg) = self.cfg.take().and_then(|rc| Rc::try_unwrap(rc).ok()) {
-            self.return_cfg(cfg);
+        if let Some(mut rc) = self.cfg.take() {
+            if let Some(cfg) = Rc::get_mut(&mut rc) {
+                let cfg = std::mem::take(cfg);
+                self.return_cfg(cfg);
+                self.cfg_shell = Some(rc);
+            }
         }
         self.domtree = None;
         self.liveness = None;
@@ -367,7 +375,17 @@ impl<'a> PassContext<'a> {
         if self.cfg.is_none() {
             let mut cfg = self.spare_cfg();
             self.recompute_cfg(func, &mut cfg);
-            self.cfg = Some(Rc::new(cfg));
+            let rc = match self.cfg_shell.take() {
+                Some(mut shell) => match Rc::get_mut(&mut shell) {
+                    Some(slot) => {
+                        *slot = cfg;
+                        shell
+                    }
+                    None => Rc::new(cfg),
+                },
+                None => Rc::new(cfg),
+            };
+            self.cfg = Some(rc);
         }
         self.cfg.get_or_insert_with(Rc::default)
     }

@@ -74,6 +74,18 @@ impl LocalSet {
     }
 }
 
+/// The work space of [`Liveness::compute_strong_in`].
+#[derive(Default)]
+pub struct StrongScratch {
+    /// The set walked backwards through a block.
+    cur: LocalSet,
+    /// A block's new live-in set, over the boundary bits.
+    new_in: Vec<u64>,
+    /// Which blocks are on the work list.
+    queued: Vec<bool>,
+    work: Vec<Block>,
+}
+
 /// A read-only view of one block's set inside [`Liveness`]'s flat storage.
 #[derive(Copy, Clone, Debug)]
 pub struct LiveSet<'a> {
@@ -101,7 +113,19 @@ impl LiveSet<'_> {
     /// Overwrites `set` with this set (no allocation when `set` has the right size).
     pub fn copy_into(self, set: &mut LocalSet) {
         let num_locals = self.numbering.num_locals();
-        if set.words.len() != num_locals.div_ceil(64) {
+        let len = num_locals.div_ceil(64);
+        if let Numbering::Every { .. } = self.numbering {
+            if set.words.len() == len && self.words.len() >= len {
+                // Every word of the set is overwritten: nothing to clear first.
+                set.words.copy_from_slice(&self.words[..len]);
+                if len > SMALL_SET_WORDS {
+                    set.touched.clear();
+                    set.touched.extend(0..len as u32);
+                }
+                return;
+            }
+        }
+        if set.words.len() != len {
             *set = LocalSet::new(num_locals);
         } else {
             set.clear();
@@ -126,8 +150,9 @@ impl LiveSet<'_> {
     }
 }
 
-/// Live-in and live-out sets of every block, stored flat: `words` 64-bit words per block, one
-/// array for live-in and one for live-out (blocks not reachable have empty sets).
+/// Live-in and live-out sets of every block, stored flat: `words` 64-bit words per block, in
+/// one array, the live-in sets of all blocks first, then the live-out sets (blocks not
+/// reachable have empty sets).
 ///
 /// The sets range over the *boundary* locals only: those read in some block before any
 /// assignment in that block. Any other local is written before it is read in every block that
@@ -139,8 +164,10 @@ impl LiveSet<'_> {
 #[derive(Clone, Debug, Default)]
 pub struct Liveness {
     words: usize,
-    live_in: Vec<u64>,
-    live_out: Vec<u64>,
+    /// Live-in sets at `[0, out)`, live-out sets at `[out, 2 * out)`.
+    sets: Vec<u64>,
+    /// Where the live-out sets start in `sets` (blocks × words).
+    out: usize,
     numbering: Numbering,
 }
 
@@ -257,8 +284,8 @@ impl Liveness {
         let nb = func.blocks.len();
         Liveness {
             words: w,
-            live_in: vec![0u64; nb * w],
-            live_out: vec![0u64; nb * w],
+            sets: vec![0u64; 2 * nb * w],
+            out: nb * w,
             numbering,
         }
     }
@@ -268,8 +295,9 @@ impl Liveness {
         let mut live = Liveness::empty(func, cfg);
         let w = live.words;
         let nb = func.blocks.len();
-        let mut gen = vec![0u64; nb * w];
-        let mut kill = vec![0u64; nb * w];
+        // gen at `[0, nb * w)`, kill after it: one allocation.
+        let mut gen_kill = vec![0u64; 2 * nb * w];
+        let (gen, kill) = gen_kill.split_at_mut(nb * w);
         let set = |v: &mut [u64], b: usize, g: usize| {
             v[b * w + g / 64] |= 1 << (g % 64);
         };
@@ -281,13 +309,13 @@ impl Liveness {
                 let kind = &func.insts[inst].kind;
                 kind.for_each_use(|op| {
                     if let Some(g) = op.as_local().and_then(|l| live.numbering.bit_of(l)) {
-                        if !has(&kill, b, g) {
-                            set(&mut gen, b, g);
+                        if !has(kill, b, g) {
+                            set(gen, b, g);
                         }
                     }
                 });
                 if let Some(g) = kind.def().and_then(|d| live.numbering.bit_of(d)) {
-                    set(&mut kill, b, g);
+                    set(kill, b, g);
                 }
             }
             if let Some(g) = func.blocks[blk]
@@ -297,34 +325,51 @@ impl Liveness {
                 .and_then(|op| op.as_local())
                 .and_then(|l| live.numbering.bit_of(l))
             {
-                if !has(&kill, b, g) {
-                    set(&mut gen, b, g);
+                if !has(kill, b, g) {
+                    set(gen, b, g);
                 }
             }
         }
+        let (live_in, live_out) = live.sets.split_at_mut(nb * w);
+        // Sweeps in post-order until nothing changes. In the first one, every successor
+        // that is not later in reverse post-order (a back edge, a self loop) is noted: without
+        // one, each block's successors were final before it, so that sweep reached the
+        // fixpoint and the confirming sweep is skipped (a function without loops).
+        let mut first = true;
+        let mut back_edge = false;
         let mut changed = true;
         while changed {
             changed = false;
-            for &blk in cfg.rpo().iter().rev() {
+            for (at, &blk) in cfg.rpo().iter().enumerate().rev() {
                 let b = blk.index();
+                if first && !back_edge {
+                    back_edge = cfg
+                        .succs(blk)
+                        .iter()
+                        .any(|&s| cfg.rpo_index(s).is_none_or(|k| k as usize <= at));
+                }
                 // out = ∪ in(succ)
                 for k in 0..w {
                     let mut o = 0u64;
                     for &s in cfg.succs(blk) {
-                        o |= live.live_in[s.index() * w + k];
+                        o |= live_in[s.index() * w + k];
                     }
-                    live.live_out[b * w + k] = o;
+                    live_out[b * w + k] = o;
                 }
                 // in = gen | (out - kill)
                 for k in 0..w {
                     let i = b * w + k;
-                    let new = (live.live_out[i] & !kill[i]) | gen[i];
-                    if new != live.live_in[i] {
-                        live.live_in[i] = new;
+                    let new = (live_out[i] & !kill[i]) | gen[i];
+                    if new != live_in[i] {
+                        live_in[i] = new;
                         changed = true;
                     }
                 }
             }
+            if first && !back_edge {
+                break;
+            }
+            first = false;
         }
         live
     }
@@ -338,26 +383,42 @@ impl Liveness {
     /// instructions; sets start empty and only grow (the transfer is monotone), so the
     /// worklist reaches the least fixpoint.
     pub fn compute_strong(func: &Function, cfg: &Cfg) -> Liveness {
+        Liveness::compute_strong_in(func, cfg, &mut StrongScratch::default())
+    }
+
+    /// [`Liveness::compute_strong`] with its work space in `scratch` (kept by the caller from
+    /// one function to the next; overwritten before it is read).
+    pub fn compute_strong_in(func: &Function, cfg: &Cfg, scratch: &mut StrongScratch) -> Liveness {
         let mut live = Liveness::empty(func, cfg);
         let w = live.words;
         let nb = func.blocks.len();
-        let mut cur = LocalSet::new(func.locals.len());
-        let mut new_in = vec![0u64; w];
+        let StrongScratch {
+            cur,
+            new_in,
+            queued,
+            work,
+        } = scratch;
+        // `cur` is overwritten per block (`LiveSet::copy_into`, which resizes it).
+        new_in.clear();
+        new_in.resize(w, 0);
         // A worklist seeded in post-order (successors first); a block is walked again only
         // when the live-in set of one of its successors grew.
-        let mut queued = vec![true; nb];
-        let mut work: Vec<Block> = cfg.rpo().to_vec();
+        queued.clear();
+        queued.resize(nb, true);
+        work.clear();
+        work.extend_from_slice(cfg.rpo());
         while let Some(blk) = work.pop() {
             let b = blk.index();
             queued[b] = false;
+            let out = live.out;
             for k in 0..w {
                 let mut o = 0u64;
                 for &s in cfg.succs(blk) {
-                    o |= live.live_in[s.index() * w + k];
+                    o |= live.sets[s.index() * w + k];
                 }
-                live.live_out[b * w + k] = o;
+                live.sets[out + b * w + k] = o;
             }
-            live.live_out(blk).copy_into(&mut cur);
+            live.live_out(blk).copy_into(cur);
             let data = &func.blocks[blk];
             if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand())
             {
@@ -396,9 +457,9 @@ impl Liveness {
                     }
                 }
             }
-            let slot = &mut live.live_in[b * w..(b + 1) * w];
+            let slot = &mut live.sets[b * w..(b + 1) * w];
             if *slot != new_in[..] {
-                slot.copy_from_slice(&new_in);
+                slot.copy_from_slice(new_in);
                 for &p in cfg.preds(blk) {
                     if cfg.is_reachable(p) && !queued[p.index()] {
                         queued[p.index()] = true;
@@ -410,10 +471,12 @@ impl Liveness {
         live
     }
 
-    fn view<'a>(&'a self, v: &'a [u64], block: Block) -> LiveSet<'a> {
-        let lo = block.index() * self.words;
+    /// The set of `block` in the half of `sets` that starts at `base`.
+    fn view(&self, base: usize, block: Block) -> LiveSet<'_> {
+        let lo = base + block.index() * self.words;
+        let hi = (base + self.out).min(lo + self.words);
         LiveSet {
-            words: v.get(lo..lo + self.words).unwrap_or(&[]),
+            words: self.sets.get(lo..hi).unwrap_or(&[]),
             numbering: &self.numbering,
         }
     }
@@ -429,12 +492,12 @@ impl Liveness {
 
     /// Locals live on entry to `block`.
     pub fn live_in(&self, block: Block) -> LiveSet<'_> {
-        self.view(&self.live_in, block)
+        self.view(0, block)
     }
 
     /// Locals live on exit from `block`.
     pub fn live_out(&self, block: Block) -> LiveSet<'_> {
-        self.view(&self.live_out, block)
+        self.view(self.out, block)
     }
 
     /// Whether `local` is live immediately after instruction `index` of `block`

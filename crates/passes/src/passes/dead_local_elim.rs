@@ -28,6 +28,7 @@
 //! a write nobody reads. Removing an unmentioned local, and renaming locals consistently,
 //! changes no execution.
 
+use crate::analysis::liveness::StrongScratch;
 use crate::analysis::{Liveness, LocalSet};
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
@@ -54,8 +55,8 @@ impl Pass for DeadLocalElim {
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         // One sweep under strong liveness removes everything repeated sweeps under plain
         // liveness would (and dead cycles besides).
-        let strong = Liveness::compute_strong(func, cx.cfg(func));
         let mut scratch: SweepScratch = cx.take_scratch();
+        let strong = Liveness::compute_strong_in(func, cx.cfg(func), &mut scratch.strong);
         let mut changed = sweep(func, cx, &strong, false, &mut scratch);
         if changed {
             // Only instructions went: the CFG stays valid, liveness does not.
@@ -95,6 +96,8 @@ fn kept_reason(kind: &InstKind) -> &'static str {
 /// ([`PassContext::take_scratch`]); every one is overwritten before it is read.
 #[derive(Default)]
 struct SweepScratch {
+    /// The strong liveness's work space.
+    strong: StrongScratch,
     blocks: Vec<Block>,
     live: LocalSet,
     keep: Vec<bool>,
@@ -109,10 +112,16 @@ fn sweep(
     report: bool,
     scratch: &mut SweepScratch,
 ) -> bool {
-    let SweepScratch { blocks, live, keep } = scratch;
+    let SweepScratch {
+        blocks, live, keep, ..
+    } = scratch;
     blocks.clear();
     blocks.extend_from_slice(cx.cfg(func).rpo());
     let mut changed = false;
+    // The counters, bumped once at the end in the order they were first hit (one counter
+    // lookup each, not one per instruction).
+    let (mut removed, mut dropped) = (0u64, 0u64);
+    let mut dropped_first = false;
     for &block in blocks.iter() {
         liveness.live_out(block).copy_into(live);
         if let Some(Operand::Local(l)) = func.blocks[block]
@@ -140,7 +149,7 @@ fn sweep(
                             };
                             let loc = func.insts[inst].loc;
                             cx.applied_with(func, block, loc, msg);
-                            cx.stat("insts_removed", 1);
+                            removed += 1;
                         }
                         keep[pos] = false;
                         changed = true;
@@ -165,7 +174,8 @@ fn sweep(
                         };
                         let loc = func.insts[inst].loc;
                         cx.applied_with(func, block, loc, msg);
-                        cx.stat("results_dropped", 1);
+                        dropped_first |= removed == 0;
+                        dropped += 1;
                         changed = true;
                     } else if report {
                         let msg = || {
@@ -200,6 +210,14 @@ fn sweep(
         });
         func.blocks[block].insts = insts;
     }
+    let counters = [("insts_removed", removed), ("results_dropped", dropped)];
+    let order = if dropped_first { [1, 0] } else { [0, 1] };
+    for k in order {
+        let (name, n) = counters[k];
+        if n > 0 {
+            cx.stat(name, n);
+        }
+    }
     changed
 }
 
@@ -228,11 +246,11 @@ fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     for &p in &func.params {
         mark(p);
     }
-    let mut placed: Vec<Inst> = Vec::with_capacity(func.insts.len());
+    let mut placed = 0;
     for &block in &func.layout {
         let data = &func.blocks[block];
+        placed += data.insts.len();
         for &inst in &data.insts {
-            placed.push(inst);
             let kind = &func.insts[inst].kind;
             if let Some(d) = kind.def() {
                 mark(d);
@@ -248,23 +266,25 @@ fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         }
     }
     let used = |l: Local| used[l.index()];
-    let dead: Vec<Local> = func.locals.keys().filter(|&l| !used(l)).collect();
-    if dead.is_empty() {
+    let dead = func.locals.keys().filter(|&l| !used(l)).count();
+    if dead == 0 {
         return false;
     }
     let entry = func.entry();
-    for &l in &dead {
-        let data = &func.locals[l];
+    for (l, data) in func.locals.iter() {
+        if used(l) {
+            continue;
+        }
         let msg = || format!("unused local `{}` removed", data.name);
         if let Some(entry) = entry {
             cx.applied_with(func, entry, data.loc, msg);
         }
-        cx.stat("locals_removed", 1);
     }
+    cx.stat("locals_removed", dead as u64);
 
     // Renumber the survivors in their original order.
     let mut new_locals: PrimaryMap<Local, LocalData> =
-        PrimaryMap::with_capacity(func.locals.len() - dead.len());
+        PrimaryMap::with_capacity(func.locals.len() - dead);
     let mut remap: Vec<Option<Local>> = vec![None; func.locals.len()];
     for (l, data) in std::mem::take(&mut func.locals) {
         if used(l) {
@@ -278,24 +298,32 @@ fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         }
     };
     // Compact the arena: only placed instructions survive, renumbered in placement order.
-    let mut new_insts: PrimaryMap<Inst, InstData> = PrimaryMap::with_capacity(placed.len());
+    // Each is moved out of the old arena (a placeholder without storage left behind, dropped
+    // with the old arena's unplaced instructions).
+    let mut new_insts: PrimaryMap<Inst, InstData> = PrimaryMap::with_capacity(placed);
     let mut inst_map: Vec<Option<Inst>> = vec![None; func.insts.len()];
-    // Move the placed instructions out of the old arena (each is placed once; a second
-    // placement, which the verifier rejects, keeps the first copy).
-    let mut old: Vec<Option<InstData>> = std::mem::take(&mut func.insts)
-        .into_iter()
-        .map(|(_, data)| Some(data))
-        .collect();
-    for inst in placed {
-        if inst_map.get(inst.index()).is_none_or(Option::is_some) {
-            continue; // placed twice: the verifier rejects this; keep one copy
+    let mut old: Vec<InstData> = std::mem::take(&mut func.insts).into();
+    for &block in &func.layout {
+        for &inst in &func.blocks[block].insts {
+            if inst_map.get(inst.index()).is_none_or(Option::is_some) {
+                continue; // placed twice: the verifier rejects this; keep one copy
+            }
+            let Some(slot) = old.get_mut(inst.index()) else {
+                continue;
+            };
+            let placeholder = InstData {
+                kind: InstKind::Copy {
+                    dst: Local::new(0),
+                    src: Operand::Const(0),
+                },
+                loc: slot.loc,
+            };
+            let mut data = std::mem::replace(slot, placeholder);
+            for_each_local_mut(&mut data.kind, fix);
+            inst_map[inst.index()] = Some(new_insts.push(data));
         }
-        let Some(mut data) = old.get_mut(inst.index()).and_then(Option::take) else {
-            continue;
-        };
-        for_each_local_mut(&mut data.kind, fix);
-        inst_map[inst.index()] = Some(new_insts.push(data));
     }
+    drop(old);
     for index in 0..func.layout.len() {
         let data = &mut func.blocks[func.layout[index]];
         for inst in data.insts.iter_mut() {
@@ -313,17 +341,20 @@ fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     }
     // Blocks not in the layout (removed earlier) are never executed or printed; empty their
     // instruction lists so they cannot point into the compacted arena, and keep their
-    // terminators well-formed.
-    let mut in_layout = vec![false; func.blocks.len()];
-    for &b in &func.layout {
-        in_layout[b.index()] = true;
-    }
-    for (b, data) in func.blocks.iter_mut() {
-        if !in_layout[b.index()] {
-            data.insts.clear();
-            if let Some(op) = data.terminator.as_mut().and_then(|t| t.used_operand_mut()) {
-                if let Operand::Local(l) = *op {
-                    *op = remapped(l).map_or(Operand::Const(0), Operand::Local);
+    // terminators well-formed. (The layout holds each block at most once: when it is as long
+    // as the block arena, it holds every block.)
+    if func.layout.len() < func.blocks.len() {
+        let mut in_layout = vec![false; func.blocks.len()];
+        for &b in &func.layout {
+            in_layout[b.index()] = true;
+        }
+        for (b, data) in func.blocks.iter_mut() {
+            if !in_layout[b.index()] {
+                data.insts.clear();
+                if let Some(op) = data.terminator.as_mut().and_then(|t| t.used_operand_mut()) {
+                    if let Operand::Local(l) = *op {
+                        *op = remapped(l).map_or(Operand::Const(0), Operand::Local);
+                    }
                 }
             }
         }

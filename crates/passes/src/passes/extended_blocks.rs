@@ -21,13 +21,13 @@ pub(crate) fn walk<S: Clone + Default>(
     mut visit: impl FnMut(&mut Function, &mut PassContext<'_>, Block, Inst, &mut S) -> bool,
 ) -> bool {
     let cfg = cx.shared_cfg(func);
-    let mut out: SecondaryMap<Block, Option<S>> = func.block_map();
-    // How many blocks have yet to start from each block's end state: the last one takes it
-    // instead of a copy (a long chain of guarded blocks copies nothing).
-    let mut waiting: SecondaryMap<Block, u32> = func.block_map();
+    // Per block, how many blocks have yet to start from its end state (the last one takes it
+    // instead of a copy: a long chain of guarded blocks copies nothing), and that state; one
+    // table for both.
+    let mut ends: SecondaryMap<Block, (u32, Option<S>)> = func.block_map();
     for &block in cfg.rpo() {
         if let Some(p) = cfg.only_pred(block) {
-            waiting[p] += 1;
+            ends[p].0 += 1;
         }
     }
     let mut changed = false;
@@ -35,11 +35,12 @@ pub(crate) fn walk<S: Clone + Default>(
         let single = cfg.only_pred(block);
         let mut state = single
             .and_then(|p| {
-                waiting[p] -= 1;
-                if waiting[p] == 0 {
-                    out[p].take()
+                let (waiting, out) = &mut ends[p];
+                *waiting -= 1;
+                if *waiting == 0 {
+                    out.take()
                 } else {
-                    out[p].clone()
+                    out.clone()
                 }
             })
             .unwrap_or_default();
@@ -48,8 +49,8 @@ pub(crate) fn walk<S: Clone + Default>(
             let inst = func.blocks[block].insts[at];
             changed |= visit(func, cx, block, inst, &mut state);
         }
-        if waiting[block] > 0 {
-            out[block] = Some(state);
+        if ends[block].0 > 0 {
+            ends[block].1 = Some(state);
         }
     }
     changed

@@ -60,12 +60,9 @@ impl Pass for GlobalCopyProp {
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         let n = func.locals.len();
         let mut defs = vec![Defs::None; n];
-        let mut is_param = vec![false; n];
-        for &p in &func.params {
-            if let Some(slot) = is_param.get_mut(p.index()) {
-                *slot = true;
-            }
-        }
+        // A function has a few parameters: looked for in its list, no table.
+        let params = &func.params;
+        let is_param = |l: Local| params.contains(&l);
         // Every write, in every block of the layout (reachable or not: more writes only make
         // the pass more careful).
         for &block in &func.layout {
@@ -89,16 +86,18 @@ impl Pass for GlobalCopyProp {
 
         // Candidates in reverse post-order (a dominating copy is seen before the copies it
         // dominates, so chains resolve to their root), checked for (1), (3) and (4).
-        let rpo: Vec<Block> = cx.cfg(func).rpo().to_vec();
+        // The cached CFG's shared handle: the walks ask for the dominator tree as they go.
+        let cfg = cx.shared_cfg(func);
+        let rpo = cfg.rpo();
         let mut forward: Vec<Option<Operand>> = vec![None; n];
         let mut site: Vec<Option<(Block, u32, Loc)>> = vec![None; n];
         let mut any = false;
-        for &block in &rpo {
+        for &block in rpo {
             for (pos, &inst) in func.blocks[block].insts.iter().enumerate() {
                 let InstKind::Copy { dst, src } = func.insts[inst].kind else {
                     continue;
                 };
-                if is_param[dst.index()] || !matches!(defs[dst.index()], Defs::Once { .. }) {
+                if is_param(dst) || !matches!(defs[dst.index()], Defs::Once { .. }) {
                     continue;
                 }
                 let source_ok = match src {
@@ -109,7 +108,7 @@ impl Pass for GlobalCopyProp {
                         a.ty == b.ty
                             && a.packed == b.packed
                             && match defs[s.index()] {
-                                Defs::None => is_param[s.index()],
+                                Defs::None => is_param(s),
                                 Defs::Once {
                                     block: qb,
                                     pos: qp,
@@ -152,7 +151,7 @@ impl Pass for GlobalCopyProp {
 
         // (2): every read of a candidate is dominated by its copy; otherwise it stays.
         let mut refuted = vec![false; n];
-        for &block in &rpo {
+        for &block in rpo {
             let data = &func.blocks[block];
             let mut check = |l: Local, pos: u32, refuted: &mut Vec<bool>| {
                 if let Some((pb, pp, _)) = site[l.index()] {
@@ -179,7 +178,7 @@ impl Pass for GlobalCopyProp {
             }
         }
         // A refuted copy cannot serve as a link either: a chain through it falls back to it.
-        for &block in &rpo {
+        for &block in rpo {
             for &inst in &func.blocks[block].insts {
                 let InstKind::Copy { dst, src } = func.insts[inst].kind else {
                     continue;
@@ -217,7 +216,7 @@ impl Pass for GlobalCopyProp {
             new
         };
         let mut changed = false;
-        for &block in &rpo {
+        for &block in rpo {
             for i in 0..func.blocks[block].insts.len() {
                 let inst = func.blocks[block].insts[i];
                 changed |= substitute_inst(&mut func.insts[inst].kind, &mut map) > 0;

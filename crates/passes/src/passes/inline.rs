@@ -106,8 +106,12 @@ impl Pass for Inline {
         let original = func.inst_count();
         let budget = (GROWTH * original).max(original + MIN_BUDGET).min(HARD_CAP);
         let mut size = original;
+        // The per-copy tables of the previous copy (or function), reset by each copy.
+        let mut work: Work = cx.take_scratch();
         let mut fresh = Fresh {
-            names: Names::of(func),
+            // Filled with this function's names at the first copy.
+            names: std::mem::take(&mut work.names),
+            names_ready: false,
             zero_locals: FxHashMap::default(),
         };
         let mut inlined = 0u64;
@@ -115,13 +119,13 @@ impl Pass for Inline {
 
         // Walk the original blocks; a split pushes its continuation block to the work list,
         // with the original block whose name the continuations are named after.
-        let mut work: Vec<(Block, bool, Block)> = func
+        let mut blocks: Vec<(Block, bool, Block)> = func
             .layout
             .iter()
             .rev()
             .map(|&b| (b, in_loop[b], b))
             .collect();
-        while let Some((block, looped, origin)) = work.pop() {
+        while let Some((block, looped, origin)) = blocks.pop() {
             let mut index = 0;
             while index < func.blocks[block].insts.len() {
                 let inst = func.blocks[block].insts[index];
@@ -163,10 +167,11 @@ impl Pass for Inline {
                             read_before_written: &live_in,
                         };
                         let copy = if returns_from_its_only_block(callee) {
-                            splice_call(func, block, index, &source, &mut fresh)
+                            splice_call(func, block, index, &source, &mut fresh, &mut work)
                                 .map(Placed::InPlace)
                         } else {
-                            inline_call(func, block, origin, index, &source, &mut fresh)
+                            let at = (block, origin, index);
+                            inline_call(func, at, &source, &mut fresh, &mut work)
                                 .map(Placed::Blocks)
                         };
                         let Some(copy) = copy else {
@@ -186,7 +191,7 @@ impl Pass for Inline {
                             // (whose blocks are not walked).
                             Placed::InPlace(copied) => index += copied,
                             Placed::Blocks(cont) => {
-                                work.push((cont, looped, origin));
+                                blocks.push((cont, looped, origin));
                                 break;
                             }
                         }
@@ -194,6 +199,8 @@ impl Pass for Inline {
                 }
             }
         }
+        work.names = fresh.names;
+        cx.give_scratch(work);
         cx.stat("calls_inlined", inlined);
         cx.stat("calls_kept", kept);
         if inlined > 0 {
@@ -220,8 +227,9 @@ fn merge_straight_jumps(func: &mut Function, cx: &mut PassContext<'_>) {
 
 /// For each parameter of `callee`, whether an instruction of its body assigns it (a field
 /// write included).
-fn assigned_params(callee: &Function) -> Vec<bool> {
-    let mut assigned = vec![false; callee.params.len()];
+fn assigned_params_into(callee: &Function, assigned: &mut Vec<bool>) {
+    assigned.clear();
+    assigned.resize(callee.params.len(), false);
     for &b in &callee.layout {
         for &inst in &callee.blocks[b].insts {
             if let Some(d) = callee.insts[inst].kind.def() {
@@ -231,7 +239,6 @@ fn assigned_params(callee: &Function) -> Vec<bool> {
             }
         }
     }
-    assigned
 }
 
 /// Whether `func` calls anything (a function without calls has nothing to inline).
@@ -339,23 +346,31 @@ fn decide(
 /// be an earlier continuation: chained names would grow with every call of a long block.
 fn inline_call(
     func: &mut Function,
-    block: Block,
-    origin: Block,
-    index: usize,
+    (block, origin, index): (Block, Block, usize),
     source: &Callee<'_>,
     fresh: &mut Fresh,
+    work: &mut Work,
 ) -> Option<Block> {
-    let (call_loc, dst, args) = call_at(func, block, index)?;
+    let Work {
+        binding,
+        args,
+        prologue,
+        block_map,
+        new_blocks,
+        ..
+    } = work;
+    let (call_loc, dst) = call_at(func, block, index, args)?;
     let (callee_id, callee) = (source.id, source.body);
+    fresh.prepare_names(func);
 
     // Room for the copies at once, not one growth after another.
     func.blocks.reserve(callee.blocks.len() + 1);
-    let binding = Binding::new(func, source, &args, &mut fresh.names);
+    binding.bind(func, source, args, &mut fresh.names);
 
-    // Fresh blocks, and the continuation.
-    let mut block_map: SecondaryMap<Block, Block> = SecondaryMap::with_default(block);
-    block_map.resize(callee.blocks.len());
-    let mut new_blocks = Vec::with_capacity(callee.layout.len() + 1);
+    // Fresh blocks, and the continuation. A callee block no terminator names maps to `block`.
+    block_map.clear();
+    block_map.resize(callee.blocks.len(), block);
+    new_blocks.clear();
     for &cb in &callee.layout {
         let name = fresh
             .names
@@ -368,7 +383,7 @@ fn inline_call(
             term_loc: Loc::UNKNOWN,
             loc: callee.blocks[cb].loc.inlined_from(callee_id),
         });
-        block_map[cb] = nb;
+        block_map[cb.index()] = nb;
         new_blocks.push(nb);
     }
     let cont_name = fresh.names.block(concat(&[
@@ -390,17 +405,18 @@ fn inline_call(
     new_blocks.push(cont);
 
     // Bind the parameters, reset the locals a fresh frame would have zeroed, enter the copy.
-    for kind in binding.prologue(func, source, &args, fresh) {
+    binding.prologue(func, source, args, fresh, prologue);
+    for kind in prologue.drain(..) {
         let inst = func.make_inst(kind, call_loc);
         func.blocks[block].insts.push(inst);
     }
     let callee_entry = callee.layout[0];
-    func.blocks[block].terminator = Some(Terminator::Br(block_map[callee_entry]));
+    func.blocks[block].terminator = Some(Terminator::Br(block_map[callee_entry.index()]));
     func.blocks[block].term_loc = call_loc;
 
     // Copy the body.
     for &cb in &callee.layout {
-        let nb = block_map[cb];
+        let nb = block_map[cb.index()];
         let data = &callee.blocks[cb];
         for &ci in &data.insts {
             let inst = binding.copy_inst(func, source, ci);
@@ -408,15 +424,15 @@ fn inline_call(
         }
         let term_loc = data.term_loc.inlined_from(callee_id);
         let term = match data.terminator.as_ref() {
-            Some(Terminator::Br(t)) => Terminator::Br(block_map[*t]),
+            Some(Terminator::Br(t)) => Terminator::Br(block_map[t.index()]),
             Some(Terminator::BrIf {
                 cond,
                 then_block,
                 else_block,
             }) => Terminator::BrIf {
                 cond: binding.map_operand(*cond),
-                then_block: block_map[*then_block],
-                else_block: block_map[*else_block],
+                then_block: block_map[then_block.index()],
+                else_block: block_map[else_block.index()],
             },
             Some(Terminator::Ret(value)) => {
                 if let Some(inst) = binding.return_copy(func, dst, *value, term_loc) {
@@ -438,7 +454,7 @@ fn inline_call(
         .iter()
         .position(|&b| b == block)
         .map_or(func.layout.len(), |p| p + 1);
-    func.layout.splice(pos..pos, new_blocks);
+    func.layout.splice(pos..pos, new_blocks.drain(..));
     Some(cont)
 }
 
@@ -454,18 +470,56 @@ struct Callee<'c> {
 /// per struct or vec type whose value is that type's zero.
 struct Fresh {
     names: Names,
+    /// Whether `names` holds the function's names yet ([`Fresh::prepare_names`]).
+    names_ready: bool,
     zero_locals: FxHashMap<Type, Local>,
 }
 
-/// The location, destination and arguments of the call at `index` of `block`, if there is one.
+impl Fresh {
+    /// Fills the name sets with `func`'s names before its first copy: a function none of
+    /// whose calls is inlined never hashes its names.
+    fn prepare_names(&mut self, func: &Function) {
+        if !self.names_ready {
+            self.names.reset(func);
+            self.names_ready = true;
+        }
+    }
+}
+
+/// The tables of one copy, kept from copy to copy and from function to function
+/// ([`PassContext::take_scratch`]): each copy resets what it reads.
+#[derive(Default)]
+struct Work {
+    /// The name sets' storage ([`Fresh::names`]) between functions.
+    names: Names,
+    binding: Binding,
+    /// The call's arguments.
+    args: Vec<Operand>,
+    /// The prologue's instructions ([`Binding::prologue`]).
+    prologue: Vec<InstKind>,
+    /// A spliced copy's instructions ([`splice_call`]).
+    copy: Vec<Inst>,
+    /// Each callee block's copy, by the callee block's index ([`inline_call`]).
+    block_map: Vec<Block>,
+    /// The copies laid out after the call's block, and the continuation ([`inline_call`]).
+    new_blocks: Vec<Block>,
+}
+
+/// The location and destination of the call at `index` of `block`, if there is one; its
+/// arguments into `args`.
 fn call_at(
     func: &Function,
     block: Block,
     index: usize,
-) -> Option<(Loc, Option<Local>, Vec<Operand>)> {
+    args: &mut Vec<Operand>,
+) -> Option<(Loc, Option<Local>)> {
     let call = *func.blocks[block].insts.get(index)?;
     match &func.insts[call].kind {
-        InstKind::Call { dst, args, .. } => Some((func.insts[call].loc, *dst, args.to_vec())),
+        InstKind::Call { dst, args: a, .. } => {
+            args.clear();
+            args.extend_from_slice(a);
+            Some((func.insts[call].loc, *dst))
+        }
         _ => None,
     }
 }
@@ -498,18 +552,27 @@ fn splice_call(
     index: usize,
     source: &Callee<'_>,
     fresh: &mut Fresh,
+    work: &mut Work,
 ) -> Option<usize> {
-    let (call_loc, dst, args) = call_at(func, block, index)?;
+    let Work {
+        binding,
+        args,
+        prologue,
+        copy,
+        ..
+    } = work;
+    let (call_loc, dst) = call_at(func, block, index, args)?;
     let callee = source.body;
     let only = callee.layout[0];
     let data = &callee.blocks[only];
     let Some(Terminator::Ret(value)) = data.terminator else {
         return None;
     };
-    let binding = Binding::new(func, source, &args, &mut fresh.names);
-    let prologue = binding.prologue(func, source, &args, fresh);
-    let mut copy = Vec::with_capacity(prologue.len() + data.insts.len() + 1);
-    for kind in prologue {
+    fresh.prepare_names(func);
+    binding.bind(func, source, args, &mut fresh.names);
+    binding.prologue(func, source, args, fresh, prologue);
+    copy.clear();
+    for kind in prologue.drain(..) {
         copy.push(func.make_inst(kind, call_loc));
     }
     for &ci in &data.insts {
@@ -518,33 +581,56 @@ fn splice_call(
     let term_loc = data.term_loc.inlined_from(source.id);
     copy.extend(binding.return_copy(func, dst, value, term_loc));
     let copied = copy.len();
-    func.blocks[block].insts.splice(index..=index, copy);
+    func.blocks[block]
+        .insts
+        .splice(index..=index, copy.drain(..));
     Some(copied)
 }
 
 /// The callee's locals in a copy of its body: a parameter the callee never assigns, bound to
 /// a local of the same type, is that local (see the module docs); every other callee local
 /// gets a fresh one, created here in the callee's order.
+///
+/// Its tables are reused from copy to copy ([`Work`]): [`Binding::bind`] resets them.
 struct Binding {
     local_map: SecondaryMap<Local, Local>,
     bound: SecondaryMap<Local, bool>,
+    /// For each parameter of the callee, whether its body assigns it.
+    assigned: Vec<bool>,
+}
+
+impl Default for Binding {
+    fn default() -> Binding {
+        Binding {
+            local_map: SecondaryMap::with_default(Local::new(0)),
+            bound: SecondaryMap::with_default(false),
+            assigned: Vec::new(),
+        }
+    }
 }
 
 impl Binding {
-    fn new(
+    /// Binds the callee's locals for one copy (the tables of the previous copy are reset).
+    fn bind(
+        &mut self,
         func: &mut Function,
         source: &Callee<'_>,
         args: &[Operand],
         names: &mut Names,
-    ) -> Binding {
+    ) {
         let (callee_id, callee) = (source.id, source.body);
         func.locals.reserve(callee.locals.len() + 1);
         func.insts.reserve(callee.insts.len() + args.len() + 1);
-        let mut local_map: SecondaryMap<Local, Local> = SecondaryMap::with_default(Local::new(0));
+        let Binding {
+            local_map,
+            bound,
+            assigned,
+        } = self;
+        local_map.clear();
         local_map.resize(callee.locals.len());
-        let mut bound: SecondaryMap<Local, bool> = SecondaryMap::with_default(false);
+        bound.clear();
         bound.resize(callee.locals.len());
-        let assigned = assigned_params(callee);
+        assigned_params_into(callee, assigned);
         for (k, (&p, &arg)) in callee.params.iter().zip(args).enumerate() {
             if let Operand::Local(a) = arg {
                 if !assigned[k] && !bound[p] && func.locals[a].ty == callee.locals[p].ty {
@@ -566,7 +652,6 @@ impl Binding {
             });
             local_map[l] = new;
         }
-        Binding { local_map, bound }
     }
 
     fn map_operand(&self, op: Operand) -> Operand {
@@ -577,16 +662,17 @@ impl Binding {
     }
 
     /// The copies that bind the unbound parameters, then the resets of the locals read before
-    /// they are written (a fresh frame would have zeroed them), in that order.
+    /// they are written (a fresh frame would have zeroed them), in that order, into `prologue`.
     fn prologue(
         &self,
         func: &mut Function,
         source: &Callee<'_>,
         args: &[Operand],
         fresh: &mut Fresh,
-    ) -> Vec<InstKind> {
+        prologue: &mut Vec<InstKind>,
+    ) {
         let (callee, read_before_written) = (source.body, source.read_before_written);
-        let mut prologue = Vec::with_capacity(args.len() + read_before_written.len());
+        prologue.clear();
         for (&p, &arg) in callee.params.iter().zip(args) {
             if self.bound[p] {
                 continue;
@@ -612,7 +698,6 @@ impl Binding {
             };
             prologue.push(InstKind::Copy { dst, src });
         }
-        prologue
     }
 
     /// What a copied `ret value` becomes before the code after the call: `dst = copy value`

@@ -10,6 +10,7 @@ use std::hash::BuildHasher;
 /// is not in the set is certainly new; a hash collision only makes the pass pick the next
 /// suffix. No name is cloned to fill the sets, and the outcome is deterministic (FxHash has no
 /// random seed).
+#[derive(Default)]
 pub(crate) struct Names {
     locals: FxHashSet<u64>,
     blocks: FxHashSet<u64>,
@@ -111,22 +112,30 @@ impl Names {
     /// The names `func` has now, with room for as many again: the inliner adds a callee's
     /// locals and blocks per call, and a set that grows rehashes every name it holds.
     pub(crate) fn of(func: &Function) -> Names {
-        let hashes_with_room = |names: &mut dyn Iterator<Item = u64>, len: usize| {
-            let mut set = FxHashSet::with_capacity_and_hasher(2 * len + 16, FxBuildHasher);
-            set.extend(names);
-            set
-        };
-        Names {
-            locals: hashes_with_room(
-                &mut func.locals.values().map(|l| name_hash(&l.name)),
-                func.locals.len(),
-            ),
-            blocks: hashes_with_room(
-                &mut func.blocks.values().map(|b| name_hash(&b.name)),
-                func.blocks.len(),
-            ),
-            next_suffix: FxHashMap::default(),
-        }
+        let mut names = Names::default();
+        names.reset(func);
+        names
+    }
+
+    /// Makes these the names of `func` (as [`Names::of`]), in the sets' storage.
+    pub(crate) fn reset(&mut self, func: &Function) {
+        let hashes_with_room =
+            |set: &mut FxHashSet<u64>, names: &mut dyn Iterator<Item = u64>, len: usize| {
+                set.clear();
+                set.reserve(2 * len + 16);
+                set.extend(names);
+            };
+        hashes_with_room(
+            &mut self.locals,
+            &mut func.locals.values().map(|l| name_hash(&l.name)),
+            func.locals.len(),
+        );
+        hashes_with_room(
+            &mut self.blocks,
+            &mut func.blocks.values().map(|b| name_hash(&b.name)),
+            func.blocks.len(),
+        );
+        self.next_suffix.clear();
     }
 
     fn fresh(set: &mut FxHashSet<u64>, next_suffix: &mut FxHashMap<u64, u32>, base: Name) -> Name {

@@ -16,7 +16,7 @@
 //! [`LocalData::packed`]: poolopt_ir::LocalData::packed
 
 use crate::pass::{OptLevel, Pass, PassContext};
-use poolopt_ir::{Function, Local, Type};
+use poolopt_ir::{EntityRef, Function, Local, Type};
 
 /// The small-struct scalarization pass.
 pub struct Scalarize;
@@ -39,8 +39,9 @@ impl Pass for Scalarize {
             return false;
         };
         let mut changed = false;
-        let locals: Vec<Local> = func.locals.keys().collect();
-        for local in locals {
+        // By index: the loop marks locals but adds none.
+        for index in 0..func.locals.len() {
+            let local = Local::new(index);
             let data = &func.locals[local];
             let Type::Struct(s) = data.ty else {
                 continue;

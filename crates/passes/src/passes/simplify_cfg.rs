@@ -86,11 +86,12 @@ fn fold_branches(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     let mut changed = false;
     for index in 0..func.layout.len() {
         let block = func.layout[index];
+        // Read in place: a clone of every terminator would copy each `trap`'s message.
         let Some(Terminator::BrIf {
             cond,
             then_block,
             else_block,
-        }) = func.blocks[block].terminator.clone()
+        }) = func.blocks[block].terminator
         else {
             continue;
         };
@@ -144,9 +145,9 @@ fn thread_jumps(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         return false;
     };
     // Final destination of each forwarder chain; chains that run into a cycle of empty
-    // blocks are left alone.
-    let mut dest: SecondaryMap<Block, Option<Block>> =
-        SecondaryMap::with_capacity(func.blocks.len());
+    // blocks are left alone. Sized at the first forwarder (most rounds find none).
+    let mut dest: SecondaryMap<Block, Option<Block>> = SecondaryMap::new();
+    let mut any = false;
     for &block in &func.layout {
         let Some(mut next) = forward_target(func, entry, block) else {
             continue;
@@ -164,15 +165,27 @@ fn thread_jumps(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
             }
         };
         if !cyclic {
+            if !any {
+                dest.resize(func.blocks.len());
+                any = true;
+            }
             dest[block] = Some(next);
         }
+    }
+    if !any {
+        return false;
     }
     let mut changed = false;
     for index in 0..func.layout.len() {
         let block = func.layout[index];
-        let Some(mut term) = func.blocks[block].terminator.clone() else {
+        // Only a terminator with a successor to thread is copied and rewritten.
+        let Some(term) = func.blocks[block].terminator.as_ref() else {
             continue;
         };
+        if !term.successors().any(|s| dest[s].is_some()) {
+            continue;
+        }
+        let mut term = term.clone();
         let before = cx
             .remarks_enabled()
             .then(|| display_terminator(func, &term));
@@ -234,6 +247,20 @@ pub(crate) fn merge_blocks(func: &mut Function, cx: &mut PassContext<'_>, cfg: &
     let Some(entry) = func.entry() else {
         return false;
     };
+    // Most calls find nothing to merge: look before making the tables.
+    let one_pred = |b: Block| {
+        cfg.preds(b)
+            .iter()
+            .filter(|&&p| cfg.is_reachable(p))
+            .count()
+            == 1
+    };
+    let candidate = func.layout.iter().any(|&p| {
+        matches!(func.blocks[p].terminator, Some(Terminator::Br(b)) if b != p && b != entry && one_pred(b))
+    });
+    if !candidate {
+        return false;
+    }
     // Number of distinct reachable predecessor blocks, kept up to date across merges.
     let mut npreds: SecondaryMap<Block, usize> = SecondaryMap::with_capacity(func.blocks.len());
     for &b in &func.layout {

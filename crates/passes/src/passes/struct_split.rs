@@ -244,21 +244,23 @@ struct Plan {
 impl Plan {
     fn new(func: &Function, module: &Module) -> Plan {
         let n = func.locals.len();
-        let mut verdicts: Vec<Verdict> = func
-            .locals
-            .values()
-            .map(|data| candidate(data, module))
-            .collect();
-        if verdicts.iter().all(|v| matches!(v, Verdict::NotCandidate)) {
-            // No struct local over 8 bytes: nothing to look at (most functions).
+        let none = |data: &LocalData| matches!(candidate(data, module), Verdict::NotCandidate);
+        if func.locals.values().all(none) {
+            // No struct local over 8 bytes: nothing to look at (most functions), and no
+            // verdict to report (an empty list stands for all `NotCandidate`).
             return Plan {
-                verdicts,
+                verdicts: Vec::new(),
                 read: Vec::new(),
                 fields: Vec::new(),
                 whole: Vec::new(),
                 names: None,
             };
         }
+        let mut verdicts: Vec<Verdict> = func
+            .locals
+            .values()
+            .map(|data| candidate(data, module))
+            .collect();
         // One scan: which locals are mentioned at all (one nobody mentions is dead-local-elim's,
         // not worth a remark), which escape whole (and why), which fields are read.
         let mut mentioned = vec![false; n];

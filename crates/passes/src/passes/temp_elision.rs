@@ -83,6 +83,9 @@ impl Pass for TempElision {
                 .copy_into(&mut scratch.live);
             changed |= elide_in_block(func, cx, block, &mut scratch);
         }
+        if scratch.elided > 0 {
+            cx.stat("temps_elided", scratch.elided);
+        }
         cx.give_scratch(scratch);
         changed
     }
@@ -171,6 +174,8 @@ struct Scratch {
     touched: Vec<Local>,
     deleted: Vec<bool>,
     readers: Vec<Local>,
+    /// Temporaries elided in the function so far (counted once at the end).
+    elided: u64,
 }
 
 impl Scratch {
@@ -183,6 +188,7 @@ impl Scratch {
             table.resize(num_locals, NONE);
         }
         self.touched.clear();
+        self.elided = 0;
     }
 
     fn live_after(&self, j: usize, l: Local) -> bool {
@@ -321,7 +327,7 @@ fn elide_in_block(
                         };
                         let loc = func.insts[insts[j]].loc;
                         cx.applied_with(func, block, loc, msg);
-                        cx.stat("temps_elided", 1);
+                        st.elided += 1;
                         changed = true;
                         continue;
                     }
@@ -443,7 +449,7 @@ fn elide_in_block(
                 )
             };
             cx.applied_with(func, block, loc, msg);
-            cx.stat("temps_elided", 1);
+            st.elided += 1;
             changed = true;
         }
         st.readers = readers;
@@ -454,16 +460,16 @@ fn elide_in_block(
     }
     st.reset_positions();
 
-    func.blocks[block].insts = if changed {
-        insts
-            .iter()
-            .zip(&st.deleted)
-            .filter(|(_, &del)| !del)
-            .map(|(&inst, _)| inst)
-            .collect()
-    } else {
-        insts
-    };
+    let mut insts = insts;
+    if changed {
+        // In place: the block keeps its list's storage.
+        let mut at = 0;
+        insts.retain(|_| {
+            at += 1;
+            !st.deleted[at - 1]
+        });
+    }
+    func.blocks[block].insts = insts;
     changed
 }
 

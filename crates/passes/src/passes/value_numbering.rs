@@ -294,7 +294,13 @@ fn visit(
                 text()
             )
         });
-        if let Some((dst, expr)) = expr_of(func, kind) {
+        // Unless the instruction just became a copy, it is the expression numbered above.
+        let own = if changed {
+            expr_of(func, kind)
+        } else {
+            numbered
+        };
+        if let Some((dst, expr)) = own {
             // `i = add i, 1` computes from the old `i`: not available afterwards.
             if !expr.mentions(dst) {
                 state.make_available(
