@@ -81,9 +81,8 @@ pub struct StrongScratch {
     cur: LocalSet,
     /// A block's new live-in set, over the boundary bits.
     new_in: Vec<u64>,
-    /// Which blocks are on the work list.
+    /// Which blocks are to be walked (again).
     queued: Vec<bool>,
-    work: Vec<Block>,
 }
 
 /// A read-only view of one block's set inside [`Liveness`]'s flat storage.
@@ -396,74 +395,86 @@ impl Liveness {
             cur,
             new_in,
             queued,
-            work,
         } = scratch;
         // `cur` is overwritten per block (`LiveSet::copy_into`, which resizes it).
         new_in.clear();
         new_in.resize(w, 0);
-        // A worklist seeded in post-order (successors first); a block is walked again only
-        // when the live-in set of one of its successors grew.
+        // Sweeps in post-order (successors first) over the blocks marked dirty: a block is
+        // walked again only when the live-in set of one of its successors grew. A change
+        // reaches a predecessor earlier in the reverse post-order in the same sweep, and one
+        // across a back edge in the next, so a loop nest `d` deep takes about `d` sweeps
+        // with only the changed blocks walked. (A last-in-first-out worklist chased each
+        // change around every enclosing loop at once: 0.93 s for a nest 800 deep.) The
+        // transfer is monotone and the sets start empty, so any order reaches the same
+        // least fixpoint.
         queued.clear();
         queued.resize(nb, true);
-        work.clear();
-        work.extend_from_slice(cfg.rpo());
-        while let Some(blk) = work.pop() {
-            let b = blk.index();
-            queued[b] = false;
-            let out = live.out;
-            for k in 0..w {
-                let mut o = 0u64;
-                for &s in cfg.succs(blk) {
-                    o |= live.sets[s.index() * w + k];
+        let mut dirty = true;
+        while dirty {
+            dirty = false;
+            for &blk in cfg.rpo().iter().rev() {
+                let b = blk.index();
+                if !queued[b] {
+                    continue;
                 }
-                live.sets[out + b * w + k] = o;
-            }
-            live.live_out(blk).copy_into(cur);
-            let data = &func.blocks[blk];
-            if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand())
-            {
-                cur.insert(l);
-            }
-            for &inst in data.insts.iter().rev() {
-                let kind = &func.insts[inst].kind;
-                if let Some(d) = kind.def() {
-                    if !cur.contains(d) && kind.is_removable_when_dead() {
-                        continue;
+                queued[b] = false;
+                let out = live.out;
+                for k in 0..w {
+                    let mut o = 0u64;
+                    for &s in cfg.succs(blk) {
+                        o |= live.sets[s.index() * w + k];
                     }
-                    if !matches!(kind, InstKind::SetField { .. }) {
-                        cur.remove(d);
-                    }
+                    live.sets[out + b * w + k] = o;
                 }
-                kind.for_each_use(|op| {
-                    if let Operand::Local(l) = op {
-                        cur.insert(l);
+                live.live_out(blk).copy_into(cur);
+                let data = &func.blocks[blk];
+                if let Some(Operand::Local(l)) =
+                    data.terminator.as_ref().and_then(|t| t.used_operand())
+                {
+                    cur.insert(l);
+                }
+                for &inst in data.insts.iter().rev() {
+                    let kind = &func.insts[inst].kind;
+                    if let Some(d) = kind.def() {
+                        if !cur.contains(d) && kind.is_removable_when_dead() {
+                            continue;
+                        }
+                        if !matches!(kind, InstKind::SetField { .. }) {
+                            cur.remove(d);
+                        }
                     }
-                });
-            }
-            // Back to boundary bits: only the words touched since the clear can hold a local.
-            new_in.fill(0);
-            if let Numbering::Every { .. } = live.numbering {
-                let k = cur.words.len().min(w);
-                new_in[..k].copy_from_slice(&cur.words[..k]);
-            } else {
-                for &k in &cur.touched {
-                    let mut bits = cur.words[k as usize];
-                    while bits != 0 {
-                        let l = k as usize * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        if let Some(g) = live.numbering.bit_of(Local::new(l)) {
-                            new_in[g / 64] |= 1 << (g % 64);
+                    kind.for_each_use(|op| {
+                        if let Operand::Local(l) = op {
+                            cur.insert(l);
+                        }
+                    });
+                }
+                // Back to boundary bits: only the words touched since the clear can hold a local.
+                new_in.fill(0);
+                if let Numbering::Every { .. } = live.numbering {
+                    let k = cur.words.len().min(w);
+                    new_in[..k].copy_from_slice(&cur.words[..k]);
+                } else {
+                    for &k in &cur.touched {
+                        let mut bits = cur.words[k as usize];
+                        while bits != 0 {
+                            let l = k as usize * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            if let Some(g) = live.numbering.bit_of(Local::new(l)) {
+                                new_in[g / 64] |= 1 << (g % 64);
+                            }
                         }
                     }
                 }
-            }
-            let slot = &mut live.sets[b * w..(b + 1) * w];
-            if *slot != new_in[..] {
-                slot.copy_from_slice(new_in);
-                for &p in cfg.preds(blk) {
-                    if cfg.is_reachable(p) && !queued[p.index()] {
-                        queued[p.index()] = true;
-                        work.push(p);
+                let slot = &mut live.sets[b * w..(b + 1) * w];
+                if *slot != new_in[..] {
+                    slot.copy_from_slice(new_in);
+                    for &p in cfg.preds(blk) {
+                        if cfg.is_reachable(p) && !queued[p.index()] {
+                            queued[p.index()] = true;
+                            // Across a back edge (or to itself): the next sweep.
+                            dirty |= cfg.rpo_index(p) >= cfg.rpo_index(blk);
+                        }
                     }
                 }
             }
