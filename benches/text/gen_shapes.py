@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Writes a stress module of one of three shapes as `.pir` text (docs/benchmarks.md, "Issue 9,
+eighth session: shapes across functions and loops").
+
+    python3 benches/text/gen_shapes.py functions N FILE   # N functions `f<k>(x) = x + k`
+    python3 benches/text/gen_shapes.py main N FILE        # the same, and `main` calling each once
+    python3 benches/text/gen_shapes.py chain N FILE       # f0 calls f1 calls ... f<N-1>
+    python3 benches/text/gen_shapes.py nest D FILE        # one function, loops nested D deep
+
+`functions` and `main` stress what the pipeline and the lowering do per function (a lookup by
+name per function made them quadratic); `chain` stresses the inliner copying callees into
+callers level by level (names grew with the depth); `nest` stresses dataflow over deep loop
+nests. Each loop of `nest` runs once, so `poolopt run FILE --entry nest --args 0` ends.
+"""
+
+import sys
+
+
+def functions(n, with_main):
+    out = []
+    for i in range(n):
+        out.append(f"fn f{i}(x: i64) -> i64 {{\n    var t: i64\nentry:\n    t = add x, {i}\n    ret t\n}}\n")
+    if with_main:
+        out.append("fn main(x: i64) -> i64 {\n    var a: i64\nentry:\n    a = add x, 0")
+        out.extend(f"    a = call f{i}(a)" for i in range(n))
+        out.append("    ret a\n}\n")
+    return "\n".join(out)
+
+
+def chain(n):
+    out = []
+    for i in range(n):
+        if i == n - 1:
+            out.append(f"fn f{i}(x: i64) -> i64 {{\n    var t: i64\nentry:\n    t = add x, 1\n    ret t\n}}\n")
+        else:
+            out.append(
+                f"fn f{i}(x: i64) -> i64 {{\n    var t: i64\n    var u: i64\nentry:\n"
+                f"    t = add x, 1\n    u = call f{i + 1}(t)\n    ret u\n}}\n"
+            )
+    return "\n".join(out)
+
+
+def nest(d):
+    s = ["fn nest(n: i64) -> i64 {", "    var acc: i64", "    var c: bool", "    var v: vec<i64>", "    var l: i64"]
+    s += [f"    var i{k}: i64" for k in range(d)]
+    s.append("entry:\n    acc = copy n\n    v = new vec<i64>\n    push v, 1\n    i0 = copy 0\n    br h0")
+    for k in range(d):
+        s.append(f"h{k}:\n    c = slt i{k}, 1\n    brif c, b{k}, x{k}")
+        if k + 1 < d:
+            s.append(f"b{k}:\n    l = len v\n    acc = add acc, l\n    i{k + 1} = copy 0\n    br h{k + 1}")
+        else:
+            s.append(
+                f"b{k}:\n    l = len v\n    c = sgt l, 0\n    brif c, p{k}, q{k}\n"
+                f"p{k}:\n    l = pop v\n    push v, l\n    br q{k}\n"
+                f"q{k}:\n    acc = add acc, 1\n    i{k} = add i{k}, 1\n    br h{k}"
+            )
+    for k in reversed(range(d)):
+        if k == 0:
+            s.append("x0:\n    ret acc")
+        else:
+            s.append(f"x{k}:\n    i{k - 1} = add i{k - 1}, 1\n    br h{k - 1}")
+    s.append("}")
+    return "\n".join(s) + "\n"
+
+
+def main():
+    if len(sys.argv) != 4 or sys.argv[1] not in ("functions", "main", "chain", "nest"):
+        sys.exit(__doc__)
+    shape, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    text = {
+        "functions": lambda: functions(n, False),
+        "main": lambda: functions(n, True),
+        "chain": lambda: chain(n),
+        "nest": lambda: nest(n),
+    }[shape]()
+    with open(path, "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()
