@@ -287,3 +287,59 @@ fn print_after_all_and_diff() {
     );
     assert!(err.contains("+    t5 = uge i, t4"), "{err}");
 }
+
+/// `poolopt opt FILE | head -1`: the reader closes the pipe after its line. The rest of the
+/// output is dropped quietly and the exit code is 0 (it used to panic, exit code 101).
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    // Much more text than a pipe buffers, so the writer is still writing when the pipe closes.
+    let mut big = String::new();
+    for k in 0..4000 {
+        big.push_str(&format!(
+            "fn f{k}(x: i64) -> i64 {{\n    var t: i64\nentry:\n    t = add x, {k}\n    ret t\n}}\n\n"
+        ));
+    }
+    let dir = std::env::temp_dir().join(format!("poolopt-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let file = dir.join("big.pir");
+    std::fs::write(&file, big).expect("the input is written");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_poolopt"))
+        .args(["opt", "-O0"])
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the poolopt binary runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("piped stdout"))
+        .read_line(&mut first)
+        .expect("a first line");
+    // Dropping the reader closes the pipe.
+    let out = child.wait_with_output().expect("poolopt exits");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(first, "fn f0(x: i64) -> i64 {\n");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
+
+/// Output to a full device is an error with a message and exit code 1, not a panic.
+#[test]
+fn a_failed_write_to_stdout_is_reported() {
+    let Ok(full) = std::fs::File::create("/dev/full") else {
+        return; // no /dev/full on this system
+    };
+    let o = Command::new(env!("CARGO_BIN_EXE_poolopt"))
+        .args(["opt", POOL8])
+        .current_dir(root())
+        .stdout(full)
+        .output()
+        .expect("the poolopt binary runs");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("error: cannot write to standard output"),
+        "{}",
+        stderr(&o)
+    );
+}

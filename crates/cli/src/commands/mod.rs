@@ -123,10 +123,25 @@ fn write_output(output: &OutputOptions, text: &str) -> Result<(), Failure> {
     match &output.output {
         Some(path) => std::fs::write(path, text)
             .map_err(|e| Failure::usage(format!("error: cannot write {}: {e}", path.display()))),
-        None => {
-            print!("{text}");
-            Ok(())
-        }
+        None => to_stdout(text),
+    }
+}
+
+/// Writes `text` to stdout, reporting a write error (exit code 1); see [`write_stdout`].
+pub(crate) fn to_stdout(text: &str) -> Result<(), Failure> {
+    write_stdout(text)
+        .map_err(|e| Failure::internal(format!("error: cannot write to standard output: {e}")))
+}
+
+/// Writes `text` to stdout. A reader that stopped early (`poolopt opt F | head`) closed the
+/// pipe after taking what it wanted: that ends the output quietly, as it does for other tools
+/// (`print!` would panic).
+pub(crate) fn write_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        done => done,
     }
 }
 
@@ -205,7 +220,7 @@ fn run(args: RunArgs) -> Result<ExitCode, Failure> {
             other => Failure::internal(format!("error: {other}")),
         })?;
     let result = ran.result.map_err(|trap| Failure::trap(&trap))?;
-    println!("{result}");
+    to_stdout(&format!("{result}\n"))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -413,7 +428,7 @@ fn passes() -> Result<ExitCode, Failure> {
             }
         ));
     }
-    print!("{out}");
+    to_stdout(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -433,6 +448,6 @@ fn check(args: CheckArgs) -> Result<ExitCode, Failure> {
     } else {
         args.file.display().to_string()
     };
-    println!("{name}: ok ({funcs} functions)");
+    to_stdout(&format!("{name}: ok ({funcs} functions)\n"))?;
     Ok(ExitCode::SUCCESS)
 }

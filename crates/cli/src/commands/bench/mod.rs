@@ -280,10 +280,14 @@ fn bench(args: &BenchArgs, calls: CallMode, out: Option<&PathBuf>) -> Result<boo
     let doc = json::document(&m, &figures, &fingerprint, plan.warmups, plan.reps);
     let doc_text = serde_json::to_string_pretty(&doc)
         .map_err(|e| BenchError::Meter(format!("cannot serialize the results: {e}")))?;
-    match args.format {
-        Format::Markdown => print!("{heading}{body}"),
-        Format::Json => println!("{doc_text}"),
-    }
+    let shown = match args.format {
+        Format::Markdown => format!("{heading}{body}"),
+        Format::Json => format!("{doc_text}\n"),
+    };
+    super::write_stdout(&shown).map_err(|source| BenchError::Io {
+        path: PathBuf::from("standard output"),
+        source,
+    })?;
 
     if let Some(dir) = out {
         let out = artifacts::OutDir::create(dir)?;
@@ -379,7 +383,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
 pub fn run_cell(args: callgrind::CellArgs) -> Result<ExitCode, Failure> {
     match callgrind::run_cell(&args) {
         Ok(text) => {
-            print!("{text}");
+            super::to_stdout(&text)?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => Err(Failure {
