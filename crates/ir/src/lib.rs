@@ -64,7 +64,7 @@ pub use parser::{
 };
 pub use printer::{
     display_inst, display_inst_kind, display_operand, display_signature, display_terminator,
-    print_function, print_module, print_module_with, quote,
+    print_function, print_module, print_module_with, quote, write_module_with,
 };
 pub use types::{ElemType, FieldDef, ScalarType, StructDef, StructLayout, Type};
 pub use verifier::{

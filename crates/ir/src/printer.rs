@@ -20,10 +20,35 @@ pub fn print_module(module: &Module) -> String {
 /// function a kept one calls is kept too.
 pub fn print_module_with(module: &Module, keep: impl Fn(FuncId) -> bool) -> String {
     let mut out = String::new();
+    let _ = module_pieces(module, keep, |piece| {
+        out.push_str(piece);
+        Ok(())
+    });
+    out
+}
+
+/// [`print_module_with`] written to `out` one function at a time, so the text of the whole
+/// module is never held at once (a module whose printed form is gigabytes). The bytes are
+/// those [`print_module_with`] returns.
+pub fn write_module_with(
+    out: &mut dyn std::io::Write,
+    module: &Module,
+    keep: impl Fn(FuncId) -> bool,
+) -> std::io::Result<()> {
+    module_pieces(module, keep, |piece| out.write_all(piece.as_bytes()))
+}
+
+/// The printed module piece by piece (a struct declaration, a separator, a function), in
+/// order, each handed to `emit`; stops at `emit`'s first error.
+fn module_pieces(
+    module: &Module,
+    keep: impl Fn(FuncId) -> bool,
+    mut emit: impl FnMut(&str) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let mut first = true;
     for def in module.structs.values() {
         if !first {
-            out.push('\n');
+            emit("\n")?;
         }
         first = false;
         let fields: Vec<String> = def
@@ -31,19 +56,26 @@ pub fn print_module_with(module: &Module, keep: impl Fn(FuncId) -> bool) -> Stri
             .iter()
             .map(|f| format!("{}: {}", f.name, module.type_name(f.ty)))
             .collect();
-        let _ = writeln!(out, "struct {} {{ {} }}", def.name, fields.join(", "));
+        emit(&format!(
+            "struct {} {{ {} }}\n",
+            def.name,
+            fields.join(", ")
+        ))?;
     }
+    let mut text = String::new();
     for (id, func) in module.funcs.iter() {
         if !keep(id) {
             continue;
         }
         if !first {
-            out.push('\n');
+            emit("\n")?;
         }
         first = false;
-        out.push_str(&print_function(module, func));
+        text.clear();
+        let _ = write_function(&mut text, module, func);
+        emit(&text)?;
     }
-    out
+    Ok(())
 }
 
 /// Prints one function in the text format.

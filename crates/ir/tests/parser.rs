@@ -289,9 +289,19 @@ fn sample_verifies() {
 /// parse → print → parse → print is a fixed point, and the first print of canonical text is
 /// the text itself.
 fn assert_fixed_point(src: &str) {
-    let once = print_module(&parse_ok(src));
+    let module = parse_ok(src);
+    let once = print_module(&module);
     let twice = print_module(&parse_ok(&once));
     assert_eq!(once, twice);
+    // Written one function at a time, the same bytes; a subset too.
+    let mut streamed = Vec::new();
+    poolopt_ir::write_module_with(&mut streamed, &module, |_| true).expect("a Vec takes any write");
+    assert_eq!(String::from_utf8(streamed).as_deref(), Ok(once.as_str()));
+    let keep = |f: poolopt_ir::FuncId| poolopt_ir::EntityRef::index(f) % 2 == 1;
+    let mut some = Vec::new();
+    poolopt_ir::write_module_with(&mut some, &module, keep).expect("a Vec takes any write");
+    let expected = poolopt_ir::print_module_with(&module, keep);
+    assert_eq!(String::from_utf8(some).as_deref(), Ok(expected.as_str()));
 }
 
 #[test]

@@ -127,6 +127,39 @@ fn write_output(output: &OutputOptions, text: &str) -> Result<(), Failure> {
     }
 }
 
+/// Writes the module's struct declarations and the functions `keep` accepts (as
+/// `print_module_with` prints them) to `-o FILE`, or to stdout, one function at a time: the
+/// printed module is never held whole (gigabytes for a large module at O2).
+fn write_module_output(
+    output: &OutputOptions,
+    module: &poolopt::ir::Module,
+    keep: impl Fn(poolopt::ir::FuncId) -> bool,
+) -> Result<(), Failure> {
+    use std::io::Write as _;
+    match &output.output {
+        Some(path) => {
+            let cannot = |e: std::io::Error| {
+                Failure::usage(format!("error: cannot write {}: {e}", path.display()))
+            };
+            let mut file = std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
+            poolopt::ir::write_module_with(&mut file, module, keep)
+                .and_then(|()| file.flush())
+                .map_err(cannot)
+        }
+        None => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            match poolopt::ir::write_module_with(&mut out, module, keep).and_then(|()| out.flush())
+            {
+                // A reader that stopped early: see `write_stdout`.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                done => done.map_err(|e| {
+                    Failure::internal(format!("error: cannot write to standard output: {e}"))
+                }),
+            }
+        }
+    }
+}
+
 /// Writes `text` to stdout, reporting a write error (exit code 1); see [`write_stdout`].
 pub(crate) fn to_stdout(text: &str) -> Result<(), Failure> {
     write_stdout(text)
@@ -315,17 +348,19 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
         eprint!("{}", report.timings);
     }
     let module = session.module().module();
-    let text = match &args.output.func {
-        Some(name) => match module.func_by_name(name) {
-            Some(id) => poolopt::ir::print_function(module, &module.funcs[id]),
-            None => String::new(),
-        },
-        None => match &args.entry {
-            Some(entry) => print_reachable(module, entry),
-            None => poolopt::ir::print_module(module),
-        },
-    };
-    write_output(&args.output, &text)?;
+    match (&args.output.func, &args.entry) {
+        (Some(name), _) => {
+            let text = match module.func_by_name(name) {
+                Some(id) => poolopt::ir::print_function(module, &module.funcs[id]),
+                None => String::new(),
+            };
+            write_output(&args.output, &text)?;
+        }
+        (None, Some(entry)) => {
+            write_module_output(&args.output, module, reached_from(module, entry))?
+        }
+        (None, None) => write_module_output(&args.output, module, |_| true)?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -341,12 +376,6 @@ fn reached_from(module: &poolopt::ir::Module, entry: &str) -> impl Fn(poolopt::i
             .copied()
             .unwrap_or(false)
     }
-}
-
-/// The functions `entry` reaches through calls, in module order, as `print_module` prints
-/// them (struct declarations first).
-fn print_reachable(module: &poolopt::ir::Module, entry: &str) -> String {
-    poolopt::ir::print_module_with(module, reached_from(module, entry))
 }
 
 /// The section of `text` under the `; function NAME` header (CLIF and assembly listings).
@@ -379,7 +408,10 @@ fn emit(args: EmitArgs) -> Result<ExitCode, Failure> {
             .and_then(|f| module.func_by_name(f))
         {
             Some(id) => poolopt::ir::print_function(module, &module.funcs[id]),
-            None => poolopt::ir::print_module(module),
+            None => {
+                write_module_output(&args.output, module, |_| true)?;
+                return Ok(ExitCode::SUCCESS);
+            }
         },
         EmitKind::Clif => session
             .emit_clif(args.cl_opt.into())
