@@ -288,40 +288,74 @@ fn print_after_all_and_diff() {
     assert!(err.contains("+    t5 = uge i, t4"), "{err}");
 }
 
-/// `poolopt opt FILE | head -1`: the reader closes the pipe after its line. The rest of the
-/// output is dropped quietly and the exit code is 0 (it used to panic, exit code 101).
-#[test]
-fn a_reader_that_stops_early_ends_the_output_quietly() {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
-    // Much more text than a pipe buffers, so the writer is still writing when the pipe closes.
+/// A module of `n` small functions as text: its printed forms (IR, dumps) are much more than
+/// a pipe buffers, so a writer is still writing when a reader closes the pipe.
+fn many_functions(n: usize) -> String {
     let mut big = String::new();
-    for k in 0..4000 {
+    for k in 0..n {
         big.push_str(&format!(
             "fn f{k}(x: i64) -> i64 {{\n    var t: i64\nentry:\n    t = add x, {k}\n    ret t\n}}\n\n"
         ));
     }
-    let dir = std::env::temp_dir().join(format!("poolopt-pipe-{}", std::process::id()));
+    big
+}
+
+/// Runs `poolopt ARGS FILE` (FILE holding `text`), reads one line of its stdout (or stderr)
+/// and closes that pipe; returns the line and the finished process's output.
+fn read_one_line_then_close(args: &[&str], text: &str, from_stderr: bool) -> (String, Output) {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!(
+        "poolopt-pipe-{}-{}",
+        std::process::id(),
+        from_stderr
+    ));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     let file = dir.join("big.pir");
-    std::fs::write(&file, big).expect("the input is written");
+    std::fs::write(&file, text).expect("the input is written");
     let mut child = Command::new(env!("CARGO_BIN_EXE_poolopt"))
-        .args(["opt", "-O0"])
+        .args(args)
         .arg(&file)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the poolopt binary runs");
+    let pipe: Box<dyn Read> = if from_stderr {
+        Box::new(child.stderr.take().expect("piped stderr"))
+    } else {
+        Box::new(child.stdout.take().expect("piped stdout"))
+    };
     let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("piped stdout"))
+    BufReader::new(pipe)
         .read_line(&mut first)
         .expect("a first line");
-    // Dropping the reader closes the pipe.
+    // The reader is dropped here: the pipe closes.
     let out = child.wait_with_output().expect("poolopt exits");
     let _ = std::fs::remove_dir_all(&dir);
+    (first, out)
+}
+
+/// `poolopt opt FILE | head -1`: the reader closes the pipe after its line. The rest of the
+/// output is dropped quietly and the exit code is 0 (it used to panic, exit code 101).
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    let (first, out) = read_one_line_then_close(&["opt", "-O0"], &many_functions(4000), false);
     assert_eq!(first, "fn f0(x: i64) -> i64 {\n");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
+
+/// `poolopt opt FILE --print-after-all -o /dev/null 2>&1 | head -1`: the same for stderr,
+/// where the dumps, remarks and statistics go.
+#[test]
+fn a_reader_of_stderr_that_stops_early_ends_it_quietly() {
+    let (first, out) = read_one_line_then_close(
+        &["opt", "-O2", "--print-after-all", "-o", "/dev/null"],
+        &many_functions(300),
+        true,
+    );
+    assert!(first.starts_with("; IR after "), "{first}");
+    assert_eq!(out.status.code(), Some(0));
 }
 
 /// Output to a full device is an error with a message and exit code 1, not a panic.

@@ -237,11 +237,12 @@ fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     };
     let engine = options.engine_for_size(reachable);
     if options.engine == Engine::Auto && engine == Executed::Interpreter {
-        eprintln!(
+        err_println!(
             "note: `{}` reaches {reachable} IR instructions, more than {}: it runs in the \
              interpreter (compiling that much costs more than it saves; `--engine jit` compiles \
              it anyway)",
-            args.entry, options.interpret_above
+            args.entry,
+            options.interpret_above
         );
     }
     let ran = session
@@ -313,15 +314,15 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
     let shown = |function: &str| args.output.func.as_deref().is_none_or(|f| f == function);
     for dump in report.dumps.iter().filter(|d| shown(&d.function)) {
         if args.print_after_all {
-            eprintln!("; IR after {} on {}", dump.pass, dump.function);
-            eprint!("{}", dump.after);
+            err_println!("; IR after {} on {}", dump.pass, dump.function);
+            err_print!("{}", dump.after);
         }
         if args.print_changed && !dump.diff.is_empty() {
-            eprintln!("; IR after {} on {} (changed)", dump.pass, dump.function);
-            eprint!("{}", dump.after);
+            err_println!("; IR after {} on {} (changed)", dump.pass, dump.function);
+            err_print!("{}", dump.after);
         }
         if args.diff && !dump.diff.is_empty() {
-            eprint!(
+            err_print!(
                 "{}",
                 diff_with_function(&dump.diff, &dump.function, dump.pass)
             );
@@ -336,16 +337,16 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
         });
         for remark in selected {
             match format {
-                RemarkFormat::Text => eprintln!("remark: {remark}"),
-                RemarkFormat::Json => eprintln!("{}", remarks::json_line(remark)),
+                RemarkFormat::Text => err_println!("remark: {remark}"),
+                RemarkFormat::Json => err_println!("{}", remarks::json_line(remark)),
             }
         }
     }
     if args.stats {
-        eprint!("{}", report.stats);
+        err_print!("{}", report.stats);
     }
     if args.time_passes {
-        eprint!("{}", report.timings);
+        err_print!("{}", report.timings);
     }
     let module = session.module().module();
     match (&args.output.func, &args.entry) {

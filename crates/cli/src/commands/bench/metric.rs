@@ -303,7 +303,7 @@ mod tests {
         let mut meter = match PerfMeter::open_event(perf_event::events::Software::TASK_CLOCK) {
             Ok(m) => m,
             Err(e) if matches!(e.raw_os_error(), Some(libc::EACCES | libc::EPERM)) => {
-                eprintln!("perf_event_open not permitted here ({e}); nothing to check");
+                err_println!("perf_event_open not permitted here ({e}); nothing to check");
                 return;
             }
             Err(e) => panic!("perf_event_open(task-clock) failed: {e}"),

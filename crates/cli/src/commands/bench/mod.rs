@@ -226,7 +226,9 @@ fn bench(args: &BenchArgs, calls: CallMode, out: Option<&PathBuf>) -> Result<boo
         None => None,
     };
     if cfg!(debug_assertions) {
-        eprintln!("warning: this is a debug build; timings are not representative (use --release)");
+        err_println!(
+            "warning: this is a debug build; timings are not representative (use --release)"
+        );
     }
     let command = std::iter::once("poolopt".to_string())
         .chain(std::env::args().skip(1))
@@ -246,7 +248,7 @@ fn bench(args: &BenchArgs, calls: CallMode, out: Option<&PathBuf>) -> Result<boo
         .map(|b| baseline::machine_differences(&b.fingerprint, &fingerprint))
         .unwrap_or_default();
     for d in &differences {
-        eprintln!("WARNING: the baseline ran on another machine or toolchain: {d}");
+        err_println!("WARNING: the baseline ran on another machine or toolchain: {d}");
     }
 
     let progress = ProgressBar::new(0);
@@ -317,7 +319,7 @@ fn bench(args: &BenchArgs, calls: CallMode, out: Option<&PathBuf>) -> Result<boo
             ),
         )?;
         artifacts::write_emitted(&out, &m)?;
-        eprintln!("results written to {}", dir.display());
+        err_println!("results written to {}", dir.display());
     }
 
     let failed: Vec<&report::Target> = figures
@@ -330,7 +332,7 @@ fn bench(args: &BenchArgs, calls: CallMode, out: Option<&PathBuf>) -> Result<boo
         })
         .collect();
     for t in &failed {
-        eprintln!(
+        err_println!(
             "check failed: {} ({}): {} > {}",
             t.name,
             t.id,
@@ -339,7 +341,7 @@ fn bench(args: &BenchArgs, calls: CallMode, out: Option<&PathBuf>) -> Result<boo
         );
     }
     if checked.is_some() && !info.source.is_deterministic() {
-        eprintln!(
+        err_println!(
             "note: --check with --metric {} ({}) is not deterministic; gate CI on --metric \
              instructions (callgrind)",
             info.metric.name(),
