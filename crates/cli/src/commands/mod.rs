@@ -13,7 +13,7 @@ use poolopt::{
     parse_and_verify_with, Engine, Executed, JitOptions, OptLevel, PassManager, RunLimits,
     RunOptions, Session, Trap, VerifyOptions,
 };
-use std::io::Read as _;
+use std::io::{Read as _, Write as _};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -120,11 +120,7 @@ fn require_function(session: &Session, name: &str, what: &str) -> Result<(), Fai
 
 /// Writes `text` to `-o FILE`, or to stdout.
 fn write_output(output: &OutputOptions, text: &str) -> Result<(), Failure> {
-    match &output.output {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| Failure::usage(format!("error: cannot write {}: {e}", path.display()))),
-        None => to_stdout(text),
-    }
+    write_with(output, |out| out.write_all(text.as_bytes()))
 }
 
 /// Writes the module's struct declarations and the functions `keep` accepts (as
@@ -135,44 +131,52 @@ fn write_module_output(
     module: &poolopt::ir::Module,
     keep: impl Fn(poolopt::ir::FuncId) -> bool,
 ) -> Result<(), Failure> {
-    use std::io::Write as _;
+    write_with(output, |out| {
+        poolopt::ir::write_module_with(out, module, keep)
+    })
+}
+
+/// Runs `write` on `-o FILE` (buffered), or on stdout as [`write_stdout`] does, and reports a
+/// failed write: `cannot write FILE` (exit code 2) or `cannot write to standard output` (1).
+fn write_with(
+    output: &OutputOptions,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), Failure> {
     match &output.output {
         Some(path) => {
             let cannot = |e: std::io::Error| {
                 Failure::usage(format!("error: cannot write {}: {e}", path.display()))
             };
             let mut file = std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
-            poolopt::ir::write_module_with(&mut file, module, keep)
-                .and_then(|()| file.flush())
-                .map_err(cannot)
+            write(&mut file).and_then(|()| file.flush()).map_err(cannot)
         }
-        None => {
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            match poolopt::ir::write_module_with(&mut out, module, keep).and_then(|()| out.flush())
-            {
-                // A reader that stopped early: see `write_stdout`.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                done => done.map_err(|e| {
-                    Failure::internal(format!("error: cannot write to standard output: {e}"))
-                }),
-            }
-        }
+        None => stdout_with(write).map_err(stdout_failure),
     }
 }
 
 /// Writes `text` to stdout, reporting a write error (exit code 1); see [`write_stdout`].
 pub(crate) fn to_stdout(text: &str) -> Result<(), Failure> {
-    write_stdout(text)
-        .map_err(|e| Failure::internal(format!("error: cannot write to standard output: {e}")))
+    write_stdout(text).map_err(stdout_failure)
 }
 
-/// Writes `text` to stdout. A reader that stopped early (`poolopt opt F | head`) closed the
-/// pipe after taking what it wanted: that ends the output quietly, as it does for other tools
-/// (`print!` would panic).
+/// The failure of a write to stdout.
+fn stdout_failure(e: std::io::Error) -> Failure {
+    Failure::internal(format!("error: cannot write to standard output: {e}"))
+}
+
+/// Writes `text` to stdout (see [`stdout_with`]).
 pub(crate) fn write_stdout(text: &str) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    stdout_with(|out| out.write_all(text.as_bytes()))
+}
+
+/// Runs `write` on stdout (buffered). A reader that stopped early (`poolopt opt F | head`)
+/// closed the pipe after taking what it wanted: that ends the output quietly, as it does for
+/// other tools (`print!` would panic).
+fn stdout_with(
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         done => done,
     }
