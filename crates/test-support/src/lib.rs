@@ -15,6 +15,7 @@ pub mod case;
 pub mod cli;
 pub mod matrix;
 pub mod rng;
+pub mod shapes;
 
 pub use case::{header, pir_files, pir_files_below, Expect};
 pub use matrix::{
@@ -22,3 +23,4 @@ pub use matrix::{
     trap_everywhere, Outcome, CL_OPTS, LEVELS,
 };
 pub use rng::XorShift;
+pub use shapes::loop_nest;
