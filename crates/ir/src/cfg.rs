@@ -196,6 +196,21 @@ impl Cfg {
         mark: &mut SecondaryMap<Block, u32>,
         work: &mut Vec<Block>,
     ) {
+        self.loop_depths_within(depth, mark, work, u64::MAX);
+    }
+
+    /// [`Cfg::loop_depths_into`] while the depths add up to at most `max_sum`: returns
+    /// `false`, with the depths incomplete, as soon as they exceed it. The walk costs the sum
+    /// of the depths, which a nest of `d` loops makes about `d²`; a caller that only needs
+    /// the depths of ordinary code bounds it.
+    pub fn loop_depths_within(
+        &self,
+        depth: &mut SecondaryMap<Block, u32>,
+        mark: &mut SecondaryMap<Block, u32>,
+        work: &mut Vec<Block>,
+        max_sum: u64,
+    ) -> bool {
+        let mut sum = 0u64;
         let n = self.succ.len();
         depth.clear();
         depth.resize(n);
@@ -212,10 +227,12 @@ impl Cfg {
                 if mark[head] != stamp {
                     mark[head] = stamp;
                     depth[head] += 1;
+                    sum += 1;
                 }
                 if mark[tail] != stamp {
                     mark[tail] = stamp;
                     depth[tail] += 1;
+                    sum += 1;
                     work.push(tail);
                 }
                 while let Some(b) = work.pop() {
@@ -224,12 +241,18 @@ impl Cfg {
                         if within && mark[p] != stamp {
                             mark[p] = stamp;
                             depth[p] += 1;
+                            sum += 1;
                             work.push(p);
                         }
+                    }
+                    if sum > max_sum {
+                        work.clear();
+                        return false;
                     }
                 }
             }
         }
+        true
     }
 
     fn reverse_post_order(&mut self, func: &Function) {

@@ -56,18 +56,17 @@ fn lower_all(
     let mut scratch = LowerScratch::new();
     for (fid, f) in module.funcs.iter() {
         func.clear();
-        let tier = Tier::of(f);
-        lower_function(
+        let info = lower_function(
             &env,
             fid,
             &mut func,
             &mut fbc,
             isa.frontend_config(),
             &mut messages,
-            tier,
+            Tier::of(f),
             &mut scratch,
         )?;
-        each(&f.name, &mut func, tier)?;
+        each(&f.name, &mut func, info.tier)?;
     }
     Ok(())
 }

@@ -89,6 +89,8 @@ pub struct CompiledModule {
     func_names: Vec<String>,
     /// Per IR function, whether it was compiled (lazy compilation skips unreachable ones).
     compiled: Vec<bool>,
+    /// Per IR function, the tier it was compiled in (`None`: not compiled).
+    tiers: Vec<Option<Tier>>,
     messages: Vec<String>,
     fuel: bool,
     code_size: usize,
@@ -202,6 +204,7 @@ impl CompiledModule {
             entries: HashMap::new(),
             func_names: module.funcs.values().map(|f| f.name.clone()).collect(),
             compiled: selected,
+            tiers: Vec::new(),
             messages: Vec::new(),
             fuel: opts.fuel,
             code_size: 0,
@@ -345,7 +348,6 @@ impl CompiledModule {
         for (index, ((fid, f), &id)) in module.funcs.iter().zip(&ir_ids).enumerate() {
             let Some(id) = id else { continue };
             self.building = Some(index);
-            let tier = Tier::of(f);
             let info = lower_function(
                 &env,
                 fid,
@@ -353,10 +355,14 @@ impl CompiledModule {
                 &mut fbc,
                 frontend,
                 &mut self.messages,
-                tier,
+                Tier::of(f),
                 &mut scratch,
             )?;
-            match tier {
+            if self.tiers.len() <= index {
+                self.tiers.resize(index + 1, None);
+            }
+            self.tiers[index] = Some(info.tier);
+            match info.tier {
                 Tier::Normal => jit
                     .define_function(id, &mut ctx)
                     .map_err(|e| module_error(&f.name, e))?,
@@ -448,6 +454,13 @@ impl CompiledModule {
     /// Whether the function named `name` was compiled.
     pub fn is_compiled(&self, name: &str) -> bool {
         self.entries.contains_key(name)
+    }
+
+    /// The tier the function named `name` was compiled in (`None`: not compiled): see
+    /// [`crate::tier`] for how it is chosen.
+    pub fn tier_of(&self, name: &str) -> Option<Tier> {
+        let index = self.func_names.iter().position(|n| n == name)?;
+        self.tiers.get(index).copied().flatten()
     }
 
     /// Whether the module was compiled with fuel checks.

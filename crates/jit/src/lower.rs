@@ -52,7 +52,7 @@ use crate::runtime::{
     HDR_CAP, HDR_LEN, HDR_PTR,
 };
 use crate::scratch::{refill, reserve_function, LowerScratch, ModuleSizes};
-use crate::tier::Tier;
+use crate::tier::{Tier, MAX_LOOP_DEPTH_SUM};
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::{
     self as cl, types, ExtFuncData, ExternalName, FuncRef, InstBuilder, InstructionData, MemFlags,
@@ -265,6 +265,9 @@ pub struct LowerInfo {
     /// machine stack needs `max frame × (max_depth + 2)` plus the sum of these functions'
     /// frames.
     pub counts_depth: bool,
+    /// The tier the function was lowered for, which its compilation must use: the one asked
+    /// for, or [`Tier::Huge`] for a function whose loops nest too deep for the normal tier.
+    pub tier: Tier,
 }
 
 /// How a local is represented.
@@ -371,7 +374,7 @@ pub fn lower_function(
         site_line: 0,
     };
     let result = l.lower();
-    let slot_bytes = l.slot_bytes;
+    let (slot_bytes, tier) = (l.slot_bytes, l.tier);
     match result {
         Ok(()) => {
             l.b.seal_all_blocks();
@@ -388,6 +391,7 @@ pub fn lower_function(
     Ok(LowerInfo {
         frame_estimate: slot_bytes + 16 * (ir.locals.len() as u64 + insts) + 512,
         counts_depth: env.is_recursive(fid),
+        tier,
     })
 }
 
@@ -1491,6 +1495,22 @@ impl FnLower<'_, '_, '_, '_> {
             )?;
         }
 
+        // A function small enough for the normal tier still goes to the huge one when its
+        // loops nest so deep that the normal tier's work grows with the square or cube of
+        // the nesting (see `tier::MAX_LOOP_DEPTH_SUM`); the depths are needed below anyway.
+        if self.tier == Tier::Normal {
+            let t = &mut *self.t;
+            t.cfg.recompute(ir);
+            let shallow = t.cfg.loop_depths_within(
+                &mut t.loop_depth,
+                &mut t.loop_mark,
+                &mut t.loop_work,
+                MAX_LOOP_DEPTH_SUM,
+            );
+            if !shallow {
+                self.tier = Tier::Huge;
+            }
+        }
         if self.tier == Tier::Huge {
             let count = ir
                 .locals
@@ -1510,8 +1530,8 @@ impl FnLower<'_, '_, '_, '_> {
             block_local_locals_into(ir, &mut t.block_local_written, &mut t.block_local);
         } else {
             // The huge tier keeps every local in memory: a value live across the function
-            // is what its single-pass register allocation must not have.
-            t.cfg.recompute(ir);
+            // is what its single-pass register allocation must not have. (The CFG and the
+            // loop depths were computed above.)
             // The block-local flags come from the same walk, and so do the mentions that bar a
             // struct local from being held field by field, when the function has a candidate.
             let field_wise = has_field_wise_candidate(ir);
@@ -1528,8 +1548,6 @@ impl FnLower<'_, '_, '_, '_> {
             } else {
                 refill(&mut t.by_fields, ir.locals.len());
             }
-            t.cfg
-                .loop_depths_into(&mut t.loop_depth, &mut t.loop_mark, &mut t.loop_work);
             header_invariant_loops_into(ir, &t.cfg, &mut t.loop_scan, &mut t.hoist_loops);
             t.hoisted.resize(t.hoist_loops.len(), Vec::new());
             if !t.hoist_loops.is_empty() {

@@ -3,7 +3,8 @@
 //! - [`Tier::Normal`]: locals are SSA values built by cranelift-frontend, and Cranelift
 //!   compiles at the requested optimization level with regalloc2's backtracking allocator.
 //! - [`Tier::Huge`], for a function of more than [`huge_threshold`] IR instructions
-//!   (terminators included): every scalar, vec and packed local lives in a stack slot of its
+//!   (terminators included), or whose loops nest too deep ([`MAX_LOOP_DEPTH_SUM`], decided
+//!   by the lowering, which reports the tier it used in `LowerInfo::tier`): every scalar, vec and packed local lives in a stack slot of its
 //!   own (read with a load, written with a store, like a simple C compiler at `-O0`), branches
 //!   name their hot or later successor first, and Cranelift compiles with `opt_level=none` and
 //!   regalloc2's single-pass allocator, whatever `--cl-opt` says.
@@ -36,6 +37,18 @@ pub enum Tier {
     /// Locals in stack slots, Cranelift `opt_level=none`, single-pass register allocation.
     Huge,
 }
+
+/// A function whose blocks' loop depths (how many loops each lies in) add up to more than
+/// this is compiled in the huge tier whatever its size. The normal tier's costs grow with
+/// the nesting: cranelift-frontend's SSA construction and regalloc2's liveness iterate over
+/// loops nested `d` deep about `d` times, over values live across all of them. A generated
+/// nest (`benches/text/gen_shapes.py nest D`, about 8 instructions a level, so under
+/// [`DEFAULT_HUGE_THRESHOLD`] up to 2,500 levels) took 0.13 s to compile 400 deep, 0.81 s
+/// 800 deep and 5.9 s 1,600 deep (`poolopt run FILE --entry nest --args 0 -O0`); its depths
+/// add up to about 1.5 `d²`, so this bound sends nests deeper than about 250 to the huge tier.
+/// Ordinary code stays far below it: 20,000 instructions in 5,000 blocks nested five deep add
+/// up to 25,000.
+pub const MAX_LOOP_DEPTH_SUM: u64 = 100_000;
 
 /// Functions of more IR instructions than this are compiled in the huge tier.
 pub const DEFAULT_HUGE_THRESHOLD: usize = 20_000;

@@ -1,0 +1,38 @@
+//! Which tier the JIT compiles a function in (`crates/jit/src/tier.rs`): a function under the
+//! size threshold whose loops nest too deep goes to the huge tier (locals in stack slots,
+//! single-pass register allocation), because the normal tier's SSA construction and register
+//! allocation grow with the cube of the nesting (a nest 1,600 deep took 5.9 s to compile);
+//! a shallow one stays in the normal tier. Results are the interpreter's either way.
+
+use poolopt::ir::{parse, verify, RunLimits};
+use poolopt::jit::tier::{Tier, MAX_LOOP_DEPTH_SUM};
+use poolopt::jit::{ClOpt, CompiledModule, JitOptions};
+use poolopt_test_support::loop_nest;
+
+#[test]
+fn deep_loop_nests_compile_in_the_huge_tier_with_the_same_results() {
+    // A nest's depths add up to about 1.5 d² (three blocks a level): 100 levels stay under
+    // the bound, 300 exceed it.
+    const { assert!(15_000 < MAX_LOOP_DEPTH_SUM && MAX_LOOP_DEPTH_SUM < 135_000) };
+    for (depth, tier) in [(3, Tier::Normal), (100, Tier::Normal), (300, Tier::Huge)] {
+        let module = parse(&loop_nest(depth)).expect("parses");
+        verify(&module).expect("verifies");
+        let func = module.funcs.values().next().unwrap();
+        assert!(func.inst_count() < 20_000, "under the size threshold");
+        let expected = poolopt::interp::run(&module, "nest", &[7], &RunLimits::default());
+        assert_eq!(expected.as_ref().ok(), Some(&(7 + depth as i64)));
+        for cl_opt in [ClOpt::None, ClOpt::Speed] {
+            let compiled = CompiledModule::compile(
+                &module,
+                &JitOptions {
+                    cl_opt,
+                    fuel: false,
+                },
+            )
+            .expect("compiles");
+            assert_eq!(compiled.tier_of("nest"), Some(tier), "depth {depth}");
+            let got = compiled.run("nest", &[7], &RunLimits::default());
+            assert_eq!(got.ok(), expected.as_ref().ok().copied(), "depth {depth}");
+        }
+    }
+}
