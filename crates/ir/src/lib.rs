@@ -68,7 +68,8 @@ pub use printer::{
 };
 pub use types::{ElemType, FieldDef, ScalarType, StructDef, StructLayout, Type};
 pub use verifier::{
-    verify, verify_entry, verify_with, VerifyError, VerifyErrorKind, VerifyOptions,
+    verify, verify_entry, verify_function_with, verify_with, VerifyError, VerifyErrorKind,
+    VerifyOptions,
 };
 
 /// Re-exported so users can keep side tables keyed by IR entities.

@@ -230,51 +230,108 @@ pub fn verify_with(module: &Module, options: &VerifyOptions) -> Result<(), Vec<V
     }
 }
 
+/// Verifies one function `func` as a body of `module`: its locals, signature, blocks and
+/// instructions, with calls, struct types and signatures looked up in `module` (every rule
+/// [`verify_with`] applies to one function; `func` need not be in the module: a caller that
+/// holds a function being transformed passes it while the module holds its signature). The
+/// module's own rules (its structs, unique function names) are not checked again. What a pass
+/// manager verifies after each pass, where only the function the pass ran on can have changed:
+/// the whole module after every pass of every function made verification quadratic.
+pub fn verify_function_with(
+    module: &Module,
+    func: &Function,
+    options: &VerifyOptions,
+) -> Result<(), Vec<VerifyError>> {
+    let mut errors = Vec::new();
+    if !is_spellable(&func.name, NameKind::Other) {
+        errors.push(VerifyError {
+            func: Some(func.name.clone()),
+            loc: func.loc,
+            kind: VerifyErrorKind::InvalidName {
+                what: "function",
+                name: func.name.clone(),
+            },
+        });
+    }
+    check_function(module, func, &mut errors);
+    if !options.trust_unchecked {
+        refuse_unchecked_in(func, &mut errors);
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// Runs every per-function rule on `func` (a body of `module`).
+fn check_function(module: &Module, func: &Function, errors: &mut Vec<VerifyError>) {
+    FuncChecker {
+        m: module,
+        f: func,
+        errors,
+        placed: EntitySet::with_capacity(func.insts.len()),
+        in_layout: {
+            let mut set = EntitySet::with_capacity(func.blocks.len());
+            for &b in &func.layout {
+                set.insert(b);
+            }
+            set
+        },
+    }
+    .run();
+}
+
 /// The unchecked rule: every unchecked vec operation of `module` is an error at its own
 /// location (the function's when the instruction has none). Dangling ids are skipped: the
 /// well-formedness rules report them.
 fn refuse_unchecked(module: &Module, errors: &mut Vec<VerifyError>) {
     for func in module.funcs.values() {
-        for &block in &func.layout {
-            let Some(data) = func.blocks.get(block) else {
+        refuse_unchecked_in(func, errors);
+    }
+}
+
+/// [`refuse_unchecked`] for one function.
+fn refuse_unchecked_in(func: &Function, errors: &mut Vec<VerifyError>) {
+    for &block in &func.layout {
+        let Some(data) = func.blocks.get(block) else {
+            continue;
+        };
+        for &inst in &data.insts {
+            let Some(inst_data) = func.insts.get(inst) else {
                 continue;
             };
-            for &inst in &data.insts {
-                let Some(inst_data) = func.insts.get(inst) else {
-                    continue;
-                };
-                let kind = match inst_data.kind {
-                    InstKind::VecPop { check, .. } if !check.is_checked() => {
-                        VerifyErrorKind::UncheckedNotTrusted { op: "pop" }
+            let kind = match inst_data.kind {
+                InstKind::VecPop { check, .. } if !check.is_checked() => {
+                    VerifyErrorKind::UncheckedNotTrusted { op: "pop" }
+                }
+                InstKind::VecGet { check, .. } if !check.is_checked() => {
+                    VerifyErrorKind::UncheckedNotTrusted { op: "get" }
+                }
+                InstKind::VecSet { check, .. } if !check.is_checked() => {
+                    VerifyErrorKind::UncheckedNotTrusted { op: "set" }
+                }
+                InstKind::Binary { op, check, .. } if !check.is_checked() => {
+                    VerifyErrorKind::UncheckedDivNotTrusted {
+                        op: op.name(),
+                        precondition: if op == BinaryOp::SDiv {
+                            "not 0, not -1"
+                        } else {
+                            "not 0"
+                        },
                     }
-                    InstKind::VecGet { check, .. } if !check.is_checked() => {
-                        VerifyErrorKind::UncheckedNotTrusted { op: "get" }
-                    }
-                    InstKind::VecSet { check, .. } if !check.is_checked() => {
-                        VerifyErrorKind::UncheckedNotTrusted { op: "set" }
-                    }
-                    InstKind::Binary { op, check, .. } if !check.is_checked() => {
-                        VerifyErrorKind::UncheckedDivNotTrusted {
-                            op: op.name(),
-                            precondition: if op == BinaryOp::SDiv {
-                                "not 0, not -1"
-                            } else {
-                                "not 0"
-                            },
-                        }
-                    }
-                    _ => continue,
-                };
-                errors.push(VerifyError {
-                    func: Some(func.name.clone()),
-                    loc: if inst_data.loc.is_known() {
-                        inst_data.loc
-                    } else {
-                        func.loc
-                    },
-                    kind,
-                });
-            }
+                }
+                _ => continue,
+            };
+            errors.push(VerifyError {
+                func: Some(func.name.clone()),
+                loc: if inst_data.loc.is_known() {
+                    inst_data.loc
+                } else {
+                    func.loc
+                },
+                kind,
+            });
         }
     }
 }
@@ -304,20 +361,7 @@ fn verify_well_formed(module: &Module) -> Result<(), Vec<VerifyError>> {
                 },
             });
         }
-        FuncChecker {
-            m: module,
-            f: func,
-            errors: &mut errors,
-            placed: EntitySet::with_capacity(func.insts.len()),
-            in_layout: {
-                let mut set = EntitySet::with_capacity(func.blocks.len());
-                for &b in &func.layout {
-                    set.insert(b);
-                }
-                set
-            },
-        }
-        .run();
+        check_function(module, func, &mut errors);
     }
     if errors.is_empty() {
         Ok(())
