@@ -446,6 +446,32 @@ fn hostile_input_never_panics() {
         "if true { ".repeat(3000)
     );
     assert!(compile_error(&deep_blocks).contains("nesting deeper than"));
+    // So are long left-deep chains, which the parser builds in a loop but the checker, the
+    // lowering and dropping the tree recurse over (100,000 `+`: a stack overflow before).
+    let sum = |n: usize| {
+        format!(
+            "fn main(x: i64) -> i64 {{ return {}; }}",
+            vec!["x"; n].join(" + ")
+        )
+    };
+    let casts = format!(
+        "fn main(x: i64) -> i64 {{ return x{}; }}",
+        " as i64".repeat(100_000)
+    );
+    let indexes = format!(
+        "fn main(v: vec<i64>) -> i64 {{ return v{}; }}",
+        "[0]".repeat(100_000)
+    );
+    let fields = format!(
+        "struct S {{ a: i64 }}\nfn main(s: S) -> i64 {{ return s{}; }}",
+        ".a".repeat(100_000)
+    );
+    for chain in [sum(100_000), casts, indexes, fields] {
+        assert!(compile_error(&chain).contains("nesting deeper than"));
+    }
+    // A chain within the bound compiles and computes.
+    let module = compile_ok("sum", &sum(90));
+    assert_eq!(run_everywhere(&module, "main", &[2]), Ok(180));
     // Every prefix of every shipped program compiles or reports an error.
     for name in [
         "slot_pool_8.toy",

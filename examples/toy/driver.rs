@@ -45,8 +45,32 @@ pub fn compile(source: &str) -> Result<VerifiedModule, ToyError> {
     compile_with_names(source).map(|(module, _)| module)
 }
 
-/// Compiles toy source to verified, unoptimized IR and what its locals are in the toy source.
+/// The stack of the thread the front end runs on. The parser, the checker and the lowering
+/// recurse over the syntax tree, whose depth the parser bounds (`parser::MAX_DEPTH`); a debug
+/// build needs about 25 KB of stack a level (a sum of 90 terms overflowed a 2 MiB test thread),
+/// so the front end does not run on its caller's stack, whatever that is.
+const FRONT_END_STACK: usize = 64 << 20;
+
+/// Compiles toy source to verified, unoptimized IR and what its locals are in the toy source,
+/// on a thread of its own ([`FRONT_END_STACK`]).
 pub fn compile_with_names(source: &str) -> Result<(VerifiedModule, ToyNames), ToyError> {
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("toy front end".into())
+            .stack_size(FRONT_END_STACK)
+            .spawn_scoped(scope, || front_end(source));
+        match spawned {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had (a resource limit): the caller's stack then.
+            Err(_) => front_end(source),
+        }
+    })
+}
+
+/// [`compile_with_names`] on the current thread.
+fn front_end(source: &str) -> Result<(VerifiedModule, ToyNames), ToyError> {
     let tokens = lexer::lex(source).map_err(ToyError::Source)?;
     let ast = parser::parse(&tokens).map_err(ToyError::Source)?;
     let typed = check::check(&ast).map_err(ToyError::Source)?;

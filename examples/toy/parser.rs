@@ -3,17 +3,19 @@
 //! Prefix operators are `-`, `!` and `~`. Binary operators use precedence climbing (Rust's
 //! precedence: `as`, then `* / %`, `+ -`,
 //! `<< >>`, `&`, `^`, `|`, comparisons, `&&`, `||`). As in Rust, a struct literal is not allowed
-//! directly in the condition of `if`/`while` (`if x { ... }` opens the body). Nesting is bounded
-//! ([`MAX_DEPTH`]), so no input can overflow the stack.
+//! directly in the condition of `if`/`while` (`if x { ... }` opens the body). Nesting, and the
+//! length of operator chains, is bounded ([`MAX_DEPTH`]), so no input can overflow the stack.
 
 use crate::ast::{BinOp, Expr, ExprKind, FnDecl, Program, Stmt, StructDecl, TypeExpr, UnOp};
 use crate::error::CompileError;
 use crate::lexer::{Tok, Token};
 use poolopt::ir::Loc;
 
-/// The deepest nesting of expressions and blocks the parser accepts.
-/// 100 levels keep the recursive descent (about six frames a level) inside a 2 MiB thread stack
-/// even in a debug build, and no real program nests that deep.
+/// The deepest nesting of expressions and blocks the parser accepts; each link of a left-deep
+/// chain (`a + b + c`, `x as T as U`, `a.b[i]`) counts as a level, since the tree is that deep
+/// (so one expression chains fewer than 100 operators: a longer sum is split with `let`).
+/// The front end runs on a thread with a stack of its own (`driver::FRONT_END_STACK`, 64 MiB),
+/// which 100 levels leave far from full even in a debug build (about 25 KB a level there).
 pub const MAX_DEPTH: u32 = 100;
 
 /// Parses a whole program.
@@ -122,6 +124,21 @@ impl Parser<'_> {
 
     fn leave(&mut self) {
         self.depth -= 1;
+    }
+
+    /// One more level of a left-deep chain (`a + b + c`, `x as T as U`, `a.b[i].c()`): the
+    /// loop that builds it does not recurse, but the tree it builds is one level deeper for
+    /// each link, and the checker, the lowering and even dropping the tree recurse over it; so
+    /// each link counts as a level of nesting ([`MAX_DEPTH`]). `links` counts them for
+    /// [`Parser::leave_links`].
+    fn link(&mut self, links: &mut u32) -> Result<(), CompileError> {
+        *links += 1;
+        self.enter()
+    }
+
+    /// Leaves the levels of a chain's `links`.
+    fn leave_links(&mut self, links: u32) {
+        self.depth -= links;
     }
 
     fn struct_decl(&mut self) -> Result<StructDecl, CompileError> {
@@ -352,10 +369,12 @@ impl Parser<'_> {
     fn binary(&mut self, min_prec: u8, struct_ok: bool) -> Result<Expr, CompileError> {
         self.enter()?;
         let mut lhs = self.unary(struct_ok)?;
+        let mut links = 0;
         while let Some((op, prec)) = binop(self.peek()) {
             if prec < min_prec {
                 break;
             }
+            self.link(&mut links)?;
             let op_loc = self.bump().loc;
             let rhs = self.binary(prec + 1, struct_ok)?;
             let (loc, start, end) = (lhs.loc, lhs.start, rhs.end);
@@ -366,6 +385,7 @@ impl Parser<'_> {
                 end,
             };
         }
+        self.leave_links(links);
         self.leave();
         Ok(lhs)
     }
@@ -409,7 +429,9 @@ impl Parser<'_> {
     }
 
     fn cast_suffix(&mut self, mut expr: Expr) -> Result<Expr, CompileError> {
+        let mut links = 0;
         while self.peek() == &Tok::As {
+            self.link(&mut links)?;
             self.bump();
             let (loc, start) = (expr.loc, expr.start);
             let ty = self.type_expr()?;
@@ -420,14 +442,17 @@ impl Parser<'_> {
                 end: self.prev_end(),
             };
         }
+        self.leave_links(links);
         Ok(expr)
     }
 
     fn postfix(&mut self, struct_ok: bool) -> Result<Expr, CompileError> {
         let mut expr = self.primary(struct_ok)?;
+        let mut links = 0;
         loop {
             match self.peek() {
                 Tok::Dot => {
+                    self.link(&mut links)?;
                     self.bump();
                     let (name, loc) = self.ident("a field or method name")?;
                     if self.peek() == &Tok::LParen {
@@ -450,6 +475,7 @@ impl Parser<'_> {
                     }
                 }
                 Tok::LBracket => {
+                    self.link(&mut links)?;
                     let loc = self.bump().loc;
                     let index = self.expr(true)?;
                     self.expect(Tok::RBracket)?;
@@ -461,7 +487,10 @@ impl Parser<'_> {
                         end: self.prev_end(),
                     };
                 }
-                _ => return Ok(expr),
+                _ => {
+                    self.leave_links(links);
+                    return Ok(expr);
+                }
             }
         }
     }
