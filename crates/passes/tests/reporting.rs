@@ -78,6 +78,23 @@ fn a_pass_reports_a_change_exactly_when_the_ir_changed() {
                 .run(&mut m)
                 .unwrap();
             let diffs = report.dumps.iter().filter(|d| !d.diff.is_empty()).count() as u64;
+            // The `changed` flag agrees with the diff; without diffs it still says it.
+            assert!(report.dumps.iter().all(|d| d.changed == !d.diff.is_empty()));
+            let mut m2 = module(&src);
+            let without_diffs = PassManager::from_names(&[pass])
+                .unwrap()
+                .record_dumps(true)
+                .record_diffs(false)
+                .run(&mut m2)
+                .unwrap();
+            assert!(without_diffs.dumps.iter().all(|d| d.diff.is_empty()));
+            let flags = |r: &poolopt_passes::PassReport| -> Vec<(bool, String)> {
+                r.dumps
+                    .iter()
+                    .map(|d| (d.changed, d.after.clone()))
+                    .collect()
+            };
+            assert_eq!(flags(&without_diffs), flags(&report), "{pass}");
             let (_, timing) = report
                 .timings
                 .passes

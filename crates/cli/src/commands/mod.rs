@@ -307,6 +307,7 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
     }
     let manager = pass_manager(&args.opt, remark_format.is_some())?
         .record_dumps(args.print_after_all || args.diff || args.print_changed)
+        .record_diffs(args.diff)
         .time_passes(args.time_passes);
     let session = match &args.entry {
         Some(entry) => session
@@ -321,7 +322,7 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
             err_println!("; IR after {} on {}", dump.pass, dump.function);
             err_print!("{}", dump.after);
         }
-        if args.print_changed && !dump.diff.is_empty() {
+        if args.print_changed && dump.changed {
             err_println!("; IR after {} on {} (changed)", dump.pass, dump.function);
             err_print!("{}", dump.after);
         }
