@@ -79,7 +79,7 @@ fn a_pass_reports_a_change_exactly_when_the_ir_changed() {
                 .unwrap();
             let diffs = report.dumps.iter().filter(|d| !d.diff.is_empty()).count() as u64;
             // The `changed` flag agrees with the diff; without diffs it still says it.
-            assert!(report.dumps.iter().all(|d| d.changed == !d.diff.is_empty()));
+            assert!(report.dumps.iter().all(|d| d.changed != d.diff.is_empty()));
             let mut m2 = module(&src);
             let without_diffs = PassManager::from_names(&[pass])
                 .unwrap()
