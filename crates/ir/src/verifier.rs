@@ -243,6 +243,20 @@ pub fn verify_function_with(
     options: &VerifyOptions,
 ) -> Result<(), Vec<VerifyError>> {
     let mut errors = Vec::new();
+    check_function_name(func, &mut errors);
+    check_function(module, func, &mut errors);
+    if !options.trust_unchecked {
+        refuse_unchecked_in(func, &mut errors);
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// The function's name must be spellable in the text format.
+fn check_function_name(func: &Function, errors: &mut Vec<VerifyError>) {
     if !is_spellable(&func.name, NameKind::Other) {
         errors.push(VerifyError {
             func: Some(func.name.clone()),
@@ -252,15 +266,6 @@ pub fn verify_function_with(
                 name: func.name.clone(),
             },
         });
-    }
-    check_function(module, func, &mut errors);
-    if !options.trust_unchecked {
-        refuse_unchecked_in(func, &mut errors);
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
     }
 }
 
@@ -342,16 +347,7 @@ fn verify_well_formed(module: &Module) -> Result<(), Vec<VerifyError>> {
     verify_structs(module, &mut errors);
     let mut func_names = HashSet::default();
     for func in module.funcs.values() {
-        if !is_spellable(&func.name, NameKind::Other) {
-            errors.push(VerifyError {
-                func: Some(func.name.clone()),
-                loc: func.loc,
-                kind: VerifyErrorKind::InvalidName {
-                    what: "function",
-                    name: func.name.clone(),
-                },
-            });
-        }
+        check_function_name(func, &mut errors);
         if !func_names.insert(func.name.as_str()) {
             errors.push(VerifyError {
                 func: Some(func.name.clone()),
