@@ -4,7 +4,8 @@
 //!   compiles at the requested optimization level with regalloc2's backtracking allocator.
 //! - [`Tier::Huge`], for a function of more than [`huge_threshold`] IR instructions
 //!   (terminators included), or whose loops nest too deep ([`MAX_LOOP_DEPTH_SUM`], decided
-//!   by the lowering, which reports the tier it used in `LowerInfo::tier`): every scalar, vec and packed local lives in a stack slot of its
+//!   by the lowering, which reports the tier it used in `LowerInfo::tier`): every scalar, vec
+//!   and packed local lives in a stack slot of its
 //!   own (read with a load, written with a store, like a simple C compiler at `-O0`), branches
 //!   name their hot or later successor first, and Cranelift compiles with `opt_level=none` and
 //!   regalloc2's single-pass allocator, whatever `--cl-opt` says.

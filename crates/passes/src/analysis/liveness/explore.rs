@@ -30,8 +30,8 @@
 //! added (the rules above are the equations, read backwards), so it adds nothing outside the
 //! least fixpoint; and when its work list is empty, the sets it built satisfy every equation
 //! (each rule's consequences were added when its premise was), so they contain the least
-//! fixpoint. The two agree bit for bit (`crates/passes/tests/analyses.rs` checks it on
-//! generated functions).
+//! fixpoint. The two agree bit for bit (`tests/liveness.rs` checks it on the repository's
+//! programs, generated control flow and deep nests).
 
 use super::Liveness;
 use crate::analysis::cfg::Cfg;
