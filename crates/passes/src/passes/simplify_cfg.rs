@@ -146,33 +146,15 @@ fn thread_jumps(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     };
     // Final destination of each forwarder chain; chains that run into a cycle of empty
     // blocks are left alone. Sized at the first forwarder (most rounds find none).
-    let mut dest: SecondaryMap<Block, Option<Block>> = SecondaryMap::new();
-    let mut any = false;
-    for &block in &func.layout {
-        let Some(mut next) = forward_target(func, entry, block) else {
-            continue;
-        };
-        // A chain longer than the layout must revisit a block: it runs into a cycle.
-        let mut steps = 0;
-        let cyclic = loop {
-            if steps > func.layout.len() {
-                break true;
-            }
-            steps += 1;
-            match forward_target(func, entry, next) {
-                Some(n) => next = n,
-                None => break false,
-            }
-        };
-        if !cyclic {
-            if !any {
-                dest.resize(func.blocks.len());
-                any = true;
-            }
-            dest[block] = Some(next);
-        }
+    if !func
+        .layout
+        .iter()
+        .any(|&b| forward_target(func, entry, b).is_some())
+    {
+        return false;
     }
-    if !any {
+    let dest = chain_destinations(func, entry);
+    if !func.layout.iter().any(|&b| dest[b].is_some()) {
         return false;
     }
     let mut changed = false;
@@ -214,6 +196,50 @@ fn thread_jumps(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         }
     }
     changed
+}
+
+/// Where each forwarder's chain of forwarders ends (`None` for a block that is no forwarder, or
+/// whose chain runs into a cycle of forwarders). Each block is walked once: a chain's blocks all
+/// get the answer found at its end, and a later chain that joins one already resolved stops
+/// there. (Following every forwarder's chain to its end separately was quadratic: 100,000
+/// empty blocks in a row took 10.5 s.)
+fn chain_destinations(func: &Function, entry: Block) -> SecondaryMap<Block, Option<Block>> {
+    /// Not yet walked; on the chain being walked; resolved.
+    const NEW: u8 = 0;
+    const ON_PATH: u8 = 1;
+    const DONE: u8 = 2;
+    let mut dest: SecondaryMap<Block, Option<Block>> =
+        SecondaryMap::with_capacity(func.blocks.len());
+    let mut state: SecondaryMap<Block, u8> = SecondaryMap::with_capacity(func.blocks.len());
+    let mut path: Vec<Block> = Vec::new();
+    for &start in &func.layout {
+        if state[start] != NEW || forward_target(func, entry, start).is_none() {
+            continue;
+        }
+        let mut at = start;
+        let end = loop {
+            match state[at] {
+                // A forwarder already resolved: its answer (`None` if it leads into a cycle).
+                DONE => break dest[at],
+                // Back on this chain: a cycle of forwarders.
+                ON_PATH => break None,
+                _ => match forward_target(func, entry, at) {
+                    Some(next) => {
+                        state[at] = ON_PATH;
+                        path.push(at);
+                        at = next;
+                    }
+                    // A block that is no forwarder ends the chain.
+                    None => break Some(at),
+                },
+            }
+        };
+        for b in path.drain(..) {
+            state[b] = DONE;
+            dest[b] = end;
+        }
+    }
+    dest
 }
 
 /// Drops the blocks `cfg` finds unreachable from the layout (also used by `branch-threading`,
