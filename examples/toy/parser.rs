@@ -3,20 +3,26 @@
 //! Prefix operators are `-`, `!` and `~`. Binary operators use precedence climbing (Rust's
 //! precedence: `as`, then `* / %`, `+ -`,
 //! `<< >>`, `&`, `^`, `|`, comparisons, `&&`, `||`). As in Rust, a struct literal is not allowed
-//! directly in the condition of `if`/`while` (`if x { ... }` opens the body). Nesting, and the
-//! length of operator chains, is bounded ([`MAX_DEPTH`]), so no input can overflow the stack.
+//! directly in the condition of `if`/`while` (`if x { ... }` opens the body). Nesting and the
+//! length of operator chains are bounded ([`MAX_DEPTH`], [`MAX_CHAIN_LINKS`]), so no input can
+//! overflow the stack.
 
 use crate::ast::{BinOp, Expr, ExprKind, FnDecl, Program, Stmt, StructDecl, TypeExpr, UnOp};
 use crate::error::CompileError;
 use crate::lexer::{Tok, Token};
 use poolopt::ir::Loc;
 
-/// The deepest nesting of expressions and blocks the parser accepts; each link of a left-deep
-/// chain (`a + b + c`, `x as T as U`, `a.b[i]`) counts as a level, since the tree is that deep
-/// (so one expression chains fewer than 100 operators: a longer sum is split with `let`).
-/// The front end runs on a thread with a stack of its own (`driver::FRONT_END_STACK`, 64 MiB),
-/// which 100 levels leave far from full even in a debug build (about 25 KB a level there).
+/// The deepest nesting of expressions and blocks the parser accepts (each level is several
+/// frames of the recursive descent).
 pub const MAX_DEPTH: u32 = 100;
+
+/// The most links of left-deep chains (`a + b + c`, `x as T as U`, `a.b[i]`) an expression
+/// may hold on its way down, counted along the current path. The parser builds a chain in a
+/// loop, but the tree is one level deeper per link, and the checker, the lowering and even
+/// dropping the tree recurse over it (a sum of 100,000 terms overflowed the stack). The front
+/// end runs on a thread with a stack of its own (`driver::FRONT_END_STACK`, 64 MiB); a debug
+/// build needs about 25 KB a level, so 100 levels of nesting and 1,000 links fit.
+pub const MAX_CHAIN_LINKS: u32 = 1000;
 
 /// Parses a whole program.
 pub fn parse(tokens: &[Token]) -> Result<Program, CompileError> {
@@ -24,6 +30,7 @@ pub fn parse(tokens: &[Token]) -> Result<Program, CompileError> {
         tokens,
         pos: 0,
         depth: 0,
+        links: 0,
     };
     let mut program = Program::default();
     loop {
@@ -45,6 +52,8 @@ struct Parser<'t> {
     tokens: &'t [Token],
     pos: usize,
     depth: u32,
+    /// Chain links on the current path ([`MAX_CHAIN_LINKS`]).
+    links: u32,
 }
 
 impl Parser<'_> {
@@ -126,19 +135,24 @@ impl Parser<'_> {
         self.depth -= 1;
     }
 
-    /// One more level of a left-deep chain (`a + b + c`, `x as T as U`, `a.b[i].c()`): the
+    /// One more link of a left-deep chain (`a + b + c`, `x as T as U`, `a.b[i].c()`): the
     /// loop that builds it does not recurse, but the tree it builds is one level deeper for
-    /// each link, and the checker, the lowering and even dropping the tree recurse over it; so
-    /// each link counts as a level of nesting ([`MAX_DEPTH`]). `links` counts them for
+    /// each link ([`MAX_CHAIN_LINKS`]). `links` counts the chain's own for
     /// [`Parser::leave_links`].
     fn link(&mut self, links: &mut u32) -> Result<(), CompileError> {
         *links += 1;
-        self.enter()
+        self.links += 1;
+        if self.links > MAX_CHAIN_LINKS {
+            return Err(self.error_here(format!(
+                "an expression chains more than {MAX_CHAIN_LINKS} operators (split it with `let`)"
+            )));
+        }
+        Ok(())
     }
 
-    /// Leaves the levels of a chain's `links`.
+    /// Leaves a chain's `links`.
     fn leave_links(&mut self, links: u32) {
-        self.depth -= links;
+        self.links -= links;
     }
 
     fn struct_decl(&mut self) -> Result<StructDecl, CompileError> {
