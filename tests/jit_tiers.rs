@@ -1,13 +1,15 @@
 //! Which tier the JIT compiles a function in (`crates/jit/src/tier.rs`): a function under the
 //! size threshold whose loops nest too deep goes to the huge tier (locals in stack slots,
 //! single-pass register allocation), because the normal tier's SSA construction and register
-//! allocation grow with the cube of the nesting (a nest 1,600 deep took 5.9 s to compile);
-//! a shallow one stays in the normal tier. Results are the interpreter's either way.
+//! allocation grow with the cube of the nesting (a nest 1,600 deep took 5.9 s to compile),
+//! and so does one with too many locals crossing too many blocks (2,000 vecs tested in turn:
+//! 6.7 s and 1 GB); a shallow or narrow one stays in the normal tier. Results are the
+//! interpreter's either way.
 
 use poolopt::ir::{parse, verify, RunLimits};
-use poolopt::jit::tier::{Tier, MAX_LOOP_DEPTH_SUM};
+use poolopt::jit::tier::{Tier, MAX_CROSSING, MAX_LOOP_DEPTH_SUM};
 use poolopt::jit::{ClOpt, CompiledModule, JitOptions};
-use poolopt_test_support::loop_nest;
+use poolopt_test_support::{loop_nest, many_vecs};
 
 #[test]
 fn deep_loop_nests_compile_in_the_huge_tier_with_the_same_results() {
@@ -33,6 +35,32 @@ fn deep_loop_nests_compile_in_the_huge_tier_with_the_same_results() {
             assert_eq!(compiled.tier_of("nest"), Some(tier), "depth {depth}");
             let got = compiled.run("nest", &[7], &RunLimits::default());
             assert_eq!(got.ok(), expected.as_ref().ok().copied(), "depth {depth}");
+        }
+    }
+}
+
+/// `vecs(k)` of `many_vecs(n)`: `n` vecs cross from the entry to their tests, `n + 2` locals
+/// across `2n + 2` blocks; 400 vecs stay under [`MAX_CROSSING`], 1,000 exceed it.
+#[test]
+fn functions_with_many_crossing_locals_compile_in_the_huge_tier_with_the_same_results() {
+    const { assert!(402 * 802 < MAX_CROSSING && MAX_CROSSING < 1_002 * 2_002) };
+    for (n, tier) in [(3, Tier::Normal), (400, Tier::Normal), (1_000, Tier::Huge)] {
+        let module = parse(&many_vecs(n)).expect("parses");
+        verify(&module).expect("verifies");
+        let expected = poolopt::interp::run(&module, "vecs", &[7], &RunLimits::default());
+        assert_eq!(expected.as_ref().ok(), Some(&(7 * n as i64)));
+        for cl_opt in [ClOpt::None, ClOpt::Speed] {
+            let compiled = CompiledModule::compile(
+                &module,
+                &JitOptions {
+                    cl_opt,
+                    fuel: false,
+                },
+            )
+            .expect("compiles");
+            assert_eq!(compiled.tier_of("vecs"), Some(tier), "{n} vecs");
+            let got = compiled.run("vecs", &[7], &RunLimits::default());
+            assert_eq!(got.ok(), expected.as_ref().ok().copied(), "{n} vecs");
         }
     }
 }

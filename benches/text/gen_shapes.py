@@ -6,11 +6,15 @@ eighth session: shapes across functions and loops").
     python3 benches/text/gen_shapes.py main N FILE        # the same, and `main` calling each once
     python3 benches/text/gen_shapes.py chain N FILE       # f0 calls f1 calls ... f<N-1>
     python3 benches/text/gen_shapes.py nest D FILE        # one function, loops nested D deep
+    python3 benches/text/gen_shapes.py vecs N FILE        # one function: N vecs, then each popped
 
 `functions` and `main` stress what the pipeline and the lowering do per function (a lookup by
 name per function made them quadratic); `chain` stresses the inliner copying callees into
 callers level by level (names grew with the depth); `nest` stresses dataflow over deep loop
 nests. Each loop of `nest` runs once, so `poolopt run FILE --entry nest --args 0` ends.
+`vecs` stresses register allocation: N vecs are created and pushed to in the entry block, then
+each is tested and popped in a chain of blocks, so N live ranges cross most of the function
+(`poolopt run FILE --entry vecs --args 3` returns 3 N).
 """
 
 import sys
@@ -63,8 +67,24 @@ def nest(d):
     return "\n".join(s) + "\n"
 
 
+def vecs(n):
+    s = ["fn vecs(k: i64) -> i64 {", "    var acc: i64", "    var c: bool", "    var l: i64"]
+    s += [f"    var v{i}: vec<i64>" for i in range(n)]
+    s.append("entry:\n    acc = copy 0")
+    for i in range(n):
+        s.append(f"    v{i} = new vec<i64>\n    push v{i}, k")
+    s.append("    br g0")
+    for i in range(n):
+        s.append(
+            f"g{i}:\n    l = len v{i}\n    c = sgt l, 0\n    brif c, p{i}, g{i + 1}\n"
+            f"p{i}:\n    l = pop v{i}\n    acc = add acc, l\n    br g{i + 1}"
+        )
+    s.append(f"g{n}:\n    ret acc\n}}")
+    return "\n".join(s) + "\n"
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("functions", "main", "chain", "nest"):
+    if len(sys.argv) != 4 or sys.argv[1] not in ("functions", "main", "chain", "nest", "vecs"):
         sys.exit(__doc__)
     shape, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     text = {
@@ -72,6 +92,7 @@ def main():
         "main": lambda: functions(n, True),
         "chain": lambda: chain(n),
         "nest": lambda: nest(n),
+        "vecs": lambda: vecs(n),
     }[shape]()
     with open(path, "w") as f:
         f.write(text)

@@ -52,7 +52,7 @@ use crate::runtime::{
     HDR_CAP, HDR_LEN, HDR_PTR,
 };
 use crate::scratch::{refill, reserve_function, LowerScratch, ModuleSizes};
-use crate::tier::{Tier, MAX_LOOP_DEPTH_SUM};
+use crate::tier::{Tier, MAX_CROSSING, MAX_LOOP_DEPTH_SUM};
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::{
     self as cl, types, ExtFuncData, ExternalName, FuncRef, InstBuilder, InstructionData, MemFlags,
@@ -1496,8 +1496,10 @@ impl FnLower<'_, '_, '_, '_> {
         }
 
         // A function small enough for the normal tier still goes to the huge one when its
-        // loops nest so deep that the normal tier's work grows with the square or cube of
-        // the nesting (see `tier::MAX_LOOP_DEPTH_SUM`); the depths are needed below anyway.
+        // loops nest too deep, or too many of its locals cross blocks, for the normal tier's
+        // register allocation (see `tier::MAX_LOOP_DEPTH_SUM` and `tier::MAX_CROSSING`); the
+        // loop depths, the CFG and the block-local flags are needed below anyway.
+        let mut field_wise = false;
         if self.tier == Tier::Normal {
             let t = &mut *self.t;
             t.cfg.recompute(ir);
@@ -1507,7 +1509,26 @@ impl FnLower<'_, '_, '_, '_> {
                 &mut t.loop_work,
                 MAX_LOOP_DEPTH_SUM,
             );
-            if !shallow {
+            if shallow {
+                // The block-local flags come from the same walk, and so do the mentions that
+                // bar a struct local from being held field by field, when the function has a
+                // candidate.
+                field_wise = has_field_wise_candidate(ir);
+                fixed_locals_into(
+                    ir,
+                    &t.cfg,
+                    &mut t.fixed_scratch,
+                    &mut t.fixed,
+                    &mut t.block_local,
+                    field_wise.then_some(&mut t.by_fields_bad),
+                );
+                let crossing = ir.locals.keys().filter(|&l| !t.block_local[l]).count() as u64;
+                if crossing * ir.layout.len() as u64 > MAX_CROSSING {
+                    // The huge tier fixes no local (its flags are recomputed below).
+                    refill(&mut t.fixed, ir.locals.len());
+                    self.tier = Tier::Huge;
+                }
+            } else {
                 self.tier = Tier::Huge;
             }
         }
@@ -1530,19 +1551,8 @@ impl FnLower<'_, '_, '_, '_> {
             block_local_locals_into(ir, &mut t.block_local_written, &mut t.block_local);
         } else {
             // The huge tier keeps every local in memory: a value live across the function
-            // is what its single-pass register allocation must not have. (The CFG and the
-            // loop depths were computed above.)
-            // The block-local flags come from the same walk, and so do the mentions that bar a
-            // struct local from being held field by field, when the function has a candidate.
-            let field_wise = has_field_wise_candidate(ir);
-            fixed_locals_into(
-                ir,
-                &t.cfg,
-                &mut t.fixed_scratch,
-                &mut t.fixed,
-                &mut t.block_local,
-                field_wise.then_some(&mut t.by_fields_bad),
-            );
+            // is what its single-pass register allocation must not have. (The CFG, the loop
+            // depths and the fixed and block-local flags were computed above.)
             if field_wise {
                 field_struct_locals_from(ir, self.env.module, &t.by_fields_bad, &mut t.by_fields);
             } else {

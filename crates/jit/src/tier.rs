@@ -3,9 +3,10 @@
 //! - [`Tier::Normal`]: locals are SSA values built by cranelift-frontend, and Cranelift
 //!   compiles at the requested optimization level with regalloc2's backtracking allocator.
 //! - [`Tier::Huge`], for a function of more than [`huge_threshold`] IR instructions
-//!   (terminators included), or whose loops nest too deep ([`MAX_LOOP_DEPTH_SUM`], decided
-//!   by the lowering, which reports the tier it used in `LowerInfo::tier`): every scalar, vec
-//!   and packed local lives in a stack slot of its
+//!   (terminators included), or whose loops nest too deep ([`MAX_LOOP_DEPTH_SUM`]) or whose
+//!   locals cross blocks too much ([`MAX_CROSSING`]), both decided by the lowering, which
+//!   reports the tier it used in `LowerInfo::tier`: every scalar, vec and packed local lives
+//!   in a stack slot of its
 //!   own (read with a load, written with a store, like a simple C compiler at `-O0`), branches
 //!   name their hot or later successor first, and Cranelift compiles with `opt_level=none` and
 //!   regalloc2's single-pass allocator, whatever `--cl-opt` says.
@@ -50,6 +51,19 @@ pub enum Tier {
 /// Ordinary code stays far below it: 20,000 instructions in 5,000 blocks nested five deep add
 /// up to 25,000.
 pub const MAX_LOOP_DEPTH_SUM: u64 = 100_000;
+
+/// A function whose locals read across blocks (those not block-local: some read may see a
+/// value from another block), times its blocks, exceed this is compiled in the huge tier
+/// whatever its size. regalloc2's backtracking allocator splits and spills long live ranges
+/// against each other, quadratic in how many there are: a function that creates many vecs
+/// and then tests and pops each in turn (`benches/text/gen_shapes.py vecs N`) compiled
+/// (`run F -O0 --cl-opt none`, a build without LTO) in 0.2 s for 400 vecs (402 crossing
+/// locals × 802 blocks = 322,404), 0.66 s for 700 (984,204) and 13.5 s for 2,000
+/// (8,012,004; 16,000 instructions), and a loop over 1,000 vecs in 1.9 s (2,010,012). The product only bounds the live ranges' total size, and some functions past
+/// it compile fast (500 locals written at the start and read at the end of 6,000 blocks:
+/// 3,013,004, 0.02 s); they run in the huge tier too, a cost only such unusual functions pay.
+/// Ordinary code stays far below it (slot_pool_128's largest function: 8 × 15).
+pub const MAX_CROSSING: u64 = 1_000_000;
 
 /// Functions of more IR instructions than this are compiled in the huge tier.
 pub const DEFAULT_HUGE_THRESHOLD: usize = 20_000;

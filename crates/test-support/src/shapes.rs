@@ -36,3 +36,28 @@ pub fn loop_nest(depth: usize) -> String {
     }
     s + "}\n"
 }
+
+/// `vecs(k)`: `n` vecs created and pushed to (`k`) in the entry block, then each tested and
+/// popped in a chain of blocks, so `n` live ranges cross most of the function (the shape of
+/// `benches/text/gen_shapes.py vecs`); returns `n * k`.
+pub fn many_vecs(n: usize) -> String {
+    let mut s = String::from(
+        "fn vecs(k: i64) -> i64 {\n    var acc: i64\n    var c: bool\n    var l: i64\n",
+    );
+    for i in 0..n {
+        s += &format!("    var v{i}: vec<i64>\n");
+    }
+    s += "entry:\n    acc = copy 0\n";
+    for i in 0..n {
+        s += &format!("    v{i} = new vec<i64>\n    push v{i}, k\n");
+    }
+    s += "    br g0\n";
+    for i in 0..n {
+        s += &format!(
+            "g{i}:\n    l = len v{i}\n    c = sgt l, 0\n    brif c, p{i}, g{}\np{i}:\n    l = pop v{i}\n    acc = add acc, l\n    br g{}\n",
+            i + 1,
+            i + 1
+        );
+    }
+    s + &format!("g{n}:\n    ret acc\n}}\n")
+}
