@@ -323,9 +323,7 @@ impl FunctionBuilder<'_> {
                 break candidate;
             }
         };
-        let local = self.func.add_local(name, ty);
-        self.func.locals[local].loc = self.loc;
-        local
+        self.local(&name, ty)
     }
 
     /// The type of a local.

@@ -204,7 +204,7 @@ impl CompiledModule {
             entries: HashMap::new(),
             func_names: module.funcs.values().map(|f| f.name.clone()).collect(),
             compiled: selected,
-            tiers: Vec::new(),
+            tiers: vec![None; module.funcs.len()],
             messages: Vec::new(),
             fuel: opts.fuel,
             code_size: 0,
@@ -358,9 +358,6 @@ impl CompiledModule {
                 Tier::of(f),
                 &mut scratch,
             )?;
-            if self.tiers.len() <= index {
-                self.tiers.resize(index + 1, None);
-            }
             self.tiers[index] = Some(info.tier);
             match info.tier {
                 Tier::Normal => jit

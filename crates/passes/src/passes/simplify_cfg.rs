@@ -145,18 +145,10 @@ fn thread_jumps(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         return false;
     };
     // Final destination of each forwarder chain; chains that run into a cycle of empty
-    // blocks are left alone. Sized at the first forwarder (most rounds find none).
-    if !func
-        .layout
-        .iter()
-        .any(|&b| forward_target(func, entry, b).is_some())
-    {
+    // blocks are left alone.
+    let Some(dest) = chain_destinations(func, entry) else {
         return false;
-    }
-    let dest = chain_destinations(func, entry);
-    if !func.layout.iter().any(|&b| dest[b].is_some()) {
-        return false;
-    }
+    };
     let mut changed = false;
     for index in 0..func.layout.len() {
         let block = func.layout[index];
@@ -202,16 +194,17 @@ fn thread_jumps(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
 /// whose chain runs into a cycle of forwarders). Each block is walked once: a chain's blocks all
 /// get the answer found at its end, and a later chain that joins one already resolved stops
 /// there. (Following every forwarder's chain to its end separately was quadratic: 100,000
-/// empty blocks in a row took 10.5 s.)
-fn chain_destinations(func: &Function, entry: Block) -> SecondaryMap<Block, Option<Block>> {
+/// empty blocks in a row took 10.5 s.) `None` when no chain ends anywhere; the tables grow
+/// only when a forwarder is found (most rounds find none).
+fn chain_destinations(func: &Function, entry: Block) -> Option<SecondaryMap<Block, Option<Block>>> {
     /// Not yet walked; on the chain being walked; resolved.
     const NEW: u8 = 0;
     const ON_PATH: u8 = 1;
     const DONE: u8 = 2;
-    let mut dest: SecondaryMap<Block, Option<Block>> =
-        SecondaryMap::with_capacity(func.blocks.len());
-    let mut state: SecondaryMap<Block, u8> = SecondaryMap::with_capacity(func.blocks.len());
+    let mut dest: SecondaryMap<Block, Option<Block>> = SecondaryMap::new();
+    let mut state: SecondaryMap<Block, u8> = SecondaryMap::new();
     let mut path: Vec<Block> = Vec::new();
+    let mut any = false;
     for &start in &func.layout {
         if state[start] != NEW || forward_target(func, entry, start).is_none() {
             continue;
@@ -234,12 +227,13 @@ fn chain_destinations(func: &Function, entry: Block) -> SecondaryMap<Block, Opti
                 },
             }
         };
+        any |= end.is_some();
         for b in path.drain(..) {
             state[b] = DONE;
             dest[b] = end;
         }
     }
-    dest
+    any.then_some(dest)
 }
 
 /// Drops the blocks `cfg` finds unreachable from the layout (also used by `branch-threading`,
