@@ -340,6 +340,36 @@ fn shadowing_scopes_and_else_if_chains() {
     assert_eq!(eval(src), Ok(100 + 3000 + 5 - 10000 + 100000));
 }
 
+/// An `else if` chain is one statement, one level of nesting however many arms it has (it
+/// was an `if` nested in the `else` of the one before, so 100 arms passed the nesting bound
+/// and were refused). Each arm's value is picked by its own test, with falls-through, a
+/// `return` arm and the final `else`, at every level and in the interpreter.
+#[test]
+fn else_if_chains_of_thousands_of_arms_compile() {
+    let arms = 2_000;
+    let mut src =
+        String::from("fn main(x: i64) -> i64 {\n    let r = 0;\n    if x == 0 { r = 1; }\n");
+    for k in 1..arms {
+        if k == 77 {
+            src.push_str("    else if x == 77 { return 7777; }\n");
+        } else {
+            src.push_str(&format!("    else if x == {k} {{ r = {}; }}\n", 3 * k));
+        }
+    }
+    src.push_str("    else { r = -1; }\n    return r + 1;\n}\n");
+    let module = compile_ok("chain", &src);
+    for (x, want) in [
+        (0, 2),
+        (1, 4),
+        (77, 7777),
+        (1_000, 3_001),
+        (1_999, 5_998),
+        (2_000, 0),
+    ] {
+        assert_eq!(run_everywhere(&module, "main", &[x]), Ok(want), "x = {x}");
+    }
+}
+
 #[test]
 fn split_structs_share_vecs_and_copy_scalars() {
     // A struct with vec fields is one local per field: passing it shares the vecs (a callee's

@@ -44,6 +44,15 @@ pub struct Program {
     pub fns: Vec<FnDecl>,
 }
 
+/// One arm of an `if` chain: `if cond { body }` or `else if cond { body }`.
+#[derive(Clone, Debug)]
+pub struct IfArm {
+    pub cond: Expr,
+    pub body: Vec<Stmt>,
+    /// Where the arm's `if` is.
+    pub loc: Loc,
+}
+
 /// A statement.
 #[derive(Clone, Debug)]
 pub enum Stmt {
@@ -59,11 +68,13 @@ pub enum Stmt {
         value: Expr,
         loc: Loc,
     },
+    /// `if c1 { .. } else if c2 { .. } ... else { .. }`: the arms in source order and the final
+    /// `else` (empty without one). An `else if` chain is one statement, not an `if` nested in an
+    /// `else`, so a chain of any length is one level deep for the parser's nesting bound and for
+    /// every pass that walks the tree.
     If {
-        cond: Expr,
-        then_body: Vec<Stmt>,
+        arms: Vec<IfArm>,
         else_body: Vec<Stmt>,
-        loc: Loc,
     },
     While {
         cond: Expr,

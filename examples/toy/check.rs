@@ -12,8 +12,8 @@
 use crate::ast::{BinOp, Expr, ExprKind, FnDecl, Program, Stmt, TypeExpr, UnOp};
 use crate::error::CompileError;
 use crate::typed::{
-    Arith, BitCount, Cmp, Conv, Elem, Place, StructInfo, TExpr, TExprKind, TFn, TProgram, TStmt,
-    Ty, VarId, VarInfo,
+    Arith, BitCount, Cmp, Conv, Elem, Place, StructInfo, TExpr, TExprKind, TFn, TIfArm, TProgram,
+    TStmt, Ty, VarId, VarInfo,
 };
 use poolopt::ir::Loc;
 use std::cell::RefCell;
@@ -479,17 +479,20 @@ impl Checker {
                     loc: *loc,
                 }
             }
-            Stmt::If {
-                cond,
-                then_body,
-                else_body,
-                loc,
-            } => TStmt::If {
-                cond: self.cond(scope, cond)?,
-                then_body: self.block(scope, then_body)?,
-                else_body: self.block(scope, else_body)?,
-                loc: *loc,
-            },
+            Stmt::If { arms, else_body } => {
+                let mut typed = Vec::with_capacity(arms.len());
+                for arm in arms {
+                    typed.push(TIfArm {
+                        cond: self.cond(scope, &arm.cond)?,
+                        body: self.block(scope, &arm.body)?,
+                        loc: arm.loc,
+                    });
+                }
+                TStmt::If {
+                    arms: typed,
+                    else_body: self.block(scope, else_body)?,
+                }
+            }
             Stmt::While { cond, body, loc } => {
                 let cond = self.cond(scope, cond)?;
                 scope.loops += 1;
@@ -1102,11 +1105,9 @@ impl Checker {
 fn returns(stmts: &[TStmt]) -> bool {
     stmts.iter().any(|s| match s {
         TStmt::Return { .. } | TStmt::Trap { .. } => true,
-        TStmt::If {
-            then_body,
-            else_body,
-            ..
-        } => returns(then_body) && returns(else_body),
+        TStmt::If { arms, else_body } => {
+            arms.iter().all(|arm| returns(&arm.body)) && returns(else_body)
+        }
         _ => false,
     })
 }

@@ -21,7 +21,7 @@
 use crate::error::CompileError;
 use crate::names::{ToyName, ToyNames};
 use crate::typed::{
-    Arith, BitCount, Cmp, Conv, Elem, Place, TExpr, TExprKind, TFn, TProgram, TStmt, Ty,
+    Arith, BitCount, Cmp, Conv, Elem, Place, TExpr, TExprKind, TFn, TIfArm, TProgram, TStmt, Ty,
 };
 use poolopt::ir::{
     BinaryOp, Block, CastOp, CmpOp, ElemType, FuncId, FunctionBuilder, Loc, Local, Module,
@@ -310,56 +310,62 @@ impl FnLower<'_, '_> {
         }
     }
 
+    /// An `if` chain. Arm `k` branches to its body or to the next arm (the final `else`, or
+    /// past the chain); each arm that has something after it gets a join (`endif`) of its body
+    /// and of what follows, made innermost first. The blocks are those of the chain written as
+    /// nested `if`s in `else`s, in the same order, built with a loop instead of recursion.
+    fn if_chain(&mut self, arms: &[TIfArm], else_body: &[TStmt]) {
+        // For each arm followed by more: whether its body can fall through, where it ends, and
+        // its location (for the join).
+        let mut open: Vec<(bool, Option<Block>, Loc)> = Vec::new();
+        for (k, arm) in arms.iter().enumerate() {
+            let last = k + 1 == arms.len() && else_body.is_empty();
+            self.fb.set_loc(arm.loc);
+            let then_b = self.block("then");
+            let after = self.block(if last { "endif" } else { "else" });
+            self.cond_branch(&arm.cond, then_b, after);
+            self.fb.switch_to_block(then_b);
+            self.stmts(&arm.body);
+            if last {
+                if self.live() {
+                    self.fb.br(after);
+                }
+                self.fb.switch_to_block(after);
+                break;
+            }
+            open.push((self.live(), self.fb.current_block(), arm.loc));
+            self.fb.switch_to_block(after);
+            if k + 1 == arms.len() {
+                self.stmts(else_body);
+            }
+        }
+        for (then_live, then_end, loc) in open.into_iter().rev() {
+            let else_live = self.live();
+            if !then_live && !else_live {
+                continue;
+            }
+            self.fb.set_loc(loc);
+            let join = self.block("endif");
+            if else_live {
+                self.fb.br(join);
+            }
+            if then_live {
+                if let Some(b) = then_end {
+                    self.fb.switch_to_block(b);
+                    self.fb.br(join);
+                }
+            }
+            self.fb.switch_to_block(join);
+        }
+    }
+
     fn stmt(&mut self, stmt: &TStmt) {
         match stmt {
             TStmt::Assign { place, value, loc } => {
                 self.fb.set_loc(*loc);
                 self.assign(place, value, *loc);
             }
-            TStmt::If {
-                cond,
-                then_body,
-                else_body,
-                loc,
-            } => {
-                self.fb.set_loc(*loc);
-                let then_b = self.block("then");
-                let after = self.block(if else_body.is_empty() {
-                    "endif"
-                } else {
-                    "else"
-                });
-                self.cond_branch(cond, then_b, after);
-                self.fb.switch_to_block(then_b);
-                self.stmts(then_body);
-                if else_body.is_empty() {
-                    if self.live() {
-                        self.fb.br(after);
-                    }
-                    self.fb.switch_to_block(after);
-                    return;
-                }
-                let then_live = self.live();
-                let then_end = self.fb.current_block();
-                self.fb.switch_to_block(after);
-                self.stmts(else_body);
-                let else_live = self.live();
-                if !then_live && !else_live {
-                    return;
-                }
-                self.fb.set_loc(*loc);
-                let join = self.block("endif");
-                if else_live {
-                    self.fb.br(join);
-                }
-                if then_live {
-                    if let Some(b) = then_end {
-                        self.fb.switch_to_block(b);
-                        self.fb.br(join);
-                    }
-                }
-                self.fb.switch_to_block(join);
-            }
+            TStmt::If { arms, else_body } => self.if_chain(arms, else_body),
             TStmt::While { cond, body, loc } => {
                 self.fb.set_loc(*loc);
                 let head = self.block("while");

@@ -7,7 +7,7 @@
 //! length of operator chains are bounded ([`MAX_DEPTH`], [`MAX_CHAIN_LINKS`]), so no input can
 //! overflow the stack.
 
-use crate::ast::{BinOp, Expr, ExprKind, FnDecl, Program, Stmt, StructDecl, TypeExpr, UnOp};
+use crate::ast::{BinOp, Expr, ExprKind, FnDecl, IfArm, Program, Stmt, StructDecl, TypeExpr, UnOp};
 use crate::error::CompileError;
 use crate::lexer::{Tok, Token};
 use poolopt::ir::Loc;
@@ -352,27 +352,27 @@ impl Parser<'_> {
         }
     }
 
+    /// An `if` with its `else if` arms, read in a loop: the chain is one statement, one level
+    /// of nesting however long it is.
     fn if_stmt(&mut self) -> Result<Stmt, CompileError> {
         self.enter()?;
-        let loc = self.expect(Tok::If)?;
-        let cond = self.expr(false)?;
-        let (then_body, _) = self.block()?;
-        let else_body = if self.eat(&Tok::Else) {
-            if self.peek() == &Tok::If {
-                vec![self.if_stmt()?]
-            } else {
-                self.block()?.0
+        let mut arms = Vec::new();
+        let mut else_body = Vec::new();
+        loop {
+            let loc = self.expect(Tok::If)?;
+            let cond = self.expr(false)?;
+            let (body, _) = self.block()?;
+            arms.push(IfArm { cond, body, loc });
+            if !self.eat(&Tok::Else) {
+                break;
             }
-        } else {
-            Vec::new()
-        };
+            if self.peek() != &Tok::If {
+                else_body = self.block()?.0;
+                break;
+            }
+        }
         self.leave();
-        Ok(Stmt::If {
-            cond,
-            then_body,
-            else_body,
-            loc,
-        })
+        Ok(Stmt::If { arms, else_body })
     }
 
     /// An expression; `struct_ok` is false in `if`/`while` conditions.

@@ -141,6 +141,14 @@ pub enum Place {
     },
 }
 
+/// A checked arm of an `if` chain.
+#[derive(Clone, Debug)]
+pub struct TIfArm {
+    pub cond: TExpr,
+    pub body: Vec<TStmt>,
+    pub loc: Loc,
+}
+
 /// A checked statement.
 #[derive(Clone, Debug)]
 pub enum TStmt {
@@ -150,11 +158,10 @@ pub enum TStmt {
         value: TExpr,
         loc: Loc,
     },
+    /// An `if` chain: its arms in order and the final `else` (see `ast::Stmt::If`).
     If {
-        cond: TExpr,
-        then_body: Vec<TStmt>,
+        arms: Vec<TIfArm>,
         else_body: Vec<TStmt>,
-        loc: Loc,
     },
     While {
         cond: TExpr,
