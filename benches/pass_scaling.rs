@@ -10,6 +10,10 @@
 //! - `guarded`: a chain of blocks, each a fresh temporary and a branch to a shared failure
 //!   block (many blocks × many block-local locals).
 //! - `stores`: one block of pushes, stores at constant indices and reads of them.
+//! - `join`: a dispatch chain (`x == k`?) whose every arm assigns one local and jumps to one
+//!   shared join block, as a front end lowers a `match` (a join of many predecessors: asking
+//!   each arm whether the join had one predecessor, by counting all of them, made
+//!   simplify-cfg quadratic).
 //! - `functions`: many small functions (a quarter as many as the size), each calling one
 //!   shared leaf, which the inliner copies into every one (the pipeline's per-function setup:
 //!   a lookup of the function by name there made 100,000 functions take 9 s).
@@ -311,6 +315,36 @@ fn stores(insts: usize) -> Module {
         .expect("the generator uses the builder correctly")
 }
 
+/// A function `join(x: i64) -> i64`: a chain of about `insts / 3` tests of `x == k`, each
+/// arm assigning `k` to one local and jumping to one shared join that returns it.
+fn join(insts: usize) -> Module {
+    let mut mb = ModuleBuilder::new();
+    let f = mb.declare_function("join", &[("x", Type::I64)], Some(Type::I64));
+    let mut fb = mb.define_function(f);
+    let x = fb.param(0).expect("one parameter");
+    let r = fb.local("r", Type::I64);
+    let c = fb.local("c", Type::BOOL);
+    let entry = fb.create_block("entry");
+    let done = fb.create_block("done");
+    fb.switch_to_block(done);
+    fb.ret(Some(r.into()));
+    fb.switch_to_block(entry);
+    for k in 0..(insts / 3).max(1) as i64 {
+        let arm = fb.create_block(&format!("a{k}"));
+        let next = fb.create_block(&format!("s{k}"));
+        fb.compare(c, CmpOp::Eq, x, k);
+        fb.brif(c, arm, next);
+        fb.switch_to_block(arm);
+        fb.copy(r, k);
+        fb.br(done);
+        fb.switch_to_block(next);
+    }
+    fb.copy(r, -1i64);
+    fb.br(done);
+    mb.finish()
+        .expect("the generator uses the builder correctly")
+}
+
 /// Makes a module whose one function has about the given number of instructions.
 type Generator = fn(usize) -> Module;
 
@@ -342,13 +376,14 @@ fn probe(manager: &PassManager, module: &Module) -> f64 {
 }
 
 fn scaling(c: &mut Criterion) {
-    let shapes: [(&str, Generator); 7] = [
+    let shapes: [(&str, Generator); 8] = [
         ("straight", straight),
         ("deep_cfg", deep_cfg),
         ("range_checks", range_checks),
         ("copies", copies),
         ("guarded", guarded),
         ("stores", stores),
+        ("join", join),
         ("functions", functions),
     ];
     let manager = PassManager::for_level(OptLevel::O2)

@@ -267,11 +267,14 @@ pub(crate) fn merge_blocks(func: &mut Function, cx: &mut PassContext<'_>, cfg: &
     let Some(entry) = func.entry() else {
         return false;
     };
-    // Most calls find nothing to merge: look before making the tables.
+    // Most calls find nothing to merge: look before making the tables. The count stops at
+    // a second predecessor: a join of `n` blocks that all end in `br` to it is asked `n`
+    // times (counting all its predecessors made that quadratic).
     let one_pred = |b: Block| {
         cfg.preds(b)
             .iter()
             .filter(|&&p| cfg.is_reachable(p))
+            .take(2)
             .count()
             == 1
     };
