@@ -7,6 +7,7 @@ eighth session: shapes across functions and loops").
     python3 benches/text/gen_shapes.py chain N FILE       # f0 calls f1 calls ... f<N-1>
     python3 benches/text/gen_shapes.py nest D FILE        # one function, loops nested D deep
     python3 benches/text/gen_shapes.py vecs N FILE        # one function: N vecs, then each popped
+    python3 benches/text/gen_shapes.py consts N FILE      # one block: N additions, N/3 divisions
 
 `functions` and `main` stress what the pipeline and the lowering do per function (a lookup by
 name per function made them quadratic); `chain` stresses the inliner copying callees into
@@ -15,6 +16,9 @@ nests. Each loop of `nest` runs once, so `poolopt run FILE --entry nest --args 0
 `vecs` stresses register allocation: N vecs are created and pushed to in the entry block, then
 each is tested and popped in a chain of blocks, so N live ranges cross most of the function
 (`poolopt run FILE --entry vecs --args 3` returns 3 N).
+`consts` stresses the lowering's per-block constants: one block adds N distinct constants and
+divides by N / 3 distinct ones (the divisors are the block's shared constants; looking each up
+in a list was quadratic). `poolopt run FILE --entry consts --args 5` ends.
 """
 
 import sys
@@ -83,8 +87,18 @@ def vecs(n):
     return "\n".join(s) + "\n"
 
 
+def consts(n):
+    s = ["fn consts(x: i64) -> i64 {", "    var t: i64", "entry:", "    t = copy x"]
+    for i in range(n):
+        s.append(f"    t = add t, {1000003 * i + 7}")
+        if i % 3 == 0:
+            s.append(f"    t = sdiv t, {i + 2}")
+    s.append("    ret t\n}")
+    return "\n".join(s) + "\n"
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("functions", "main", "chain", "nest", "vecs"):
+    if len(sys.argv) != 4 or sys.argv[1] not in ("functions", "main", "chain", "nest", "vecs", "consts"):
         sys.exit(__doc__)
     shape, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     text = {
@@ -93,6 +107,7 @@ def main():
         "chain": lambda: chain(n),
         "nest": lambda: nest(n),
         "vecs": lambda: vecs(n),
+        "consts": lambda: consts(n),
     }[shape]()
     with open(path, "w") as f:
         f.write(text)

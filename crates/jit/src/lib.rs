@@ -47,6 +47,7 @@
 
 pub mod abi;
 mod append;
+mod block_consts;
 pub mod emit;
 pub mod entry;
 mod error;

@@ -733,16 +733,11 @@ impl FnLower<'_, '_, '_, '_> {
     /// cold path (trap edges, growth, the bail block) or on a branch off the main line, unless
     /// the cache is truncated back afterwards (as `push` does for its two stores).
     fn block_const(&mut self, ty: types::Type, c: i64) -> Value {
-        if let Some(&(_, _, v)) = self
-            .t
-            .block_consts
-            .iter()
-            .find(|&&(t, k, _)| t == ty && k == c)
-        {
+        if let Some(v) = self.t.block_consts.get(ty, c) {
             return v;
         }
         let v = self.ins().iconst(ty, c);
-        self.t.block_consts.push((ty, c, v));
+        self.t.block_consts.push(ty, c, v);
         v
     }
 

@@ -17,7 +17,7 @@
 
 use crate::fixed_locals::FixedLocalsScratch;
 use crate::lower::{HoistLoop, HoistedHeader, LoopScanScratch, Repr, VarKind};
-use cranelift_codegen::ir::{self as cl, types, FuncRef, Value};
+use cranelift_codegen::ir::{self as cl, FuncRef, Value};
 use cranelift_frontend::Variable;
 use poolopt_ir::cfg::Cfg;
 use poolopt_ir::room::{map_room, vec_room};
@@ -115,7 +115,7 @@ pub struct LowerScratch {
     /// The indices set in `block_values`.
     pub(crate) known: Vec<usize>,
     /// The constants on the current IR block's main line.
-    pub(crate) block_consts: Vec<(types::Type, i64, Value)>,
+    pub(crate) block_consts: crate::block_consts::BlockConsts,
     /// Per Cranelift block: the branches into it not yet emitted.
     pub(crate) preds_left: SecondaryMap<cl::Block, u32>,
     /// Every trap block created, in creation order.
