@@ -3,11 +3,12 @@
 //! single-pass register allocation), because the normal tier's SSA construction and register
 //! allocation grow with the cube of the nesting (a nest 1,600 deep took 5.9 s to compile),
 //! and so does one with too many locals crossing too many blocks (2,000 vecs tested in turn:
-//! 6.7 s and 1 GB); a shallow or narrow one stays in the normal tier. Results are the
-//! interpreter's either way.
+//! 6.7 s and 1 GB); a shallow or narrow one stays in the normal tier. So does a function of
+//! many parameters or with a call of many arguments (all live at once in their ABI places:
+//! 4,000 of them took 0.3 s, 16,000 3 s). Results are the interpreter's either way.
 
 use poolopt::ir::{parse, verify, RunLimits};
-use poolopt::jit::tier::{Tier, MAX_CROSSING, MAX_LOOP_DEPTH_SUM};
+use poolopt::jit::tier::{Tier, MAX_CROSSING, MAX_LOOP_DEPTH_SUM, MAX_NORMAL_ARGS};
 use poolopt::jit::{ClOpt, CompiledModule, JitOptions};
 use poolopt_test_support::{loop_nest, many_vecs};
 
@@ -60,5 +61,70 @@ fn functions_with_many_crossing_locals_compile_in_the_huge_tier_with_the_same_re
     for (n, tier) in [(3, Tier::Normal), (400, Tier::Normal), (1_000, Tier::Huge)] {
         let want = 7 * n as i64;
         assert_tier_and_result(&many_vecs(n), "vecs", tier, want, &format!("{n} vecs"));
+    }
+}
+
+/// `wide(x)` calls `callee` with `n` arguments (`x` and constants); `callee` returns
+/// `sum((k + 1) * p_k)`.
+fn many_args(n: usize) -> String {
+    let params: Vec<String> = (0..n).map(|k| format!("p{k}: i64")).collect();
+    let mut src = format!(
+        "fn callee({}) -> i64 {{\n    var acc: i64\n    var t: i64\nentry:\n    acc = copy 0\n",
+        params.join(", ")
+    );
+    for k in 0..n {
+        src += &format!("    t = mul p{k}, {}\n    acc = add acc, t\n", k + 1);
+    }
+    src += "    ret acc\n}\n";
+    let args: Vec<String> = (0..n)
+        .map(|k| {
+            if k % 2 == 0 {
+                "x".to_string()
+            } else {
+                k.to_string()
+            }
+        })
+        .collect();
+    src += &format!(
+        "fn wide(x: i64) -> i64 {{\n    var r: i64\nentry:\n    r = call callee({})\n    ret r\n}}\n",
+        args.join(", ")
+    );
+    src
+}
+
+/// A function of more than [`MAX_NORMAL_ARGS`] parameters, and one calling it with as many
+/// arguments, compile in the huge tier; at the bound both stay normal. Results as the
+/// interpreter's at both Cranelift levels.
+#[test]
+fn functions_with_many_parameters_or_arguments_compile_in_the_huge_tier() {
+    for (n, tier) in [
+        (3, Tier::Normal),
+        (MAX_NORMAL_ARGS, Tier::Normal),
+        (MAX_NORMAL_ARGS + 1, Tier::Huge),
+        (2_000, Tier::Huge),
+    ] {
+        let module = parse(&many_args(n)).expect("parses");
+        verify(&module).expect("verifies");
+        let want: i64 = (0..n as i64)
+            .map(|k| (k + 1) * if k % 2 == 0 { 7 } else { k })
+            .sum();
+        let interpreted = poolopt::interp::run(&module, "wide", &[7], &RunLimits::default());
+        assert_eq!(interpreted.ok(), Some(want), "{n} arguments: interpreter");
+        for cl_opt in [ClOpt::None, ClOpt::Speed] {
+            let options = JitOptions {
+                cl_opt,
+                fuel: false,
+            };
+            let compiled = CompiledModule::compile(&module, &options).expect("compiles");
+            assert_eq!(compiled.tier_of("callee"), Some(tier), "{n} parameters");
+            assert_eq!(compiled.tier_of("wide"), Some(tier), "{n} arguments");
+            let got = compiled.run("wide", &[7], &RunLimits::default());
+            assert_eq!(got.ok(), Some(want), "{n} arguments: JIT at {cl_opt}");
+            // From the host, through its entry shim (past `SHIM_BACKTRACKING_PARAMS`
+            // parameters compiled with the single-pass allocator).
+            let ones = vec![1; n];
+            let got = compiled.run("callee", &ones, &RunLimits::default());
+            assert_eq!(got.ok(), Some((n * (n + 1) / 2) as i64), "{n} host arguments");
+        }
     }
 }

@@ -114,6 +114,13 @@ impl Drop for CompiledModule {
     }
 }
 
+/// A host entry shim for a function of more parameters than this is compiled like a huge
+/// function (`opt_level=none`, the single-pass allocator). The shim loads every argument and
+/// then calls, so all of them are live at once, and regalloc2's backtracking allocator is
+/// quadratic in simultaneously live values: a shim for 1,000 parameters took 0.2 s and one for
+/// 4,000 parameters 2.6 s of a `run`. Shims of ordinary functions keep the module's flags.
+pub const SHIM_BACKTRACKING_PARAMS: usize = 64;
+
 /// What `JITModule::define_function` does, compiling with `isa` instead of the module's own
 /// (the huge tier's and the stubs' ISA).
 fn define_with_isa(
@@ -417,8 +424,19 @@ impl CompiledModule {
                         )
                         .map_err(|e| module_error(&f.name, e))?;
                     lower_shim(&env, fid, id.as_u32(), &mut ctx.func, &mut fbc, frontend)?;
-                    jit.define_function(id, &mut ctx)
-                        .map_err(|e| module_error(&f.name, e))?;
+                    if f.params.len() > SHIM_BACKTRACKING_PARAMS {
+                        // Its arguments are all live at the call: the backtracking allocator
+                        // is quadratic in them (1,000 parameters: 0.2 s), the single-pass
+                        // one is not.
+                        let isa = match &mut huge_isa {
+                            Some(isa) => &*isa,
+                            slot => slot.insert(host_isa(cl_opt, Tier::Huge)?),
+                        };
+                        define_with_isa(jit, id, &mut ctx, &**isa, &f.name)?;
+                    } else {
+                        jit.define_function(id, &mut ctx)
+                            .map_err(|e| module_error(&f.name, e))?;
+                    }
                     jit.clear_context(&mut ctx);
                     shims.push((f.name.clone(), id));
                     Ok(0)

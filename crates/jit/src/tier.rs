@@ -27,7 +27,7 @@
 //! A huge function's code is slower (every local access is a memory access), which is the
 //! right trade for code as large as that: it is compiled in linear time and memory.
 
-use poolopt_ir::Function;
+use poolopt_ir::{Function, InstKind};
 use std::sync::OnceLock;
 
 /// How a function is compiled.
@@ -65,6 +65,28 @@ pub const MAX_LOOP_DEPTH_SUM: u64 = 100_000;
 /// Ordinary code stays far below it (slot_pool_128's largest function: 8 × 15).
 pub const MAX_CROSSING: u64 = 1_000_000;
 
+/// A function of more parameters than this, or with a call of more arguments, is compiled in
+/// the huge tier whatever its size. The arguments of a call (and the parameters on entry) are
+/// all live at once, each in its ABI register or stack slot, and regalloc2's backtracking
+/// allocator is quadratic in them: `run -O0` of a function of `n` parameters that sums them,
+/// called with `n` arguments, executed 33 M instructions for `n` = 256, 328 M for 1,000 and
+/// 1.16 G for 2,000 (4,000: 0.3 s, 16,000: 3 s); in the huge tier 10 M, 34 M and 65 M. No
+/// ordinary function comes near it.
+pub const MAX_NORMAL_ARGS: usize = 256;
+
+/// The most arguments of one call in `func`.
+fn max_call_args(func: &Function) -> usize {
+    func.blocks
+        .values()
+        .flat_map(|b| b.insts.iter())
+        .map(|&i| match func.inst(i) {
+            InstKind::Call { args, .. } => args.len(),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 /// Functions of more IR instructions than this are compiled in the huge tier.
 pub const DEFAULT_HUGE_THRESHOLD: usize = 20_000;
 
@@ -93,8 +115,12 @@ impl Tier {
         }
     }
 
-    /// The tier `func` is compiled in.
+    /// The tier `func` is compiled in: by its size, and the huge tier for a function of more
+    /// than [`MAX_NORMAL_ARGS`] parameters or with a call of more arguments.
     pub fn of(func: &Function) -> Tier {
+        if func.params.len() > MAX_NORMAL_ARGS || max_call_args(func) > MAX_NORMAL_ARGS {
+            return Tier::Huge;
+        }
         Tier::for_size(func.inst_count(), huge_threshold())
     }
 }
