@@ -8,6 +8,7 @@ eighth session: shapes across functions and loops").
     python3 benches/text/gen_shapes.py nest D FILE        # one function, loops nested D deep
     python3 benches/text/gen_shapes.py vecs N FILE        # one function: N vecs, then each popped
     python3 benches/text/gen_shapes.py consts N FILE      # one block: N additions, N/3 divisions
+    python3 benches/text/gen_shapes.py wide N FILE        # a struct of N fields, each read by name
 
 `functions` and `main` stress what the pipeline and the lowering do per function (a lookup by
 name per function made them quadratic); `chain` stresses the inliner copying callees into
@@ -19,6 +20,10 @@ each is tested and popped in a chain of blocks, so N live ranges cross most of t
 `consts` stresses the lowering's per-block constants: one block adds N distinct constants and
 divides by N / 3 distinct ones (the divisors are the block's shared constants; looking each up
 in a list was quadratic). `poolopt run FILE --entry consts --args 5` ends.
+`wide` stresses per-field work on one struct of N fields: it is made, pushed, read back and
+each field read by name (the parser scanned the fields per name, the interpreter computed
+the whole layout per field: both quadratic). `poolopt run FILE --entry wide --args 1` returns
+2 N.
 """
 
 import sys
@@ -97,8 +102,20 @@ def consts(n):
     return "\n".join(s) + "\n"
 
 
+def wide(n):
+    fields = ", ".join(f"f{i}: i64" for i in range(n))
+    s = [f"struct W {{ {fields} }}", "fn wide(x: i64) -> i64 {", "    var s: W", "    var u: W",
+         "    var v: vec<W>", "    var t: i64", "    var acc: i64", "entry:", "    acc = copy 0"]
+    s.append("    s = make W(" + ", ".join("x" for _ in range(n)) + ")")
+    s.append("    v = new vec<W>\n    push v, s\n    u = get v[0]")
+    for i in range(n):
+        s.append(f"    t = getfield u.f{i}\n    acc = add acc, t\n    t = get v[0].f{i}\n    acc = add acc, t")
+    s.append("    ret acc\n}")
+    return "\n".join(s) + "\n"
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("functions", "main", "chain", "nest", "vecs", "consts"):
+    if len(sys.argv) != 4 or sys.argv[1] not in ("functions", "main", "chain", "nest", "vecs", "consts", "wide"):
         sys.exit(__doc__)
     shape, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     text = {
@@ -108,6 +125,7 @@ def main():
         "nest": lambda: nest(n),
         "vecs": lambda: vecs(n),
         "consts": lambda: consts(n),
+        "wide": lambda: wide(n),
     }[shape]()
     with open(path, "w") as f:
         f.write(text)

@@ -9,7 +9,7 @@
 
 use poolopt_ir::{
     BinaryOp, Block, CastOp, Check, CmpOp, ElemType, EntityRef, FuncId, Function, InstKind, Local,
-    Module, Operand, ScalarType, StructId, Terminator, Type, UnaryOp,
+    Module, Operand, ScalarType, StructId, StructLayout, Terminator, Type, UnaryOp,
 };
 
 /// An operand: a value slot of the frame, or a constant already wrapped to its type.
@@ -248,8 +248,12 @@ pub(crate) struct Program {
 /// Prepares every function of `module`.
 pub(crate) fn compile(module: &Module) -> Program {
     let names = module.funcs.values().map(|f| f.name.clone()).collect();
-    let shapes: Vec<Result<Shape, String>> =
-        module.funcs.values().map(|f| shape(module, f)).collect();
+    let layouts = Layouts::of(module);
+    let shapes: Vec<Result<Shape, String>> = module
+        .funcs
+        .values()
+        .map(|f| shape(module, &layouts, f))
+        .collect();
     let funcs = module
         .funcs
         .values()
@@ -257,6 +261,7 @@ pub(crate) fn compile(module: &Module) -> Program {
         .map(|(f, s)| match s {
             Ok(s) => Translator {
                 module,
+                layouts: &layouts,
                 func: f,
                 shape: s,
                 shapes: &shapes,
@@ -273,15 +278,43 @@ pub(crate) fn compile(module: &Module) -> Program {
     }
 }
 
+/// The C layout of every struct of a module, by struct index, computed once: a layout is a
+/// pass over the struct's fields, and looking one up per field access made a `make` of a
+/// struct of `n` fields cost `n * n` (a struct of 32,000 fields: 1.75 s before a run).
+/// `Err` for a struct with a field of struct type, which no verified module has.
+struct Layouts(Vec<Result<StructLayout, String>>);
+
+impl Layouts {
+    fn of(module: &Module) -> Layouts {
+        Layouts(
+            module
+                .structs
+                .values()
+                .map(|def| {
+                    for f in &def.fields {
+                        field_mem_ty(f.ty)?;
+                    }
+                    Ok(def.layout())
+                })
+                .collect(),
+        )
+    }
+
+    /// The layout of struct `id`.
+    fn get(&self, id: StructId) -> Result<&StructLayout, String> {
+        match self.0.get(id.index()) {
+            Some(Ok(layout)) => Ok(layout),
+            Some(Err(why)) => Err(why.clone()),
+            None => Err(format!("unknown struct {id}")),
+        }
+    }
+}
+
 /// The size in bytes of an element of type `elem`.
-fn elem_size(module: &Module, elem: ElemType) -> Result<u32, String> {
+fn elem_size(layouts: &Layouts, elem: ElemType) -> Result<u32, String> {
     match elem {
         ElemType::Scalar(s) => Ok(s.size()),
-        ElemType::Struct(id) => module
-            .structs
-            .get(id)
-            .map(|d| d.layout().size)
-            .ok_or_else(|| format!("unknown struct {id}")),
+        ElemType::Struct(id) => layouts.get(id).map(|l| l.size),
     }
 }
 
@@ -302,25 +335,21 @@ fn field_mem_ty(ty: Type) -> Result<ScalarType, String> {
     }
 }
 
-fn shape(module: &Module, func: &Function) -> Result<Shape, String> {
+fn shape(module: &Module, layouts: &Layouts, func: &Function) -> Result<Shape, String> {
     let mut mem = 0u32;
     let mut locals = Vec::with_capacity(func.locals.len());
     for data in func.locals.values() {
         locals.push(match data.ty {
             Type::Scalar(s) => LocalKind::Scalar(s),
             Type::Vec(e) => {
-                elem_size(module, e)?;
+                elem_size(layouts, e)?;
                 LocalKind::Vec(e)
             }
             Type::Struct(id) => {
-                let def = module
-                    .structs
-                    .get(id)
-                    .ok_or_else(|| format!("local `{}` has an unknown struct type", data.name))?;
-                for f in &def.fields {
-                    field_mem_ty(f.ty)?;
+                if module.structs.get(id).is_none() {
+                    return Err(format!("local `{}` has an unknown struct type", data.name));
                 }
-                let size = def.layout().size;
+                let size = layouts.get(id)?.size;
                 let off = mem;
                 mem = size
                     .checked_next_multiple_of(8)
@@ -348,6 +377,7 @@ fn shape(module: &Module, func: &Function) -> Result<Shape, String> {
 
 struct Translator<'a> {
     module: &'a Module,
+    layouts: &'a Layouts,
     func: &'a Function,
     shape: &'a Shape,
     shapes: &'a [Result<Shape, String>],
@@ -390,7 +420,7 @@ impl Translator<'_> {
 
     fn vec(&self, l: Local) -> Result<(u32, ElemType, u32), String> {
         match self.kind(l)? {
-            LocalKind::Vec(e) => Ok((Self::slot(l), e, elem_size(self.module, e)?)),
+            LocalKind::Vec(e) => Ok((Self::slot(l), e, elem_size(self.layouts, e)?)),
             _ => Err(format!("local `{}` is not a vec", self.func.locals[l].name)),
         }
     }
@@ -489,7 +519,7 @@ impl Translator<'_> {
             .fields
             .get(field as usize)
             .ok_or_else(|| format!("struct `{}` has no field #{field}", def.name))?;
-        let off = def.layout().offsets[field as usize];
+        let off = self.layouts.get(id)?.offsets[field as usize];
         Ok((off, field_mem_ty(f.ty)?, f.ty))
     }
 

@@ -37,7 +37,8 @@ use crate::lexer::{kw, lex, Lexed, Punct, Symbol, Token, TokenKind};
 use crate::module::Module;
 use crate::types::{ElemType, FieldDef, ScalarType, StructDef, Type};
 use cranelift_entity::{EntityRef, PrimaryMap};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::cell::RefCell;
 use std::fmt;
 use std::ops::Range;
 use thiserror::Error;
@@ -1246,6 +1247,7 @@ impl<'a> Parser<'a> {
             poisoned_locals: FxHashSet::default(),
             pending: std::mem::take(&mut self.pending_insts),
             body_start: decl.body,
+            wide_fields: RefCell::default(),
         };
         let params = &decls.params[decl.params.clone()];
         for &(param, ty) in params {
@@ -1291,7 +1293,14 @@ struct BodyParser<'m> {
     pending: Vec<crate::entities::Inst>,
     /// Index of the first token of the body.
     body_start: usize,
+    /// The fields of each struct of more than [`FIELD_SCAN`] fields that this body names a
+    /// field of, by name (made on its first access; see [`BodyParser::field`]).
+    wide_fields: RefCell<FxHashMap<StructId, FxHashMap<&'m str, u32>>>,
 }
+
+/// Fields up to which a field name is looked up by a scan of the struct's fields; a wider
+/// struct gets a map (a body naming each of 32,000 fields once took 0.8 s to parse).
+const FIELD_SCAN: usize = 16;
 
 impl BodyParser<'_> {
     /// The local word `sym` names in this body.
@@ -1677,7 +1686,8 @@ impl BodyParser<'_> {
             (Type::Struct(s), false) | (Type::Vec(ElemType::Struct(s)), true) => Some(s),
             _ => None,
         };
-        let Some(def) = strukt.and_then(|s| self.module.structs.get(s)) else {
+        let module = self.module;
+        let Some((sid, def)) = strukt.and_then(|s| Some((s, module.structs.get(s)?))) else {
             return Err(p
                 .err_at(
                     i,
@@ -1689,7 +1699,21 @@ impl BodyParser<'_> {
                 )
                 .into());
         };
-        def.field_index(field).ok_or_else(|| {
+        let index = if def.fields.len() <= FIELD_SCAN {
+            def.field_index(field)
+        } else {
+            let mut wide = self.wide_fields.borrow_mut();
+            let names = wide.entry(sid).or_insert_with(|| {
+                let mut names = FxHashMap::default();
+                for (k, f) in def.fields.iter().enumerate() {
+                    // The first of two fields of one name, as `field_index` finds.
+                    names.entry(f.name.as_str()).or_insert(k as u32);
+                }
+                names
+            });
+            names.get(field).copied()
+        };
+        index.ok_or_else(|| {
             let help = suggest(field, def.fields.iter().map(|f| f.name.as_str()));
             p.err_help(
                 i,

@@ -998,3 +998,43 @@ fn labels_are_found_wherever_a_body_starts_them() {
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!((errors[0].loc.line, errors[0].loc.col), (4, 1));
 }
+
+/// A struct of more fields than the parser scans per lookup (it then looks names up in a map
+/// it makes per body): every field of a struct local and of a vec's struct elements resolves
+/// to its own index, and an unknown name is still an error at its place.
+#[test]
+fn fields_of_wide_structs_resolve_by_name() {
+    let n = 40;
+    let fields: Vec<String> = (0..n).map(|k| format!("f{k}: i64")).collect();
+    let mut src = format!(
+        "struct W {{ {} }}\nfn f(s: W, v: vec<W>) -> i64 {{\n    var x: i64\nentry:\n",
+        fields.join(", ")
+    );
+    for k in (0..n).rev() {
+        src += &format!("    x = getfield s.f{k}\n    x = get v[0].f{k}\n");
+    }
+    src += "    ret x\n}\n";
+    let module = parse_ok(&src);
+    let f = module.funcs.values().next().unwrap();
+    let entry = f.layout[0];
+    let read: Vec<u32> = f.blocks[entry]
+        .insts
+        .iter()
+        .filter_map(|&i| match f.inst(i) {
+            InstKind::GetField { field, .. } => Some(*field),
+            InstKind::VecGet { field, .. } => *field,
+            _ => None,
+        })
+        .collect();
+    let want: Vec<u32> = (0..n as u32).rev().flat_map(|k| [k, k]).collect();
+    assert_eq!(read, want);
+    let bad = src.replace("getfield s.f7\n", "getfield s.f77\n");
+    let e = parse(&bad).expect_err("f77 is not a field");
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::UnknownField {
+            strukt: "W".into(),
+            field: "f77".into()
+        }
+    );
+}
