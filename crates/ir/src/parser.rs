@@ -38,7 +38,6 @@ use crate::module::Module;
 use crate::types::{ElemType, FieldDef, ScalarType, StructDef, Type};
 use cranelift_entity::{EntityRef, PrimaryMap};
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::cell::RefCell;
 use std::fmt;
 use std::ops::Range;
 use thiserror::Error;
@@ -302,11 +301,18 @@ struct FuncDecl {
 /// The declarations of a module, indexed by symbol.
 struct Decls {
     struct_of: Vec<Option<StructId>>,
+    /// The fields of every struct of more than [`FIELD_SCAN`] fields: the index of each by
+    /// its name's symbol.
+    wide_fields: FxHashMap<StructId, FxHashMap<Symbol, u32>>,
     func_of: Vec<Option<FuncId>>,
     funcs: Vec<(FuncId, FuncDecl)>,
     /// The parameters of every function, in order.
     params: Vec<(usize, Option<Type>)>,
 }
+
+/// Fields up to which a struct's field names are compared one by one (for duplicates while
+/// declaring, and to resolve `s.f`); a wider struct has a map by symbol ([`Decls`]).
+const FIELD_SCAN: usize = 16;
 
 /// What a word means as an instruction mnemonic.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -1152,12 +1158,14 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        let mut wide_fields = FxHashMap::default();
         for (id, fields) in struct_items {
             // A duplicate is a field named as an earlier one: looked for among the earlier
             // fields of a small struct, in a set (allocated) for a larger one.
             let mut seen = FxHashSet::default();
+            let mut index: FxHashMap<Symbol, u32> = FxHashMap::default();
             let parts = &self.item_parts[fields];
-            let small = parts.len() <= 16;
+            let small = parts.len() <= FIELD_SCAN;
             for (k, &(field, raw)) in parts.iter().enumerate() {
                 let fname = self.text(field);
                 let sym = self.sym(field);
@@ -1182,12 +1190,21 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 match self.resolve_type(raw, &struct_of) {
-                    Ok(ty) => module.structs[id].fields.push(FieldDef {
-                        name: fname.to_string(),
-                        ty,
-                    }),
+                    Ok(ty) => {
+                        let fields = &mut module.structs[id].fields;
+                        if !small {
+                            index.insert(sym, fields.len() as u32);
+                        }
+                        fields.push(FieldDef {
+                            name: fname.to_string(),
+                            ty,
+                        });
+                    }
                     Err(e) => errors.push(e),
                 }
+            }
+            if !small {
+                wide_fields.insert(id, index);
             }
         }
         let mut resolved = Vec::with_capacity(self.item_parts.len());
@@ -1229,6 +1246,7 @@ impl<'a> Parser<'a> {
         }
         Decls {
             struct_of,
+            wide_fields,
             func_of,
             funcs,
             params: resolved,
@@ -1247,7 +1265,6 @@ impl<'a> Parser<'a> {
             poisoned_locals: FxHashSet::default(),
             pending: std::mem::take(&mut self.pending_insts),
             body_start: decl.body,
-            wide_fields: RefCell::default(),
         };
         let params = &decls.params[decl.params.clone()];
         for &(param, ty) in params {
@@ -1293,14 +1310,7 @@ struct BodyParser<'m> {
     pending: Vec<crate::entities::Inst>,
     /// Index of the first token of the body.
     body_start: usize,
-    /// The fields of each struct of more than [`FIELD_SCAN`] fields that this body names a
-    /// field of, by name (made on its first access; see [`BodyParser::field`]).
-    wide_fields: RefCell<FxHashMap<StructId, FxHashMap<&'m str, u32>>>,
 }
-
-/// Fields up to which a field name is looked up by a scan of the struct's fields; a wider
-/// struct gets a map (a body naming each of 32,000 fields once took 0.8 s to parse).
-const FIELD_SCAN: usize = 16;
 
 impl BodyParser<'_> {
     /// The local word `sym` names in this body.
@@ -1699,19 +1709,11 @@ impl BodyParser<'_> {
                 )
                 .into());
         };
-        let index = if def.fields.len() <= FIELD_SCAN {
-            def.field_index(field)
-        } else {
-            let mut wide = self.wide_fields.borrow_mut();
-            let names = wide.entry(sid).or_insert_with(|| {
-                let mut names = FxHashMap::default();
-                for (k, f) in def.fields.iter().enumerate() {
-                    // The first of two fields of one name, as `field_index` finds.
-                    names.entry(f.name.as_str()).or_insert(k as u32);
-                }
-                names
-            });
-            names.get(field).copied()
+        // A wide struct's fields are looked up by symbol (a scan per name made a body that
+        // names each of 32,000 fields once take 0.8 s to parse).
+        let index = match self.decls.wide_fields.get(&sid) {
+            Some(names) => names.get(&p.sym(i)).copied(),
+            None => def.field_index(field),
         };
         index.ok_or_else(|| {
             let help = suggest(field, def.fields.iter().map(|f| f.name.as_str()));
