@@ -40,6 +40,7 @@ pub fn check(program: &Program) -> Result<TProgram, CompileError> {
         }
     }
     let mut structs: Vec<StructInfo> = Vec::new();
+    let mut field_ids: Vec<HashMap<String, usize>> = Vec::new();
     for s in &program.structs {
         if s.fields.is_empty() {
             return Err(CompileError::new(
@@ -48,8 +49,9 @@ pub fn check(program: &Program) -> Result<TProgram, CompileError> {
             ));
         }
         let mut fields: Vec<(String, Ty)> = Vec::new();
+        let mut ids: HashMap<String, usize> = HashMap::new();
         for (name, ty, loc) in &s.fields {
-            if fields.iter().any(|(n, _)| n == name) {
+            if ids.insert(name.clone(), fields.len()).is_some() {
                 return Err(CompileError::new(
                     *loc,
                     format!("field `{name}` is declared twice"),
@@ -65,6 +67,7 @@ pub fn check(program: &Program) -> Result<TProgram, CompileError> {
             fields.push((name.clone(), ty));
         }
         let split = fields.iter().any(|(_, t)| matches!(t, Ty::Vec(_)));
+        field_ids.push(ids);
         structs.push(StructInfo {
             name: s.name.clone(),
             fields,
@@ -90,6 +93,7 @@ pub fn check(program: &Program) -> Result<TProgram, CompileError> {
     }
     let mut checker = Checker {
         structs,
+        field_ids,
         struct_ids,
         fn_ids: HashMap::new(),
         sigs: Vec::new(),
@@ -189,6 +193,9 @@ fn tuple_only_returned(loc: Loc) -> CompileError {
 
 struct Checker {
     structs: Vec<StructInfo>,
+    /// Per struct, each field's index by name (a struct of thousands of fields is looked up
+    /// once per access, not scanned).
+    field_ids: Vec<HashMap<String, usize>>,
     struct_ids: HashMap<String, usize>,
     fn_ids: HashMap<String, usize>,
     sigs: Vec<(Vec<Ty>, Ty)>,
@@ -598,11 +605,9 @@ impl Checker {
     }
 
     fn field_index(&self, s: usize, name: &str, loc: Loc) -> Result<(usize, Ty), CompileError> {
-        self.structs[s]
-            .fields
-            .iter()
-            .position(|(n, _)| n == name)
-            .map(|i| (i, self.structs[s].fields[i].1))
+        self.field_ids[s]
+            .get(name)
+            .map(|&i| (i, self.structs[s].fields[i].1))
             .ok_or_else(|| {
                 CompileError::new(
                     loc,
