@@ -457,6 +457,14 @@ fn type_errors_are_located() {
             "fn main() -> i64 { return \"x\"; }",
             "1:27: expected an expression, found a string",
         ),
+        (
+            "struct S { a: i64, b: i64, a: i32 } fn main() -> i64 { return 0; }",
+            "1:28: field `a` is declared twice",
+        ),
+        (
+            "struct S { a: i64, b: i64 } fn main(s: S) -> i64 { return s.b + s.c; }",
+            "1:67: struct `S` has no field `c`",
+        ),
     ] {
         assert_eq!(compile_error(src), want, "{src}");
     }
