@@ -7,7 +7,7 @@
 //! many parameters or with a call of many arguments (all live at once in their ABI places:
 //! 4,000 of them took 0.3 s, 16,000 3 s). Results are the interpreter's either way.
 
-use poolopt::ir::{parse, verify, RunLimits};
+use poolopt::ir::{parse, verify, Module, RunLimits};
 use poolopt::jit::tier::{Tier, MAX_CROSSING, MAX_LOOP_DEPTH_SUM, MAX_NORMAL_ARGS};
 use poolopt::jit::{ClOpt, CompiledModule, JitOptions};
 use poolopt_test_support::{loop_nest, many_vecs};
@@ -24,15 +24,22 @@ fn assert_tier_and_result(src: &str, entry: &str, tier: Tier, want: i64, what: &
     );
     let interpreted = poolopt::interp::run(&module, entry, &[7], &RunLimits::default());
     assert_eq!(interpreted.ok(), Some(want), "{what}: interpreter");
+    at_both_levels(&module, |cl_opt, compiled| {
+        assert_eq!(compiled.tier_of(entry), Some(tier), "{what}");
+        let got = compiled.run(entry, &[7], &RunLimits::default());
+        assert_eq!(got.ok(), Some(want), "{what}: JIT at {cl_opt}");
+    });
+}
+
+/// Compiles `module` at both Cranelift levels and hands each compilation to `check`.
+fn at_both_levels(module: &Module, mut check: impl FnMut(ClOpt, &CompiledModule)) {
     for cl_opt in [ClOpt::None, ClOpt::Speed] {
         let options = JitOptions {
             cl_opt,
             fuel: false,
         };
-        let compiled = CompiledModule::compile(&module, &options).expect("compiles");
-        assert_eq!(compiled.tier_of(entry), Some(tier), "{what}");
-        let got = compiled.run(entry, &[7], &RunLimits::default());
-        assert_eq!(got.ok(), Some(want), "{what}: JIT at {cl_opt}");
+        let compiled = CompiledModule::compile(module, &options).expect("compiles");
+        check(cl_opt, &compiled);
     }
 }
 
@@ -110,12 +117,7 @@ fn functions_with_many_parameters_or_arguments_compile_in_the_huge_tier() {
             .sum();
         let interpreted = poolopt::interp::run(&module, "wide", &[7], &RunLimits::default());
         assert_eq!(interpreted.ok(), Some(want), "{n} arguments: interpreter");
-        for cl_opt in [ClOpt::None, ClOpt::Speed] {
-            let options = JitOptions {
-                cl_opt,
-                fuel: false,
-            };
-            let compiled = CompiledModule::compile(&module, &options).expect("compiles");
+        at_both_levels(&module, |cl_opt, compiled| {
             assert_eq!(compiled.tier_of("callee"), Some(tier), "{n} parameters");
             assert_eq!(compiled.tier_of("wide"), Some(tier), "{n} arguments");
             let got = compiled.run("wide", &[7], &RunLimits::default());
@@ -124,7 +126,11 @@ fn functions_with_many_parameters_or_arguments_compile_in_the_huge_tier() {
             // parameters compiled with the single-pass allocator).
             let ones = vec![1; n];
             let got = compiled.run("callee", &ones, &RunLimits::default());
-            assert_eq!(got.ok(), Some((n * (n + 1) / 2) as i64), "{n} host arguments");
-        }
+            assert_eq!(
+                got.ok(),
+                Some((n * (n + 1) / 2) as i64),
+                "{n} host arguments"
+            );
+        });
     }
 }
