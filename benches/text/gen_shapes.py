@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a stress module of one of three shapes as `.pir` text (docs/benchmarks.md, "Issue 9,
+"""Writes a stress module of one of several shapes as `.pir` text (docs/benchmarks.md, "Issue 9,
 eighth session: shapes across functions and loops").
 
     python3 benches/text/gen_shapes.py functions N FILE   # N functions `f<k>(x) = x + k`
@@ -9,6 +9,8 @@ eighth session: shapes across functions and loops").
     python3 benches/text/gen_shapes.py vecs N FILE        # one function: N vecs, then each popped
     python3 benches/text/gen_shapes.py consts N FILE      # one block: N additions, N/3 divisions
     python3 benches/text/gen_shapes.py wide N FILE        # a struct of N fields, each read by name
+    python3 benches/text/gen_shapes.py join N FILE        # N arms `x == k` into one join block
+    python3 benches/text/gen_shapes.py args N FILE        # a call of N arguments to N parameters
 
 `functions` and `main` stress what the pipeline and the lowering do per function (a lookup by
 name per function made them quadratic); `chain` stresses the inliner copying callees into
@@ -24,6 +26,11 @@ in a list was quadratic). `poolopt run FILE --entry consts --args 5` ends.
 each field read by name (the parser scanned the fields per name, the interpreter computed
 the whole layout per field: both quadratic). `poolopt run FILE --entry wide --args 1` returns
 2 N.
+`join` is a dispatch chain whose N arms each assign one local and jump to one shared join
+(simplify-cfg counted the join's predecessors once per arm: quadratic); `poolopt run FILE
+--entry join --args 5` returns 25. `args` is a function of N parameters that sums them and a
+caller passing N arguments (the backtracking register allocator is quadratic in values live
+at once in their ABI places); `poolopt run FILE --entry args --args 1` returns N (N + 1) / 2.
 """
 
 import sys
@@ -114,8 +121,27 @@ def wide(n):
     return "\n".join(s) + "\n"
 
 
+def join(n):
+    s = ["fn join(x: i64) -> i64 {", "    var c: bool", "    var r: i64", "entry:", "    br s0"]
+    for k in range(n):
+        s.append(f"s{k}:\n    c = eq x, {k}\n    brif c, a{k}, s{k + 1}\na{k}:\n    r = mul x, {k}\n    br done")
+    s.append(f"s{n}:\n    r = copy -1\n    br done\ndone:\n    ret r\n}}")
+    return "\n".join(s) + "\n"
+
+
+def args(n):
+    params = ", ".join(f"p{k}: i64" for k in range(n))
+    s = [f"fn sum({params}) -> i64 {{", "    var acc: i64", "entry:", "    acc = copy 0"]
+    s += [f"    acc = add acc, p{k}" for k in range(n)]
+    s.append("    ret acc\n}")
+    s.append("fn args(x: i64) -> i64 {\n    var r: i64\nentry:")
+    s.append("    r = call sum(" + ", ".join("x" if k == 0 else str(k + 1) for k in range(n)) + ")")
+    s.append("    ret r\n}")
+    return "\n".join(s) + "\n"
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("functions", "main", "chain", "nest", "vecs", "consts", "wide"):
+    if len(sys.argv) != 4 or sys.argv[1] not in ("functions", "main", "chain", "nest", "vecs", "consts", "wide", "join", "args"):
         sys.exit(__doc__)
     shape, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     text = {
@@ -126,6 +152,8 @@ def main():
         "vecs": lambda: vecs(n),
         "consts": lambda: consts(n),
         "wide": lambda: wide(n),
+        "join": lambda: join(n),
+        "args": lambda: args(n),
     }[shape]()
     with open(path, "w") as f:
         f.write(text)
