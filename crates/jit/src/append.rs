@@ -65,8 +65,14 @@ impl AppendIns<'_> {
             !data.opcode().is_branch() && !data.opcode().is_terminator(),
             "branches and terminators go through FunctionBuilder::ins"
         );
+        let opcode = data.opcode();
         let inst = self.func.dfg.make_inst(data);
-        self.func.dfg.make_inst_results(inst, ctrl_typevar);
+        // An instruction without results (a store) keeps the empty result list every
+        // instruction starts with: `make_inst_results` would only find that out, at the cost
+        // of collecting its result types and growing the result table.
+        if opcode.constraints().num_fixed_results() != 0 || opcode.is_call() {
+            self.func.dfg.make_inst_results(inst, ctrl_typevar);
+        }
         self.func.layout.append_inst(inst, self.block);
         inst
     }
