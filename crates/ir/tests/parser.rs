@@ -999,9 +999,9 @@ fn labels_are_found_wherever_a_body_starts_them() {
     assert_eq!((errors[0].loc.line, errors[0].loc.col), (4, 1));
 }
 
-/// A struct of more fields than the parser scans per lookup (it then looks names up in a map
-/// it makes per body): every field of a struct local and of a vec's struct elements resolves
-/// to its own index, and an unknown name is still an error at its place.
+/// A struct of more fields than the parser scans per lookup (it then looks names up in the
+/// map it made while reading the declarations): every field of a struct local and of a vec's
+/// struct elements resolves to its own index, and an unknown name is still an error.
 #[test]
 fn fields_of_wide_structs_resolve_by_name() {
     let n = 40;
