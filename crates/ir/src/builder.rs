@@ -17,7 +17,7 @@ use crate::inst::{BinaryOp, CastOp, Check, CmpOp, InstKind, Loc, Operand, Termin
 use crate::module::Module;
 use crate::printer::{display_inst, display_terminator};
 use crate::types::{ElemType, FieldDef, StructDef, Type};
-use rustc_hash::{FxHashSet, FxHasher};
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use thiserror::Error;
@@ -120,7 +120,14 @@ enum Misuse {
 pub struct ModuleBuilder {
     module: Module,
     errors: Vec<Misuse>,
+    /// The fields of every struct of more than [`FIELD_SCAN`] fields, by name: a front end
+    /// looks a field up per access, and a scan of a struct of thousands of fields per
+    /// lookup made that quadratic.
+    wide_fields: FxHashMap<StructId, FxHashMap<String, u32>>,
 }
+
+/// Fields up to which [`ModuleBuilder::field_index`] scans a struct's fields.
+const FIELD_SCAN: usize = 16;
 
 impl ModuleBuilder {
     pub fn new() -> ModuleBuilder {
@@ -129,6 +136,16 @@ impl ModuleBuilder {
 
     /// Declares a struct with the given fields (name, type), in declaration order.
     pub fn add_struct(&mut self, name: &str, fields: &[(&str, Type)]) -> StructId {
+        let id = self.module.structs.next_key();
+        if fields.len() > FIELD_SCAN {
+            let mut names = FxHashMap::default();
+            for (k, (n, _)) in fields.iter().enumerate() {
+                // The first field of a name, as the scan finds it (a second one is a verify
+                // error).
+                names.entry(n.to_string()).or_insert(k as u32);
+            }
+            self.wide_fields.insert(id, names);
+        }
         self.module.structs.push(StructDef {
             name: name.to_string(),
             fields: fields
@@ -142,9 +159,14 @@ impl ModuleBuilder {
         })
     }
 
-    /// Index of field `name` of struct `id`, for the field instructions.
+    /// Index of field `name` of struct `id`, for the field instructions (`None` when the
+    /// struct has no such field, or `id` is not a struct of this builder).
     pub fn field_index(&self, id: StructId, name: &str) -> Option<u32> {
-        self.module.structs[id].field_index(name)
+        let def = self.module.structs.get(id)?;
+        match self.wide_fields.get(&id) {
+            Some(names) => names.get(name).copied(),
+            None => def.field_index(name),
+        }
     }
 
     /// The module built so far (struct layouts, declared functions).
@@ -610,5 +632,34 @@ mod tests {
         all.sort();
         all.dedup();
         assert_eq!(all.len(), count, "unique names");
+    }
+
+    /// `field_index` finds every field of a struct wider than the scan bound (through its
+    /// map) and of a narrow one (by the scan), the first of two fields of one name, nothing
+    /// for an unknown name, and nothing for a struct id this builder did not make.
+    #[test]
+    fn field_index_of_narrow_wide_and_foreign_structs() {
+        let mut mb = ModuleBuilder::new();
+        let names: Vec<String> = (0..40).map(|k| format!("f{k}")).collect();
+        let mut fields: Vec<(&str, Type)> = names.iter().map(|n| (n.as_str(), Type::I64)).collect();
+        fields.push(("f3", Type::I32));
+        let wide = mb.add_struct("W", &fields);
+        let narrow = mb.add_struct("N", &[("a", Type::I64), ("b", Type::I64)]);
+        for (k, n) in names.iter().enumerate() {
+            assert_eq!(mb.field_index(wide, n), Some(k as u32));
+        }
+        assert_eq!(mb.field_index(wide, "f40"), None);
+        assert_eq!(mb.field_index(narrow, "b"), Some(1));
+        assert_eq!(mb.field_index(narrow, "f0"), None);
+        let mut other = ModuleBuilder::new();
+        other.add_struct("A", &[("x", Type::I64)]);
+        let foreign = {
+            let mut more = ModuleBuilder::new();
+            for k in 0..5 {
+                more.add_struct(&format!("S{k}"), &[("x", Type::I64)]);
+            }
+            more.add_struct("S5", &[("x", Type::I64)])
+        };
+        assert_eq!(other.field_index(foreign, "x"), None);
     }
 }
