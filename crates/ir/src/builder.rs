@@ -5,7 +5,10 @@
 //! instruction, tagging each with the current source location. Misuse (an instruction with no
 //! current block, a block terminated twice) is recorded and reported by
 //! [`ModuleBuilder::finish`] as [`BuildErrors`] (naming function, block and instruction); the
-//! builder never panics. Front ends attach their source locations with
+//! builder never panics on it. The ids it takes (functions, structs, blocks, locals) are the
+//! ones it handed out: an id from another builder or function is a bug in the front end and
+//! panics, as indexing a `Vec` out of range does ([`ModuleBuilder::field_index`], a lookup,
+//! answers `None` instead). Front ends attach their source locations with
 //! [`FunctionBuilder::set_loc`] (instructions, terminators, locals, blocks) and
 //! [`ModuleBuilder::set_function_loc`] (functions and parameters): verify errors and trap
 //! lines then point into the front end's source. The result is an
