@@ -3,8 +3,9 @@
 //!
 //! The grammar is specified in `docs/ir.md`. The parser is hand written: the byte-level lexer
 //! (`lexer.rs`) produces a compact token vector with every word interned, then two passes run
-//! over it. Names are resolved through their [`Symbol`]s: tables indexed by symbol map a word to
-//! its struct, function, local or block, so no name is hashed or copied after lexing.
+//! over it. Names are resolved through their symbols (`lexer::Symbol`): tables indexed by
+//! symbol map a word to its struct, function, local or block, so no name is hashed or copied
+//! after lexing.
 //!
 //! 1. **Declarations.** Every top-level item is read: struct declarations completely, function
 //!    signatures up to the `{` of the body, whose tokens are skipped (a body contains no braces).
