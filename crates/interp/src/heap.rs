@@ -117,6 +117,15 @@ impl Heap {
             .map_err(|_| Fault::Malformed("vec too large".to_string()))?;
         let end = start + elem_size as usize;
         if obj.bytes.len() < end {
+            // Within the memory limit, the host may still refuse (a smaller address space
+            // than the limit): a trap, not an abort.
+            let more = end - obj.bytes.len();
+            if obj.bytes.try_reserve(more).is_err() && obj.bytes.try_reserve_exact(more).is_err() {
+                return Err(trap(
+                    TrapKind::OutOfMemory,
+                    format!("vec growth by {more} bytes: the host refused the memory"),
+                ));
+            }
             obj.bytes.resize(end, 0);
         }
         obj.len += 1;

@@ -125,8 +125,20 @@ impl<'p> Machine<'p> {
         }
         let vbase = self.vals.len();
         let mbase = self.mem.len();
-        self.vals.resize(vbase + body.num_slots as usize, 0);
-        self.mem.resize(mbase + body.mem_size as usize, 0);
+        let (slots, bytes) = (body.num_slots as usize, body.mem_size as usize);
+        // The frames live on the heap: a host that refuses the memory for one more (frames of
+        // large struct locals, recursing) ends the run with a trap instead of aborting.
+        if !room_for(&mut self.vals, slots) || !room_for(&mut self.mem, bytes) {
+            let message = format!(
+                "the call stack cannot grow by {} bytes: the host refused the memory",
+                bytes.saturating_add(slots.saturating_mul(8))
+            );
+            return Err(InterpError::Trap(
+                poolopt_ir::Trap::new(TrapKind::StackOverflow, message, name).at_line(body.line),
+            ));
+        }
+        self.vals.resize(vbase + slots, 0);
+        self.mem.resize(mbase + bytes, 0);
         self.frames.push(Frame {
             func,
             block: 0,
@@ -567,4 +579,10 @@ impl From<InterpError> for StepError {
     fn from(e: InterpError) -> Self {
         StepError::Error(e)
     }
+}
+
+/// Makes room in `v` for `more` elements, amortized when the host allows, else exactly;
+/// whether it could.
+fn room_for<T>(v: &mut Vec<T>, more: usize) -> bool {
+    v.try_reserve(more).is_ok() || v.try_reserve_exact(more).is_ok()
 }

@@ -636,7 +636,15 @@ impl CompiledModule {
                         f(ctx_addr as *mut RunCtx, args_addr as *const i64)
                     }
                 })
-                .map_err(|e| RunError::Thread(e.to_string()))?;
+                .map_err(|e| {
+                    // Its stack holds `max_depth` of the module's largest frames: name the
+                    // size, which is what a host with less memory refuses.
+                    RunError::Thread(format!(
+                        "{e} (a stack of {stack} bytes: {} nested calls of this module's \
+                         largest frame)",
+                        limits.max_depth
+                    ))
+                })?;
             handle
                 .join()
                 .map_err(|_| RunError::Thread("the run thread panicked".to_string()))
