@@ -1,7 +1,7 @@
 //! Text output of the back end: the CLIF each function lowers to, and x86-64 assembly.
 //!
 //! Both use the fixed target (`x86_64-unknown-linux-gnu` with explicitly set flags, see
-//! [`crate::target::fixed_isa`]) and the same declaration numbering as the JIT (runtime
+//! `crate::target::fixed_isa`) and the same declaration numbering as the JIT (runtime
 //! functions `u0:0`..`u0:3`, then IR function `i` as `u0:(4 + i)`), so the text is identical on
 //! every host and stable enough for snapshot tests. Code is compiled without fuel checks. A
 //! function is lowered and compiled in its tier ([`crate::tier`]), as the JIT does.

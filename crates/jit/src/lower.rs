@@ -101,7 +101,7 @@ pub struct LowerEnv<'a> {
 impl<'a> LowerEnv<'a> {
     /// Lowers for the optimization level of `isa` (the one the functions are compiled with):
     /// at `opt_level=none`, cheap field values are computed again at their element store
-    /// ([`FnLower::rematerialized`]).
+    /// (`FnLower::rematerialized`).
     pub fn for_opt_level_of(mut self, isa: &dyn TargetIsa) -> Self {
         self.rematerialize = isa.flags().opt_level() == OptLevel::None;
         self
@@ -2940,8 +2940,8 @@ pub fn header_invariant_loops_into(
     }
 }
 
-/// Per local, whether the lowering holds it field by field ([`Repr::Fields`]): a struct local
-/// that is not packed, not a parameter, has at most [`MAX_FIELD_VARS`] fields, and is only
+/// Per local, whether the lowering holds it field by field (`Repr::Fields`): a struct local
+/// that is not packed, not a parameter, has at most `MAX_FIELD_VARS` fields, and is only
 /// built (`make`), read or written one field at a time (`getfield`, `setfield`) and stored
 /// whole into a vec element (`set v[i], s`, `push v, s`). Such a local needs no stack slot:
 /// `make` + `push` stores the field values straight into the element instead of storing them

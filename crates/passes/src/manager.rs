@@ -443,7 +443,7 @@ fn signature_only_into(func: &Function, stub: &mut Function) {
 pub const DIFF_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// A unified diff of two texts (the smallest one, unless that takes longer than
-/// [`DIFF_TIMEOUT`]; then a correct but larger one).
+/// `DIFF_TIMEOUT`; then a correct but larger one).
 pub fn unified_diff(before: &str, after: &str, label: &str) -> String {
     similar::TextDiff::configure()
         .timeout(DIFF_TIMEOUT)

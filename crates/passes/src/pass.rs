@@ -212,7 +212,7 @@ impl<'a> PassContext<'a> {
         self.call_effects = Some(effects);
     }
 
-    /// Shares the run's cache of entry-live locals (see [`EntryLiveCache`]).
+    /// Shares the run's cache of entry-live locals (see `EntryLiveCache`).
     pub fn set_entry_live_cache(&mut self, cache: &'a EntryLiveCache) {
         self.entry_live = Some(cache);
     }
@@ -331,7 +331,7 @@ impl<'a> PassContext<'a> {
         self.scratch.take()
     }
 
-    /// Keeps a pass's work space for its next function ([`crate::scratch`]).
+    /// Keeps a pass's work space for its next function (`crate::scratch`).
     pub fn give_scratch<T: 'static>(&mut self, value: T) {
         self.scratch.give(value);
     }

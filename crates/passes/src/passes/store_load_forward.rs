@@ -19,7 +19,7 @@
 //!   it may write the element or shrink the vec exactly when it is given one of that type.
 //!
 //! A `push` keeps the store: it appends, so element `k` keeps its value and the length only
-//! grows. At most [`MAX_AVAILABLE_STORES`] stores are available at once; a newer one makes the
+//! grows. At most `MAX_AVAILABLE_STORES` stores are available at once; a newer one makes the
 //! pass forget the oldest, so a block of `n` stores costs `O(n)`, not `O(n²)`.
 //!
 //! **Soundness.** When `y = get v[k](.f)` (same vec local, same index operand, same field or

@@ -756,7 +756,7 @@ impl FactSet {
     /// `y == c2` give `x == y + c1 - c2`. Used at loop headers, so that `k == 0` and
     /// `len(v) == 0` on entry become `k == len(v)`, a relation the loop body's updates
     /// (`push v; k = k + 1`) then carry along, constraint by constraint. Only terms pinned to
-    /// one value take part (at most [`INLINE_TERMS`] of them): composing every upper bound
+    /// one value take part (at most `INLINE_TERMS` of them): composing every upper bound
     /// with every lower bound would make every set at a header quadratic in its terms.
     pub fn close_through_zero(&mut self) {
         let mut pinned: SmallVec<[(Term, i64); INLINE_TERMS]> = SmallVec::new();

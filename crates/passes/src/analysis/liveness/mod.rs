@@ -165,8 +165,8 @@ impl LiveSet<'_> {
 /// reads it, so it is live into no block, and out of none (live-out is the union of the
 /// successors' live-in). A front end that gives every subexpression a fresh temporary makes
 /// most locals block-local; without this, `n` blocks × `n` locals cost `n²` bits. A function
-/// of at most [`DENSE_LOCALS`] locals skips the numbering: its sets are a few words anyway,
-/// and every local has its own bit ([`Numbering::Every`]).
+/// of at most `DENSE_LOCALS` locals skips the numbering: its sets are a few words anyway,
+/// and every local has its own bit (`Numbering::Every`).
 #[derive(Clone, Debug, Default)]
 pub struct Liveness {
     words: usize,
