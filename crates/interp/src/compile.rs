@@ -288,13 +288,14 @@ impl Layouts {
     fn of(module: &Module) -> Layouts {
         Layouts(
             module
-                .structs
-                .values()
-                .map(|def| {
+                .struct_layouts()
+                .into_iter()
+                .zip(module.structs.values())
+                .map(|(layout, def)| {
                     for f in &def.fields {
                         field_mem_ty(f.ty)?;
                     }
-                    Ok(def.layout())
+                    Ok(layout)
                 })
                 .collect(),
         )

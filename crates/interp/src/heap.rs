@@ -32,6 +32,13 @@ pub(crate) struct Heap {
     max_memory: u64,
 }
 
+/// Makes room in `v` for `more` elements, amortized when the host allows, else exactly;
+/// whether it could. The interpreter's memory (vec buffers, the frame stack) grows through
+/// this, so a host that refuses memory ends a run with a trap instead of an abort.
+pub(crate) fn room_for<T>(v: &mut Vec<T>, more: usize) -> bool {
+    v.try_reserve(more).is_ok() || v.try_reserve_exact(more).is_ok()
+}
+
 fn trap(kind: TrapKind, message: impl Into<String>) -> Fault {
     Fault::Trap(kind, message.into())
 }
@@ -120,7 +127,7 @@ impl Heap {
             // Within the memory limit, the host may still refuse (a smaller address space
             // than the limit): a trap, not an abort.
             let more = end - obj.bytes.len();
-            if obj.bytes.try_reserve(more).is_err() && obj.bytes.try_reserve_exact(more).is_err() {
+            if !room_for(&mut obj.bytes, more) {
                 return Err(trap(
                     TrapKind::OutOfMemory,
                     format!("vec growth by {more} bytes: the host refused the memory"),

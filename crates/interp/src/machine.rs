@@ -12,7 +12,7 @@
 use crate::bytes::{load, store};
 use crate::compile::{Arg, CFunc, CInst, CTerm, Dst, Program, Src, Val};
 use crate::error::{Fault, InterpError};
-use crate::heap::Heap;
+use crate::heap::{room_for, Heap};
 use crate::ops;
 use crate::stats::RunStats;
 use poolopt_ir::{RunLimits, ScalarType, TrapKind, OUT_OF_FUEL_MESSAGE, STACK_OVERFLOW_MESSAGE};
@@ -579,10 +579,4 @@ impl From<InterpError> for StepError {
     fn from(e: InterpError) -> Self {
         StepError::Error(e)
     }
-}
-
-/// Makes room in `v` for `more` elements, amortized when the host allows, else exactly;
-/// whether it could.
-fn room_for<T>(v: &mut Vec<T>, more: usize) -> bool {
-    v.try_reserve(more).is_ok() || v.try_reserve_exact(more).is_ok()
 }

@@ -19,7 +19,7 @@ use crate::function::{Function, InlineHint};
 use crate::inst::{BinaryOp, CastOp, Check, CmpOp, InstKind, Loc, Operand, Terminator, UnaryOp};
 use crate::module::Module;
 use crate::printer::{display_inst, display_terminator};
-use crate::types::{ElemType, FieldDef, StructDef, Type};
+use crate::types::{ElemType, FieldDef, StructDef, Type, FIELD_SCAN};
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -128,9 +128,6 @@ pub struct ModuleBuilder {
     /// lookup made that quadratic.
     wide_fields: FxHashMap<StructId, FxHashMap<String, u32>>,
 }
-
-/// Fields up to which [`ModuleBuilder::field_index`] scans a struct's fields.
-const FIELD_SCAN: usize = 16;
 
 impl ModuleBuilder {
     pub fn new() -> ModuleBuilder {

@@ -58,9 +58,15 @@ impl Module {
             .map(|(id, _)| id)
     }
 
-    /// The C layout of a struct.
+    /// The C layout of a struct (computed on each call: a pass over its fields).
     pub fn layout(&self, id: StructId) -> StructLayout {
         self.structs[id].layout()
+    }
+
+    /// The C layout of every struct, by struct index, computed once: what a consumer that
+    /// looks layouts up per access keeps (the JIT's lowering, the interpreter).
+    pub fn struct_layouts(&self) -> Vec<StructLayout> {
+        self.structs.values().map(StructDef::layout).collect()
     }
 
     /// Size in bytes of a value of type `ty` (vec handles are pointers).

@@ -36,7 +36,7 @@ use crate::function::{BlockData, Function, InlineHint, LocalData, Name};
 use crate::inst::{BinaryOp, CastOp, Check, CmpOp, InstKind, Loc, Operand, Terminator, UnaryOp};
 use crate::lexer::{kw, lex, Lexed, Punct, Symbol, Token, TokenKind};
 use crate::module::Module;
-use crate::types::{ElemType, FieldDef, ScalarType, StructDef, Type};
+use crate::types::{ElemType, FieldDef, ScalarType, StructDef, Type, FIELD_SCAN};
 use cranelift_entity::{EntityRef, PrimaryMap};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt;
@@ -310,10 +310,6 @@ struct Decls {
     /// The parameters of every function, in order.
     params: Vec<(usize, Option<Type>)>,
 }
-
-/// Fields up to which a struct's field names are compared one by one (for duplicates while
-/// declaring, and to resolve `s.f`); a wider struct has a map by symbol ([`Decls`]).
-const FIELD_SCAN: usize = 16;
 
 /// What a word means as an instruction mnemonic.
 #[derive(Copy, Clone, PartialEq, Eq)]

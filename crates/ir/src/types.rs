@@ -165,6 +165,11 @@ pub struct FieldDef {
     pub ty: Type,
 }
 
+/// Fields up to which a struct's field names are compared one by one ([`StructDef::field_index`];
+/// the parser's duplicate check). Past it the parser (by symbol) and the builder (by name) look
+/// names up in a map, so a struct of thousands of fields costs nothing per access.
+pub(crate) const FIELD_SCAN: usize = 16;
+
 /// A named struct declaration. Fields are scalars (the verifier refuses any other type); layout
 /// is C layout.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -227,7 +232,8 @@ impl StructDef {
         (offset.div_ceil(align) * align, align)
     }
 
-    /// Index of the field called `name`.
+    /// Index of the field called `name` (a scan: callers that look names up in a struct of
+    /// more than 16 fields (`FIELD_SCAN`) keep a map instead, as the parser and the builder do).
     pub fn field_index(&self, name: &str) -> Option<u32> {
         self.fields
             .iter()

@@ -214,6 +214,15 @@ pub fn verify(module: &Module) -> Result<(), Vec<VerifyError>> {
     verify_with(module, &VerifyOptions::default())
 }
 
+/// `Ok` when nothing was found, else every error.
+fn into_result(errors: Vec<VerifyError>) -> Result<(), Vec<VerifyError>> {
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
 /// Verifies a module with `options`, returning every error found.
 pub fn verify_with(module: &Module, options: &VerifyOptions) -> Result<(), Vec<VerifyError>> {
     let mut errors = match verify_well_formed(module) {
@@ -223,11 +232,7 @@ pub fn verify_with(module: &Module, options: &VerifyOptions) -> Result<(), Vec<V
     if !options.trust_unchecked {
         refuse_unchecked(module, &mut errors);
     }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
-    }
+    into_result(errors)
 }
 
 /// Verifies one function `func` as a body of `module`: its locals, signature, blocks and
@@ -248,11 +253,7 @@ pub fn verify_function_with(
     if !options.trust_unchecked {
         refuse_unchecked_in(func, &mut errors);
     }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
-    }
+    into_result(errors)
 }
 
 /// The function's name must be spellable in the text format.
@@ -359,11 +360,7 @@ fn verify_well_formed(module: &Module) -> Result<(), Vec<VerifyError>> {
         }
         check_function(module, func, &mut errors);
     }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
-    }
+    into_result(errors)
 }
 
 /// Checks that function `name` exists and can be the entry of a run: integer parameters (any

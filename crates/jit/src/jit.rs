@@ -121,6 +121,23 @@ impl Drop for CompiledModule {
 /// 4,000 parameters 2.6 s of a `run`. Shims of ordinary functions keep the module's flags.
 pub const SHIM_BACKTRACKING_PARAMS: usize = 64;
 
+/// The huge tier's ISA ([`crate::tier`]), built on first use: the huge functions, the runtime
+/// stubs and the shims of wide functions are compiled with it.
+struct LazyHugeIsa {
+    cl_opt: ClOpt,
+    isa: Option<OwnedTargetIsa>,
+}
+
+impl LazyHugeIsa {
+    fn get(&mut self) -> Result<&dyn cranelift_codegen::isa::TargetIsa, JitError> {
+        let isa = match &mut self.isa {
+            Some(isa) => isa,
+            slot => slot.insert(host_isa(self.cl_opt, Tier::Huge)?),
+        };
+        Ok(&**isa)
+    }
+}
+
 /// What `JITModule::define_function` does, compiling with `isa` instead of the module's own
 /// (the huge tier's and the stubs' ISA).
 fn define_with_isa(
@@ -316,8 +333,9 @@ impl CompiledModule {
         let mut ctx = jit.make_context();
         let mut fbc = FunctionBuilderContext::new();
         let mut scratch = LowerScratch::new();
-        // The ISA of the huge tier, built when the first huge function or stub comes.
-        let mut huge_isa: Option<OwnedTargetIsa> = None;
+        // The ISA of the huge tier, built when the first huge function, stub or wide shim
+        // comes.
+        let mut huge_isa = LazyHugeIsa { cl_opt, isa: None };
         // The stubs: one is active at a time, below a JIT frame and above the runtime's.
         let mut stub_frame = 0u64;
         for &(rt, stub, target) in &stubs {
@@ -332,15 +350,12 @@ impl CompiledModule {
             )?;
             // Compiled without optimization and with the single-pass allocator (the huge
             // tier's ISA): a stub is straight-line and cold, and this halves its compile cost.
-            let isa = match &mut huge_isa {
-                Some(isa) => &*isa,
-                slot => slot.insert(host_isa(cl_opt, Tier::Huge)?),
-            };
+            let isa = huge_isa.get()?;
             define_with_isa(
                 jit,
                 cranelift_module::FuncId::from_u32(stub),
                 &mut ctx,
-                &**isa,
+                isa,
                 rt.stub_name(),
             )?;
             let code = ctx.compiled_code();
@@ -371,11 +386,8 @@ impl CompiledModule {
                     .define_function(id, &mut ctx)
                     .map_err(|e| module_error(&f.name, e))?,
                 Tier::Huge => {
-                    let isa = match &mut huge_isa {
-                        Some(isa) => &*isa,
-                        slot => slot.insert(host_isa(cl_opt, Tier::Huge)?),
-                    };
-                    define_with_isa(jit, id, &mut ctx, &**isa, &f.name)?;
+                    let isa = huge_isa.get()?;
+                    define_with_isa(jit, id, &mut ctx, isa, &f.name)?;
                 }
             }
             let code = ctx.compiled_code();
@@ -428,11 +440,8 @@ impl CompiledModule {
                         // Its arguments are all live at the call: the backtracking allocator
                         // is quadratic in them (1,000 parameters: 0.2 s), the single-pass
                         // one is not.
-                        let isa = match &mut huge_isa {
-                            Some(isa) => &*isa,
-                            slot => slot.insert(host_isa(cl_opt, Tier::Huge)?),
-                        };
-                        define_with_isa(jit, id, &mut ctx, &**isa, &f.name)?;
+                        let isa = huge_isa.get()?;
+                        define_with_isa(jit, id, &mut ctx, isa, &f.name)?;
                     } else {
                         jit.define_function(id, &mut ctx)
                             .map_err(|e| module_error(&f.name, e))?;

@@ -126,7 +126,7 @@ impl<'a> LowerEnv<'a> {
                 });
             }
         }
-        let layouts = module.structs.values().map(|d| d.layout()).collect();
+        let layouts = module.struct_layouts();
         let recursive = poolopt_ir::call_graph::recursive_functions(module);
         let may_trap = may_trap(module, &recursive, fuel);
         let signatures = module
