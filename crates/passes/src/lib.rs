@@ -15,9 +15,11 @@ mod registry;
 mod remark;
 mod scratch;
 mod timing;
+pub mod unit_budget;
 
 pub use manager::{unified_diff, PassDump, PassError, PassManager, PassReport};
 pub use pass::{OptLevel, Pass, PassContext};
 pub use registry::{all_passes, pass_by_name, pass_description, pass_names, pipeline};
 pub use remark::{Remark, RemarkKind, Stats};
 pub use timing::{Analysis, PassTimings, Stopwatch, Timing};
+pub use unit_budget::UnitBudget;

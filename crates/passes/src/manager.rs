@@ -9,6 +9,7 @@ use crate::registry;
 use crate::remark::{Remark, Stats};
 use crate::scratch::ScratchStore;
 use crate::timing::{Analysis, PassTimings, Stopwatch};
+use crate::unit_budget::UnitBudget;
 use poolopt_ir::{
     print_function, verify_function_with, verify_with, EntityRef, FuncId, Function, Module, Type,
     VerifyError, VerifyOptions,
@@ -237,6 +238,13 @@ impl PassManager {
             call_graph.count_sites_in(wanted);
         }
         let call_effects = CallEffects::compute(module, &call_graph);
+        let unit_size: usize = module
+            .funcs
+            .iter()
+            .filter(|(id, _)| wanted.as_ref().is_none_or(|w| w[*id]))
+            .map(|(_, f)| f.inst_count())
+            .sum();
+        let unit_budget = UnitBudget::for_unit(unit_size);
         // One CFG's storage and one pool of fact sets serve every function in turn.
         let mut storage = Storage::default();
         storage.timings.record_analysis(Analysis::CallGraph, start);
@@ -254,7 +262,7 @@ impl PassManager {
             let result = self.run_function(
                 module,
                 id,
-                (&call_graph, &call_effects, &entry_live),
+                (&call_graph, &call_effects, &entry_live, &unit_budget),
                 &mut func,
                 &mut per_function[id.index()],
                 &mut storage,
@@ -274,7 +282,12 @@ impl PassManager {
         &self,
         module: &Module,
         id: FuncId,
-        (call_graph, call_effects, entry_live): (&CallGraph, &CallEffects, &EntryLiveCache),
+        (call_graph, call_effects, entry_live, unit_budget): (
+            &CallGraph,
+            &CallEffects,
+            &EntryLiveCache,
+            &UnitBudget,
+        ),
         func: &mut Function,
         report: &mut PassReport,
         storage: &mut Storage,
@@ -294,6 +307,7 @@ impl PassManager {
             cx.set_remarks_enabled(self.remarks);
             cx.set_timing_enabled(self.time_passes);
             cx.set_call_graph(call_graph);
+            cx.set_unit_budget(unit_budget);
             cx.set_call_effects(call_effects);
             cx.set_entry_live_cache(entry_live);
             for (position, pass) in self.passes.iter().enumerate() {

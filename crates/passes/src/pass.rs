@@ -5,6 +5,7 @@ use crate::analysis::{CallEffects, CallGraph, Cfg, DomTree, Liveness};
 use crate::remark::{Remark, RemarkKind, Stats};
 use crate::scratch::ScratchStore;
 use crate::timing::{Analysis, PassTimings, Stopwatch};
+use crate::unit_budget::UnitBudget;
 use poolopt_ir::{Block, EntityRef, FuncId, Function, Loc, Local, Module, Name, Operand};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
@@ -123,6 +124,7 @@ pub struct PassContext<'a> {
     /// Whether analyses' wall time is measured (their computations are always counted).
     timing_enabled: bool,
     call_graph: Option<&'a CallGraph>,
+    unit_budget: Option<&'a UnitBudget>,
     call_effects: Option<&'a CallEffects>,
     entry_live: Option<&'a EntryLiveCache>,
     timings: PassTimings,
@@ -194,6 +196,7 @@ impl<'a> PassContext<'a> {
             remarks_enabled: true,
             timing_enabled: false,
             call_graph: None,
+            unit_budget: None,
             call_effects: None,
             entry_live: None,
             timings: PassTimings::default(),
@@ -204,6 +207,17 @@ impl<'a> PassContext<'a> {
     /// run). Without one, [`PassContext::call_graph`] is `None` and such passes do nothing.
     pub fn set_call_graph(&mut self, call_graph: &'a CallGraph) {
         self.call_graph = Some(call_graph);
+    }
+
+    /// Gives the inliner the unit's growth budget, shared by every function of the run (the
+    /// manager makes one per run). Without one, only the per-caller limits apply.
+    pub fn set_unit_budget(&mut self, budget: &'a UnitBudget) {
+        self.unit_budget = Some(budget);
+    }
+
+    /// The unit's growth budget, if the run has one ([`PassContext::set_unit_budget`]).
+    pub fn unit_budget(&self) -> Option<&'a UnitBudget> {
+        self.unit_budget
     }
 
     /// Gives the fact analysis the module's call effects, so a call kills only the length facts

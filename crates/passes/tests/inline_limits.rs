@@ -1,11 +1,14 @@
 //! The inliner's hard cap: no caller grows beyond `HARD_CAP` instructions, even through
-//! callees small enough to be inlined everywhere; and how copies are laid out: a one-block
-//! callee in place of its call, any other one as blocks of its own.
+//! callees small enough to be inlined everywhere; the unit's budget: the functions optimized
+//! together grow by at most `UnitBudget`'s limit in all; and how copies are laid out: a
+//! one-block callee in place of its call, any other one as blocks of its own.
 
 mod common;
 
 use common::{opt, remarks};
+use poolopt_ir::Module;
 use poolopt_passes::passes::inline::{HARD_CAP, SMALL};
+use poolopt_passes::unit_budget::{UNIT_GROWTH, UNIT_MIN_BUDGET};
 use poolopt_passes::RemarkKind;
 
 /// `main` calls a callee of exactly `SMALL` instructions `calls` times in one block.
@@ -195,4 +198,79 @@ good:
         applied.contains(&"unreachable block `bad_after_fail` removed".to_string()),
         "{applied:?}"
     );
+}
+
+/// `f0` calls `f1` calls ... `f<n-1>`, each adding one to its argument.
+fn call_chain(n: usize) -> String {
+    let mut src = String::new();
+    for i in 0..n {
+        if i + 1 == n {
+            src.push_str(&format!(
+                "fn f{i}(x: i64) -> i64 {{\n    var t: i64\nentry:\n    t = add x, 1\n    ret t\n}}\n\n"
+            ));
+        } else {
+            src.push_str(&format!(
+                "fn f{i}(x: i64) -> i64 {{\n    var t: i64\n    var u: i64\nentry:\n    t = add x, 1\n    u = call f{}(t)\n    ret u\n}}\n\n",
+                i + 1
+            ));
+        }
+    }
+    src
+}
+
+/// Instructions and terminators of every function of `m`.
+fn module_size(m: &Module) -> usize {
+    m.funcs.values().map(|f| f.inst_count()).sum()
+}
+
+#[test]
+fn a_chain_of_callers_stops_at_the_unit_budget() {
+    // Every caller inlines its callee, which has already inlined its own: without a unit
+    // budget each of the 900 functions grows to the medium-size limit (about 80 instructions
+    // each on average, 70,000 in all). With it, the module grows by at most the budget's
+    // floor (its 2,699 instructions are far below it), and the calls past it stay.
+    assert_eq!(UNIT_GROWTH, 1, "the arithmetic below assumes it");
+    let src = call_chain(900);
+    let before = module_size(&common::module(&src));
+    assert_eq!(before, 3 * 899 + 2);
+    let (module, report) = opt(&src, &["inline"], &[("f0", &[5])]);
+    let after = module_size(&module);
+    assert!(after <= before + UNIT_MIN_BUDGET, "{after}");
+    // The budget counts each copy as the callee's size plus one (the call), a little more
+    // than the copy adds once the call and the jumps around it are gone, so the module ends
+    // somewhat below it.
+    assert!(after > before + UNIT_MIN_BUDGET * 9 / 10, "{after}");
+    // The bottom of the chain (optimized first) spends the budget; the callers above it
+    // keep their calls with the unit's reason, the others where the callee grew too large.
+    let kept = remarks(&report, RemarkKind::Missed);
+    let unit = format!(
+        "kept: the module's inlining budget is spent ({UNIT_MIN_BUDGET} instructions added)"
+    );
+    let by_unit = kept.iter().filter(|m| m.ends_with(&unit)).count();
+    assert!(by_unit > 500, "{by_unit} of {kept:?}");
+    assert!(
+        kept.iter()
+            .all(|m| m.ends_with(&unit) || m.contains("too large")),
+        "{kept:?}"
+    );
+    assert!(kept.contains(&format!("call of `f1` {unit}")), "{kept:?}");
+}
+
+#[test]
+fn a_chain_within_the_unit_budget_is_inlined_as_before() {
+    // Near miss: 100 functions grow by far less than the budget's floor, so every call the
+    // per-caller rules allow is inlined and no remark mentions the unit.
+    let (_, report) = opt(&call_chain(100), &["inline"], &[("f0", &[5])]);
+    let kept = remarks(&report, RemarkKind::Missed);
+    assert!(
+        kept.iter().all(|m| !m.contains("inlining budget")),
+        "{kept:?}"
+    );
+    let inlined = report.stats.get("inline", "calls_inlined");
+    let calls_kept = report.stats.get("inline", "calls_kept");
+    assert_eq!(inlined + calls_kept, 99);
+    assert_eq!(calls_kept, kept.len() as u64);
+    // The kept ones are the per-caller rule's: a callee that grew past the medium limit.
+    assert!(kept.iter().all(|m| m.contains("too large")), "{kept:?}");
+    assert!(inlined > 70, "{inlined}");
 }

@@ -60,11 +60,15 @@
 //!   entries reach when the pipeline runs for some entries: an unreached caller is never
 //!   compiled, so its call keeps nothing alive), within the caller's growth budget: the caller may
 //!   grow to `max(GROWTH × original, original + MIN_BUDGET)` instructions;
-//! - no caller grows beyond [`HARD_CAP`] instructions.
+//! - no caller grows beyond [`HARD_CAP`] instructions;
+//! - the functions optimized together grow by at most the unit's budget in all
+//!   ([`crate::unit_budget`]: their original size, or [`HARD_CAP`] if larger); once it is spent,
+//!   every further call is kept, `inline` callees included.
 
 use super::names::{concat, joined, Names};
 use super::simplify_cfg::{merge_blocks, remove_unreachable};
 use crate::pass::{OptLevel, Pass, PassContext};
+use crate::unit_budget::UnitBudget;
 use poolopt_ir::{
     Block, BlockData, EntityRef, FuncId, Function, InlineHint, Inst, InstKind, Loc, Local,
     LocalData, Name, Operand, SecondaryMap, Terminator, Type,
@@ -102,6 +106,7 @@ impl Pass for Inline {
             return false;
         }
         let module = cx.module;
+        let unit = cx.unit_budget();
         let in_loop = cx.cfg(func).blocks_in_loops();
         let original = func.inst_count();
         let budget = (GROWTH * original).max(original + MIN_BUDGET).min(HARD_CAP);
@@ -148,8 +153,8 @@ impl Pass for Inline {
                     call_graph.call_sites(callee_id),
                     callee_size,
                     looped,
-                    size,
-                    budget,
+                    (size, budget),
+                    unit,
                 );
                 match decision {
                     Err(reason) => {
@@ -179,6 +184,9 @@ impl Pass for Inline {
                             continue;
                         };
                         size += callee_size + 1;
+                        if let Some(unit) = unit {
+                            unit.spend(callee_size + 1);
+                        }
                         inlined += 1;
                         cx.applied_with(func, block, loc, || {
                             format!(
@@ -254,6 +262,7 @@ enum KeptBecause {
     Recursive,
     NoInline,
     HardCap,
+    UnitBudget { limit: usize },
     TooLarge { callee_size: usize },
     NotInLoop { callee_size: usize, call_sites: u32 },
     Budget { caller_size: usize, budget: usize },
@@ -266,6 +275,10 @@ impl std::fmt::Display for KeptBecause {
             KeptBecause::Recursive => write!(f, "it is recursive (on a cycle of the call graph)"),
             KeptBecause::NoInline => write!(f, "the callee is marked `noinline`"),
             KeptBecause::HardCap => write!(f, "the caller would exceed {HARD_CAP} instructions"),
+            KeptBecause::UnitBudget { limit } => write!(
+                f,
+                "the module's inlining budget is spent ({limit} instructions added)"
+            ),
             KeptBecause::TooLarge { callee_size } => write!(
                 f,
                 "too large ({callee_size} instructions; the limit is {MEDIUM})"
@@ -295,8 +308,8 @@ fn decide(
     call_sites: u32,
     callee_size: usize,
     in_loop: bool,
-    caller_size: usize,
-    budget: usize,
+    (caller_size, budget): (usize, usize),
+    unit: Option<&UnitBudget>,
 ) -> Result<&'static str, KeptBecause> {
     if callee.layout.is_empty() {
         return Err(KeptBecause::NoBody);
@@ -310,6 +323,11 @@ fn decide(
     let grown = caller_size + callee_size;
     if grown > HARD_CAP {
         return Err(KeptBecause::HardCap);
+    }
+    if let Some(unit) = unit.filter(|u| callee_size + 1 > u.left()) {
+        return Err(KeptBecause::UnitBudget {
+            limit: unit.limit(),
+        });
     }
     if callee.inline == InlineHint::Always {
         return Ok("marked `inline`");
