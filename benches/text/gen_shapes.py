@@ -11,6 +11,9 @@ eighth session: shapes across functions and loops").
     python3 benches/text/gen_shapes.py wide N FILE        # a struct of N fields, each read by name
     python3 benches/text/gen_shapes.py join N FILE        # N arms `x == k` into one join block
     python3 benches/text/gen_shapes.py args N FILE        # a call of N arguments to N parameters
+    python3 benches/text/gen_shapes.py diamonds N FILE    # N diamonds reading a running sum in both arms
+    python3 benches/text/gen_shapes.py divs N FILE        # N checked divisions into one running sum
+    python3 benches/text/gen_shapes.py reads N FILE       # N checked reads v[k] into one running sum
 
 `functions` and `main` stress what the pipeline and the lowering do per function (a lookup by
 name per function made them quadratic); `chain` stresses the inliner copying callees into
@@ -31,6 +34,10 @@ the whole layout per field: both quadratic). `poolopt run FILE --entry wide --ar
 --entry join --args 5` returns 25. `args` is a function of N parameters that sums them and a
 caller passing N arguments (the backtracking register allocator is quadratic in values live
 at once in their ABI places); `poolopt run FILE --entry args --args 1` returns N (N + 1) / 2.
+`diamonds`, `divs` and `reads` stress Cranelift's e-graph elaboration at `--cl-opt speed`
+(crates/jit/src/elaboration.rs): a running sum read only in both arms of the next diamond (a
+checked division's -1 test is one) is recomputed whole in every arm, and a sum of loaded values
+sinks past all the loads; `poolopt run FILE --entry diamonds|divs|reads --args 7` ends.
 """
 
 import sys
@@ -140,8 +147,35 @@ def args(n):
     return "\n".join(s) + "\n"
 
 
+def diamonds(n):
+    s = ["fn diamonds(m: i64) -> i64 {", "    var s: i64", "    var t: i64", "    var c: bool",
+         "entry:", "    s = copy m"]
+    for k in range(n):
+        s.append(f"    c = slt m, {k}\n    brif c, a{k}, b{k}\na{k}:\n    t = add s, 1\n    br j{k}\n"
+                 f"b{k}:\n    t = sub s, 2\n    br j{k}\nj{k}:\n    s = add s, t")
+    s.append("    ret s\n}")
+    return "\n".join(s) + "\n"
+
+
+def divs(n):
+    s = ["fn divs(m: i64) -> i64 {", "    var s: i64", "    var x: i64", "entry:", "    s = copy m"]
+    s += ["    x = sdiv s, m\n    s = add s, x"] * n
+    s.append("    ret s\n}")
+    return "\n".join(s) + "\n"
+
+
+def reads(n):
+    s = ["fn reads(m: i64) -> i64 {", "    var v: vec<i64>", "    var i: i64", "    var s: i64",
+         "    var x: i64", "    var c: bool", "entry:", "    v = new vec<i64>", "    i = copy 0",
+         "    br fill", "fill:", "    push v, i", "    i = add i, 1", f"    c = slt i, {n}",
+         "    brif c, fill, start", "start:", "    s = copy m"]
+    s += [f"    x = get v[{k}]\n    s = add s, x" for k in range(n)]
+    s.append("    ret s\n}")
+    return "\n".join(s) + "\n"
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("functions", "main", "chain", "nest", "vecs", "consts", "wide", "join", "args"):
+    if len(sys.argv) != 4 or sys.argv[1] not in ("functions", "main", "chain", "nest", "vecs", "consts", "wide", "join", "args", "diamonds", "divs", "reads"):
         sys.exit(__doc__)
     shape, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     text = {
@@ -154,6 +188,9 @@ def main():
         "wide": lambda: wide(n),
         "join": lambda: join(n),
         "args": lambda: args(n),
+        "diamonds": lambda: diamonds(n),
+        "divs": lambda: divs(n),
+        "reads": lambda: reads(n),
     }[shape]()
     with open(path, "w") as f:
         f.write(text)

@@ -6,6 +6,7 @@
 //! every host and stable enough for snapshot tests. Code is compiled without fuel checks. A
 //! function is lowered and compiled in its tier ([`crate::tier`]), as the JIT does.
 
+use crate::elaboration::{egraph_is_safe, ElaborationScratch};
 use crate::error::JitError;
 use crate::lower::{lower_function, LowerEnv};
 use crate::runtime::RtFunc;
@@ -94,6 +95,9 @@ pub fn emit_clif(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
 pub fn emit_asm(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
     let isa = fixed_isa(cl_opt, Tier::Normal)?;
     let mut huge_isa: Option<OwnedTargetIsa> = None;
+    // At `speed`, the ISA of a function the e-graph pass would blow up, as the JIT does.
+    let mut plain_isa: Option<OwnedTargetIsa> = None;
+    let mut elaboration = ElaborationScratch::default();
     let mut cs = isa
         .to_capstone()
         .map_err(|e| JitError::Disasm(e.to_string()))?;
@@ -106,7 +110,13 @@ pub fn emit_asm(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
     let mut out = String::new();
     for_each_lowered(module, &isa, |name, func, tier| {
         let tier_isa = match tier {
-            Tier::Normal => &isa,
+            Tier::Normal if cl_opt == ClOpt::None || egraph_is_safe(func, &mut elaboration) => {
+                &isa
+            }
+            Tier::Normal => match &mut plain_isa {
+                Some(i) => &*i,
+                slot => slot.insert(fixed_isa(ClOpt::None, Tier::Normal)?),
+            },
             Tier::Huge => match &mut huge_isa {
                 Some(i) => &*i,
                 slot => slot.insert(fixed_isa(cl_opt, Tier::Huge)?),

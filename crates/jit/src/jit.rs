@@ -17,6 +17,7 @@ use crate::abi;
 use crate::error::{EntryError, JitError, RunError};
 use crate::lower::{lower_function, lower_rt_stub, lower_shim, LowerEnv};
 use crate::runtime::{RtFunc, RunCtx, RunStats, TrapRecord};
+use crate::elaboration::{egraph_is_safe, ElaborationScratch};
 use crate::scratch::LowerScratch;
 use crate::target::{host_isa, ClOpt};
 use crate::tier::Tier;
@@ -91,6 +92,8 @@ pub struct CompiledModule {
     compiled: Vec<bool>,
     /// Per IR function, the tier it was compiled in (`None`: not compiled).
     tiers: Vec<Option<Tier>>,
+    /// Per IR function, the Cranelift level it was compiled at (`None`: not compiled).
+    cl_opts: Vec<Option<ClOpt>>,
     messages: Vec<String>,
     fuel: bool,
     code_size: usize,
@@ -121,18 +124,29 @@ impl Drop for CompiledModule {
 /// 4,000 parameters 2.6 s of a `run`. Shims of ordinary functions keep the module's flags.
 pub const SHIM_BACKTRACKING_PARAMS: usize = 64;
 
-/// The huge tier's ISA ([`crate::tier`]), built on first use: the huge functions, the runtime
-/// stubs and the shims of wide functions are compiled with it.
-struct LazyHugeIsa {
+/// An ISA other than the module's own, built on first use: the huge tier's (the huge
+/// functions, the runtime stubs and the shims of wide functions are compiled with it), and the
+/// normal tier's at `opt_level=none` (a function whose e-graph elaboration would blow up:
+/// [`crate::elaboration`]).
+struct LazyIsa {
     cl_opt: ClOpt,
+    tier: Tier,
     isa: Option<OwnedTargetIsa>,
 }
 
-impl LazyHugeIsa {
+impl LazyIsa {
+    fn new(cl_opt: ClOpt, tier: Tier) -> LazyIsa {
+        LazyIsa {
+            cl_opt,
+            tier,
+            isa: None,
+        }
+    }
+
     fn get(&mut self) -> Result<&dyn cranelift_codegen::isa::TargetIsa, JitError> {
         let isa = match &mut self.isa {
             Some(isa) => isa,
-            slot => slot.insert(host_isa(self.cl_opt, Tier::Huge)?),
+            slot => slot.insert(host_isa(self.cl_opt, self.tier)?),
         };
         Ok(&**isa)
     }
@@ -229,6 +243,7 @@ impl CompiledModule {
             func_names: module.funcs.values().map(|f| f.name.clone()).collect(),
             compiled: selected,
             tiers: vec![None; module.funcs.len()],
+            cl_opts: vec![None; module.funcs.len()],
             messages: Vec::new(),
             fuel: opts.fuel,
             code_size: 0,
@@ -335,7 +350,10 @@ impl CompiledModule {
         let mut scratch = LowerScratch::new();
         // The ISA of the huge tier, built when the first huge function, stub or wide shim
         // comes.
-        let mut huge_isa = LazyHugeIsa { cl_opt, isa: None };
+        let mut huge_isa = LazyIsa::new(cl_opt, Tier::Huge);
+        // At `speed`, the ISA of a function the e-graph pass would blow up.
+        let mut plain_isa = LazyIsa::new(ClOpt::None, Tier::Normal);
+        let mut elaboration = ElaborationScratch::default();
         // The stubs: one is active at a time, below a JIT frame and above the runtime's.
         let mut stub_frame = 0u64;
         for &(rt, stub, target) in &stubs {
@@ -381,15 +399,25 @@ impl CompiledModule {
                 &mut scratch,
             )?;
             self.tiers[index] = Some(info.tier);
-            match info.tier {
-                Tier::Normal => jit
-                    .define_function(id, &mut ctx)
-                    .map_err(|e| module_error(&f.name, e))?,
+            self.cl_opts[index] = Some(match info.tier {
+                Tier::Normal
+                    if cl_opt == ClOpt::None || egraph_is_safe(&ctx.func, &mut elaboration) =>
+                {
+                    jit.define_function(id, &mut ctx)
+                        .map_err(|e| module_error(&f.name, e))?;
+                    cl_opt
+                }
+                Tier::Normal => {
+                    let isa = plain_isa.get()?;
+                    define_with_isa(jit, id, &mut ctx, isa, &f.name)?;
+                    ClOpt::None
+                }
                 Tier::Huge => {
                     let isa = huge_isa.get()?;
                     define_with_isa(jit, id, &mut ctx, isa, &f.name)?;
+                    ClOpt::None
                 }
-            }
+            });
             let code = ctx.compiled_code();
             self.code_size += code.map_or(0, |c| c.code_info().total_size as usize);
             // The frame as compiled (below the frame pointer, plus the saved frame pointer
@@ -485,6 +513,14 @@ impl CompiledModule {
     pub fn tier_of(&self, name: &str) -> Option<Tier> {
         let index = self.func_names.iter().position(|n| n == name)?;
         self.tiers.get(index).copied().flatten()
+    }
+
+    /// The Cranelift level the function named `name` was compiled at (`None`: not compiled):
+    /// the module's, but `none` in the huge tier and for a function whose e-graph elaboration
+    /// would blow up ([`crate::elaboration`]).
+    pub fn cl_opt_of(&self, name: &str) -> Option<ClOpt> {
+        let index = self.func_names.iter().position(|n| n == name)?;
+        self.cl_opts.get(index).copied().flatten()
     }
 
     /// Whether the module was compiled with fuel checks.

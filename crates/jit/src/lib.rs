@@ -48,6 +48,7 @@
 pub mod abi;
 mod append;
 mod block_consts;
+pub mod elaboration;
 pub mod emit;
 pub mod entry;
 mod error;
