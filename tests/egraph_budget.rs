@@ -83,8 +83,18 @@ fn assert_level_and_result(src: &str, entry: &str, want_at_speed: ClOpt, what: &
 
 #[test]
 fn a_chain_read_only_in_the_arms_of_diamonds_compiles_without_the_egraph() {
-    assert_level_and_result(&diamond_chain(10, false), "chain", ClOpt::Speed, "10 diamonds");
-    assert_level_and_result(&diamond_chain(400, false), "chain", ClOpt::None, "400 diamonds");
+    assert_level_and_result(
+        &diamond_chain(10, false),
+        "chain",
+        ClOpt::Speed,
+        "10 diamonds",
+    );
+    assert_level_and_result(
+        &diamond_chain(400, false),
+        "chain",
+        ClOpt::None,
+        "400 diamonds",
+    );
 }
 
 #[test]

@@ -25,7 +25,7 @@
 //! load, a call's result, a block parameter) were defined before it, in side-effecting
 //! instructions; past a budget proportional to the function's size it stops and says no, and
 //! the function is compiled at `opt_level=none`. Ordinary functions stay far below both
-//! budgets (slot_pool_128's: docs/jit.md, "Elaboration budget").
+//! budgets (docs/jit.md, "The elaboration budget").
 
 use cranelift_codegen::dominator_tree::DominatorTree;
 use cranelift_codegen::flowgraph::ControlFlowGraph;

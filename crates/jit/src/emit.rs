@@ -110,9 +110,7 @@ pub fn emit_asm(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
     let mut out = String::new();
     for_each_lowered(module, &isa, |name, func, tier| {
         let tier_isa = match tier {
-            Tier::Normal if cl_opt == ClOpt::None || egraph_is_safe(func, &mut elaboration) => {
-                &isa
-            }
+            Tier::Normal if cl_opt == ClOpt::None || egraph_is_safe(func, &mut elaboration) => &isa,
             Tier::Normal => match &mut plain_isa {
                 Some(i) => &*i,
                 slot => slot.insert(fixed_isa(ClOpt::None, Tier::Normal)?),

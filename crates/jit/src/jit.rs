@@ -14,10 +14,10 @@
 //!   stack, at the cost of starting a thread per run).
 
 use crate::abi;
+use crate::elaboration::{egraph_is_safe, ElaborationScratch};
 use crate::error::{EntryError, JitError, RunError};
 use crate::lower::{lower_function, lower_rt_stub, lower_shim, LowerEnv};
 use crate::runtime::{RtFunc, RunCtx, RunStats, TrapRecord};
-use crate::elaboration::{egraph_is_safe, ElaborationScratch};
 use crate::scratch::LowerScratch;
 use crate::target::{host_isa, ClOpt};
 use crate::tier::Tier;
