@@ -17,7 +17,7 @@
 //!   the end of the block: every loaded value stays live across all the loads after it (6,000
 //!   of them: 1.3 s, against 0.06 s at `none`).
 //!
-//! [`egraph_is_safe`] replays the elaboration's placement on the function as lowered, cheaply:
+//! `egraph_is_safe` replays the elaboration's placement on the function as lowered, cheaply:
 //! the dominator tree in preorder, a scoped set of the pure values already computed, and each
 //! side-effecting instruction's and branch's operands computed where they are used (without
 //! the loop-invariant hoisting the real pass adds, which only ever computes less). It counts
