@@ -121,3 +121,59 @@ fn many_checked_reads_into_one_sum_compile_without_the_egraph() {
     assert_level_and_result(&summed_reads(20), "reads", ClOpt::Speed, "20 reads");
     assert_level_and_result(&summed_reads(2_000), "reads", ClOpt::None, "2,000 reads");
 }
+
+/// Whether `entry` of `src` is compiled at `none` when `speed` is asked for.
+fn downgraded(src: &str, entry: &str) -> bool {
+    let module = parse(src).expect("parses");
+    let options = JitOptions {
+        cl_opt: ClOpt::Speed,
+        fuel: false,
+    };
+    let compiled = CompiledModule::compile(&module, &options).expect("compiles");
+    compiled.cl_opt_of(entry) == Some(ClOpt::None)
+}
+
+/// The smallest `n` in `lo..=hi` whose `make(n)` is downgraded, by bisection (the replay's
+/// counts grow with `n`), or `None`.
+fn first_downgraded(
+    make: impl Fn(usize) -> String,
+    entry: &str,
+    lo: usize,
+    hi: usize,
+) -> Option<usize> {
+    if !downgraded(&make(hi), entry) {
+        return None;
+    }
+    let (mut lo, mut hi) = (lo, hi);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if downgraded(&make(mid), entry) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Some(lo)
+}
+
+#[test]
+fn the_replay_switches_near_where_the_blowup_starts() {
+    // Where each shape first compiles at `none` (found by bisection): with the lowering as it
+    // is, diamonds and divisions cross the 512-instruction floor and the copy budget together
+    // (48 and 46 when this was written), summed reads the stretch budget (385). Each is where
+    // the shape starts to cost more at `speed` than the e-graph can save (docs/jit.md, "The
+    // elaboration budget"). The ranges leave room for the lowering to change a little; a
+    // budget or a purity rule that changes much moves a switch out of its range.
+    let diamonds = first_downgraded(|n| diamond_chain(n, false), "chain", 1, 400);
+    assert!(matches!(diamonds, Some(40..=60)), "diamonds: {diamonds:?}");
+    let divisions = first_downgraded(division_chain, "divs", 1, 400);
+    assert!(
+        matches!(divisions, Some(40..=60)),
+        "divisions: {divisions:?}"
+    );
+    let reads = first_downgraded(summed_reads, "reads", 1, 2_000);
+    assert!(matches!(reads, Some(300..=480)), "reads: {reads:?}");
+    // The near miss never switches, however long.
+    let anchored = first_downgraded(|n| diamond_chain(n, true), "chain", 1, 1_000);
+    assert_eq!(anchored, None);
+}

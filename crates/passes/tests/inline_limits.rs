@@ -254,6 +254,22 @@ fn a_chain_of_callers_stops_at_the_unit_budget() {
         "{kept:?}"
     );
     assert!(kept.contains(&format!("call of `f1` {unit}")), "{kept:?}");
+    // The accounting: each copy spends its callee's size plus one, and the copies made spent
+    // no more than the budget; every call kept for the unit's sake had a callee too large for
+    // what was left (at least the budget minus all that was spent).
+    let spent: usize = remarks(&report, RemarkKind::Applied)
+        .iter()
+        .filter_map(|m| {
+            let size = m.split_once("inlined (")?.1.split_once(" instructions")?.0;
+            Some(size.parse::<usize>().expect("a size") + 1)
+        })
+        .sum();
+    assert!(spent <= UNIT_MIN_BUDGET, "{spent}");
+    for m in kept.iter().filter(|m| m.ends_with(&unit)) {
+        let callee = m.split('`').nth(1).expect("a callee name");
+        let size = module.funcs[module.func_by_name(callee).expect("callee")].inst_count();
+        assert!(size + 1 > UNIT_MIN_BUDGET - spent, "{m}: {size} of {spent}");
+    }
 }
 
 #[test]
