@@ -81,9 +81,13 @@ impl Default for ElaborationScratch {
     }
 }
 
-/// How the replay ended.
+/// The replay's counts against its budgets.
+#[derive(Debug)]
 struct Replay {
+    /// Pure instructions computed.
     copies: usize,
+    /// Over every pure instruction computed: how many side-effecting instructions later than
+    /// written, times its operands that are not pure.
     stretch: u64,
     copy_budget: usize,
     stretch_budget: u64,
@@ -138,8 +142,15 @@ pub(crate) fn egraph_is_safe(func: &Function, scratch: &mut ElaborationScratch) 
         copy_budget: insts.saturating_mul(COPIES_PER_INST) + COPY_SLACK,
         stretch_budget: (insts as u64).saturating_mul(STRETCH_PER_INST) + STRETCH_SLACK,
     };
+    run_replay(func, scratch, &mut replay);
+    !replay.over()
+}
+
+/// Replays the elaboration of `func` into `replay`'s counts, stopping once they pass its
+/// budgets.
+fn run_replay(func: &Function, scratch: &mut ElaborationScratch, replay: &mut Replay) {
     let Some(entry) = func.layout.entry_block() else {
-        return true;
+        return;
     };
     let s = scratch;
     s.cfg.compute(func);
@@ -182,9 +193,9 @@ pub(crate) fn egraph_is_safe(func: &Function, scratch: &mut ElaborationScratch) 
                 continue;
             }
             for arg in func.dfg.inst_values(inst) {
-                demand(func, s, &mut replay, arg, at);
+                demand(func, s, replay, arg, at);
                 if replay.over() {
-                    return false;
+                    return;
                 }
             }
             at += 1;
@@ -196,7 +207,6 @@ pub(crate) fn egraph_is_safe(func: &Function, scratch: &mut ElaborationScratch) 
             s.walk.push(Some(child));
         }
     }
-    true
 }
 
 /// Computes `v` at side-effecting position `at`, with the operands it needs that are not
@@ -239,5 +249,143 @@ fn demand(func: &Function, s: &mut ElaborationScratch, replay: &mut Replay, v: V
                 s.pending.push((arg, false));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, Signature, TrapCode};
+    use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
+    use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+    use target_lexicon::PointerWidth;
+
+    fn signature() -> Signature {
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params.push(AbiParam::new(types::I64));
+        sig.returns.push(AbiParam::new(types::I64));
+        sig
+    }
+
+    fn frontend() -> TargetFrontendConfig {
+        TargetFrontendConfig {
+            default_call_conv: CallConv::SystemV,
+            pointer_width: PointerWidth::U64,
+            page_size_align_log2: 12,
+        }
+    }
+
+    /// The replay's counts for `func`, without budgets.
+    fn counts(func: &Function) -> (usize, u64) {
+        let mut replay = Replay {
+            copies: 0,
+            stretch: 0,
+            copy_budget: usize::MAX,
+            stretch_budget: u64::MAX,
+        };
+        run_replay(func, &mut ElaborationScratch::default(), &mut replay);
+        (replay.copies, replay.stretch)
+    }
+
+    #[test]
+    fn a_value_read_only_in_both_arms_is_computed_in_each() {
+        // block0(x): one = iconst 1; y = iadd x, one; brif x, block1, block2
+        // block1: return iadd y, one      block2: return isub y, one
+        // Each arm computes `one`, `y` and its own result: 6 copies. `y` is computed one
+        // side-effecting instruction (the brif) after it was written in the first arm visited
+        // and two (the brif and that arm's return) in the other, and `x` is its one operand
+        // that is not pure: a stretch of 1 + 2.
+        let mut func = Function::with_name_signature(Default::default(), signature());
+        let mut fbc = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(&mut func, &mut fbc);
+        let (b0, b1, b2) = (b.create_block(), b.create_block(), b.create_block());
+        b.append_block_params_for_function_params(b0);
+        b.switch_to_block(b0);
+        let x = b.block_params(b0)[0];
+        let one = b.ins().iconst(types::I64, 1);
+        let y = b.ins().iadd(x, one);
+        b.ins().brif(x, b1, &[], b2, &[]);
+        b.switch_to_block(b1);
+        let up = b.ins().iadd(y, one);
+        b.ins().return_(&[up]);
+        b.switch_to_block(b2);
+        let down = b.ins().isub(y, one);
+        b.ins().return_(&[down]);
+        b.seal_all_blocks();
+        b.finalize(frontend());
+        assert_eq!(counts(&func), (6, 3));
+    }
+
+    #[test]
+    fn a_value_its_own_block_uses_is_computed_once() {
+        // The near miss: block0 also stores `y`, so it is computed there, before the branch,
+        // and both arms find it: `one` and `y` once, and each arm's own result.
+        let mut func = Function::with_name_signature(Default::default(), signature());
+        let mut fbc = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(&mut func, &mut fbc);
+        let (b0, b1, b2) = (b.create_block(), b.create_block(), b.create_block());
+        b.append_block_params_for_function_params(b0);
+        b.switch_to_block(b0);
+        let x = b.block_params(b0)[0];
+        let one = b.ins().iconst(types::I64, 1);
+        let y = b.ins().iadd(x, one);
+        b.ins().store(MemFlagsData::trusted(), y, x, 0);
+        b.ins().brif(x, b1, &[], b2, &[]);
+        b.switch_to_block(b1);
+        let up = b.ins().iadd(y, one);
+        b.ins().return_(&[up]);
+        b.switch_to_block(b2);
+        let down = b.ins().isub(y, one);
+        b.ins().return_(&[down]);
+        b.seal_all_blocks();
+        b.finalize(frontend());
+        assert_eq!(counts(&func), (4, 0));
+    }
+
+    #[test]
+    fn purity_follows_the_egraph_pass() {
+        let mut func = Function::with_name_signature(Default::default(), signature());
+        let mut fbc = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(&mut func, &mut fbc);
+        let b0 = b.create_block();
+        b.append_block_params_for_function_params(b0);
+        b.switch_to_block(b0);
+        let x = b.block_params(b0)[0];
+        let add = b.ins().iadd(x, x);
+        let cmp = b
+            .ins()
+            .icmp_imm(cranelift_codegen::ir::condcodes::IntCC::Equal, x, 0);
+        let load = b.ins().load(types::I64, MemFlagsData::trusted(), x, 0);
+        let fixed = MemFlagsData::trusted().with_readonly().with_can_move();
+        let readonly = b.ins().load(types::I64, fixed, x, 8);
+        let div = b.ins().sdiv(x, add);
+        let sig = b.import_signature(signature());
+        let callee = b.ins().iconst(types::I64, 0);
+        let call = b.ins().call_indirect(sig, callee, &[x]);
+        let called = b.inst_results(call)[0];
+        b.ins().store(MemFlagsData::trusted(), x, x, 0);
+        b.ins().trapnz(cmp, TrapCode::unwrap_user(1));
+        let sum = b.ins().iadd(load, readonly);
+        let sum = b.ins().iadd(sum, div);
+        let sum = b.ins().iadd(sum, called);
+        b.ins().return_(&[sum]);
+        b.seal_all_blocks();
+        b.finalize(frontend());
+        let def = |v: Value| match func.dfg.value_def(v) {
+            ValueDef::Result(inst, _) => inst,
+            _ => unreachable!("a result"),
+        };
+        let pure = |v: Value| is_pure(&func, def(v));
+        assert!(pure(add) && pure(cmp) && pure(callee) && pure(readonly));
+        assert!(!pure(load), "a load that may see a store");
+        assert!(!pure(div), "a division may trap");
+        assert!(!pure(called), "a call");
+        let insts: Vec<Inst> = func.layout.block_insts(b0).collect();
+        let effects: Vec<bool> = insts
+            .iter()
+            .filter(|&&i| func.dfg.inst_results(i).is_empty())
+            .map(|&i| is_pure(&func, i))
+            .collect();
+        assert_eq!(effects, [false, false, false], "store, trapnz, return");
     }
 }
