@@ -354,7 +354,7 @@ mod tests {
         let add = b.ins().iadd(x, x);
         let cmp = b
             .ins()
-            .icmp_imm(cranelift_codegen::ir::condcodes::IntCC::Equal, x, 0);
+            .icmp_imm_s(cranelift_codegen::ir::condcodes::IntCC::Equal, x, 0);
         let load = b.ins().load(types::I64, MemFlagsData::trusted(), x, 0);
         let fixed = MemFlagsData::trusted().with_readonly().with_can_move();
         let readonly = b.ins().load(types::I64, fixed, x, 8);
