@@ -136,14 +136,23 @@ pub(crate) fn egraph_is_safe(func: &Function, scratch: &mut ElaborationScratch) 
     if insts <= ALWAYS_SAFE_INSTS {
         return true;
     }
+    let (copy_budget, stretch_budget) = budgets(insts);
     let mut replay = Replay {
         copies: 0,
         stretch: 0,
-        copy_budget: insts.saturating_mul(COPIES_PER_INST) + COPY_SLACK,
-        stretch_budget: (insts as u64).saturating_mul(STRETCH_PER_INST) + STRETCH_SLACK,
+        copy_budget,
+        stretch_budget,
     };
     run_replay(func, scratch, &mut replay);
     !replay.over()
+}
+
+/// The copy and stretch budgets of a function of `insts` CLIF instructions.
+fn budgets(insts: usize) -> (usize, u64) {
+    (
+        insts.saturating_mul(COPIES_PER_INST) + COPY_SLACK,
+        (insts as u64).saturating_mul(STRETCH_PER_INST) + STRETCH_SLACK,
+    )
 }
 
 /// Replays the elaboration of `func` into `replay`'s counts, stopping once they pass its
@@ -289,12 +298,12 @@ mod tests {
 
     #[test]
     fn a_value_read_only_in_both_arms_is_computed_in_each() {
-        // block0(x): one = iconst 1; y = iadd x, one; brif x, block1, block2
+        // block0(x): one = iconst 1; l = load x; y = iadd l, l; brif x, block1, block2
         // block1: return iadd y, one      block2: return isub y, one
-        // Each arm computes `one`, `y` and its own result: 6 copies. `y` is computed one
-        // side-effecting instruction (the brif) after it was written in the first arm visited
-        // and two (the brif and that arm's return) in the other, and `x` is its one operand
-        // that is not pure: a stretch of 1 + 2.
+        // Each arm computes `one`, `y` and its own result: 6 copies (the load is no copy: it
+        // stays where it is). `y` is computed one side-effecting instruction (the brif) after
+        // it was written in the first arm visited and two (the brif and that arm's return) in
+        // the other, and reads the load twice: a stretch of 2 × (1 + 2).
         let mut func = Function::with_name_signature(Default::default(), signature());
         let mut fbc = FunctionBuilderContext::new();
         let mut b = FunctionBuilder::new(&mut func, &mut fbc);
@@ -303,7 +312,8 @@ mod tests {
         b.switch_to_block(b0);
         let x = b.block_params(b0)[0];
         let one = b.ins().iconst(types::I64, 1);
-        let y = b.ins().iadd(x, one);
+        let loaded = b.ins().load(types::I64, MemFlagsData::trusted(), x, 0);
+        let y = b.ins().iadd(loaded, loaded);
         b.ins().brif(x, b1, &[], b2, &[]);
         b.switch_to_block(b1);
         let up = b.ins().iadd(y, one);
@@ -313,7 +323,7 @@ mod tests {
         b.ins().return_(&[down]);
         b.seal_all_blocks();
         b.finalize(frontend());
-        assert_eq!(counts(&func), (6, 3));
+        assert_eq!(counts(&func), (6, 6));
     }
 
     #[test]
@@ -343,6 +353,22 @@ mod tests {
     }
 
     #[test]
+    fn the_budgets_grow_with_the_function_and_are_inclusive() {
+        assert_eq!(budgets(1_000), (3_000, 164_000));
+        assert_eq!(budgets(600), (2_200, 138_400));
+        let at = |copies, stretch| Replay {
+            copies,
+            stretch,
+            copy_budget: 10,
+            stretch_budget: 20,
+        };
+        assert!(!at(10, 20).over());
+        assert!(at(11, 0).over());
+        assert!(at(0, 21).over());
+        assert!(!at(9, 19).over());
+    }
+
+    #[test]
     fn purity_follows_the_egraph_pass() {
         let mut func = Function::with_name_signature(Default::default(), signature());
         let mut fbc = FunctionBuilderContext::new();
@@ -358,6 +384,10 @@ mod tests {
         let load = b.ins().load(types::I64, MemFlagsData::trusted(), x, 0);
         let fixed = MemFlagsData::trusted().with_readonly().with_can_move();
         let readonly = b.ins().load(types::I64, fixed, x, 8);
+        let movable = MemFlagsData::trusted().with_can_move();
+        let not_readonly = b.ins().load(types::I64, movable, x, 16);
+        let may_trap = MemFlagsData::new().with_readonly().with_can_move();
+        let trapping = b.ins().load(types::I64, may_trap, x, 24);
         let div = b.ins().sdiv(x, add);
         let sig = b.import_signature(signature());
         let callee = b.ins().iconst(types::I64, 0);
@@ -368,6 +398,8 @@ mod tests {
         let sum = b.ins().iadd(load, readonly);
         let sum = b.ins().iadd(sum, div);
         let sum = b.ins().iadd(sum, called);
+        let sum = b.ins().iadd(sum, not_readonly);
+        let sum = b.ins().iadd(sum, trapping);
         b.ins().return_(&[sum]);
         b.seal_all_blocks();
         b.finalize(frontend());
@@ -378,6 +410,8 @@ mod tests {
         let pure = |v: Value| is_pure(&func, def(v));
         assert!(pure(add) && pure(cmp) && pure(callee) && pure(readonly));
         assert!(!pure(load), "a load that may see a store");
+        assert!(!pure(not_readonly), "a movable load that may see a store");
+        assert!(!pure(trapping), "a read-only load that may trap");
         assert!(!pure(div), "a division may trap");
         assert!(!pure(called), "a call");
         let insts: Vec<Inst> = func.layout.block_insts(b0).collect();
