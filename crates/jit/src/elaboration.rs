@@ -298,12 +298,14 @@ mod tests {
 
     #[test]
     fn a_value_read_only_in_both_arms_is_computed_in_each() {
-        // block0(x): one = iconst 1; l = load x; y = iadd l, l; brif x, block1, block2
+        // block0(x): one = iconst 1; l = load x; store l, x+8; y = iadd l, l;
+        //            brif x, block1, block2
         // block1: return iadd y, one      block2: return isub y, one
         // Each arm computes `one`, `y` and its own result: 6 copies (the load is no copy: it
-        // stays where it is). `y` is computed one side-effecting instruction (the brif) after
-        // it was written in the first arm visited and two (the brif and that arm's return) in
-        // the other, and reads the load twice: a stretch of 2 × (1 + 2).
+        // stays where it is, and the store reads it there). `y` is computed one
+        // side-effecting instruction (the brif) after it was written in the first arm visited
+        // and two (the brif and that arm's return) in the other, and reads the load twice: a
+        // stretch of 2 × (1 + 2).
         let mut func = Function::with_name_signature(Default::default(), signature());
         let mut fbc = FunctionBuilderContext::new();
         let mut b = FunctionBuilder::new(&mut func, &mut fbc);
@@ -313,6 +315,7 @@ mod tests {
         let x = b.block_params(b0)[0];
         let one = b.ins().iconst(types::I64, 1);
         let loaded = b.ins().load(types::I64, MemFlagsData::trusted(), x, 0);
+        b.ins().store(MemFlagsData::trusted(), loaded, x, 8);
         let y = b.ins().iadd(loaded, loaded);
         b.ins().brif(x, b1, &[], b2, &[]);
         b.switch_to_block(b1);
