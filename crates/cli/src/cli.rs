@@ -127,7 +127,8 @@ pub struct RunArgs {
     pub args: Vec<i64>,
     #[command(flatten)]
     pub opt: OptOptions,
-    /// Cranelift's own optimization level.
+    /// Cranelift's own optimization level. At `speed`, a huge function and one whose e-graph
+    /// pass would blow up are compiled at `none` (docs/jit.md).
     #[arg(long, value_enum, default_value_t = ClOptArg::Speed)]
     pub cl_opt: ClOptArg,
     /// Run in the reference interpreter instead of the JIT (the same as `--engine interp`).
@@ -212,7 +213,8 @@ pub struct EmitArgs {
     /// What to print.
     #[arg(long, value_enum)]
     pub emit: EmitKind,
-    /// Cranelift's own optimization level (for clif and asm).
+    /// Cranelift's own optimization level (for clif and asm). At `speed`, a huge function and
+    /// one whose e-graph pass would blow up are compiled at `none`, as `run` does.
     #[arg(long, value_enum, default_value_t = ClOptArg::Speed)]
     pub cl_opt: ClOptArg,
 }
