@@ -296,16 +296,9 @@ mod tests {
         (replay.copies, replay.stretch)
     }
 
-    #[test]
-    fn a_value_read_only_in_both_arms_is_computed_in_each() {
-        // block0(x): one = iconst 1; l = load x; store l, x+8; y = iadd l, l;
-        //            brif x, block1, block2
-        // block1: return iadd y, one      block2: return isub y, one
-        // Each arm computes `one`, `y` and its own result: 6 copies (the load is no copy: it
-        // stays where it is, and the store reads it there). `y` is computed one
-        // side-effecting instruction (the brif) after it was written in the first arm visited
-        // and two (the brif and that arm's return) in the other, and reads the load twice: a
-        // stretch of 2 × (1 + 2).
+    /// `block0(x): one = iconst 1; y = entry(x, one); brif x, block1, block2`, then
+    /// `block1: return iadd y, one` and `block2: return isub y, one`.
+    fn diamond(entry: impl FnOnce(&mut FunctionBuilder<'_>, Value, Value) -> Value) -> Function {
         let mut func = Function::with_name_signature(Default::default(), signature());
         let mut fbc = FunctionBuilderContext::new();
         let mut b = FunctionBuilder::new(&mut func, &mut fbc);
@@ -314,9 +307,7 @@ mod tests {
         b.switch_to_block(b0);
         let x = b.block_params(b0)[0];
         let one = b.ins().iconst(types::I64, 1);
-        let loaded = b.ins().load(types::I64, MemFlagsData::trusted(), x, 0);
-        b.ins().store(MemFlagsData::trusted(), loaded, x, 8);
-        let y = b.ins().iadd(loaded, loaded);
+        let y = entry(&mut b, x, one);
         b.ins().brif(x, b1, &[], b2, &[]);
         b.switch_to_block(b1);
         let up = b.ins().iadd(y, one);
@@ -326,32 +317,34 @@ mod tests {
         b.ins().return_(&[down]);
         b.seal_all_blocks();
         b.finalize(frontend());
+        func
+    }
+
+    #[test]
+    fn a_value_read_only_in_both_arms_is_computed_in_each() {
+        // block0: l = load x; store l, x+8; y = iadd l, l. Each arm computes `one`, `y` and
+        // its own result: 6 copies (the load is no copy: it stays where it is, and the store
+        // reads it there). `y` is computed one side-effecting instruction (the brif) after it
+        // was written in the first arm visited and two (the brif and that arm's return) in
+        // the other, and reads the load twice: a stretch of 2 × (1 + 2).
+        let func = diamond(|b, x, _| {
+            let loaded = b.ins().load(types::I64, MemFlagsData::trusted(), x, 0);
+            b.ins().store(MemFlagsData::trusted(), loaded, x, 8);
+            b.ins().iadd(loaded, loaded)
+        });
         assert_eq!(counts(&func), (6, 6));
     }
 
     #[test]
     fn a_value_its_own_block_uses_is_computed_once() {
-        // The near miss: block0 also stores `y`, so it is computed there, before the branch,
-        // and both arms find it: `one` and `y` once, and each arm's own result.
-        let mut func = Function::with_name_signature(Default::default(), signature());
-        let mut fbc = FunctionBuilderContext::new();
-        let mut b = FunctionBuilder::new(&mut func, &mut fbc);
-        let (b0, b1, b2) = (b.create_block(), b.create_block(), b.create_block());
-        b.append_block_params_for_function_params(b0);
-        b.switch_to_block(b0);
-        let x = b.block_params(b0)[0];
-        let one = b.ins().iconst(types::I64, 1);
-        let y = b.ins().iadd(x, one);
-        b.ins().store(MemFlagsData::trusted(), y, x, 0);
-        b.ins().brif(x, b1, &[], b2, &[]);
-        b.switch_to_block(b1);
-        let up = b.ins().iadd(y, one);
-        b.ins().return_(&[up]);
-        b.switch_to_block(b2);
-        let down = b.ins().isub(y, one);
-        b.ins().return_(&[down]);
-        b.seal_all_blocks();
-        b.finalize(frontend());
+        // The near miss: block0 computes y = iadd x, one and also stores it, so `y` is
+        // computed there, before the branch, and both arms find it: `one` and `y` once, and
+        // each arm's own result.
+        let func = diamond(|b, x, one| {
+            let y = b.ins().iadd(x, one);
+            b.ins().store(MemFlagsData::trusted(), y, x, 0);
+            y
+        });
         assert_eq!(counts(&func), (4, 0));
     }
 
