@@ -8,6 +8,7 @@
 //! 4,000 of them took 0.3 s, 16,000 3 s). Results are the interpreter's either way.
 
 use poolopt::ir::{parse, verify, Module, RunLimits};
+use poolopt::jit::param_chains::MAX_PARAM_CHAIN;
 use poolopt::jit::tier::{Tier, MAX_CROSSING, MAX_LOOP_DEPTH_SUM, MAX_NORMAL_ARGS};
 use poolopt::jit::{ClOpt, CompiledModule, JitOptions};
 use poolopt_test_support::{loop_nest, many_vecs};
@@ -131,6 +132,59 @@ fn functions_with_many_parameters_or_arguments_compile_in_the_huge_tier() {
                 Some((n * (n + 1) / 2) as i64),
                 "{n} host arguments"
             );
+        });
+    }
+}
+
+/// `chain(m)`: `n` diamonds on `m < k`; with `own_value`, each arm assigns the running value
+/// `s` from itself (`s = add s, 1` / `s = sub s, 2`), so every join has a parameter for `s`
+/// computed from the one before; otherwise the arms assign `t` and the join adds it to `s`.
+fn diamond_chain(n: usize, own_value: bool) -> String {
+    let mut src = String::from(
+        "fn chain(m: i64) -> i64 {\n    var s: i64\n    var t: i64\n    var c: bool\nentry:\n    s = copy m\n",
+    );
+    for k in 0..n {
+        if own_value {
+            src.push_str(&format!(
+                "    c = slt m, {k}\n    brif c, a{k}, b{k}\na{k}:\n    s = add s, 1\n    br j{k}\nb{k}:\n    s = sub s, 2\n    br j{k}\nj{k}:\n"
+            ));
+        } else {
+            src.push_str(&format!(
+                "    c = slt m, {k}\n    brif c, a{k}, b{k}\na{k}:\n    t = add s, 1\n    br j{k}\nb{k}:\n    t = sub s, 2\n    br j{k}\nj{k}:\n    s = add s, t\n"
+            ));
+        }
+    }
+    src.push_str("    ret s\n}\n");
+    src
+}
+
+/// A chain of joins each passing a value computed from the one before as a block parameter is
+/// one growing bundle to the backtracking allocator (3,300 joins: 0.29 s, quadratic): past
+/// `MAX_PARAM_CHAIN` joins the function compiles with the single-pass allocator, in the normal
+/// tier. The near miss, a chain whose joins take a value computed from something else, keeps
+/// the backtracking allocator; so does a chain under the bound.
+#[test]
+fn long_chains_of_block_parameters_compile_with_the_single_pass_allocator() {
+    const { assert!(800 < MAX_PARAM_CHAIN && MAX_PARAM_CHAIN < 1_200) };
+    for (n, own_value, single_pass) in [
+        (800, true, false),
+        (1_200, true, true),
+        (1_200, false, false),
+    ] {
+        let what = format!("{n} joins, own value {own_value}");
+        let module = parse(&diamond_chain(n, own_value)).expect("parses");
+        verify(&module).expect("verifies");
+        let want = poolopt::interp::run(&module, "chain", &[7], &RunLimits::default())
+            .expect("the interpreter runs it");
+        at_both_levels(&module, |cl_opt, compiled| {
+            assert_eq!(compiled.tier_of("chain"), Some(Tier::Normal), "{what}");
+            assert_eq!(
+                compiled.single_pass_of("chain"),
+                Some(single_pass),
+                "{what} at {cl_opt}"
+            );
+            let got = compiled.run("chain", &[7], &RunLimits::default());
+            assert_eq!(got.ok(), Some(want), "{what}: JIT at {cl_opt}");
         });
     }
 }

@@ -9,6 +9,7 @@
 use crate::elaboration::{egraph_is_safe, ElaborationScratch};
 use crate::error::JitError;
 use crate::lower::{lower_function, LowerEnv};
+use crate::param_chains::long_param_chains;
 use crate::runtime::RtFunc;
 use crate::scratch::LowerScratch;
 use crate::target::{fixed_isa, ClOpt};
@@ -98,6 +99,7 @@ pub fn emit_asm(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
     // At `speed`, the ISA of a function the e-graph pass would blow up, as the JIT does.
     let mut plain_isa: Option<OwnedTargetIsa> = None;
     let mut elaboration = ElaborationScratch::default();
+    let mut chain_depths = cranelift_entity::SecondaryMap::new();
     let mut cs = isa
         .to_capstone()
         .map_err(|e| JitError::Disasm(e.to_string()))?;
@@ -110,6 +112,10 @@ pub fn emit_asm(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
     let mut out = String::new();
     for_each_lowered(module, &isa, |name, func, tier| {
         let tier_isa = match tier {
+            Tier::Normal if long_param_chains(func, &mut chain_depths) => match &mut huge_isa {
+                Some(i) => &*i,
+                slot => slot.insert(fixed_isa(cl_opt, Tier::Huge)?),
+            },
             Tier::Normal if cl_opt == ClOpt::None || egraph_is_safe(func, &mut elaboration) => &isa,
             Tier::Normal => match &mut plain_isa {
                 Some(i) => &*i,

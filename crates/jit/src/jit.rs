@@ -17,6 +17,7 @@ use crate::abi;
 use crate::elaboration::{egraph_is_safe, ElaborationScratch};
 use crate::error::{EntryError, JitError, RunError};
 use crate::lower::{lower_function, lower_rt_stub, lower_shim, LowerEnv};
+use crate::param_chains::long_param_chains;
 use crate::runtime::{RtFunc, RunCtx, RunStats, TrapRecord};
 use crate::scratch::LowerScratch;
 use crate::target::{host_isa, ClOpt};
@@ -94,6 +95,8 @@ pub struct CompiledModule {
     tiers: Vec<Option<Tier>>,
     /// Per IR function, the Cranelift level it was compiled at (`None`: not compiled).
     cl_opts: Vec<Option<ClOpt>>,
+    /// Per IR function, whether it was compiled with the single-pass register allocator.
+    single_pass: Vec<bool>,
     messages: Vec<String>,
     fuel: bool,
     code_size: usize,
@@ -244,6 +247,7 @@ impl CompiledModule {
             compiled: selected,
             tiers: vec![None; module.funcs.len()],
             cl_opts: vec![None; module.funcs.len()],
+            single_pass: vec![false; module.funcs.len()],
             messages: Vec::new(),
             fuel: opts.fuel,
             code_size: 0,
@@ -354,6 +358,7 @@ impl CompiledModule {
         // At `speed`, the ISA of a function the e-graph pass would blow up.
         let mut plain_isa = LazyIsa::new(ClOpt::None, Tier::Normal);
         let mut elaboration = ElaborationScratch::default();
+        let mut chain_depths = cranelift_entity::SecondaryMap::new();
         // The stubs: one is active at a time, below a JIT frame and above the runtime's.
         let mut stub_frame = 0u64;
         for &(rt, stub, target) in &stubs {
@@ -400,6 +405,12 @@ impl CompiledModule {
             )?;
             self.tiers[index] = Some(info.tier);
             self.cl_opts[index] = Some(match info.tier {
+                Tier::Normal if long_param_chains(&ctx.func, &mut chain_depths) => {
+                    self.single_pass[index] = true;
+                    let isa = huge_isa.get()?;
+                    define_with_isa(jit, id, &mut ctx, isa, &f.name)?;
+                    ClOpt::None
+                }
                 Tier::Normal
                     if cl_opt == ClOpt::None || egraph_is_safe(&ctx.func, &mut elaboration) =>
                 {
@@ -413,6 +424,7 @@ impl CompiledModule {
                     ClOpt::None
                 }
                 Tier::Huge => {
+                    self.single_pass[index] = true;
                     let isa = huge_isa.get()?;
                     define_with_isa(jit, id, &mut ctx, isa, &f.name)?;
                     ClOpt::None
@@ -521,6 +533,15 @@ impl CompiledModule {
     pub fn cl_opt_of(&self, name: &str) -> Option<ClOpt> {
         let index = self.func_names.iter().position(|n| n == name)?;
         self.cl_opts.get(index).copied().flatten()
+    }
+
+    /// Whether the function named `name` was compiled with regalloc2's single-pass allocator
+    /// (`None`: not compiled): in the huge tier, and a function whose chains of block
+    /// parameters are long ([`crate::param_chains`]); otherwise the backtracking one.
+    pub fn single_pass_of(&self, name: &str) -> Option<bool> {
+        let index = self.func_names.iter().position(|n| n == name)?;
+        self.cl_opts.get(index).copied().flatten()?;
+        self.single_pass.get(index).copied()
     }
 
     /// Whether the module was compiled with fuel checks.

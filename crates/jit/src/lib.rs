@@ -55,6 +55,7 @@ mod error;
 mod fixed_locals;
 pub mod jit;
 pub mod lower;
+pub mod param_chains;
 pub mod runtime;
 pub mod scratch;
 mod target;
