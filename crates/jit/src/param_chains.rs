@@ -90,9 +90,19 @@ mod tests {
     use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
     use target_lexicon::PointerWidth;
 
-    /// `n` diamonds; each join `j_k(p_k)` receives `iadd v, v` and `isub v, v`, where `v` is
-    /// the previous join's parameter with `chained`, the function's parameter otherwise.
-    fn joins(n: usize, chained: bool) -> Function {
+    /// How each arm of [`joins`] computes what it passes to its join from `v`.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Arms {
+        /// `iadd v, v` and `isub v, v`, `v` the previous join's parameter.
+        Chained,
+        /// `v` itself, passed on unchanged.
+        Passed,
+        /// `iadd x, x` and `isub x, x`, `x` the function's parameter (the near miss).
+        FromEntry,
+    }
+
+    /// `n` diamonds; each join `j_k(p_k)` receives what its arms compute ([`Arms`]).
+    fn joins(n: usize, arms: Arms) -> Function {
         let mut sig = Signature::new(CallConv::SystemV);
         sig.params.push(AbiParam::new(types::I64));
         sig.returns.push(AbiParam::new(types::I64));
@@ -109,11 +119,17 @@ mod tests {
             let p = b.append_block_param(join, types::I64);
             b.ins().brif(v, up, &[], down, &[]);
             b.switch_to_block(up);
-            let from = if chained { v } else { x };
-            let sum = b.ins().iadd(from, from);
+            let from = if arms == Arms::FromEntry { x } else { v };
+            let sum = match arms {
+                Arms::Passed => v,
+                _ => b.ins().iadd(from, from),
+            };
             b.ins().jump(join, &[sum.into()]);
             b.switch_to_block(down);
-            let difference = b.ins().isub(from, from);
+            let difference = match arms {
+                Arms::Passed => v,
+                _ => b.ins().isub(from, from),
+            };
             b.ins().jump(join, &[difference.into()]);
             b.switch_to_block(join);
             v = p;
@@ -131,8 +147,22 @@ mod tests {
     #[test]
     fn a_chain_is_as_long_as_its_joins_and_a_near_miss_is_one_link() {
         let mut depth = SecondaryMap::new();
-        assert_eq!(longest_param_chain(&joins(3, true), &mut depth), 3);
-        assert_eq!(longest_param_chain(&joins(3, false), &mut depth), 1);
-        assert_eq!(longest_param_chain(&joins(0, true), &mut depth), 0);
+        assert_eq!(longest_param_chain(&joins(3, Arms::Chained), &mut depth), 3);
+        assert_eq!(longest_param_chain(&joins(3, Arms::Passed), &mut depth), 3);
+        assert_eq!(
+            longest_param_chain(&joins(3, Arms::FromEntry), &mut depth),
+            1
+        );
+        assert_eq!(longest_param_chain(&joins(0, Arms::Chained), &mut depth), 0);
+    }
+
+    #[test]
+    fn the_bound_is_exclusive() {
+        let mut depth = SecondaryMap::new();
+        let at = joins(MAX_PARAM_CHAIN as usize, Arms::Chained);
+        assert!(at.dfg.num_insts() > crate::elaboration::ALWAYS_SAFE_INSTS);
+        assert!(!long_param_chains(&at, &mut depth));
+        let past = joins(MAX_PARAM_CHAIN as usize + 1, Arms::Chained);
+        assert!(long_param_chains(&past, &mut depth));
     }
 }
