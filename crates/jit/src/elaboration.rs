@@ -264,25 +264,9 @@ fn demand(func: &Function, s: &mut ElaborationScratch, replay: &mut Replay, v: V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, Signature, TrapCode};
-    use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
+    use crate::test_clif::{frontend, signature};
+    use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, TrapCode};
     use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
-    use target_lexicon::PointerWidth;
-
-    fn signature() -> Signature {
-        let mut sig = Signature::new(CallConv::SystemV);
-        sig.params.push(AbiParam::new(types::I64));
-        sig.returns.push(AbiParam::new(types::I64));
-        sig
-    }
-
-    fn frontend() -> TargetFrontendConfig {
-        TargetFrontendConfig {
-            default_call_conv: CallConv::SystemV,
-            pointer_width: PointerWidth::U64,
-            page_size_align_log2: 12,
-        }
-    }
 
     /// The replay's counts for `func`, without budgets.
     fn counts(func: &Function) -> (usize, u64) {

@@ -59,6 +59,8 @@ pub mod param_chains;
 pub mod runtime;
 pub mod scratch;
 mod target;
+#[cfg(test)]
+mod test_clif;
 pub mod tier;
 
 pub use emit::{emit_asm, emit_clif};

@@ -85,10 +85,9 @@ pub(crate) fn long_param_chains(func: &Function, depth: &mut SecondaryMap<Value,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cranelift_codegen::ir::{types, AbiParam, InstBuilder, Signature};
-    use cranelift_codegen::isa::{CallConv, TargetFrontendConfig};
+    use crate::test_clif::{frontend, signature};
+    use cranelift_codegen::ir::{types, InstBuilder};
     use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
-    use target_lexicon::PointerWidth;
 
     /// How each arm of [`joins`] computes what it passes to its join from `v`.
     #[derive(Clone, Copy, PartialEq)]
@@ -103,10 +102,7 @@ mod tests {
 
     /// `n` diamonds; each join `j_k(p_k)` receives what its arms compute ([`Arms`]).
     fn joins(n: usize, arms: Arms) -> Function {
-        let mut sig = Signature::new(CallConv::SystemV);
-        sig.params.push(AbiParam::new(types::I64));
-        sig.returns.push(AbiParam::new(types::I64));
-        let mut func = Function::with_name_signature(Default::default(), sig);
+        let mut func = Function::with_name_signature(Default::default(), signature());
         let mut fbc = FunctionBuilderContext::new();
         let mut b = FunctionBuilder::new(&mut func, &mut fbc);
         let entry = b.create_block();
@@ -136,11 +132,7 @@ mod tests {
         }
         b.ins().return_(&[v]);
         b.seal_all_blocks();
-        b.finalize(TargetFrontendConfig {
-            default_call_conv: CallConv::SystemV,
-            pointer_width: PointerWidth::U64,
-            page_size_align_log2: 12,
-        });
+        b.finalize(frontend());
         func
     }
 
