@@ -6,10 +6,9 @@
 //! every host and stable enough for snapshot tests. Code is compiled without fuel checks. A
 //! function is lowered and compiled in its tier ([`crate::tier`]), as the JIT does.
 
-use crate::elaboration::{egraph_is_safe, ElaborationScratch};
+use crate::compile_mode::{CompileMode, CompileModeScratch, OtherIsas};
 use crate::error::JitError;
 use crate::lower::{lower_function, LowerEnv};
-use crate::param_chains::long_param_chains;
 use crate::runtime::RtFunc;
 use crate::scratch::LowerScratch;
 use crate::target::{fixed_isa, ClOpt};
@@ -95,11 +94,9 @@ pub fn emit_clif(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
 /// Calls appear unrelocated (address 0).
 pub fn emit_asm(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
     let isa = fixed_isa(cl_opt, Tier::Normal)?;
-    let mut huge_isa: Option<OwnedTargetIsa> = None;
-    // At `speed`, the ISA of a function the e-graph pass would blow up, as the JIT does.
-    let mut plain_isa: Option<OwnedTargetIsa> = None;
-    let mut elaboration = ElaborationScratch::default();
-    let mut chain_depths = cranelift_entity::SecondaryMap::new();
+    // The settings of each function are chosen as the JIT chooses them.
+    let mut other_isas = OtherIsas::new(cl_opt, fixed_isa);
+    let mut mode_scratch = CompileModeScratch::default();
     let mut cs = isa
         .to_capstone()
         .map_err(|e| JitError::Disasm(e.to_string()))?;
@@ -111,24 +108,11 @@ pub fn emit_asm(module: &Module, cl_opt: ClOpt) -> Result<String, JitError> {
         .map_err(|e| JitError::Disasm(e.to_string()))?;
     let mut out = String::new();
     for_each_lowered(module, &isa, |name, func, tier| {
-        let tier_isa = match tier {
-            Tier::Normal if long_param_chains(func, &mut chain_depths) => match &mut huge_isa {
-                Some(i) => &*i,
-                slot => slot.insert(fixed_isa(cl_opt, Tier::Huge)?),
-            },
-            Tier::Normal if cl_opt == ClOpt::None || egraph_is_safe(func, &mut elaboration) => &isa,
-            Tier::Normal => match &mut plain_isa {
-                Some(i) => &*i,
-                slot => slot.insert(fixed_isa(ClOpt::None, Tier::Normal)?),
-            },
-            Tier::Huge => match &mut huge_isa {
-                Some(i) => &*i,
-                slot => slot.insert(fixed_isa(cl_opt, Tier::Huge)?),
-            },
-        };
+        let mode = CompileMode::choose(func, tier, cl_opt, &mut mode_scratch);
+        let tier_isa = other_isas.of(mode)?.unwrap_or(&*isa);
         let mut ctx = Context::for_function(std::mem::replace(func, ir::Function::new()));
         let code = ctx
-            .compile(&**tier_isa, &mut ControlPlane::default())
+            .compile(tier_isa, &mut ControlPlane::default())
             .map_err(|e| JitError::Codegen {
                 function: name.to_string(),
                 message: format!("{:?}", e.inner),

@@ -14,16 +14,14 @@
 //!   stack, at the cost of starting a thread per run).
 
 use crate::abi;
-use crate::elaboration::{egraph_is_safe, ElaborationScratch};
+use crate::compile_mode::{CompileMode, CompileModeScratch, OtherIsas};
 use crate::error::{EntryError, JitError, RunError};
 use crate::lower::{lower_function, lower_rt_stub, lower_shim, LowerEnv};
-use crate::param_chains::long_param_chains;
 use crate::runtime::{RtFunc, RunCtx, RunStats, TrapRecord};
 use crate::scratch::LowerScratch;
 use crate::target::{host_isa, ClOpt};
 use crate::tier::Tier;
 use cranelift_codegen::control::ControlPlane;
-use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_frontend::FunctionBuilderContext;
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module as _, ModuleError, ModuleReloc};
@@ -93,10 +91,10 @@ pub struct CompiledModule {
     compiled: Vec<bool>,
     /// Per IR function, the tier it was compiled in (`None`: not compiled).
     tiers: Vec<Option<Tier>>,
-    /// Per IR function, the Cranelift level it was compiled at (`None`: not compiled).
-    cl_opts: Vec<Option<ClOpt>>,
-    /// Per IR function, whether it was compiled with the single-pass register allocator.
-    single_pass: Vec<bool>,
+    /// Per IR function, the settings it was compiled with (`None`: not compiled).
+    modes: Vec<Option<CompileMode>>,
+    /// The module's Cranelift level.
+    cl_opt: ClOpt,
     messages: Vec<String>,
     fuel: bool,
     code_size: usize,
@@ -126,34 +124,6 @@ impl Drop for CompiledModule {
 /// quadratic in simultaneously live values: a shim for 1,000 parameters took 0.2 s and one for
 /// 4,000 parameters 2.6 s of a `run`. Shims of ordinary functions keep the module's flags.
 pub const SHIM_BACKTRACKING_PARAMS: usize = 64;
-
-/// An ISA other than the module's own, built on first use: the huge tier's (the huge
-/// functions, the runtime stubs and the shims of wide functions are compiled with it), and the
-/// normal tier's at `opt_level=none` (a function whose e-graph elaboration would blow up:
-/// [`crate::elaboration`]).
-struct LazyIsa {
-    cl_opt: ClOpt,
-    tier: Tier,
-    isa: Option<OwnedTargetIsa>,
-}
-
-impl LazyIsa {
-    fn new(cl_opt: ClOpt, tier: Tier) -> LazyIsa {
-        LazyIsa {
-            cl_opt,
-            tier,
-            isa: None,
-        }
-    }
-
-    fn get(&mut self) -> Result<&dyn cranelift_codegen::isa::TargetIsa, JitError> {
-        let isa = match &mut self.isa {
-            Some(isa) => isa,
-            slot => slot.insert(host_isa(self.cl_opt, self.tier)?),
-        };
-        Ok(&**isa)
-    }
-}
 
 /// What `JITModule::define_function` does, compiling with `isa` instead of the module's own
 /// (the huge tier's and the stubs' ISA).
@@ -246,8 +216,8 @@ impl CompiledModule {
             func_names: module.funcs.values().map(|f| f.name.clone()).collect(),
             compiled: selected,
             tiers: vec![None; module.funcs.len()],
-            cl_opts: vec![None; module.funcs.len()],
-            single_pass: vec![false; module.funcs.len()],
+            modes: vec![None; module.funcs.len()],
+            cl_opt: opts.cl_opt,
             messages: Vec::new(),
             fuel: opts.fuel,
             code_size: 0,
@@ -354,11 +324,8 @@ impl CompiledModule {
         let mut scratch = LowerScratch::new();
         // The ISA of the huge tier, built when the first huge function, stub or wide shim
         // comes.
-        let mut huge_isa = LazyIsa::new(cl_opt, Tier::Huge);
-        // At `speed`, the ISA of a function the e-graph pass would blow up.
-        let mut plain_isa = LazyIsa::new(ClOpt::None, Tier::Normal);
-        let mut elaboration = ElaborationScratch::default();
-        let mut chain_depths = cranelift_entity::SecondaryMap::new();
+        let mut other_isas = OtherIsas::new(cl_opt, host_isa);
+        let mut mode_scratch = CompileModeScratch::default();
         // The stubs: one is active at a time, below a JIT frame and above the runtime's.
         let mut stub_frame = 0u64;
         for &(rt, stub, target) in &stubs {
@@ -373,7 +340,7 @@ impl CompiledModule {
             )?;
             // Compiled without optimization and with the single-pass allocator (the huge
             // tier's ISA): a stub is straight-line and cold, and this halves its compile cost.
-            let isa = huge_isa.get()?;
+            let isa = other_isas.huge()?;
             define_with_isa(
                 jit,
                 cranelift_module::FuncId::from_u32(stub),
@@ -404,32 +371,14 @@ impl CompiledModule {
                 &mut scratch,
             )?;
             self.tiers[index] = Some(info.tier);
-            self.cl_opts[index] = Some(match info.tier {
-                Tier::Normal if long_param_chains(&ctx.func, &mut chain_depths) => {
-                    self.single_pass[index] = true;
-                    let isa = huge_isa.get()?;
-                    define_with_isa(jit, id, &mut ctx, isa, &f.name)?;
-                    ClOpt::None
-                }
-                Tier::Normal
-                    if cl_opt == ClOpt::None || egraph_is_safe(&ctx.func, &mut elaboration) =>
-                {
-                    jit.define_function(id, &mut ctx)
-                        .map_err(|e| module_error(&f.name, e))?;
-                    cl_opt
-                }
-                Tier::Normal => {
-                    let isa = plain_isa.get()?;
-                    define_with_isa(jit, id, &mut ctx, isa, &f.name)?;
-                    ClOpt::None
-                }
-                Tier::Huge => {
-                    self.single_pass[index] = true;
-                    let isa = huge_isa.get()?;
-                    define_with_isa(jit, id, &mut ctx, isa, &f.name)?;
-                    ClOpt::None
-                }
-            });
+            let mode = CompileMode::choose(&ctx.func, info.tier, cl_opt, &mut mode_scratch);
+            self.modes[index] = Some(mode);
+            match other_isas.of(mode)? {
+                Some(isa) => define_with_isa(jit, id, &mut ctx, isa, &f.name)?,
+                None => jit
+                    .define_function(id, &mut ctx)
+                    .map_err(|e| module_error(&f.name, e))?,
+            }
             let code = ctx.compiled_code();
             self.code_size += code.map_or(0, |c| c.code_info().total_size as usize);
             // The frame as compiled (below the frame pointer, plus the saved frame pointer
@@ -480,7 +429,7 @@ impl CompiledModule {
                         // Its arguments are all live at the call: the backtracking allocator
                         // is quadratic in them (1,000 parameters: 0.2 s), the single-pass
                         // one is not.
-                        let isa = huge_isa.get()?;
+                        let isa = other_isas.huge()?;
                         define_with_isa(jit, id, &mut ctx, isa, &f.name)?;
                     } else {
                         jit.define_function(id, &mut ctx)
@@ -531,17 +480,20 @@ impl CompiledModule {
     /// the module's, but `none` in the huge tier and for a function whose e-graph elaboration
     /// would blow up ([`crate::elaboration`]).
     pub fn cl_opt_of(&self, name: &str) -> Option<ClOpt> {
-        let index = self.func_names.iter().position(|n| n == name)?;
-        self.cl_opts.get(index).copied().flatten()
+        Some(self.mode_of(name)?.cl_opt(self.cl_opt))
     }
 
     /// Whether the function named `name` was compiled with regalloc2's single-pass allocator
     /// (`None`: not compiled): in the huge tier, and a function whose chains of block
     /// parameters are long ([`crate::param_chains`]); otherwise the backtracking one.
     pub fn single_pass_of(&self, name: &str) -> Option<bool> {
+        Some(self.mode_of(name)? == CompileMode::SinglePass)
+    }
+
+    /// The settings the function named `name` was compiled with (`None`: not compiled).
+    fn mode_of(&self, name: &str) -> Option<CompileMode> {
         let index = self.func_names.iter().position(|n| n == name)?;
-        self.cl_opts.get(index).copied().flatten()?;
-        self.single_pass.get(index).copied()
+        self.modes.get(index).copied().flatten()
     }
 
     /// Whether the module was compiled with fuel checks.

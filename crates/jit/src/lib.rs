@@ -48,6 +48,7 @@
 pub mod abi;
 mod append;
 mod block_consts;
+mod compile_mode;
 pub mod elaboration;
 pub mod emit;
 pub mod entry;
