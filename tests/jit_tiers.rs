@@ -5,13 +5,15 @@
 //! and so does one with too many locals crossing too many blocks (2,000 vecs tested in turn:
 //! 6.7 s and 1 GB); a shallow or narrow one stays in the normal tier. So does a function of
 //! many parameters or with a call of many arguments (all live at once in their ABI places:
-//! 4,000 of them took 0.3 s, 16,000 3 s). Results are the interpreter's either way.
+//! 4,000 of them took 0.3 s, 16,000 3 s), and one with too many values live at once for too
+//! long (8,000 loaded values summed after all the loads: 5.2 s). Results are the
+//! interpreter's either way.
 
 use poolopt::ir::{parse, verify, Module, RunLimits};
 use poolopt::jit::param_chains::MAX_PARAM_CHAIN;
-use poolopt::jit::tier::{Tier, MAX_CROSSING, MAX_LOOP_DEPTH_SUM, MAX_NORMAL_ARGS};
+use poolopt::jit::tier::{Tier, MAX_CROSSING, MAX_LIVE_AREA, MAX_LOOP_DEPTH_SUM, MAX_NORMAL_ARGS};
 use poolopt::jit::{ClOpt, CompiledModule, JitOptions};
-use poolopt_test_support::{loop_nest, many_vecs};
+use poolopt_test_support::{loop_nest, many_loaded_values, many_vecs};
 
 /// Compiles the one-function program `src` at both Cranelift levels; asserts that `entry`
 /// is compiled in `tier`, and that `entry(7)` gives `want` there and in the interpreter.
@@ -69,6 +71,26 @@ fn functions_with_many_crossing_locals_compile_in_the_huge_tier_with_the_same_re
     for (n, tier) in [(3, Tier::Normal), (400, Tier::Normal), (1_000, Tier::Huge)] {
         let want = 7 * n as i64;
         assert_tier_and_result(&many_vecs(n), "vecs", tier, want, &format!("{n} vecs"));
+    }
+}
+
+/// `loaded(7)` of `many_loaded_values(n, split)`: `n` values live at once, from their loads
+/// to their sums, a live area of about `n²` (`n` instructions each); 1,000 stay under
+/// [`MAX_LIVE_AREA`], 2,500 exceed it, whether the sums are in the loads' block (no local
+/// crosses a block: [`MAX_CROSSING`] sees nothing) or in the next one (one block crossed).
+#[test]
+fn functions_with_many_values_live_at_once_compile_in_the_huge_tier_with_the_same_results() {
+    const { assert!(1_010_000 < MAX_LIVE_AREA && MAX_LIVE_AREA < 2_500 * 2_500) };
+    for split in [false, true] {
+        for (n, tier) in [
+            (3, Tier::Normal),
+            (1_000, Tier::Normal),
+            (2_500, Tier::Huge),
+        ] {
+            let want = 7 + (n * (n - 1) / 2) as i64;
+            let what = format!("{n} values, sums in the next block: {split}");
+            assert_tier_and_result(&many_loaded_values(n, split), "loaded", tier, want, &what);
+        }
     }
 }
 

@@ -44,6 +44,7 @@ pub fn fixed_locals(ir: &Function, cfg: &Cfg) -> SecondaryMap<Local, bool> {
         &mut fixed,
         &mut block_local,
         None,
+        u64::MAX,
     );
     fixed
 }
@@ -57,6 +58,8 @@ pub struct FixedLocalsScratch {
     def_pos: Vec<i64>,
     /// Per local: the 1-based layout index of the block that last wrote it, in the walk.
     written: Vec<u32>,
+    /// The live area, measured in the same walk.
+    area: LiveArea,
     /// Per block: its position in the layout.
     layout_pos: Vec<u32>,
     /// The reads whose dominance only the dominator tree can tell: a fixed local read in a
@@ -73,10 +76,102 @@ impl FixedLocalsScratch {
         vec_room(&mut self.def_block, locals);
         vec_room(&mut self.def_pos, locals);
         vec_room(&mut self.written, locals);
+        vec_room(&mut self.area.seen_pos, locals);
+        vec_room(&mut self.area.first_at, locals);
+        vec_room(&mut self.area.last_at, locals);
         vec_room(&mut self.layout_pos, blocks);
         vec_room(&mut self.pending, locals);
         self.dom.reserve(blocks);
     }
+}
+
+/// The *live area* of a function: about how many (value, instruction) pairs there are where
+/// the value of a scalar, vec or packed local is live, which is what register allocation's
+/// cost grows with once the values live at once outnumber the registers
+/// ([`crate::tier::MAX_LIVE_AREA`]). Counted without liveness, in the walk over the reads:
+/// within a block, from each write to the last read of its value there; for a local some read
+/// of which may see a value from another block, from its first mention to its last in the
+/// layout's numbering of instructions (an over-estimate for a local mentioned in distant
+/// blocks, exact for a straight line).
+#[derive(Default)]
+struct LiveArea {
+    /// Per local: where in its block it was last written, or read after a write there.
+    seen_pos: Vec<u32>,
+    /// Per local: the first and last positions in the layout's numbering where it is
+    /// mentioned (`u32::MAX` and 0 when it is not).
+    first_at: Vec<u32>,
+    last_at: Vec<u32>,
+    /// The block-local part counted so far.
+    within_blocks: u64,
+    /// Whether this walk measures the area at all.
+    on: bool,
+}
+
+impl LiveArea {
+    /// Starts a walk of a function of `n_locals` locals, which measures the area if `on`.
+    fn reset(&mut self, n_locals: usize, on: bool) {
+        self.on = on;
+        self.within_blocks = 0;
+        if on {
+            refill_with(&mut self.seen_pos, n_locals, 0);
+            refill_with(&mut self.first_at, n_locals, u32::MAX);
+            refill_with(&mut self.last_at, n_locals, 0);
+        }
+    }
+
+    /// `l` is mentioned at `at` in the layout's numbering (the walk's mentions come in
+    /// increasing order).
+    fn mention(&mut self, l: usize, at: u32) {
+        if self.first_at[l] == u32::MAX {
+            self.first_at[l] = at;
+        }
+        self.last_at[l] = at;
+    }
+
+    /// `l` is written at `pos` in its block (`at` in the layout's numbering).
+    fn write(&mut self, l: usize, pos: u32, at: u32) {
+        self.seen_pos[l] = pos;
+        self.mention(l, at);
+    }
+
+    /// `l` is read at `pos` in its block (`at` in the layout's numbering), after a write in
+    /// the same block when `after_write`.
+    fn read(&mut self, l: usize, pos: u32, at: u32, after_write: bool) {
+        if after_write {
+            self.within_blocks += u64::from(pos.saturating_sub(self.seen_pos[l]));
+            self.seen_pos[l] = pos;
+        }
+        self.mention(l, at);
+    }
+
+    /// The area, if measured: the block-local part, plus the extent of each `exposed` local
+    /// that is one value (scalar, vec or packed).
+    fn total(&self, ir: &Function, exposed: &SecondaryMap<Local, bool>) -> Option<u64> {
+        if !self.on {
+            return None;
+        }
+        let crossing: u64 = ir
+            .locals
+            .iter()
+            .filter(|&(l, data)| {
+                exposed[l]
+                    && match data.ty {
+                        Type::Scalar(_) | Type::Vec(_) => true,
+                        Type::Struct(_) => data.packed,
+                    }
+            })
+            .map(|(l, _)| {
+                let i = l.index();
+                u64::from(self.last_at[i].saturating_sub(self.first_at[i]))
+            })
+            .sum();
+        Some(self.within_blocks + crossing)
+    }
+}
+
+fn refill_with<T: Copy>(v: &mut Vec<T>, n: usize, x: T) {
+    v.clear();
+    v.resize(n, x);
 }
 
 /// The fixed locals of `ir` (see the module documentation) into `fixed`, and in the same walk
@@ -85,6 +180,9 @@ impl FixedLocalsScratch {
 /// of two: the lowering of a normal-tier function needs both. With `field_wise_barred`, the
 /// walk also marks there (emptied first) each local some mention bars from being held field by
 /// field ([`crate::lower::field_wise_mention`]), a third analysis of the same instructions.
+/// Returns the function's live area ([`LiveArea`]), a fourth, unless a bound that costs
+/// nothing to compute shows that it is at most `area_limit` (each local's part is at most
+/// twice the function's length: one part within blocks, one across them); then `None`.
 pub fn fixed_locals_into(
     ir: &Function,
     cfg: &Cfg,
@@ -92,7 +190,8 @@ pub fn fixed_locals_into(
     fixed: &mut SecondaryMap<Local, bool>,
     block_local: &mut SecondaryMap<Local, bool>,
     field_wise_barred: Option<&mut SecondaryMap<Local, bool>>,
-) {
+    area_limit: u64,
+) -> Option<u64> {
     let n_locals = ir.locals.len();
     refill(fixed, n_locals);
     // First per local whether some read of it may see a value from outside its block (the
@@ -109,15 +208,31 @@ pub fn fixed_locals_into(
             barred[p] = true;
         }
     }
-    walk(ir, cfg, scratch, fixed, exposed, barred);
+    let length = (ir.insts.len() + ir.blocks.len()) as u64; // terminators included
+    let measure = 2u64.saturating_mul(n_locals as u64).saturating_mul(length) > area_limit;
+    scratch.area.reset(n_locals, measure);
+    if measure {
+        for &p in &ir.params {
+            // The incoming value, before the first instruction.
+            scratch.area.mention(p.index(), 0);
+        }
+    }
+    if measure {
+        walk::<true>(ir, cfg, scratch, fixed, exposed, barred);
+    } else {
+        walk::<false>(ir, cfg, scratch, fixed, exposed, barred);
+    }
+    let area = scratch.area.total(ir, exposed);
     for flag in exposed.values_mut() {
         *flag = !*flag;
     }
+    area
 }
 
 /// The walks of [`fixed_locals_into`]: assignments, then reads (and, with `barred`, the
-/// mentions that bar a local from being held field by field, into it).
-fn walk(
+/// mentions that bar a local from being held field by field, into it; with `MEASURE`, the
+/// live area into the scratch's [`LiveArea`]).
+fn walk<const MEASURE: bool>(
     ir: &Function,
     cfg: &Cfg,
     scratch: &mut FixedLocalsScratch,
@@ -140,6 +255,7 @@ fn walk(
         layout_pos,
         pending,
         dom,
+        area,
     } = scratch;
     defs.clear();
     defs.resize(n_locals, 0);
@@ -177,6 +293,9 @@ fn walk(
     // Per local: the 1-based layout index of the block in which it was last written.
     written.clear();
     written.resize(n_locals, 0);
+    // The layout's numbering of instructions (each block's terminator included), where the
+    // current block starts.
+    let mut base = 0u32;
     for (n, &blk) in ir.layout.iter().enumerate() {
         let stamp = n as u32 + 1;
         let data = &ir.blocks[blk];
@@ -184,10 +303,16 @@ fn walk(
                         pos: i64,
                         fixed: &mut SecondaryMap<Local, bool>,
                         exposed: &mut SecondaryMap<Local, bool>,
-                        written: &[u32]| {
+                        written: &[u32],
+                        area: &mut LiveArea| {
             let Operand::Local(l) = op else { return };
-            if written.get(l.index()).copied().unwrap_or(0) != stamp {
+            let after_write = written.get(l.index()).copied().unwrap_or(0) == stamp;
+            if !after_write {
                 exposed[l] = true;
+            }
+            if MEASURE {
+                let pos32 = pos as u32;
+                area.read(l.index(), pos32, base.saturating_add(pos32), after_write);
             }
             if !fixed[l] {
                 return;
@@ -218,7 +343,7 @@ fn walk(
                                 barred[l] = true;
                             }
                         }
-                        read(op, pos as i64, fixed, exposed, written)
+                        read(op, pos as i64, fixed, exposed, written, area)
                     });
                     if let Some(l) = d.kind.def() {
                         if Some(l) != allowed {
@@ -227,11 +352,14 @@ fn walk(
                     }
                 } else {
                     d.kind
-                        .for_each_use(|op| read(op, pos as i64, fixed, exposed, written));
+                        .for_each_use(|op| read(op, pos as i64, fixed, exposed, written, area));
                 }
                 if let Some(l) = d.kind.def() {
                     if let Some(w) = written.get_mut(l.index()) {
                         *w = stamp;
+                    }
+                    if MEASURE {
+                        area.write(l.index(), pos as u32, base.saturating_add(pos as u32));
                     }
                 }
             }
@@ -240,8 +368,9 @@ fn walk(
             if let (Operand::Local(l), Some(barred)) = (op, barred.as_deref_mut()) {
                 barred[l] = true;
             }
-            read(op, data.insts.len() as i64, fixed, exposed, written);
+            read(op, data.insts.len() as i64, fixed, exposed, written, area);
         }
+        base = base.saturating_add(data.insts.len() as u32 + 1);
     }
     // The reads only the dominator tree can judge, of locals still fixed.
     if pending.iter().any(|&(l, _)| fixed[l]) {
@@ -274,6 +403,7 @@ mod tests {
             &mut fixed2,
             &mut block_local,
             Some(&mut barred),
+            u64::MAX,
         );
         let standalone = crate::lower::block_local_locals(f);
         for (l, _) in f.locals.iter() {
@@ -331,6 +461,7 @@ mod tests {
             &mut fixed,
             &mut block_local,
             Some(&mut barred),
+            u64::MAX,
         );
         let mut shared = SecondaryMap::new();
         crate::lower::field_struct_locals_from(f, &module, &barred, &mut shared);
@@ -450,5 +581,72 @@ mod tests {
             ret x
         }";
         assert_eq!(fixed_names(src), vec!["a"]);
+    }
+
+    /// The live area of the one function of `src` (a limit of 0 has it measured).
+    fn area_of(src: &str) -> u64 {
+        let module = parse(src).expect("parses");
+        let f = module.funcs.values().next().expect("one function");
+        let (mut fixed, mut block_local) = (SecondaryMap::new(), SecondaryMap::new());
+        fixed_locals_into(
+            f,
+            &Cfg::compute(f),
+            &mut FixedLocalsScratch::default(),
+            &mut fixed,
+            &mut block_local,
+            None,
+            0,
+        )
+        .expect("measured")
+    }
+
+    #[test]
+    fn the_live_area_of_a_block_local_value_runs_from_its_write_to_its_last_read() {
+        // `a` is written at 0 and last read at 3 (its read at 1 adds nothing), `b` at 1 and
+        // read at 2, `c` at 2 and read by the terminator (4): 3 + 1 + 2. The parameter `x`
+        // (read at 0) is mentioned from the incoming value (0) to 0.
+        let src = "fn f(x: i64) -> i64 {
+            var a: i64
+            var b: i64
+            var c: i64
+        entry:
+            a = add x, 1
+            b = add a, 2
+            c = add b, 3
+            c = add c, a
+            ret c
+        }";
+        assert_eq!(area_of(src), 6);
+        // Writing `a` again starts a new value: its first one is read only at 1.
+        let again = "fn f(x: i64) -> i64 {
+            var a: i64
+            var b: i64
+        entry:
+            a = add x, 1
+            b = add a, 2
+            a = add b, 3
+            b = add a, 4
+            ret b
+        }";
+        // a: 1 + 1, b: 1 + 1 (read at 2, then the second value read at 4).
+        assert_eq!(area_of(again), 4);
+    }
+
+    #[test]
+    fn the_live_area_of_a_crossing_local_is_its_extent_in_the_layout() {
+        // The layout's numbering: `entry` 0 (`t = ...`) and 1 (`br`), `next` 2 (`y = ...`)
+        // and 3 (`ret`). `x` crosses from its incoming value (0) to 2, `t` from 0 to 2; `y`
+        // is block-local, written at 0 of `next` and read by its terminator at 1.
+        let src = "fn f(x: i64) -> i64 {
+            var t: i64
+            var y: i64
+        entry:
+            t = add x, 2
+            br next
+        next:
+            y = add x, t
+            ret y
+        }";
+        assert_eq!(area_of(src), 2 + 2 + 1);
     }
 }

@@ -52,7 +52,7 @@ use crate::runtime::{
     HDR_CAP, HDR_LEN, HDR_PTR,
 };
 use crate::scratch::{refill, reserve_function, LowerScratch, ModuleSizes};
-use crate::tier::{Tier, MAX_CROSSING, MAX_LOOP_DEPTH_SUM};
+use crate::tier::{Tier, MAX_BLOCK_LOCAL_SPAN, MAX_CROSSING, MAX_LIVE_AREA, MAX_LOOP_DEPTH_SUM};
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::{
     self as cl, types, ExtFuncData, ExternalName, FuncRef, InstBuilder, InstructionData, MemFlags,
@@ -365,6 +365,7 @@ pub fn lower_function(
         tier,
         huge: None,
         cur_block: None,
+        inst_pos: 0,
         bail: None,
         trap_blocks: [None; TrapKind::ALL.len()],
         recursive: env.is_recursive(fid),
@@ -557,6 +558,9 @@ struct FnLower<'e, 'f, 'm, 's> {
     huge: Option<HugeLocals>,
     /// The IR block being lowered.
     cur_block: Option<Block>,
+    /// The index of the IR instruction being lowered in its block (the terminator's is the
+    /// block's instruction count).
+    inst_pos: u32,
     bail: Option<cl::Block>,
     /// The function's shared cold trap block of each kind (see [`FnLower::trap_block`]).
     /// The trap block of each kind sites currently jump to, and how many sites use it.
@@ -1117,8 +1121,20 @@ impl FnLower<'_, '_, '_, '_> {
             if slot.is_none() {
                 self.t.known.push(i);
             }
-            *slot = Some(v);
+            *slot = Some((v, self.inst_pos));
         }
+    }
+
+    /// The value remembered for variable `i` in this IR block, if any, unless it is a huge-tier
+    /// local in memory last written or loaded more than [`MAX_BLOCK_LOCAL_SPAN`] instructions
+    /// ago: that one is loaded again, so that few values stay live across the block's checks
+    /// (see [`block_local_locals_into`]).
+    fn remembered(&self, i: usize) -> Option<Value> {
+        let (v, at) = self.t.block_values.get(i).copied().flatten()?;
+        let far = self.huge.is_some()
+            && self.inst_pos.saturating_sub(at) > MAX_BLOCK_LOCAL_SPAN
+            && matches!(self.t.var_kinds.get(i), Some(VarKind::Memory(..)));
+        (!far).then_some(v)
     }
 
     /// Forgets the values known in the IR block just lowered.
@@ -1135,7 +1151,7 @@ impl FnLower<'_, '_, '_, '_> {
     /// The current value of a local's variable.
     fn read_var(&mut self, var: Variable) -> Value {
         let i = var.index();
-        if let Some(v) = self.t.block_values.get(i).copied().flatten() {
+        if let Some(v) = self.remembered(i) {
             return v;
         }
         match self
@@ -1491,8 +1507,9 @@ impl FnLower<'_, '_, '_, '_> {
         }
 
         // A function small enough for the normal tier still goes to the huge one when its
-        // loops nest too deep, or too many of its locals cross blocks, for the normal tier's
-        // register allocation (see `tier::MAX_LOOP_DEPTH_SUM` and `tier::MAX_CROSSING`); the
+        // loops nest too deep, or too many of its locals cross blocks, or too many values are
+        // live at once for too long, for the normal tier's register allocation (see
+        // `tier::MAX_LOOP_DEPTH_SUM`, `tier::MAX_CROSSING` and `tier::MAX_LIVE_AREA`); the
         // loop depths, the CFG and the block-local flags are needed below anyway.
         let mut field_wise = false;
         if self.tier == Tier::Normal {
@@ -1509,16 +1526,19 @@ impl FnLower<'_, '_, '_, '_> {
                 // bar a struct local from being held field by field, when the function has a
                 // candidate.
                 field_wise = has_field_wise_candidate(ir);
-                fixed_locals_into(
+                let live_area = fixed_locals_into(
                     ir,
                     &t.cfg,
                     &mut t.fixed_scratch,
                     &mut t.fixed,
                     &mut t.block_local,
                     field_wise.then_some(&mut t.by_fields_bad),
+                    MAX_LIVE_AREA,
                 );
                 let crossing = ir.locals.keys().filter(|&l| !t.block_local[l]).count() as u64;
-                if crossing * ir.layout.len() as u64 > MAX_CROSSING {
+                if crossing * ir.layout.len() as u64 > MAX_CROSSING
+                    || live_area.is_some_and(|a| a > MAX_LIVE_AREA)
+                {
                     // The huge tier fixes no local (its flags are recomputed below).
                     refill(&mut t.fixed, ir.locals.len());
                     self.tier = Tier::Huge;
@@ -1543,7 +1563,12 @@ impl FnLower<'_, '_, '_, '_> {
 
         let t = &mut *self.t;
         if self.tier == Tier::Huge {
-            block_local_locals_into(ir, &mut t.block_local_written, &mut t.block_local);
+            block_local_locals_into(
+                ir,
+                &mut t.block_local_written,
+                &mut t.block_local,
+                MAX_BLOCK_LOCAL_SPAN,
+            );
         } else {
             // The huge tier keeps every local in memory: a value live across the function
             // is what its single-pass register allocation must not have. (The CFG, the loop
@@ -1645,6 +1670,7 @@ impl FnLower<'_, '_, '_, '_> {
                 self.forget_block_values();
             }
             self.cur_block = Some(blk);
+            self.inst_pos = 0;
             if self.env.fuel {
                 self.site_line = 0; // out_of_fuel reports no line
                 let fuel = self.load(types::I64, ctx, CTX_FUEL);
@@ -1654,7 +1680,8 @@ impl FnLower<'_, '_, '_, '_> {
                 self.store(fuel1, ctx, CTX_FUEL);
             }
             let data = &ir.blocks[blk];
-            for &inst in &data.insts {
+            for (k, &inst) in data.insts.iter().enumerate() {
+                self.inst_pos = k as u32;
                 let inst_data = &ir
                     .insts
                     .get(inst)
@@ -1666,6 +1693,7 @@ impl FnLower<'_, '_, '_, '_> {
             let term = data.terminator.as_ref().ok_or_else(|| {
                 self.malformed(format!("block `{}` has no terminator", data.name))
             })?;
+            self.inst_pos = data.insts.len() as u32;
             self.load_loop_headers(blk)?;
             self.site = self.origin(data.term_loc);
             self.site_line = data.term_loc.line;
@@ -2708,50 +2736,63 @@ pub(crate) enum VarKind {
 /// dominates every later access in the same IR block.
 pub fn block_local_locals(ir: &Function) -> SecondaryMap<Local, bool> {
     let mut local_only = SecondaryMap::new();
-    block_local_locals_into(ir, &mut SecondaryMap::new(), &mut local_only);
+    block_local_locals_into(ir, &mut SecondaryMap::new(), &mut local_only, u32::MAX);
     local_only
 }
 
 /// [`block_local_locals`] into `local_only` (emptied first), with `written` as working
-/// storage (both kept from one function to the next).
+/// storage (both kept from one function to the next), except that a local is also left out
+/// when some read of it comes more than `max_span` instructions after the write it reads
+/// (the terminator counts as the block's last instruction). The huge tier passes
+/// [`crate::tier::MAX_BLOCK_LOCAL_SPAN`]: a block-local value is a Cranelift value, live
+/// across every check between its write and its last read, and each check ends a Cranelift
+/// block; the single-pass allocator visits every live value at every block start, so
+/// thousands of values loaded and then summed (`x_k = get v[k]` for every `k`, then the
+/// sums) cost the product of the two. Bounded spans bound how many such values are live at
+/// once; a local past the bound lives in the huge tier's slot like every other local.
 pub fn block_local_locals_into(
     ir: &Function,
-    written: &mut SecondaryMap<Local, u32>,
+    written: &mut SecondaryMap<Local, u64>,
     local_only: &mut SecondaryMap<Local, bool>,
+    max_span: u32,
 ) {
-    // First per local whether some read of it may see a value from outside its block.
+    // First per local whether some read of it may see a value from outside its block (or,
+    // past `max_span`, from far back in it).
     let exposed = local_only;
     exposed.clear();
     exposed.resize(ir.locals.len());
-    // The 1-based index of the block in which the local was last written.
+    // The 1-based index of the block in which the local was last written (high half) and
+    // the write's position in it (low half).
     written.clear();
     written.resize(ir.locals.len());
     for &l in &ir.params {
         exposed[l] = true;
     }
     for (n, &blk) in ir.layout.iter().enumerate() {
-        let stamp = n as u32 + 1;
+        let stamp = n as u64 + 1;
         let Some(data) = ir.blocks.get(blk) else {
             continue;
         };
-        let mut read = |op: Operand, written: &SecondaryMap<Local, u32>| {
+        let mut read = |op: Operand, pos: usize, written: &SecondaryMap<Local, u64>| {
             if let Operand::Local(l) = op {
-                if written[l] != stamp {
+                let w = written[l];
+                let span = (pos as u64).saturating_sub(w & u64::from(u32::MAX));
+                if w >> 32 != stamp || span > u64::from(max_span) {
                     exposed[l] = true;
                 }
             }
         };
-        for &inst in &data.insts {
+        for (pos, &inst) in data.insts.iter().enumerate() {
             let Some(d) = ir.insts.get(inst) else {
                 continue;
             };
-            d.kind.for_each_use(|op| read(op, written));
+            d.kind.for_each_use(|op| read(op, pos, written));
             if let Some(l) = d.kind.def() {
-                written[l] = stamp;
+                written[l] = stamp << 32 | pos as u64;
             }
         }
         if let Some(op) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
-            read(op, written);
+            read(op, data.insts.len(), written);
         }
     }
     // Then the complement.
@@ -3091,5 +3132,43 @@ mod tests {
         assert_eq!(chunks(7), vec![(0, 4), (4, 2), (6, 1)]);
         assert_eq!(chunks(128).len(), 16);
         assert!(chunks(0).is_empty());
+    }
+
+    /// The block-local locals of the one function of `src` whose reads come at most
+    /// `max_span` instructions after their writes, by name.
+    fn block_local_names(src: &str, max_span: u32) -> Vec<String> {
+        let module = poolopt_ir::parse(src).expect("parses");
+        let f = module.funcs.values().next().expect("one function");
+        let mut flags = SecondaryMap::new();
+        block_local_locals_into(f, &mut SecondaryMap::new(), &mut flags, max_span);
+        f.locals
+            .iter()
+            .filter(|&(l, _)| flags[l])
+            .map(|(_, d)| d.name.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_read_past_the_span_bound_leaves_a_local_out_of_the_block_local_ones() {
+        // `a` is written at 0 and read at 1 and 3, `b` written at 1 and read by the
+        // terminator at 4, `c` written at 2 and read at 3.
+        let src = "fn f(x: i64) -> i64 {
+            var a: i64
+            var b: i64
+            var c: i64
+        entry:
+            a = add x, 1
+            b = add a, 2
+            c = add x, 3
+            c = add c, a
+            ret b
+        }";
+        let all = vec!["a", "b", "c"];
+        assert_eq!(block_local_names(src, u32::MAX), all);
+        assert_eq!(block_local_names(src, 3), all);
+        // The bound is inclusive: `a`'s span is 3, `b`'s 3.
+        assert_eq!(block_local_names(src, 2), vec!["c"]);
+        assert_eq!(block_local_names(src, 1), vec!["c"]);
+        assert_eq!(block_local_names(src, 0), Vec::<String>::new());
     }
 }

@@ -82,7 +82,7 @@ pub struct LowerScratch {
     /// Per local: block-local ([`crate::lower::block_local_locals`]).
     pub(crate) block_local: SecondaryMap<Local, bool>,
     /// Working storage of the block-local scan.
-    pub(crate) block_local_written: SecondaryMap<Local, u32>,
+    pub(crate) block_local_written: SecondaryMap<Local, u64>,
     /// Per local: fixed ([`crate::fixed_locals`]).
     pub(crate) fixed: SecondaryMap<Local, bool>,
     /// Working storage of the fixed-local scan (its dominator tree among it).
@@ -110,8 +110,9 @@ pub struct LowerScratch {
     pub(crate) preheader_of: SecondaryMap<Block, Vec<u32>>,
     /// Per variable: where its value lives.
     pub(crate) var_kinds: Vec<VarKind>,
-    /// Per variable: its value in the IR block being lowered, where known.
-    pub(crate) block_values: Vec<Option<Value>>,
+    /// Per variable: its value in the IR block being lowered, where known, and the position
+    /// in the block (IR instruction index) where it was last written or loaded.
+    pub(crate) block_values: Vec<Option<(Value, u32)>>,
     /// The indices set in `block_values`.
     pub(crate) known: Vec<usize>,
     /// The constants on the current IR block's main line.

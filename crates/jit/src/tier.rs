@@ -4,10 +4,11 @@
 //!   compiles at the requested optimization level with regalloc2's backtracking allocator.
 //! - [`Tier::Huge`], for a function of more than [`huge_threshold`] IR instructions
 //!   (terminators included), or whose loops nest too deep ([`MAX_LOOP_DEPTH_SUM`]) or whose
-//!   locals cross blocks too much ([`MAX_CROSSING`]), both decided by the lowering, which
-//!   reports the tier it used in `LowerInfo::tier`: every scalar, vec and packed local lives
-//!   in a stack slot of its
-//!   own (read with a load, written with a store, like a simple C compiler at `-O0`), branches
+//!   locals cross blocks too much ([`MAX_CROSSING`]) or keep too many values live for too
+//!   long ([`MAX_LIVE_AREA`]), all decided by the lowering, which reports the tier it used in
+//!   `LowerInfo::tier`: every scalar, vec and packed local lives in a stack slot of its
+//!   own (read with a load, written with a store, like a simple C compiler at `-O0`; a value
+//!   is reused within a block only for [`MAX_BLOCK_LOCAL_SPAN`] instructions), branches
 //!   name their hot or later successor first, and Cranelift compiles with `opt_level=none` and
 //!   regalloc2's single-pass allocator, whatever `--cl-opt` says.
 //!
@@ -64,6 +65,32 @@ pub const MAX_LOOP_DEPTH_SUM: u64 = 100_000;
 /// 3,013,004, 0.02 s); they run in the huge tier too, a cost only such unusual functions pay.
 /// Ordinary code stays far below it (slot_pool_128's largest function: 8 × 15).
 pub const MAX_CROSSING: u64 = 1_000_000;
+
+/// A function whose live area (about how many pairs of a live local value and an instruction
+/// it is live across, which the lowering counts without liveness, in its walk for fixed
+/// locals) exceeds this is compiled in the huge tier whatever its size. Once the values live
+/// at once outnumber the
+/// registers, regalloc2's backtracking allocator spills, splits and searches in time that
+/// grows faster than the area: one block of `n` checked loads into distinct locals followed
+/// by their sum (area about `n²`) compiled (`run F -O0 --cl-opt none`) in 0.04 s for 1,000,
+/// 0.16 s for 2,000, 0.81 s for 4,000 and 5.2 s for 8,000 (16,000 instructions); 400 locals
+/// live through 18,000 random three-address instructions (area 4.9 M) in 0.14 s, 1,000 of
+/// them (13 M) in 0.3 s. [`MAX_CROSSING`] does not see the first shape, whose locals cross
+/// no block, or cross one. The huge tier compiles each of these in about 0.03 s. Ordinary
+/// code stays far below the bound (the largest area among the repository's programs, at O0
+/// and O2, is 5,116).
+pub const MAX_LIVE_AREA: u64 = 4_000_000;
+
+/// In the huge tier, a block-local local (every read preceded by a write in its block) is a
+/// Cranelift value only while each of its reads comes at most this many instructions after
+/// the write it reads; otherwise it lives in the tier's slot like every other local
+/// ([`crate::lower::block_local_locals_into`]). So at most this many such values are live
+/// at any point, and the single-pass allocator, which visits every live value at the start
+/// of each Cranelift block (each check ends one), stays linear. Without the bound, one block
+/// of `n` checked loads into distinct locals followed by their sum (a generated
+/// `x_k = get v[k]` for every `k`, then `s = add s, x_k`) took `run -O0` 1.5 s for
+/// `n` = 11,000 and 11.9 s for 30,000.
+pub const MAX_BLOCK_LOCAL_SPAN: u32 = 64;
 
 /// A function of more parameters than this, or with a call of more arguments, is compiled in
 /// the huge tier whatever its size. The arguments of a call (and the parameters on entry) are

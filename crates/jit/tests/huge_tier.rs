@@ -10,7 +10,7 @@ mod common;
 
 use common::compile_both;
 use poolopt_ir::{parse, Module, RunLimits};
-use poolopt_jit::tier::{huge_threshold, Tier, HUGE_THRESHOLD_ENV};
+use poolopt_jit::tier::{huge_threshold, Tier, HUGE_THRESHOLD_ENV, MAX_BLOCK_LOCAL_SPAN};
 use poolopt_jit::RunError;
 
 fn module(src: &str) -> Module {
@@ -150,4 +150,28 @@ fn every_function_in_the_huge_tier_agrees_with_the_interpreter() {
     ] {
         agree(&workloads, entry, &args);
     }
+    // A value of a local in the slot is reused within its block for at most
+    // `MAX_BLOCK_LOCAL_SPAN` instructions, then loaded again, so that few values stay live
+    // across the block's checks (each ends a Cranelift block, where the single-pass allocator
+    // visits every live value). `far(k)` reads its parameter at 0 and at `k`.
+    let loads = |k: u32| {
+        let m = module(&far_read(k));
+        agree(&m, "far", &[5]);
+        let clif = poolopt_jit::emit_clif(&m, poolopt_jit::ClOpt::None).expect("emits");
+        clif.matches("= load.").count()
+    };
+    assert_eq!(
+        loads(MAX_BLOCK_LOCAL_SPAN + 1),
+        loads(MAX_BLOCK_LOCAL_SPAN) + 1
+    );
+}
+
+/// `far(p)`: reads `p` at instruction 0 and at instruction `k` of one block, with only
+/// another local's additions between; returns `2 p + k`.
+fn far_read(k: u32) -> String {
+    let mut s = String::from("fn far(p: i64) -> i64 {\n    var s: i64\nentry:\n    s = add p, 1\n");
+    for _ in 1..k {
+        s += "    s = add s, 1\n";
+    }
+    s + "    s = add s, p\n    ret s\n}\n"
 }

@@ -61,3 +61,30 @@ pub fn many_vecs(n: usize) -> String {
     }
     s + &format!("g{n}:\n    ret acc\n}}\n")
 }
+
+/// `loaded(m)`: a vec filled with `0..n`, then one block that reads each element into a local
+/// of its own (`x_k = get v[k]`, checked) and, after all the reads, adds them to `m` — in the
+/// same block, or with `split` in the next one, so the `n` values are live at once (the shape
+/// `MAX_LIVE_AREA` and `MAX_BLOCK_LOCAL_SPAN` in crates/jit/src/tier.rs bound); returns
+/// `m + n (n - 1) / 2`.
+pub fn many_loaded_values(n: usize, split: bool) -> String {
+    let mut s = String::from(
+        "fn loaded(m: i64) -> i64 {\n    var v: vec<i64>\n    var i: i64\n    var s: i64\n    var c: bool\n",
+    );
+    for k in 0..n {
+        s += &format!("    var x{k}: i64\n");
+    }
+    s += &format!(
+        "entry:\n    v = new vec<i64>\n    i = copy 0\n    br fill\nfill:\n    push v, i\n    i = add i, 1\n    c = slt i, {n}\n    brif c, fill, start\nstart:\n    s = copy m\n"
+    );
+    for k in 0..n {
+        s += &format!("    x{k} = get v[{k}]\n");
+    }
+    if split {
+        s += "    br sum\nsum:\n";
+    }
+    for k in 0..n {
+        s += &format!("    s = add s, x{k}\n");
+    }
+    s + "    ret s\n}\n"
+}
