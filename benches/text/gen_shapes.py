@@ -14,6 +14,7 @@ eighth session: shapes across functions and loops").
     python3 benches/text/gen_shapes.py diamonds N FILE    # N diamonds reading a running sum in both arms
     python3 benches/text/gen_shapes.py divs N FILE        # N checked divisions into one running sum
     python3 benches/text/gen_shapes.py reads N FILE       # N checked reads v[k] into one running sum
+    python3 benches/text/gen_shapes.py loaded N FILE      # N checked reads into N locals, then their sum
 
 `functions` and `main` stress what the pipeline and the lowering do per function (a lookup by
 name per function made them quadratic); `chain` stresses the inliner copying callees into
@@ -38,6 +39,10 @@ at once in their ABI places); `poolopt run FILE --entry args --args 1` returns N
 (crates/jit/src/elaboration.rs): a running sum read only in both arms of the next diamond (a
 checked division's -1 test is one) is recomputed whole in every arm, and a sum of loaded values
 sinks past all the loads; `poolopt run FILE --entry diamonds|divs|reads --args 7` ends.
+`loaded` holds N values live at once: each read goes to a local of its own and the sum comes
+after all of them (crates/jit/src/tier.rs, `MAX_LIVE_AREA` and `MAX_BLOCK_LOCAL_SPAN`; the
+test-support crate's `many_loaded_values`); `poolopt run FILE --entry loaded --args 7` returns
+7 + N (N - 1) / 2.
 """
 
 import sys
@@ -174,8 +179,21 @@ def reads(n):
     return "\n".join(s) + "\n"
 
 
+def loaded(n):
+    s = ["fn loaded(m: i64) -> i64 {", "    var v: vec<i64>", "    var i: i64", "    var s: i64",
+         "    var c: bool"]
+    s += [f"    var x{k}: i64" for k in range(n)]
+    s += ["entry:", "    v = new vec<i64>", "    i = copy 0", "    br fill", "fill:", "    push v, i",
+          "    i = add i, 1", f"    c = slt i, {n}", "    brif c, fill, start", "start:",
+          "    s = copy m"]
+    s += [f"    x{k} = get v[{k}]" for k in range(n)]
+    s += [f"    s = add s, x{k}" for k in range(n)]
+    s.append("    ret s\n}")
+    return "\n".join(s) + "\n"
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("functions", "main", "chain", "nest", "vecs", "consts", "wide", "join", "args", "diamonds", "divs", "reads"):
+    if len(sys.argv) != 4 or sys.argv[1] not in ("functions", "main", "chain", "nest", "vecs", "consts", "wide", "join", "args", "diamonds", "divs", "reads", "loaded"):
         sys.exit(__doc__)
     shape, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     text = {
@@ -191,6 +209,7 @@ def main():
         "diamonds": lambda: diamonds(n),
         "divs": lambda: divs(n),
         "reads": lambda: reads(n),
+        "loaded": lambda: loaded(n),
     }[shape]()
     with open(path, "w") as f:
         f.write(text)
