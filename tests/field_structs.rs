@@ -354,3 +354,53 @@ fn cheap_fields_are_computed_again_at_their_store_only_at_cl_opt_none() {
     assert_eq!(count(&none, " = imul"), count(&speed, " = imul"), "{none}");
     assert_eq!(count(&none, "store"), count(&speed, "store"), "{none}");
 }
+
+/// Field-wise locals assigned once: `s` by one `make` before a branch whose arms store it (its
+/// field variables take the `make`'s values directly, `fixed_locals.rs`), and `u` only by a
+/// field write (its other field keeps its initial zero, so it is not fixed).
+const ONCE: &str = "
+struct P { a: i64, b: i64 }
+
+fn once(n: i64) -> i64 {
+    var v: vec<P>
+    var s: P
+    var u: P
+    var c: bool
+    var r: i64
+    var x: i64
+entry:
+    v = new vec<P>
+    s = make P(n, 7)
+    setfield u.a, n
+    c = slt n, 5
+    brif c, small, big
+small:
+    push v, u
+    push v, s
+    br done
+big:
+    push v, u
+    push v, u
+    set v[0], s
+    br done
+done:
+    r = len v
+    x = get v[0].b
+    r = mul r, x
+    x = get v[1].a
+    r = add r, x
+    x = get v[1].b
+    r = add r, x
+    ret r
+}
+";
+
+#[test]
+fn field_wise_locals_assigned_once_agree_everywhere() {
+    let module = load_str("once", ONCE);
+    // small (n < 5): v = [u, s], r = 2 * 0 + n + 7; big: v = [s, u], r = 2 * 7 + n + 0.
+    for (n, want) in [(2, 9), (9, 23)] {
+        let got = run_everywhere(&module, "once", &[n], &RunLimits::default());
+        assert_eq!(got, Outcome::Value(want), "once({n})");
+    }
+}

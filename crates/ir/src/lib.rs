@@ -41,6 +41,7 @@ pub mod cfg;
 pub mod components;
 pub mod dominators;
 mod entities;
+pub mod field_wise;
 mod function;
 mod inst;
 mod lexer;

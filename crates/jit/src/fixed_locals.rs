@@ -1,5 +1,5 @@
-//! *Fixed* locals: scalar, vec and packed locals with exactly one assignment, which dominates
-//! every read. The lowering gives such a local the Cranelift value of that assignment
+//! *Fixed* locals: scalar, vec and packed locals (and struct locals held field by field) with
+//! exactly one assignment, which dominates every read. The lowering gives such a local the Cranelift value of that assignment
 //! directly, with no cranelift-frontend `Variable`: no SSA construction (`use_var` walking
 //! predecessors, sealing, block parameters at joins) for what is already in SSA form.
 //!
@@ -24,12 +24,12 @@
 //! read that comes before the assignment is lowered asks cranelift-frontend, as for any
 //! other local.
 
-use crate::lower::field_wise_mention;
 use crate::scratch::refill;
 use poolopt_ir::cfg::Cfg;
 use poolopt_ir::dominators::DomTree;
+use poolopt_ir::field_wise::field_wise_mention;
 use poolopt_ir::room::vec_room;
-use poolopt_ir::{Block, EntityRef, Function, Local, Operand, SecondaryMap, Type};
+use poolopt_ir::{Block, EntityRef, Function, InstKind, Local, Operand, SecondaryMap, Type};
 
 /// The fixed locals of `ir` (see the module documentation), with storage of its own (the
 /// lowering uses [`fixed_locals_into`] with a [`crate::scratch::LowerScratch`]'s).
@@ -179,7 +179,7 @@ fn refill_with<T: Copy>(v: &mut Vec<T>, n: usize, x: T) {
 /// `block_local` (both emptied first), with the working storage of `scratch`. One walk instead
 /// of two: the lowering of a normal-tier function needs both. With `field_wise_barred`, the
 /// walk also marks there (emptied first) each local some mention bars from being held field by
-/// field ([`crate::lower::field_wise_mention`]), a third analysis of the same instructions.
+/// field ([`field_wise_mention`]), a third analysis of the same instructions.
 /// Returns the function's live area ([`LiveArea`]), a fourth, unless a bound that costs
 /// nothing to compute shows that it is at most `area_limit` (each local's part is at most
 /// twice the function's length: one part within blocks, one across them); then `None`.
@@ -269,20 +269,24 @@ fn walk<const MEASURE: bool>(
     }
     for &blk in &ir.layout {
         for (pos, &inst) in ir.blocks[blk].insts.iter().enumerate() {
-            if let Some(l) = ir.insts.get(inst).and_then(|d| d.kind.def()) {
-                defs[l.index()] += 1;
+            let Some(kind) = ir.insts.get(inst).map(|d| &d.kind) else {
+                continue;
+            };
+            if let Some(l) = kind.def() {
+                // A field write assigns part of its local: never the one assignment.
+                let partial = matches!(kind, InstKind::SetField { .. });
+                defs[l.index()] += if partial { 2 } else { 1 };
                 def_block[l.index()] = blk;
                 def_pos[l.index()] = pos as i64;
             }
         }
     }
-    for (l, data) in ir.locals.iter() {
-        let one_value = match data.ty {
-            Type::Scalar(_) | Type::Vec(_) => true,
-            Type::Struct(_) => data.packed,
-        };
+    for l in ir.locals.keys() {
+        // Every local may be fixed: a struct local's flag matters only when the lowering
+        // holds it field by field (then its one assignment is a `make`, which gives every
+        // field its value; a `setfield` never counts as the one), and is ignored otherwise.
         let i = l.index();
-        fixed[l] = one_value && defs[i] == 1 && cfg.is_reachable(def_block[i]);
+        fixed[l] = defs[i] == 1 && cfg.is_reachable(def_block[i]);
     }
     pending.clear();
     layout_pos.clear();
@@ -581,6 +585,51 @@ mod tests {
             ret x
         }";
         assert_eq!(fixed_names(src), vec!["a"]);
+    }
+
+    #[test]
+    fn a_struct_local_built_once_is_fixed_and_one_changed_by_field_is_not() {
+        // `s` has one assignment (its `make`), before the branch to the block that stores
+        // it; `t` has two (`make`, then `setfield`). The flag only matters when the lowering
+        // holds the local field by field, as it does both here.
+        let src = "struct S { a: i64, b: i64 }
+        fn f(x: i64) -> i64 {
+            var v: vec<S>
+            var s: S
+            var t: S
+            var c: bool
+        entry:
+            v = new vec<S>
+            s = make S(x, 1)
+            t = make S(x, 2)
+            setfield t.b, 3
+            c = slt x, 0
+            brif c, a, b
+        a:
+            push v, s
+            push v, t
+            br b
+        b:
+            ret x
+        }";
+        assert_eq!(fixed_names(src), vec!["c", "s", "v", "x"]);
+    }
+
+    #[test]
+    fn a_struct_local_assigned_only_by_a_field_write_is_not_fixed() {
+        // `s`'s one assignment is `setfield s.a`: field `b` keeps its initial zero, which
+        // only a variable gives it.
+        let src = "struct S { a: i64, b: i64 }
+        fn f(x: i64) -> i64 {
+            var v: vec<S>
+            var s: S
+        entry:
+            v = new vec<S>
+            setfield s.a, x
+            push v, s
+            ret x
+        }";
+        assert_eq!(fixed_names(src), vec!["v", "x"]);
     }
 
     /// The live area of the one function of `src` (a limit of 0 has it measured).

@@ -63,6 +63,7 @@ use cranelift_codegen::isa::{CallConv, TargetFrontendConfig, TargetIsa};
 use cranelift_codegen::settings::OptLevel;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use poolopt_ir::cfg::Cfg;
+use poolopt_ir::field_wise::{field_wise_mention, field_wise_struct};
 use poolopt_ir::room::{map_room, vec_room};
 use poolopt_ir::EntityRef;
 use poolopt_ir::SecondaryMap;
@@ -2982,7 +2983,7 @@ pub fn header_invariant_loops_into(
 }
 
 /// Per local, whether the lowering holds it field by field (`Repr::Fields`): a struct local
-/// that is not packed, not a parameter, has at most `MAX_FIELD_VARS` fields, and is only
+/// that is not packed, not a parameter, has at most `MAX_FIELD_WISE_FIELDS` fields, and is only
 /// built (`make`), read or written one field at a time (`getfield`, `setfield`) and stored
 /// whole into a vec element (`set v[i], s`, `push v, s`). Such a local needs no stack slot:
 /// `make` + `push` stores the field values straight into the element instead of storing them
@@ -3048,27 +3049,6 @@ pub(crate) fn has_field_wise_candidate(ir: &Function) -> bool {
         .any(|d| matches!(d.ty, Type::Struct(_)) && !d.packed)
 }
 
-/// The one mention of a struct local instruction `kind` may make without barring it from being
-/// held field by field: any other mention of a local, and every mention of a parameter or by
-/// a terminator, bars it ([`field_struct_locals`]).
-pub(crate) fn field_wise_mention(kind: &InstKind) -> Option<Local> {
-    match kind {
-        InstKind::Make { dst, .. } => Some(*dst),
-        InstKind::GetField { src, .. } => Some(*src),
-        InstKind::SetField { dst, .. } => Some(*dst),
-        InstKind::VecSet {
-            value: Operand::Local(l),
-            field: None,
-            ..
-        }
-        | InstKind::VecPush {
-            value: Operand::Local(l),
-            ..
-        } => Some(*l),
-        _ => None,
-    }
-}
-
 /// [`field_struct_locals`] into `out` (emptied first), given per local whether some mention
 /// bars it (`barred`, see [`field_wise_mention`]).
 pub(crate) fn field_struct_locals_from(
@@ -3081,19 +3061,11 @@ pub(crate) fn field_struct_locals_from(
     out.resize(ir.locals.len());
     for (l, data) in ir.locals.iter() {
         out[l] = match data.ty {
-            Type::Struct(sid) if !data.packed && !barred[l] => {
-                module.structs.get(sid).is_some_and(|d| {
-                    d.fields.len() <= MAX_FIELD_VARS
-                        && d.fields.iter().all(|f| f.ty.as_scalar().is_some())
-                })
-            }
+            Type::Struct(sid) if !data.packed && !barred[l] => field_wise_struct(module, sid),
             _ => false,
         };
     }
 }
-
-/// The most fields a struct local held field by field may have.
-const MAX_FIELD_VARS: usize = 16;
 
 /// Element sizes above which a push's grow path rejoins before the store instead of storing a
 /// copy of its own: a wide element's copy is many stores, whose values the cold path then keeps

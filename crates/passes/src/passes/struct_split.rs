@@ -7,7 +7,11 @@
 //! or assigned whole by `pop`. Those need the struct's bytes in memory (the call protocol passes
 //! and returns structs through memory); the local stays whole with a missed remark naming the
 //! reason. A struct with more than [`MAX_FIELDS`] fields stays whole too (its field locals would
-//! crowd out every other local at register allocation).
+//! crowd out every other local at register allocation). So does a local that is only built
+//! (`make`), read or written by field and stored whole into elements, of a struct of at most 16
+//! scalar fields: the JIT holds such a local field by field already ([`poolopt_ir::field_wise`]),
+//! and splitting it would add a copy per field and a `make` per store, work for every later
+//! pass, the lowering and Cranelift, for the same machine code.
 //!
 //! **Rewrite.** With `s` split into `s_f0 … s_fn`:
 //!
@@ -42,6 +46,7 @@
 
 use super::names::{joined, Names};
 use crate::pass::{OptLevel, Pass, PassContext};
+use poolopt_ir::field_wise::{field_wise_mention, field_wise_struct};
 use poolopt_ir::{
     Block, Check, EntityRef, Function, Inst, InstData, InstKind, Local, LocalData, Module, Operand,
     StructId, Terminator, Type,
@@ -199,6 +204,9 @@ enum WholeReason {
     CallResult(poolopt_ir::FuncId),
     Returned,
     Popped,
+    /// Only built, read or written by field and stored whole: the JIT holds it field by field
+    /// already (`poolopt_ir::field_wise`), and splitting would only add copies.
+    HeldFieldWise,
 }
 
 impl WholeReason {
@@ -223,6 +231,11 @@ impl WholeReason {
             }
             WholeReason::Returned => "it is returned whole".into(),
             WholeReason::Popped => "it is assigned whole by `pop`".into(),
+            WholeReason::HeldFieldWise => {
+                "it is only built, read or written by field and stored whole, which the JIT \
+                 holds field by field already"
+                    .into()
+            }
         }
     }
 }
@@ -268,6 +281,9 @@ impl Plan {
         for &p in &func.params {
             escapes[p.index()] = Some(WholeReason::Parameter);
         }
+        // Per local: whether some mention bars the back end from holding it field by field
+        // (see `poolopt_ir::field_wise`); parameters are barred by the escape above.
+        let mut barred = vec![false; n];
         let mut read: Vec<Vec<bool>> = verdicts
             .iter()
             .map(|v| match v {
@@ -279,12 +295,15 @@ impl Plan {
             let data = &func.blocks[block];
             for &inst in &data.insts {
                 let kind = &func.insts[inst].kind;
+                let allowed = field_wise_mention(kind);
                 if let Some(d) = kind.def() {
                     mentioned[d.index()] = true;
+                    barred[d.index()] |= Some(d) != allowed;
                 }
                 kind.for_each_use(|op| {
                     if let Operand::Local(l) = op {
                         mentioned[l.index()] = true;
+                        barred[l.index()] |= Some(l) != allowed;
                     }
                 });
                 let mut escape = |l: Local, why: WholeReason| {
@@ -334,10 +353,14 @@ impl Plan {
                 _ => {}
             }
         }
-        for ((v, m), why) in verdicts.iter_mut().zip(&mentioned).zip(escapes) {
+        for (((v, m), why), barred) in verdicts.iter_mut().zip(&mentioned).zip(escapes).zip(barred)
+        {
             match (&v, why) {
                 _ if !m => *v = Verdict::NotCandidate,
                 (Verdict::Split(_), Some(why)) => *v = Verdict::Whole(why),
+                (Verdict::Split(sid), None) if !barred && field_wise_struct(module, *sid) => {
+                    *v = Verdict::Whole(WholeReason::HeldFieldWise)
+                }
                 _ => {}
             }
         }
