@@ -1141,6 +1141,7 @@ impl FnLower<'_, '_, '_, '_> {
     /// Forgets the values known in the IR block just lowered.
     fn forget_block_values(&mut self) {
         self.t.block_consts.clear();
+        self.t.elem_addrs.clear();
         for i in self.t.known.drain(..) {
             self.t.block_values[i] = None;
         }
@@ -2057,7 +2058,7 @@ impl FnLower<'_, '_, '_, '_> {
                     self.bounds_check(len, i)?;
                 }
                 let ptr = self.vec_ptr(*vec, h);
-                let addr = self.elem_addr_at(ptr, i, size);
+                let addr = self.main_line_elem_addr(ptr, i, size);
                 self.load_elem(*dst, elem, *field, addr)
             }
             InstKind::VecSet {
@@ -2076,7 +2077,7 @@ impl FnLower<'_, '_, '_, '_> {
                     self.bounds_check(len, i)?;
                 }
                 let ptr = self.vec_ptr(*vec, h);
-                let addr = self.elem_addr_at(ptr, i, size);
+                let addr = self.main_line_elem_addr(ptr, i, size);
                 self.store_elem(v, addr)
             }
             InstKind::VecDrop { vec } => {
@@ -2398,6 +2399,34 @@ impl FnLower<'_, '_, '_, '_> {
         let size = self.block_const(types::I64, i64::from(size));
         let off = self.ins().imul(index, size);
         self.ins().iadd(ptr, off)
+    }
+
+    /// [`FnLower::elem_addr_at`] for an element read or write on the IR block's main line:
+    /// the address computed there for the same data pointer, index and size is reused (a
+    /// struct read field by field, `get v[k].f0` … `get v[k].f15`, computes `k * size` once,
+    /// which `opt_level=none` would otherwise emit sixteen times). The three are Cranelift
+    /// values, so an equal key is an equal address, and an address computed earlier on the
+    /// main line dominates the rest of it. Not in the huge tier, whose values must not live
+    /// long ([`MAX_BLOCK_LOCAL_SPAN`]); the last [`ELEM_ADDRS`] addresses only.
+    fn main_line_elem_addr(&mut self, ptr: Value, index: Value, size: u32) -> Value {
+        if self.huge.is_some() {
+            return self.elem_addr_at(ptr, index, size);
+        }
+        let found = self
+            .t
+            .elem_addrs
+            .iter()
+            .rev()
+            .find(|&&(p, i, s, _)| p == ptr && i == index && s == size);
+        if let Some(&(_, _, _, addr)) = found {
+            return addr;
+        }
+        let addr = self.elem_addr_at(ptr, index, size);
+        if self.t.elem_addrs.len() == ELEM_ADDRS {
+            self.t.elem_addrs.remove(0);
+        }
+        self.t.elem_addrs.push((ptr, index, size, addr));
+        addr
     }
 
     /// The checked-access test: one unsigned compare of the index with the length.
@@ -3066,6 +3095,11 @@ pub(crate) fn field_struct_locals_from(
         };
     }
 }
+
+/// How many element addresses a block's main line keeps for reuse
+/// ([`FnLower::main_line_elem_addr`]): enough for the fields of one struct read between
+/// others, few enough that a lookup is a short scan.
+const ELEM_ADDRS: usize = 4;
 
 /// Element sizes above which a push's grow path rejoins before the store instead of storing a
 /// copy of its own: a wide element's copy is many stores, whose values the cold path then keeps

@@ -117,6 +117,9 @@ pub struct LowerScratch {
     pub(crate) known: Vec<usize>,
     /// The constants on the current IR block's main line.
     pub(crate) block_consts: crate::block_consts::BlockConsts,
+    /// The element addresses computed on the current IR block's main line by element reads
+    /// and writes: (data pointer, index, element size, address), the newest last.
+    pub(crate) elem_addrs: Vec<(Value, Value, u32, Value)>,
     /// Per Cranelift block: the branches into it not yet emitted.
     pub(crate) preds_left: SecondaryMap<cl::Block, u32>,
     /// Every trap block created, in creation order.
@@ -169,6 +172,7 @@ impl LowerScratch {
         self.block_values.clear();
         self.known.clear();
         self.block_consts.clear();
+        self.elem_addrs.clear();
         self.all_trap_blocks.clear();
         self.call_args.clear();
     }
