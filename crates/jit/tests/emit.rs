@@ -187,6 +187,12 @@ fn an_element_address_is_computed_once_per_main_line() {
     assert_eq!(n, 2 + 2, "the index changed between the reads\n{clif}");
     let limits = poolopt_ir::RunLimits::default();
     // Elements (1, 2, 3) and (4, 5, 6); k = 0..5 reads element k & 1 (and the other one's f2).
-    assert_eq!(common::agree(&same, "main", &[5], &limits), Ok(4 + 10 + 4 + 10 + 4));
-    assert_eq!(common::agree(&moved, "main", &[5], &limits), Ok(7 + 7 + 7 + 7 + 7));
+    assert_eq!(
+        common::agree(&same, "main", &[5], &limits),
+        Ok(4 + 10 + 4 + 10 + 4)
+    );
+    assert_eq!(
+        common::agree(&moved, "main", &[5], &limits),
+        Ok(7 + 7 + 7 + 7 + 7)
+    );
 }
