@@ -29,13 +29,12 @@ use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
     display_inst, BinaryOp, Block, CmpOp, Function, Inst, InstKind, Local, Operand, Type,
 };
-use std::hash::{Hash, Hasher};
 
 /// The pass.
 pub struct ValueNumbering;
 
 /// A pure expression, with its destination type.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Expr {
     Unary(poolopt_ir::UnaryOp, Operand, Type),
     Binary(BinaryOp, Operand, Operand, Type),
@@ -56,13 +55,6 @@ impl Expr {
 
     fn mentions(self, l: Local) -> bool {
         self.reads().contains(&Some(l))
-    }
-
-    /// The expression's bit in [`State::exprs`]: one of 128, by its hash.
-    fn bit(self) -> u128 {
-        let mut h = rustc_hash::FxHasher::default();
-        self.hash(&mut h);
-        1 << (h.finish() >> 57)
     }
 }
 
@@ -112,8 +104,6 @@ fn expr_of(func: &Function, kind: &InstKind) -> Option<(Local, Expr)> {
 #[derive(Clone, Copy)]
 struct Avail {
     expr: Expr,
-    /// `expr.bit()`, computed once.
-    expr_bit: u128,
     holder: Local,
     inst: Inst,
 }
@@ -146,9 +136,6 @@ struct State {
     /// The bits of every local a live expression mentions (a superset: a killed expression's
     /// bits stay until the next scan), so a definition of an unmentioned local scans nothing.
     mentioned: u64,
-    /// The bits of the live expressions ([`Expr::bit`]; a superset, like `mentioned`), so an
-    /// expression whose bit is clear is not looked for: most are computed for the first time.
-    exprs: u128,
     /// Expressions that were available until the reason given, oldest first, at most
     /// [`MAX_AVAILABLE_EXPRS`] (kept only when remarks are collected: the text is made only for
     /// them).
@@ -161,7 +148,6 @@ impl Default for State {
         State {
             live: Available::new(MAX_AVAILABLE_EXPRS),
             mentioned: 0,
-            exprs: 0,
             killed: Vec::new(),
             explain: false,
         }
@@ -183,15 +169,6 @@ impl State {
             }
         }
         self.mentioned = self.live.iter().fold(0, |m, a| m | bits_of(a));
-        self.exprs = self.live.iter().fold(0, |m, a| m | a.expr_bit);
-    }
-
-    /// The available expression equal to `expr`, if any.
-    fn find(&self, expr: Expr, expr_bit: u128) -> Option<Avail> {
-        if self.exprs & expr_bit == 0 {
-            return None;
-        }
-        self.live.iter().find(|a| a.expr == expr).copied()
     }
 
     /// Kills what is held in or reads `d`, which is being assigned.
@@ -213,7 +190,6 @@ impl State {
     /// instruction made it one too many, for remarks).
     fn make_available(&mut self, a: Avail, why: impl Fn() -> String) {
         self.mentioned |= bits_of(&a);
-        self.exprs |= a.expr_bit;
         if let Some(oldest) = self.live.push(a) {
             if self.explain {
                 self.remember_killed(oldest.expr, why());
@@ -253,9 +229,9 @@ fn visit(
     state: &mut State,
 ) -> bool {
     let mut changed = false;
-    let numbered = expr_of(func, func.inst(inst)).map(|(dst, e)| (dst, e, e.bit()));
-    if let Some((dst, expr, expr_bit)) = numbered {
-        if let Some(a) = state.find(expr, expr_bit) {
+    let numbered = expr_of(func, func.inst(inst));
+    if let Some((dst, expr)) = numbered {
+        if let Some(a) = state.live.iter().find(|a| a.expr == expr).copied() {
             if a.holder != dst && func.local_ty(a.holder) == func.local_ty(dst) {
                 let before = if cx.remarks_enabled() {
                     display_inst(cx.module, func, inst)
@@ -320,17 +296,16 @@ fn visit(
         });
         // Unless the instruction just became a copy, it is the expression numbered above.
         let own = if changed {
-            expr_of(func, kind).map(|(dst, e)| (dst, e, e.bit()))
+            expr_of(func, kind)
         } else {
             numbered
         };
-        if let Some((dst, expr, expr_bit)) = own {
+        if let Some((dst, expr)) = own {
             // `i = add i, 1` computes from the old `i`: not available afterwards.
             if !expr.mentions(dst) {
                 state.make_available(
                     Avail {
                         expr,
-                        expr_bit,
                         holder: dst,
                         inst,
                     },
