@@ -651,9 +651,10 @@ mod tests {
 
     #[test]
     fn the_live_area_of_a_block_local_value_runs_from_its_write_to_its_last_read() {
-        // `a` is written at 0 and last read at 3 (its read at 1 adds nothing), `b` at 1 and
-        // read at 2, `c` at 2 and read by the terminator (4): 3 + 1 + 2. The parameter `x`
-        // (read at 0) is mentioned from the incoming value (0) to 0.
+        // `a` is written at 0 and last read at 3 (its read at 1 between changes nothing):
+        // 3; `b` is written at 1 and read at 2: 1; `c`'s first value lives from 2 to 3 and
+        // its second from 3 to the terminator (4): 2. The parameter `x` (read at 0) is
+        // mentioned from its incoming value (0) to 0.
         let src = "fn f(x: i64) -> i64 {
             var a: i64
             var b: i64
