@@ -52,7 +52,10 @@ use crate::runtime::{
     HDR_CAP, HDR_LEN, HDR_PTR,
 };
 use crate::scratch::{refill, reserve_function, LowerScratch, ModuleSizes};
-use crate::tier::{Tier, MAX_BLOCK_LOCAL_SPAN, MAX_CROSSING, MAX_LIVE_AREA, MAX_LOOP_DEPTH_SUM};
+use crate::tier::{
+    live_area_needs_huge_tier, Tier, MAX_BLOCK_LOCAL_SPAN, MAX_CROSSING, MAX_LIVE_AREA,
+    MAX_LOOP_DEPTH_SUM,
+};
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::{
     self as cl, types, ExtFuncData, ExternalName, FuncRef, InstBuilder, InstructionData, MemFlags,
@@ -1539,7 +1542,7 @@ impl FnLower<'_, '_, '_, '_> {
                 );
                 let crossing = ir.locals.keys().filter(|&l| !t.block_local[l]).count() as u64;
                 if crossing * ir.layout.len() as u64 > MAX_CROSSING
-                    || live_area.is_some_and(|a| a > MAX_LIVE_AREA)
+                    || live_area.is_some_and(live_area_needs_huge_tier)
                 {
                     // The huge tier fixes no local (its flags are recomputed below).
                     refill(&mut t.fixed, ir.locals.len());

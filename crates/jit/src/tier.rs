@@ -81,6 +81,11 @@ pub const MAX_CROSSING: u64 = 1_000_000;
 /// and O2, is 5,116).
 pub const MAX_LIVE_AREA: u64 = 4_000_000;
 
+/// Whether a function of live area `area` goes to the huge tier (past [`MAX_LIVE_AREA`]).
+pub fn live_area_needs_huge_tier(area: u64) -> bool {
+    area > MAX_LIVE_AREA
+}
+
 /// In the huge tier, a block-local local (every read preceded by a write in its block) is a
 /// Cranelift value only while each of its reads comes at most this many instructions after
 /// the write it reads; otherwise it lives in the tier's slot like every other local
@@ -155,6 +160,13 @@ impl Tier {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_live_area_bound_is_exclusive() {
+        assert!(!live_area_needs_huge_tier(MAX_LIVE_AREA));
+        assert!(live_area_needs_huge_tier(MAX_LIVE_AREA + 1));
+        assert!(!live_area_needs_huge_tier(0));
+    }
 
     #[test]
     fn the_threshold_is_exclusive() {
