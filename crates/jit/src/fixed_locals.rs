@@ -60,6 +60,9 @@ pub struct FixedLocalsScratch {
     written: Vec<u32>,
     /// The live area, measured in the same walk.
     area: LiveArea,
+    /// Per local: whether something other than a `make` operand reads it (a terminator, any
+    /// other instruction), from the same walk; [`FixedLocalsScratch::read_only_by_make`].
+    read_elsewhere: Vec<bool>,
     /// Per block: its position in the layout.
     layout_pos: Vec<u32>,
     /// The reads whose dominance only the dominator tree can tell: a fixed local read in a
@@ -70,6 +73,12 @@ pub struct FixedLocalsScratch {
 }
 
 impl FixedLocalsScratch {
+    /// Whether every read of `l` in the function last walked by [`fixed_locals_into`] is an
+    /// operand of a `make` (also when it is never read).
+    pub(crate) fn read_only_by_make(&self, l: Local) -> bool {
+        !self.read_elsewhere.get(l.index()).copied().unwrap_or(true)
+    }
+
     /// Makes room for a function of `locals` locals and `blocks` blocks.
     pub(crate) fn reserve(&mut self, locals: usize, blocks: usize) {
         vec_room(&mut self.defs, locals);
@@ -77,6 +86,7 @@ impl FixedLocalsScratch {
         vec_room(&mut self.def_pos, locals);
         vec_room(&mut self.written, locals);
         vec_room(&mut self.area.seen_pos, locals);
+        vec_room(&mut self.read_elsewhere, locals);
         vec_room(&mut self.area.first_at, locals);
         vec_room(&mut self.area.last_at, locals);
         vec_room(&mut self.layout_pos, blocks);
@@ -256,7 +266,9 @@ fn walk<const MEASURE: bool>(
         pending,
         dom,
         area,
+        read_elsewhere,
     } = scratch;
+    refill_with(read_elsewhere, n_locals, false);
     defs.clear();
     defs.resize(n_locals, 0);
     def_block.clear();
@@ -339,6 +351,7 @@ fn walk<const MEASURE: bool>(
         };
         for (pos, &inst) in data.insts.iter().enumerate() {
             if let Some(d) = ir.insts.get(inst) {
+                let in_make = matches!(d.kind, InstKind::Make { .. });
                 if let Some(barred) = barred.as_deref_mut() {
                     let allowed = field_wise_mention(&d.kind);
                     d.kind.for_each_use(|op| {
@@ -346,6 +359,7 @@ fn walk<const MEASURE: bool>(
                             if Some(l) != allowed {
                                 barred[l] = true;
                             }
+                            read_elsewhere[l.index()] |= !in_make;
                         }
                         read(op, pos as i64, fixed, exposed, written, area)
                     });
@@ -355,8 +369,12 @@ fn walk<const MEASURE: bool>(
                         }
                     }
                 } else {
-                    d.kind
-                        .for_each_use(|op| read(op, pos as i64, fixed, exposed, written, area));
+                    d.kind.for_each_use(|op| {
+                        if let Operand::Local(l) = op {
+                            read_elsewhere[l.index()] |= !in_make;
+                        }
+                        read(op, pos as i64, fixed, exposed, written, area)
+                    });
                 }
                 if let Some(l) = d.kind.def() {
                     if let Some(w) = written.get_mut(l.index()) {
@@ -371,6 +389,9 @@ fn walk<const MEASURE: bool>(
         if let Some(op) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
             if let (Operand::Local(l), Some(barred)) = (op, barred.as_deref_mut()) {
                 barred[l] = true;
+            }
+            if let Operand::Local(l) = op {
+                read_elsewhere[l.index()] = true;
             }
             read(op, data.insts.len() as i64, fixed, exposed, written, area);
         }

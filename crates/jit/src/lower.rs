@@ -1075,6 +1075,7 @@ impl FnLower<'_, '_, '_, '_> {
         if self.t.var_kinds.len() <= i {
             self.t.var_kinds.resize(i + 1, VarKind::Frontend);
             self.t.block_values.resize(i + 1, None);
+            self.t.deferred.resize(i + 1, None);
         }
         if self.t.block_local[local] && init.is_none() {
             self.t.var_kinds[i] = VarKind::BlockLocal(ty);
@@ -1159,6 +1160,13 @@ impl FnLower<'_, '_, '_, '_> {
         if let Some(v) = self.remembered(i) {
             return v;
         }
+        if let Some(d) = self.t.deferred.get(i).copied().flatten() {
+            // Computed here, and remembered for the rest of this IR block.
+            let (inst, dfg) = self.ins().Binary(d.op, d.ty, d.x, d.c);
+            let v = dfg.first_result(inst);
+            self.remember(i, v);
+            return v;
+        }
         match self
             .t
             .var_kinds
@@ -1198,6 +1206,9 @@ impl FnLower<'_, '_, '_, '_> {
     /// Assigns a local's variable.
     fn write_var(&mut self, var: Variable, v: Value) {
         let i = var.index();
+        if let Some(d) = self.t.deferred.get_mut(i) {
+            *d = None;
+        }
         match self
             .t
             .var_kinds
@@ -2146,6 +2157,9 @@ impl FnLower<'_, '_, '_, '_> {
         check: Check,
     ) -> R<()> {
         let (var, ty) = self.scalar_dst(dst)?;
+        if self.deferred_binary(dst, var, ty, op, lhs, rhs)? {
+            return Ok(());
+        }
         let x = self.scalar_operand(lhs, ty)?;
         let is_shift = matches!(op, BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr);
         let rty = if is_shift {
@@ -2188,6 +2202,90 @@ impl FnLower<'_, '_, '_, '_> {
         };
         self.write_var(var, r);
         Ok(())
+    }
+
+    /// At `opt_level=none` (where [`FnLower::rematerialized`] copies cheap field values to
+    /// their stores), `dst = lhs op c` for a block-local `dst` that only `make`s read is not
+    /// computed here: `dst`'s variable holds the computation ([`Deferred`]), a `make` into a
+    /// struct local held field by field and assigned once hands it on to the field's variable,
+    /// and the first read in each IR block computes it there ([`FnLower::read_var`]). An
+    /// inlined constructor's fields (`f_k = add x, k`, then `s = make S(f_0, …)`) stored in
+    /// both arms of a branch were computed before the branch and again at each store, the
+    /// first copies unused: Cranelift still paid for each in every pass before lowering.
+    ///
+    /// Sound: the operand `x` and the constant `c` are Cranelift values defined here, before
+    /// the `make`; a field variable assigned once is read only where its `make` dominates
+    /// ([`crate::fixed_locals`]), and a block-local variable only later in this IR block, so
+    /// both dominate every place the computation lands; it is pure and cannot trap, so it
+    /// gives the same value anywhere. Any other assignment of the variable forgets it
+    /// ([`FnLower::write_var`]). Returns whether `dst` was deferred.
+    fn deferred_binary(
+        &mut self,
+        dst: Local,
+        var: Variable,
+        ty: ScalarType,
+        op: BinaryOp,
+        lhs: Operand,
+        rhs: Operand,
+    ) -> R<bool> {
+        let opcode = match op {
+            BinaryOp::Add => Opcode::Iadd,
+            BinaryOp::Sub => Opcode::Isub,
+            BinaryOp::And => Opcode::Band,
+            BinaryOp::Or => Opcode::Bor,
+            BinaryOp::Xor => Opcode::Bxor,
+            _ => return Ok(false),
+        };
+        let eligible = self.env.rematerialize
+            && self.huge.is_none()
+            && ty != ScalarType::Bool
+            && matches!((lhs, rhs), (Operand::Local(_), Operand::Const(_)))
+            && matches!(
+                self.t.var_kinds.get(var.index()),
+                Some(VarKind::BlockLocal(_))
+            )
+            && self.t.fixed_scratch.read_only_by_make(dst);
+        if !eligible {
+            return Ok(false);
+        }
+        let x = self.scalar_operand(lhs, ty)?;
+        let c = self.scalar_operand(rhs, ty)?;
+        let i = var.index();
+        // The variable's earlier value in this block, if any, is no longer its value.
+        if let Some(slot) = self.t.block_values.get_mut(i) {
+            *slot = None;
+        }
+        self.t.deferred[i] = Some(Deferred {
+            op: opcode,
+            ty: abi::scalar_cl(ty),
+            x,
+            c,
+        });
+        Ok(true)
+    }
+
+    /// The computation operand `op` of a `make` waits for ([`FnLower::deferred_binary`]),
+    /// if it is a local of type `ty` whose variable holds one.
+    fn deferred_operand(&self, op: Operand, ty: ScalarType) -> Option<Deferred> {
+        let Operand::Local(l) = op else {
+            return None;
+        };
+        match self.t.locals.get(l).copied().flatten() {
+            Some(Repr::Scalar(var, lt)) if lt == ty => {
+                if self
+                    .t
+                    .block_values
+                    .get(var.index())
+                    .copied()
+                    .flatten()
+                    .is_some()
+                {
+                    return None;
+                }
+                self.t.deferred.get(var.index()).copied().flatten()
+            }
+            _ => None,
+        }
     }
 
     /// A division whose divisor is known to pass its test (not 0; not -1 for `sdiv`): the
@@ -2291,6 +2389,25 @@ impl FnLower<'_, '_, '_, '_> {
                 "`make` has {} operands for {nfields} fields",
                 fields.len()
             )));
+        }
+        if let Repr::Fields(start, _) = dst_repr {
+            // Field by field, a deferred computation handed on to a field variable assigned
+            // only here (see `deferred_binary`).
+            for (i, op) in fields.iter().enumerate() {
+                let (_, fty) = self.field(sid, i as u32)?;
+                let fv = self.field_var(start, i)?;
+                let fixed = matches!(
+                    self.t.var_kinds.get(fv.index()),
+                    Some(VarKind::Fixed { .. })
+                );
+                if let Some(d) = fixed.then(|| self.deferred_operand(*op, fty)).flatten() {
+                    self.t.deferred[fv.index()] = Some(d);
+                    continue;
+                }
+                let v = self.scalar_operand(*op, fty)?;
+                self.write_var(fv, v);
+            }
+            return Ok(());
         }
         let mut values = Vec::with_capacity(fields.len());
         for (i, op) in fields.iter().enumerate() {
@@ -2734,6 +2851,16 @@ struct HugeLocals {
     slot: StackSlot,
     next_offset: u32,
     base: Option<Value>,
+}
+
+/// A value not computed where its local was assigned: `op x, c` of type `ty`, computed where
+/// it is read (`FnLower::deferred_binary`).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Deferred {
+    op: Opcode,
+    ty: types::Type,
+    x: Value,
+    c: Value,
 }
 
 /// Where a scalar, vec or packed local's value lives.

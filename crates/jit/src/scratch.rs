@@ -117,6 +117,9 @@ pub struct LowerScratch {
     pub(crate) known: Vec<usize>,
     /// The constants on the current IR block's main line.
     pub(crate) block_consts: crate::block_consts::BlockConsts,
+    /// Per variable: the cheap computation its value waits for, computed where it is read
+    /// (`FnLower::deferred_binary`).
+    pub(crate) deferred: Vec<Option<crate::lower::Deferred>>,
     /// The element addresses computed on the current IR block's main line by element reads
     /// and writes: (data pointer, index, element size, address), the newest last.
     pub(crate) elem_addrs: Vec<(Value, Value, u32, Value)>,
@@ -170,6 +173,7 @@ impl LowerScratch {
         self.hoisted.clear();
         self.var_kinds.clear();
         self.block_values.clear();
+        self.deferred.clear();
         self.known.clear();
         self.block_consts.clear();
         self.elem_addrs.clear();
