@@ -45,6 +45,7 @@ pub fn fixed_locals(ir: &Function, cfg: &Cfg) -> SecondaryMap<Local, bool> {
         &mut block_local,
         None,
         u64::MAX,
+        false,
     );
     fixed
 }
@@ -190,6 +191,8 @@ fn refill_with<T: Copy>(v: &mut Vec<T>, n: usize, x: T) {
 /// of two: the lowering of a normal-tier function needs both. With `field_wise_barred`, the
 /// walk also marks there (emptied first) each local some mention bars from being held field by
 /// field ([`field_wise_mention`]), a third analysis of the same instructions.
+/// With `track_make_reads`, it also records which locals only `make`s read
+/// ([`FixedLocalsScratch::read_only_by_make`]; otherwise that answers no for every local).
 /// Returns the function's live area ([`LiveArea`]), a fourth, unless a bound that costs
 /// nothing to compute shows that it is at most `area_limit` (each local's part is at most
 /// twice the function's length: one part within blocks, one across them); then `None`.
@@ -201,6 +204,7 @@ pub fn fixed_locals_into(
     block_local: &mut SecondaryMap<Local, bool>,
     field_wise_barred: Option<&mut SecondaryMap<Local, bool>>,
     area_limit: u64,
+    track_make_reads: bool,
 ) -> Option<u64> {
     let n_locals = ir.locals.len();
     refill(fixed, n_locals);
@@ -227,10 +231,12 @@ pub fn fixed_locals_into(
             scratch.area.mention(p.index(), 0);
         }
     }
-    if measure {
-        walk::<true>(ir, cfg, scratch, fixed, exposed, barred);
-    } else {
-        walk::<false>(ir, cfg, scratch, fixed, exposed, barred);
+    scratch.read_elsewhere.clear();
+    match (measure, track_make_reads) {
+        (true, true) => walk::<true, true>(ir, cfg, scratch, fixed, exposed, barred),
+        (true, false) => walk::<true, false>(ir, cfg, scratch, fixed, exposed, barred),
+        (false, true) => walk::<false, true>(ir, cfg, scratch, fixed, exposed, barred),
+        (false, false) => walk::<false, false>(ir, cfg, scratch, fixed, exposed, barred),
     }
     let area = scratch.area.total(ir, exposed);
     for flag in exposed.values_mut() {
@@ -242,7 +248,7 @@ pub fn fixed_locals_into(
 /// The walks of [`fixed_locals_into`]: assignments, then reads (and, with `barred`, the
 /// mentions that bar a local from being held field by field, into it; with `MEASURE`, the
 /// live area into the scratch's [`LiveArea`]).
-fn walk<const MEASURE: bool>(
+fn walk<const MEASURE: bool, const MAKE_READS: bool>(
     ir: &Function,
     cfg: &Cfg,
     scratch: &mut FixedLocalsScratch,
@@ -268,7 +274,9 @@ fn walk<const MEASURE: bool>(
         area,
         read_elsewhere,
     } = scratch;
-    refill_with(read_elsewhere, n_locals, false);
+    if MAKE_READS {
+        refill_with(read_elsewhere, n_locals, false);
+    }
     defs.clear();
     defs.resize(n_locals, 0);
     def_block.clear();
@@ -359,7 +367,9 @@ fn walk<const MEASURE: bool>(
                             if Some(l) != allowed {
                                 barred[l] = true;
                             }
-                            read_elsewhere[l.index()] |= !in_make;
+                            if MAKE_READS {
+                                read_elsewhere[l.index()] |= !in_make;
+                            }
                         }
                         read(op, pos as i64, fixed, exposed, written, area)
                     });
@@ -370,7 +380,7 @@ fn walk<const MEASURE: bool>(
                     }
                 } else {
                     d.kind.for_each_use(|op| {
-                        if let Operand::Local(l) = op {
+                        if let (Operand::Local(l), true) = (op, MAKE_READS) {
                             read_elsewhere[l.index()] |= !in_make;
                         }
                         read(op, pos as i64, fixed, exposed, written, area)
@@ -390,7 +400,7 @@ fn walk<const MEASURE: bool>(
             if let (Operand::Local(l), Some(barred)) = (op, barred.as_deref_mut()) {
                 barred[l] = true;
             }
-            if let Operand::Local(l) = op {
+            if let (Operand::Local(l), true) = (op, MAKE_READS) {
                 read_elsewhere[l.index()] = true;
             }
             read(op, data.insts.len() as i64, fixed, exposed, written, area);
@@ -429,6 +439,7 @@ mod tests {
             &mut block_local,
             Some(&mut barred),
             u64::MAX,
+            true,
         );
         let standalone = crate::lower::block_local_locals(f);
         for (l, _) in f.locals.iter() {
@@ -487,6 +498,7 @@ mod tests {
             &mut block_local,
             Some(&mut barred),
             u64::MAX,
+            true,
         );
         let mut shared = SecondaryMap::new();
         crate::lower::field_struct_locals_from(f, &module, &barred, &mut shared);
@@ -666,6 +678,7 @@ mod tests {
             &mut block_local,
             None,
             0,
+            false,
         )
         .expect("measured")
     }

@@ -370,6 +370,7 @@ pub fn lower_function(
         huge: None,
         cur_block: None,
         inst_pos: 0,
+        any_deferred: false,
         bail: None,
         trap_blocks: [None; TrapKind::ALL.len()],
         recursive: env.is_recursive(fid),
@@ -565,6 +566,9 @@ struct FnLower<'e, 'f, 'm, 's> {
     /// The index of the IR instruction being lowered in its block (the terminator's is the
     /// block's instruction count).
     inst_pos: u32,
+    /// Whether some variable of this function holds a deferred computation
+    /// ([`FnLower::deferred_binary`]); until then reads and writes skip the table.
+    any_deferred: bool,
     bail: Option<cl::Block>,
     /// The function's shared cold trap block of each kind (see [`FnLower::trap_block`]).
     /// The trap block of each kind sites currently jump to, and how many sites use it.
@@ -1160,7 +1164,11 @@ impl FnLower<'_, '_, '_, '_> {
         if let Some(v) = self.remembered(i) {
             return v;
         }
-        if let Some(d) = self.t.deferred.get(i).copied().flatten() {
+        if let Some(d) = self
+            .any_deferred
+            .then(|| self.t.deferred.get(i).copied().flatten())
+            .flatten()
+        {
             // Computed here, and remembered for the rest of this IR block.
             let (inst, dfg) = self.ins().Binary(d.op, d.ty, d.x, d.c);
             let v = dfg.first_result(inst);
@@ -1206,8 +1214,10 @@ impl FnLower<'_, '_, '_, '_> {
     /// Assigns a local's variable.
     fn write_var(&mut self, var: Variable, v: Value) {
         let i = var.index();
-        if let Some(d) = self.t.deferred.get_mut(i) {
-            *d = None;
+        if self.any_deferred {
+            if let Some(d) = self.t.deferred.get_mut(i) {
+                *d = None;
+            }
         }
         match self
             .t
@@ -1550,6 +1560,7 @@ impl FnLower<'_, '_, '_, '_> {
                     &mut t.block_local,
                     field_wise.then_some(&mut t.by_fields_bad),
                     MAX_LIVE_AREA,
+                    self.env.rematerialize,
                 );
                 let crossing = ir.locals.keys().filter(|&l| !t.block_local[l]).count() as u64;
                 if crossing * ir.layout.len() as u64 > MAX_CROSSING
@@ -2255,6 +2266,7 @@ impl FnLower<'_, '_, '_, '_> {
         if let Some(slot) = self.t.block_values.get_mut(i) {
             *slot = None;
         }
+        self.any_deferred = true;
         self.t.deferred[i] = Some(Deferred {
             op: opcode,
             ty: abi::scalar_cl(ty),
@@ -2400,7 +2412,10 @@ impl FnLower<'_, '_, '_, '_> {
                     self.t.var_kinds.get(fv.index()),
                     Some(VarKind::Fixed { .. })
                 );
-                if let Some(d) = fixed.then(|| self.deferred_operand(*op, fty)).flatten() {
+                let deferred = (fixed && self.any_deferred)
+                    .then(|| self.deferred_operand(*op, fty))
+                    .flatten();
+                if let Some(d) = deferred {
                     self.t.deferred[fv.index()] = Some(d);
                     continue;
                 }

@@ -214,6 +214,7 @@ impl LowerScratch {
         // One variable per scalar, vec or packed local (field-wise structs add a few more).
         vec_room(&mut self.var_kinds, locals);
         vec_room(&mut self.block_values, locals);
+        vec_room(&mut self.deferred, locals);
         vec_room(&mut self.known, locals);
         self.fixed_scratch.reserve(locals, blocks);
         self.loop_scan.reserve(blocks);
