@@ -44,8 +44,10 @@ pub fn fixed_locals(ir: &Function, cfg: &Cfg) -> SecondaryMap<Local, bool> {
         &mut fixed,
         &mut block_local,
         None,
-        u64::MAX,
-        false,
+        WalkExtras {
+            area_limit: u64::MAX,
+            track_make_reads: false,
+        },
     );
     fixed
 }
@@ -185,6 +187,15 @@ fn refill_with<T: Copy>(v: &mut Vec<T>, n: usize, x: T) {
     v.resize(n, x);
 }
 
+/// What [`fixed_locals_into`] works out besides the fixed and block-local flags.
+#[derive(Copy, Clone, Debug)]
+pub struct WalkExtras {
+    /// The live area is measured unless a bound shows it is at most this.
+    pub area_limit: u64,
+    /// Whether to record which locals only `make`s read.
+    pub track_make_reads: bool,
+}
+
 /// The fixed locals of `ir` (see the module documentation) into `fixed`, and in the same walk
 /// over the function's reads its block-local locals ([`crate::lower::block_local_locals`]) into
 /// `block_local` (both emptied first), with the working storage of `scratch`. One walk instead
@@ -203,9 +214,12 @@ pub fn fixed_locals_into(
     fixed: &mut SecondaryMap<Local, bool>,
     block_local: &mut SecondaryMap<Local, bool>,
     field_wise_barred: Option<&mut SecondaryMap<Local, bool>>,
-    area_limit: u64,
-    track_make_reads: bool,
+    extras: WalkExtras,
 ) -> Option<u64> {
+    let WalkExtras {
+        area_limit,
+        track_make_reads,
+    } = extras;
     let n_locals = ir.locals.len();
     refill(fixed, n_locals);
     // First per local whether some read of it may see a value from outside its block (the
@@ -438,8 +452,10 @@ mod tests {
             &mut fixed2,
             &mut block_local,
             Some(&mut barred),
-            u64::MAX,
-            true,
+            WalkExtras {
+                area_limit: u64::MAX,
+                track_make_reads: true,
+            },
         );
         let standalone = crate::lower::block_local_locals(f);
         for (l, _) in f.locals.iter() {
@@ -497,8 +513,10 @@ mod tests {
             &mut fixed,
             &mut block_local,
             Some(&mut barred),
-            u64::MAX,
-            true,
+            WalkExtras {
+                area_limit: u64::MAX,
+                track_make_reads: true,
+            },
         );
         let mut shared = SecondaryMap::new();
         crate::lower::field_struct_locals_from(f, &module, &barred, &mut shared);
@@ -677,8 +695,10 @@ mod tests {
             &mut fixed,
             &mut block_local,
             None,
-            0,
-            false,
+            WalkExtras {
+                area_limit: 0,
+                track_make_reads: false,
+            },
         )
         .expect("measured")
     }

@@ -46,7 +46,7 @@
 use crate::abi::{self, PTR};
 use crate::append::AppendIns;
 use crate::error::JitError;
-use crate::fixed_locals::fixed_locals_into;
+use crate::fixed_locals::{fixed_locals_into, WalkExtras};
 use crate::runtime::{
     RtFunc, CTX_DEAD_HEADER, CTX_DEPTH, CTX_FUEL, CTX_MAX_DEPTH, CTX_RT_HANDLE, CTX_RT_RESULT,
     HDR_CAP, HDR_LEN, HDR_PTR,
@@ -1559,8 +1559,10 @@ impl FnLower<'_, '_, '_, '_> {
                     &mut t.fixed,
                     &mut t.block_local,
                     field_wise.then_some(&mut t.by_fields_bad),
-                    MAX_LIVE_AREA,
-                    self.env.rematerialize,
+                    WalkExtras {
+                        area_limit: MAX_LIVE_AREA,
+                        track_make_reads: self.env.rematerialize,
+                    },
                 );
                 let crossing = ir.locals.keys().filter(|&l| !t.block_local[l]).count() as u64;
                 if crossing * ir.layout.len() as u64 > MAX_CROSSING
