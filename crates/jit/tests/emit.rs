@@ -197,51 +197,58 @@ fn an_element_address_is_computed_once_per_main_line() {
     );
 }
 
-/// At `opt_level=none`, a field computed as `f = add x, c` for a `make` only (what an inlined
-/// constructor leaves) is computed where the field is read, not where the `make` is
+/// At `opt_level=none`, a field computed as `f = x op c` (`add`, `sub`, `and`, `or`, `xor`) for
+/// a `make` only (what an inlined constructor leaves) is computed where the field is read, not where the `make` is
 /// (`FnLower::deferred_binary`): a struct stored in both arms of a branch computes each field
 /// once per arm, with no unused copy before the branch. Near miss: a field local also read
 /// elsewhere is computed where it is assigned, and its stores use copies of that
 /// (`FnLower::rematerialized`). Results agree with the interpreter either way.
 #[test]
 fn a_field_computed_only_for_a_make_is_computed_at_its_reads() {
+    // Five fields, one of each operation that is deferred: `add`, `sub`, `and`, `or`, `xor`
+    // of the parameter and a constant.
     let program = |also_read: bool| {
         let r0 = if also_read { "x" } else { "0" };
         format!(
-            "struct S {{ f0: i64, f1: i64, f2: i64 }}\n\
+            "struct S {{ f0: i64, f1: i64, f2: i64, f3: i64, f4: i64 }}\n\
              fn main(n: i64) -> i64 {{\n    var v: vec<S>\n    var s: S\n    var x: i64\n    var y: i64\n\
-             \x20   var z: i64\n    var t: bool\n    var r: i64\n    var k: i64\n\
-             entry:\n    v = new vec<S>\n    x = add n, 1\n    y = add n, 2\n    z = add n, 3\n\
-             \x20   r = copy {r0}\n    s = make S(x, y, z)\n    t = slt n, 5\n    brif t, small, big\n\
+             \x20   var z: i64\n    var p: i64\n    var q: i64\n    var t: bool\n    var r: i64\n    var k: i64\n\
+             entry:\n    v = new vec<S>\n    x = add n, 1\n    y = sub n, 2\n    z = and n, 3\n\
+             \x20   p = or n, 4\n    q = xor n, 5\n\
+             \x20   r = copy {r0}\n    s = make S(x, y, z, p, q)\n    t = slt n, 5\n    brif t, small, big\n\
              small:\n    push v, s\n    br done\n\
              big:\n    push v, s\n    push v, s\n    br done\n\
-             done:\n    k = len v\n    r = add r, k\n    k = get v[0].f2\n    r = add r, k\n    ret r\n}}\n"
+             done:\n    k = len v\n    r = add r, k\n    k = get v[0].f1\n    r = add r, k\n    ret r\n}}\n"
         )
     };
-    // The CLIF of `main` at `none`, and how many of its instructions add a constant to the
-    // parameter `n` (`v1`): the field computations and their copies.
-    let field_adds = |src: &str| {
+    // The CLIF of `main` at `none`, and how many of its instructions compute from the
+    // parameter `n` (`v1`) and a constant: the field computations and their copies.
+    let field_ops = |src: &str| {
         let m = poolopt_ir::parse(src).unwrap();
         let clif = emit_clif(&m, ClOpt::None).unwrap();
         let n = clif
             .lines()
-            .filter(|l| l.contains("= iadd.i64 v1, ") || l.contains("= iadd v1, "))
+            .filter(|l| {
+                ["iadd", "isub", "band", "bor", "bxor"].iter().any(|op| {
+                    l.contains(&format!("= {op}.i64 v1, ")) || l.contains(&format!("= {op} v1, "))
+                })
+            })
             .count();
         (m, n, clif)
     };
     // Each field computed in each arm (`big`'s second push, in a block of its own after the
-    // first one's growth test, gets copies: 3 + 2 * 3), and none before the branch; before
-    // the deferral every field was also computed there, unused (12).
-    let (deferred, n, clif) = field_adds(&program(false));
-    assert_eq!(n, 3 + 2 * 3, "fields computed in the arms only\n{clif}");
+    // first one's growth test, gets copies: 5 + 2 * 5), and none before the branch; before
+    // the deferral every field was also computed there, unused (20).
+    let (deferred, n, clif) = field_ops(&program(false));
+    assert_eq!(n, 5 + 2 * 5, "fields computed in the arms only\n{clif}");
     // `x` is read elsewhere: computed before the branch too.
-    let (kept, n, clif) = field_adds(&program(true));
-    assert_eq!(n, 1 + 3 + 2 * 3, "`x` read elsewhere\n{clif}");
+    let (kept, n, clif) = field_ops(&program(true));
+    assert_eq!(n, 1 + 5 + 2 * 5, "`x` read elsewhere\n{clif}");
     let limits = poolopt_ir::RunLimits::default();
-    // n = 2: v = [s], r = 1 + (2 + 3); n = 9: v = [s, s], r = 2 + (9 + 3); plus `a` in the
+    // n = 2: v = [s], r = 1 + (2 - 2); n = 9: v = [s, s], r = 2 + (9 - 2); plus `x` in the
     // near miss.
-    assert_eq!(common::agree(&deferred, "main", &[2], &limits), Ok(6));
-    assert_eq!(common::agree(&deferred, "main", &[9], &limits), Ok(14));
-    assert_eq!(common::agree(&kept, "main", &[2], &limits), Ok(3 + 6));
-    assert_eq!(common::agree(&kept, "main", &[9], &limits), Ok(10 + 14));
+    assert_eq!(common::agree(&deferred, "main", &[2], &limits), Ok(1));
+    assert_eq!(common::agree(&deferred, "main", &[9], &limits), Ok(9));
+    assert_eq!(common::agree(&kept, "main", &[2], &limits), Ok(3 + 1));
+    assert_eq!(common::agree(&kept, "main", &[9], &limits), Ok(10 + 9));
 }
