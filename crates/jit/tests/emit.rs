@@ -252,3 +252,19 @@ fn a_field_computed_only_for_a_make_is_computed_at_its_reads() {
     assert_eq!(common::agree(&kept, "main", &[2], &limits), Ok(3 + 1));
     assert_eq!(common::agree(&kept, "main", &[9], &limits), Ok(10 + 9));
 }
+
+/// Near miss of the deferral: a field local assigned in two blocks and read by a `make` at
+/// their join is not block-local, so each assignment is computed where it is (deferring the
+/// second would hand the `make` that value on both paths).
+#[test]
+fn a_field_local_assigned_on_two_paths_is_not_deferred() {
+    let src = "struct S { f0: i64, f1: i64 }\n\
+         fn main(n: i64) -> i64 {\n    var v: vec<S>\n    var s: S\n    var x: i64\n    var t: bool\n    var r: i64\n\
+         entry:\n    v = new vec<S>\n    x = add n, 1\n    t = slt n, 5\n    brif t, small, join\n\
+         small:\n    x = add n, 2\n    br join\n\
+         join:\n    s = make S(x, 7)\n    push v, s\n    r = get v[0].f0\n    ret r\n}\n";
+    let m = poolopt_ir::parse(src).unwrap();
+    let limits = poolopt_ir::RunLimits::default();
+    assert_eq!(common::agree(&m, "main", &[2], &limits), Ok(4));
+    assert_eq!(common::agree(&m, "main", &[9], &limits), Ok(10));
+}
