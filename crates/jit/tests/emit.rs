@@ -268,3 +268,21 @@ fn a_field_local_assigned_on_two_paths_is_not_deferred() {
     assert_eq!(common::agree(&m, "main", &[2], &limits), Ok(4));
     assert_eq!(common::agree(&m, "main", &[9], &limits), Ok(10));
 }
+
+/// Near miss of the deferral: a struct local built by a `make` on each of two paths is not
+/// assigned once, so its field variables take values where each `make` is, and a deferred
+/// operand is computed there (handing it on would give the join the last `make`'s fields on
+/// both paths).
+#[test]
+fn a_struct_built_on_two_paths_takes_its_fields_at_each_make() {
+    let src = "struct S { f0: i64, f1: i64 }\n\
+         fn main(n: i64) -> i64 {\n    var v: vec<S>\n    var s: S\n    var x: i64\n    var y: i64\n\
+         \x20   var t: bool\n    var r: i64\n\
+         entry:\n    v = new vec<S>\n    x = add n, 1\n    s = make S(x, 1)\n    t = slt n, 5\n    brif t, small, join\n\
+         small:\n    y = add n, 2\n    s = make S(y, 2)\n    br join\n\
+         join:\n    push v, s\n    r = get v[0].f0\n    ret r\n}\n";
+    let m = poolopt_ir::parse(src).unwrap();
+    let limits = poolopt_ir::RunLimits::default();
+    assert_eq!(common::agree(&m, "main", &[2], &limits), Ok(4));
+    assert_eq!(common::agree(&m, "main", &[9], &limits), Ok(10));
+}
