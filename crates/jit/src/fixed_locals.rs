@@ -116,20 +116,15 @@ struct LiveArea {
     last_at: Vec<u32>,
     /// The block-local part counted so far.
     within_blocks: u64,
-    /// Whether this walk measures the area at all.
-    on: bool,
 }
 
 impl LiveArea {
-    /// Starts a walk of a function of `n_locals` locals, which measures the area if `on`.
-    fn reset(&mut self, n_locals: usize, on: bool) {
-        self.on = on;
+    /// Starts measuring a function of `n_locals` locals.
+    fn reset(&mut self, n_locals: usize) {
         self.within_blocks = 0;
-        if on {
-            refill_with(&mut self.seen_pos, n_locals, 0);
-            refill_with(&mut self.first_at, n_locals, u32::MAX);
-            refill_with(&mut self.last_at, n_locals, 0);
-        }
+        refill_with(&mut self.seen_pos, n_locals, 0);
+        refill_with(&mut self.first_at, n_locals, u32::MAX);
+        refill_with(&mut self.last_at, n_locals, 0);
     }
 
     /// `l` is mentioned at `at` in the layout's numbering (the walk's mentions come in
@@ -157,12 +152,9 @@ impl LiveArea {
         self.mention(l, at);
     }
 
-    /// The area, if measured: the block-local part, plus the extent of each `exposed` local
-    /// that is one value (scalar, vec or packed).
-    fn total(&self, ir: &Function, exposed: &SecondaryMap<Local, bool>) -> Option<u64> {
-        if !self.on {
-            return None;
-        }
+    /// The area: the block-local part, plus the extent of each `exposed` local that is one
+    /// value (scalar, vec or packed).
+    fn total(&self, ir: &Function, exposed: &SecondaryMap<Local, bool>) -> u64 {
         let crossing: u64 = ir
             .locals
             .iter()
@@ -178,7 +170,7 @@ impl LiveArea {
                 u64::from(self.last_at[i].saturating_sub(self.first_at[i]))
             })
             .sum();
-        Some(self.within_blocks + crossing)
+        self.within_blocks + crossing
     }
 }
 
@@ -238,8 +230,8 @@ pub fn fixed_locals_into(
     }
     let length = (ir.insts.len() + ir.blocks.len()) as u64; // terminators included
     let measure = 2u64.saturating_mul(n_locals as u64).saturating_mul(length) > area_limit;
-    scratch.area.reset(n_locals, measure);
     if measure {
+        scratch.area.reset(n_locals);
         for &p in &ir.params {
             // The incoming value, before the first instruction.
             scratch.area.mention(p.index(), 0);
@@ -252,7 +244,7 @@ pub fn fixed_locals_into(
         (false, true) => walk::<false, true>(ir, cfg, scratch, fixed, exposed, barred),
         (false, false) => walk::<false, false>(ir, cfg, scratch, fixed, exposed, barred),
     }
-    let area = scratch.area.total(ir, exposed);
+    let area = measure.then(|| scratch.area.total(ir, exposed));
     for flag in exposed.values_mut() {
         *flag = !*flag;
     }

@@ -2241,6 +2241,9 @@ impl FnLower<'_, '_, '_, '_> {
         lhs: Operand,
         rhs: Operand,
     ) -> R<bool> {
+        if !self.env.rematerialize || self.huge.is_some() {
+            return Ok(false);
+        }
         let opcode = match op {
             BinaryOp::Add => Opcode::Iadd,
             BinaryOp::Sub => Opcode::Isub,
@@ -2249,9 +2252,7 @@ impl FnLower<'_, '_, '_, '_> {
             BinaryOp::Xor => Opcode::Bxor,
             _ => return Ok(false),
         };
-        let eligible = self.env.rematerialize
-            && self.huge.is_none()
-            && ty != ScalarType::Bool
+        let eligible = ty != ScalarType::Bool
             && matches!((lhs, rhs), (Operand::Local(_), Operand::Const(_)))
             && matches!(
                 self.t.var_kinds.get(var.index()),
@@ -2450,12 +2451,7 @@ impl FnLower<'_, '_, '_, '_> {
                 let v = acc.unwrap_or_else(|| self.i64c(0));
                 self.write_var(var, v);
             }
-            Repr::Fields(start, _) => {
-                for (i, (_, _, v)) in values.into_iter().enumerate() {
-                    let fv = self.field_var(start, i)?;
-                    self.write_var(fv, v);
-                }
-            }
+            // (`Repr::Fields` took the way above.)
             _ => return Err(self.malformed("struct expected")),
         }
         Ok(())
