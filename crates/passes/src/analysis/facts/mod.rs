@@ -80,6 +80,18 @@ use transfer::{edge_extra, transfer_with, Gen};
 fn drop_dead(s: &mut FactSet, live: LiveSet<'_>) {
     s.retain_cmps(|f| live.contains(f.c));
     s.retain_quotients(|l| live.contains(l));
+    // Most edges end no value local's life (a branch's compare result is the usual death,
+    // which the line above handled): then there is nothing to compose away.
+    let value_live = |t: Term| match t.kind() {
+        TermKind::Value(l) => live.contains(l),
+        _ => true,
+    };
+    if s.constraints()
+        .iter()
+        .all(|k| value_live(k.a) && value_live(k.b))
+    {
+        return;
+    }
     let mut operands: SmallVec<[Local; 8]> = SmallVec::new();
     s.for_each_cmp_operand(|l| operands.push(l));
     let mut dead: SmallVec<[Local; 8]> = SmallVec::new();
