@@ -501,3 +501,60 @@ fn facts_at_checks_are_the_full_facts_where_a_check_can_be_reached() {
     }
     assert!(at_checks.evaluations() < full.evaluations());
 }
+
+/// `m` holds `len(v)` and bounds `i` in `inside`, and only `other` reads it again: on the
+/// edge into `read`, where nothing else dies, `m` is composed away, so `read`'s entry state
+/// states `i < len(v)` directly and mentions `m` nowhere. (A fast path that skipped the
+/// composition when no compare result dies would leave `m`'s term in every later set.)
+const A_BOUND_DYING_ON_ONE_EDGE: &str = "
+fn f(v: vec<i64>, i: i64, c: bool) -> i64 {
+    var m: i64
+    var t: bool
+    var x: i64
+entry:
+    m = len v
+    t = slt i, m
+    brif t, inside, out
+inside:
+    brif c, read, other
+read:
+    x = get v[i]
+    ret x
+other:
+    x = add m, 1
+    ret x
+out:
+    ret 0
+}
+";
+
+#[test]
+fn a_local_dying_on_an_edge_is_composed_away_there() {
+    use poolopt_passes::analysis::facts::Term;
+    let module = common::module(A_BOUND_DYING_ON_ONE_EDGE);
+    let func = module.funcs.values().next().unwrap();
+    let cfg = Cfg::compute(func);
+    let live = Liveness::compute(func, &cfg);
+    let facts = FactAnalysis::compute_with_limits(func, &cfg, &live, None, FactLimits::default());
+    let (m, i, v) = (
+        func.local_by_name("m").unwrap(),
+        func.local_by_name("i").unwrap(),
+        func.local_by_name("v").unwrap(),
+    );
+    let block = |name: &str| func.block_by_name(name).unwrap();
+    let mentions_m = |name: &str| {
+        let set = facts.block_in(block(name)).unwrap();
+        set.constraints()
+            .iter()
+            .any(|k| k.a == Term::value(m) || k.b == Term::value(m))
+    };
+    // `m` is live into `inside` and `other`, and known there.
+    assert!(mentions_m("inside") && mentions_m("other"));
+    let read = facts.block_in(block("read")).unwrap();
+    assert!(!mentions_m("read"), "m is dead in `read`: {read:?}");
+    let direct = read
+        .constraints()
+        .iter()
+        .any(|k| k.a == Term::value(i) && k.b == Term::len(v) && k.c <= -1);
+    assert!(direct, "i < len(v) recorded directly: {read:?}");
+}
