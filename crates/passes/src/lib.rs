@@ -17,7 +17,7 @@ mod scratch;
 mod timing;
 pub mod unit_budget;
 
-pub use manager::{unified_diff, PassDump, PassError, PassManager, PassReport};
+pub use manager::{unified_diff, PassDump, PassError, PassManager, PassReport, MAX_LIVENESS_WORDS};
 pub use pass::{OptLevel, Pass, PassContext};
 pub use registry::{all_passes, pass_by_name, pass_description, pass_names, pipeline};
 pub use remark::{Remark, RemarkKind, Stats};

@@ -441,3 +441,53 @@ fn facts_at_checks_reuse_a_full_analysis_and_never_serve_a_full_request() {
         );
     }
 }
+
+/// A function whose liveness sets would take more words than the manager's bound is left as
+/// it is: no pass runs on it, a missed remark of the `pass-manager` says why, and the
+/// `functions_not_optimized` counter counts it. At the bound exactly it is optimized. (Two
+/// blocks over a few locals: two words.)
+#[test]
+fn a_function_past_the_liveness_bound_is_left_as_it_is() {
+    use poolopt_passes::analysis::Liveness;
+    let src = "fn f(x: i64) -> i64 {
+    var t: i64
+    var u: i64
+entry:
+    t = add x, 1
+    u = add x, 2
+    br out
+out:
+    ret u
+}
+";
+    let words = Liveness::set_words(module(src).funcs.values().next().unwrap());
+    assert_eq!(words, 2);
+    let run = |max: usize| {
+        let mut m = module(src);
+        let report = PassManager::for_level(OptLevel::O2)
+            .collect_remarks(true)
+            .max_liveness_words(max)
+            .run(&mut m)
+            .unwrap();
+        (poolopt_ir::print_module(&m), report)
+    };
+    let (left, report) = run(words - 1);
+    assert_eq!(left, poolopt_ir::print_module(&module(src)));
+    assert_eq!(
+        report.stats.get("pass-manager", "functions_not_optimized"),
+        1
+    );
+    let missed = common::remarks(&report, poolopt_passes::RemarkKind::Missed);
+    assert_eq!(missed.len(), 1, "{missed:?}");
+    assert!(
+        missed[0].contains("not optimized") && missed[0].contains("2 words"),
+        "{}",
+        missed[0]
+    );
+    let (optimized, report) = run(words);
+    assert!(!optimized.contains("t = add x, 1"), "{optimized}");
+    assert_eq!(
+        report.stats.get("pass-manager", "functions_not_optimized"),
+        0
+    );
+}

@@ -28,8 +28,8 @@
 //! a write nobody reads. Removing an unmentioned local, and renaming locals consistently,
 //! changes no execution.
 
-use crate::analysis::liveness::StrongScratch;
-use crate::analysis::{Liveness, LocalSet};
+use crate::analysis::liveness::{LiveWalk, StrongScratch};
+use crate::analysis::Liveness;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
     display_inst_kind, Block, EntityRef, Function, Inst, InstData, InstKind, Local, LocalData,
@@ -99,7 +99,7 @@ struct SweepScratch {
     /// The strong liveness's work space.
     strong: StrongScratch,
     blocks: Vec<Block>,
-    live: LocalSet,
+    live: LiveWalk,
     keep: Vec<bool>,
 }
 
@@ -123,13 +123,13 @@ fn sweep(
     let (mut removed, mut dropped) = (0u64, 0u64);
     let mut dropped_first = false;
     for &block in blocks.iter() {
-        liveness.live_out(block).copy_into(live);
+        live.start(liveness, block);
         if let Some(Operand::Local(l)) = func.blocks[block]
             .terminator
             .as_ref()
             .and_then(|t| t.used_operand())
         {
-            live.insert(l);
+            live.insert(liveness, l);
         }
         let mut insts = std::mem::take(&mut func.blocks[block].insts);
         keep.clear();
@@ -137,7 +137,7 @@ fn sweep(
         for (pos, &inst) in insts.iter().enumerate().rev() {
             let kind = &func.insts[inst].kind;
             if let Some(d) = kind.def() {
-                if !live.contains(d) {
+                if !live.contains(liveness, d) {
                     if kind.is_removable_when_dead() {
                         if !report {
                             let msg = || {
@@ -194,12 +194,12 @@ fn sweep(
             let kind = &func.insts[inst].kind;
             if let Some(d) = kind.def() {
                 if !matches!(kind, InstKind::SetField { .. }) {
-                    live.remove(d);
+                    live.remove(liveness, d);
                 }
             }
             kind.for_each_use(|op| {
                 if let Operand::Local(l) = op {
-                    live.insert(l);
+                    live.insert(liveness, l);
                 }
             });
         }

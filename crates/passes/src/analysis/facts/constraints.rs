@@ -794,6 +794,32 @@ impl FactSet {
         self.quotients.retain(|q| !q.mentions(l));
     }
 
+    /// [`FactSet::kill_local`] for a scalar local no constraint or quotient mentions: the
+    /// fact analysis records values only of tracked locals ([`super::relevance`]), so for an
+    /// untracked one only the compares that mention it go, without a scan of the constraints
+    /// (once per instruction, that scan made a set of thousands of facts quadratic).
+    pub fn kill_untracked_local(&mut self, l: Local) {
+        debug_assert!(
+            !self.cons.iter().any(|k| k.a.is_of(l) || k.b.is_of(l))
+                && !self.quotients.iter().any(|q| q.mentions(l)),
+            "a constraint about an untracked local"
+        );
+        self.remove_cmps_where(|f| f.mentions(l));
+    }
+
+    /// [`FactSet::forget_local`] for a local whose value no constraint or quotient mentions
+    /// (see [`FactSet::kill_untracked_local`]): only a compare stored in it goes.
+    pub fn forget_untracked_local(&mut self, l: Local) {
+        // (A dead vec local's length may be recorded, and stays, as `forget_local` keeps it.)
+        let value = Term::value(l);
+        debug_assert!(
+            !self.cons.iter().any(|k| k.a == value || k.b == value)
+                && !self.quotients.iter().any(|q| q.mentions(l)),
+            "a constraint about an untracked local"
+        );
+        self.remove_cmps_where(|f| f.c == l);
+    }
+
     /// Local `l` is dead (not read before it is written again): its value term is eliminated
     /// and a compare stored in it is dropped (compares that only read it stay: they die when it
     /// is written). The length of a dead vec local stays: the local still holds that vec until

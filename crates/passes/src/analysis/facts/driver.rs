@@ -39,7 +39,7 @@ use super::{
     FactQueries, FactSet, FactSetPool, GaveUp, Tracked,
 };
 use crate::analysis::cfg::Cfg;
-use crate::analysis::liveness::{Liveness, LocalSet};
+use crate::analysis::liveness::{LiveWalk, Liveness};
 use poolopt_ir::components::Components;
 use poolopt_ir::{Block, EntityRef, Function, SecondaryMap};
 
@@ -88,7 +88,7 @@ impl FactAnalysis {
         let Some(entry) = func.entry() else {
             return fa;
         };
-        let mut alive = LocalSet::new(func.locals.len());
+        let mut alive = LiveWalk::default();
         for &b in cfg.rpo() {
             let start = fa.deaths.len() as u32;
             block_deaths(func, b, live, &mut alive, &mut fa.deaths);

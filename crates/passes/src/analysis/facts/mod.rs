@@ -64,7 +64,7 @@ pub use transfer::may_alias;
 
 use super::cfg::Cfg;
 use super::effects::CallEffects;
-use super::liveness::{LiveSet, Liveness, LocalSet};
+use super::liveness::{LiveSet, LiveWalk, Liveness};
 use block_states::{BlockStates, Side};
 use poolopt_ir::{Block, Function, Inst, InstKind, Operand, SecondaryMap, Type};
 use poolopt_ir::{EntityRef, Local};
@@ -530,12 +530,12 @@ fn block_deaths(
     func: &Function,
     block: Block,
     live: &Liveness,
-    alive: &mut LocalSet,
+    alive: &mut LiveWalk,
     deaths: &mut Vec<(usize, Local)>,
 ) {
     let first = deaths.len();
     let data = &func.blocks[block];
-    live.live_out(block).copy_into(alive);
+    alive.start(live, block);
     let mut term_uses: SmallVec<[Local; 4]> = SmallVec::new();
     if let Some(Operand::Local(c)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
         term_uses.push(c);
@@ -564,7 +564,7 @@ fn block_deaths(
         }
     }
     for l in term_uses {
-        alive.insert(l);
+        alive.insert(live, l);
     }
     for (index, &inst) in data.insts.iter().enumerate().rev() {
         let kind = func.inst(inst);
@@ -584,18 +584,18 @@ fn block_deaths(
             // Only `i64` locals have value terms and only bools hold compares: forgetting any
             // other local changes nothing (and keeping facts about a dead local is sound).
             let has_facts = matches!(func.local_ty(l), Type::I64 | Type::BOOL);
-            if has_facts && !alive.contains(l) {
+            if has_facts && !alive.contains(live, l) {
                 deaths.push((index, l));
             }
         }
         if let Some(d) = def {
             if !matches!(kind, InstKind::SetField { .. }) {
-                alive.remove(d);
+                alive.remove(live, d);
             }
         }
         kind.for_each_use(|op| {
             if let Operand::Local(l) = op {
-                alive.insert(l);
+                alive.insert(live, l);
             }
         });
     }
@@ -623,9 +623,14 @@ fn step_block(
         // `drop_dead`), with what it linked made explicit.
         if at == index {
             if s.cmp_reads(l) {
-                s.compose_through(Term::value(l));
-            } else {
+                // (Nothing to compose for an untracked local: no constraint mentions it.)
+                if tracked.local(l) {
+                    s.compose_through(Term::value(l));
+                }
+            } else if tracked.local(l) {
                 s.forget_local(l);
+            } else {
+                s.forget_untracked_local(l);
             }
         }
         *next_death += 1;

@@ -52,10 +52,12 @@ impl Tracked {
 
     /// Whether constraints about term `t` are recorded.
     pub fn term(&self, t: Term) -> bool {
-        match t.local() {
-            None => true,
-            Some(l) => self.locals.get(l.index()).is_none_or(|&b| b),
-        }
+        t.local().is_none_or(|l| self.local(l))
+    }
+
+    /// Whether constraints about local `l` (its value or its length) are recorded.
+    pub fn local(&self, l: Local) -> bool {
+        self.locals.get(l.index()).is_none_or(|&b| b)
     }
 
     /// The tracked locals of `func`.

@@ -128,7 +128,7 @@ pub(super) fn transfer_with(
         | InstKind::VecSet {
             vec, index, check, ..
         } if check.is_checked() => match index {
-            Operand::Local(i) if is_i64(func, i) => {
+            Operand::Local(i) if is_i64(func, i) && tracked.local(i) => {
                 s.add(Term::ZERO, Term::value(i), 0);
                 s.add(Term::value(i), Term::len(vec), -1);
             }
@@ -216,9 +216,17 @@ pub(super) fn transfer_with(
             s.add(Term::ZERO, Term::len(vec), -1);
         }
     }
-    // 4. The destination's old value is eliminated; its new facts are added.
+    // 4. The destination's old value is eliminated; its new facts are added. The value
+    //    term of an untracked local is in no constraint (each rule that adds one about a
+    //    value asks `tracked`; meets, shifts and eliminations only combine terms already
+    //    there), so an untracked scalar destination has only compares to drop. (A vec's
+    //    length may be recorded untracked: a checked access or a `drop` records it.)
     if let Some(d) = kind.def() {
-        s.kill_local(d);
+        if tracked.local(d) || is_vec(func, d) {
+            s.kill_local(d);
+        } else {
+            s.kill_untracked_local(d);
+        }
     }
     for &(a, b, c) in &gen {
         if tracked.term(a) && tracked.term(b) {

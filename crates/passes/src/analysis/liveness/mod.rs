@@ -8,10 +8,12 @@
 //! stays live across partial writes.
 
 mod explore;
+mod walk;
 
 use super::cfg::Cfg;
 pub use explore::ExploreScratch;
 use poolopt_ir::{Block, EntityRef, Function, InstKind, Local, Operand};
+pub use walk::LiveWalk;
 
 /// Up to this many words a set is cleared whole; a larger one remembers which words it set.
 const SMALL_SET_WORDS: usize = 8;
@@ -83,7 +85,7 @@ impl LocalSet {
 #[derive(Default)]
 pub struct StrongScratch {
     /// The set walked backwards through a block.
-    cur: LocalSet,
+    cur: LiveWalk,
     /// A block's new live-in set, over the boundary bits.
     new_in: Vec<u64>,
     /// Which blocks are to be walked (again).
@@ -247,11 +249,25 @@ const DENSE_LOCALS: usize = 512;
 /// The boundary locals of `func` (see [`Liveness`]): each local's index among them (or
 /// `u32::MAX`) and the list.
 fn boundary_locals(func: &Function, cfg: &Cfg) -> (Vec<u32>, Vec<Local>) {
+    let exposed = exposed_locals(func, cfg.rpo());
+    let mut index = vec![u32::MAX; exposed.len()];
+    let mut list = Vec::new();
+    for (i, &e) in exposed.iter().enumerate() {
+        if e {
+            index[i] = list.len() as u32;
+            list.push(Local::new(i));
+        }
+    }
+    (index, list)
+}
+
+/// Per local, whether some block of `blocks` reads it before assigning it.
+fn exposed_locals(func: &Function, blocks: &[Block]) -> Vec<bool> {
     let n = func.locals.len();
     // `defined_in[l]` is 1 + the index of the last block walked that assigned `l`.
     let mut defined_in = vec![0u32; n];
     let mut exposed = vec![false; n];
-    for &blk in cfg.rpo() {
+    for &blk in blocks {
         let stamp = blk.index() as u32 + 1;
         let mut read = |l: Local, defined_in: &[u32]| {
             if l.index() < n && defined_in[l.index()] != stamp {
@@ -279,15 +295,7 @@ fn boundary_locals(func: &Function, cfg: &Cfg) -> (Vec<u32>, Vec<Local>) {
             read(l, &defined_in);
         }
     }
-    let mut index = vec![u32::MAX; n];
-    let mut list = Vec::new();
-    for (i, &e) in exposed.iter().enumerate() {
-        if e {
-            index[i] = list.len() as u32;
-            list.push(Local::new(i));
-        }
-    }
-    (index, list)
+    exposed
 }
 
 impl Liveness {
@@ -302,6 +310,22 @@ impl Liveness {
             out: nb * w,
             numbering,
         }
+    }
+
+    /// How many 64-bit words the live-in sets of `func` take together (the live-out sets as
+    /// many again): its blocks times a set's words, which range over every local up to
+    /// [`DENSE_LOCALS`] and over the locals some block reads before assigning them past it.
+    /// Computed without a CFG (unreachable blocks count too), in one walk.
+    pub fn set_words(func: &Function) -> usize {
+        let bits = if func.locals.len() <= DENSE_LOCALS {
+            func.locals.len()
+        } else {
+            exposed_locals(func, &func.layout)
+                .iter()
+                .filter(|&&e| e)
+                .count()
+        };
+        func.blocks.len() * bits.div_ceil(64).max(1)
     }
 
     /// Computes liveness for `func`: by sweeps ([`Liveness::by_sweeps`]), and by exploration
@@ -446,7 +470,7 @@ impl Liveness {
             queued,
             ..
         } = scratch;
-        // `cur` is overwritten per block (`LiveSet::copy_into`, which resizes it).
+        // `cur` is started afresh per block (`LiveWalk::start_from`).
         new_in.clear();
         new_in.resize(w, 0);
         // Sweeps in post-order (successors first) over the blocks marked dirty: a block is
@@ -481,46 +505,32 @@ impl Liveness {
                     }
                     live.sets[out + b * w + k] = o;
                 }
-                live.live_out(blk).copy_into(cur);
+                cur.start_from(live.live_out(blk));
+                let numbering = &live.numbering;
                 let data = &func.blocks[blk];
                 if let Some(Operand::Local(l)) =
                     data.terminator.as_ref().and_then(|t| t.used_operand())
                 {
-                    cur.insert(l);
+                    cur.insert_in(numbering, l);
                 }
                 for &inst in data.insts.iter().rev() {
                     let kind = &func.insts[inst].kind;
                     if let Some(d) = kind.def() {
-                        if !cur.contains(d) && kind.is_removable_when_dead() {
+                        if !cur.contains_in(numbering, d) && kind.is_removable_when_dead() {
                             continue;
                         }
                         if !matches!(kind, InstKind::SetField { .. }) {
-                            cur.remove(d);
+                            cur.remove_in(numbering, d);
                         }
                     }
                     kind.for_each_use(|op| {
                         if let Operand::Local(l) = op {
-                            cur.insert(l);
+                            cur.insert_in(numbering, l);
                         }
                     });
                 }
-                // Back to boundary bits: only the words touched since the clear can hold a local.
-                new_in.fill(0);
-                if let Numbering::Every { .. } = live.numbering {
-                    let k = cur.words.len().min(w);
-                    new_in[..k].copy_from_slice(&cur.words[..k]);
-                } else {
-                    for &k in &cur.touched {
-                        let mut bits = cur.words[k as usize];
-                        while bits != 0 {
-                            let l = k as usize * 64 + bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            if let Some(g) = live.numbering.bit_of(Local::new(l)) {
-                                new_in[g / 64] |= 1 << (g % 64);
-                            }
-                        }
-                    }
-                }
+                // The walk's boundary bits are the new live-in set.
+                new_in.copy_from_slice(&cur.bits()[..w]);
                 let slot = &mut live.sets[b * w..(b + 1) * w];
                 if *slot != new_in[..] {
                     slot.copy_from_slice(new_in);
