@@ -15,6 +15,9 @@ eighth session: shapes across functions and loops").
     python3 benches/text/gen_shapes.py divs N FILE        # N checked divisions into one running sum
     python3 benches/text/gen_shapes.py reads N FILE       # N checked reads v[k] into one running sum
     python3 benches/text/gen_shapes.py loaded N FILE      # N checked reads into N locals, then their sum
+    python3 benches/text/gen_shapes.py guarded N FILE     # N indices each guarded once, then all read in a loop
+    python3 benches/text/gen_shapes.py aliased N FILE     # N copies of one vec pushed to and read in a loop
+    python3 benches/text/gen_shapes.py kept N FILE        # one block of N checked reads, all indices read again
 
 `functions` and `main` stress what the pipeline and the lowering do per function (a lookup by
 name per function made them quadratic); `chain` stresses the inliner copying callees into
@@ -43,6 +46,14 @@ sinks past all the loads; `poolopt run FILE --entry diamonds|divs|reads --args 7
 after all of them (crates/jit/src/tier.rs, `MAX_LIVE_AREA` and `MAX_BLOCK_LOCAL_SPAN`; the
 test-support crate's `many_loaded_values`); `poolopt run FILE --entry loaded --args 7` returns
 7 + N (N - 1) / 2.
+`guarded` keeps N indices live across N blocks: each is computed and tested in a block of its
+own, then a loop reads through all of them (liveness sets hold N locals in N blocks: the
+pass manager's `MAX_LIVENESS_WORDS`, the liveness walks of `LiveWalk`); `aliased` copies one
+vec parameter into N locals, so any two may be one vec, and pushes to and reads each in a
+loop (every push shifts every length fact: the fact analysis's work budget, `MAX_WORK_BASE`);
+`kept` reads N distinct indices in one block and again in the next, so the block's facts
+grow to 2 N (the cap on a set, `MAX_SET_FACTS`). `poolopt run FILE --entry guarded|aliased|kept
+--args 3` ends (`guarded` and `kept` trap: their vec has two elements).
 """
 
 import sys
@@ -192,8 +203,57 @@ def loaded(n):
     return "\n".join(s) + "\n"
 
 
+def guarded(n):
+    s = ["fn guarded(m: i64) -> i64 {", "    var v: vec<i64>", "    var j: i64", "    var s: i64",
+         "    var x: i64", "    var c: bool", "    var l: i64"]
+    for k in range(n):
+        s += [f"    var i{k}: i64", f"    var c{k}: bool"]
+    s += ["entry:", "    v = new vec<i64>", "    push v, 1", "    push v, 2", "    l = len v",
+          "    s = copy 0", "    j = copy 0"]
+    for k in range(n):
+        s += [f"    i{k} = srem m, {k + 2}", f"    c{k} = sge i{k}, 0", f"    brif c{k}, g{k}, bad", f"g{k}:"]
+    s += ["    br head", "head:", "    c = slt j, m", "    brif c, body, done", "body:"]
+    for k in range(n):
+        s += [f"    x = get v[i{k}]", "    s = add s, x"]
+    s += ["    j = add j, 1", "    br head", "done:", "    ret s", "bad:", "    ret 0", "}"]
+    return "\n".join(s) + "\n"
+
+
+def aliased(n):
+    s = ["fn copies(w: vec<i64>, m: i64) -> i64 {", "    var i: i64", "    var s: i64", "    var x: i64",
+         "    var c: bool"]
+    s += [f"    var v{k}: vec<i64>" for k in range(n)]
+    s += ["entry:", "    i = copy 0", "    s = copy 0"]
+    s += [f"    v{k} = copy w" for k in range(n)]
+    s += ["    br head", "head:", "    c = slt i, m", "    brif c, body, done", "body:"]
+    for k in range(n):
+        s += [f"    push v{k}, i", f"    x = get v{k}[i]", "    s = add s, x"]
+    s += ["    i = add i, 1", "    br head", "done:", "    ret s", "}", "",
+          "fn aliased(m: i64) -> i64 {", "    var w: vec<i64>", "    var r: i64", "entry:",
+          "    w = new vec<i64>", "    r = call copies(w, m)", "    ret r", "}"]
+    return "\n".join(s) + "\n"
+
+
+def kept(n):
+    s = ["fn kept(m: i64) -> i64 {", "    var v: vec<i64>", "    var s: i64", "    var x: i64"]
+    s += [f"    var i{k}: i64" for k in range(n)]
+    s += ["entry:", "    v = new vec<i64>", "    push v, 1", "    s = copy 0"]
+    s += [f"    i{k} = srem m, {k + 2}" for k in range(n)]
+    for k in range(n):
+        s += [f"    x = get v[i{k}]", "    s = add s, x"]
+    s += ["    br again", "again:"]
+    for k in range(n):
+        s += [f"    x = get v[i{k}]", "    s = add s, x"]
+    s += ["    ret s", "}"]
+    return "\n".join(s) + "\n"
+
+
+SHAPES = ("functions", "main", "chain", "nest", "vecs", "consts", "wide", "join", "args", "diamonds",
+          "divs", "reads", "loaded", "guarded", "aliased", "kept")
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("functions", "main", "chain", "nest", "vecs", "consts", "wide", "join", "args", "diamonds", "divs", "reads", "loaded"):
+    if len(sys.argv) != 4 or sys.argv[1] not in SHAPES:
         sys.exit(__doc__)
     shape, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     text = {
@@ -210,6 +270,9 @@ def main():
         "divs": lambda: divs(n),
         "reads": lambda: reads(n),
         "loaded": lambda: loaded(n),
+        "guarded": lambda: guarded(n),
+        "aliased": lambda: aliased(n),
+        "kept": lambda: kept(n),
     }[shape]()
     with open(path, "w") as f:
         f.write(text)

@@ -558,3 +558,97 @@ fn a_local_dying_on_an_edge_is_composed_away_there() {
         .any(|k| k.a == Term::value(i) && k.b == Term::len(v) && k.c <= -1);
     assert!(direct, "i < len(v) recorded directly: {read:?}");
 }
+
+/// `g(w, m)`: `n` vec locals, all copies of the parameter `w` (so any two may be one vec),
+/// each pushed to and read back (a checked read) in a loop: every push shifts the length of
+/// every other vec, `n` steps at each of `n` pushes.
+fn aliased_vecs_in_a_loop(n: usize) -> String {
+    let mut s = String::from(
+        "fn g(w: vec<i64>, m: i64) -> i64 {\n    var i: i64\n    var s: i64\n    var x: i64\n    var c: bool\n",
+    );
+    for k in 0..n {
+        s += &format!("    var v{k}: vec<i64>\n");
+    }
+    s += "entry:\n    i = copy 0\n    s = copy 0\n";
+    for k in 0..n {
+        s += &format!("    v{k} = copy w\n");
+    }
+    s += "    br head\nhead:\n    c = slt i, m\n    brif c, body, done\nbody:\n";
+    for k in 0..n {
+        s += &format!("    push v{k}, i\n    x = get v{k}[i]\n    s = add s, x\n");
+    }
+    s += "    i = add i, 1\n    br head\ndone:\n    ret s\n}\n";
+    s
+}
+
+fn aliased_vecs_facts(n: usize, limits: FactLimits) -> FactAnalysis {
+    let module = common::module(&aliased_vecs_in_a_loop(n));
+    let func = module.funcs.values().next().unwrap();
+    let cfg = Cfg::compute(func);
+    let live = Liveness::compute(func, &cfg);
+    FactAnalysis::compute_with_limits(func, &cfg, &live, None, limits)
+}
+
+/// The work safety net: the analysis counts its set steps and gives up past the budget (base
+/// plus a share per instruction), exactly at its edge; ordinary functions stay far below it.
+#[test]
+fn the_work_budget_is_exact_and_far_above_ordinary_functions() {
+    let limits = |base| FactLimits {
+        work_base: base,
+        work_per_inst: 0,
+        ..FactLimits::default()
+    };
+    let full = aliased_vecs_facts(40, limits(u64::MAX));
+    assert_eq!(full.gave_up(), None);
+    let work = full.work();
+    assert!(work > 40 * 40, "{work}");
+    assert_eq!(aliased_vecs_facts(40, limits(work)).gave_up(), None);
+    assert_eq!(
+        aliased_vecs_facts(40, limits(work - 1)).gave_up(),
+        Some(GaveUp::Work)
+    );
+    // The default budget: the shrinking loop (an ordinary function) uses a tiny fraction of
+    // it. (16,000 aliased vecs exhaust it: docs/benchmarks.md; too slow for a debug test.)
+    let (_, ordinary) = shrinking_loop_facts(FactLimits::default());
+    assert!(ordinary.work() * 1000 < poolopt_passes::analysis::facts::MAX_WORK_BASE);
+}
+
+/// A set records at most `MAX_SET_FACTS` pairs: a block that establishes more (a checked read
+/// of each of many distinct indices, all kept to the end) stops recording new ones when full,
+/// so a read whose fact was never recorded is not known to be in range there, while the
+/// first ones are; the set never holds more.
+#[test]
+fn a_full_set_records_no_new_pair() {
+    use poolopt_passes::analysis::facts::constraints::MAX_SET_FACTS;
+    // Each read adds `0 <= i` and `i < len(v)`: past half the cap, new reads find no room.
+    let n = MAX_SET_FACTS / 2 + 100;
+    let mut src = String::from("fn f(m: i64) -> i64 {\n    var v: vec<i64>\n    var x: i64\n");
+    for k in 0..n {
+        src += &format!("    var i{k}: i64\n");
+    }
+    src += "entry:\n    v = new vec<i64>\n    push v, 1\n";
+    for k in 0..n {
+        src += &format!("    i{k} = srem m, {}\n", k + 2);
+    }
+    for k in 0..n {
+        src += &format!("    x = get v[i{k}]\n");
+    }
+    src += "    br again\nagain:\n";
+    for k in 0..n {
+        src += &format!("    x = get v[i{k}]\n");
+    }
+    src += "    ret x\n}\n";
+    let module = common::module(&src);
+    let func = module.funcs.values().next().unwrap();
+    let cfg = Cfg::compute(func);
+    let facts = FactAnalysis::compute(func, &cfg);
+    assert_eq!(facts.gave_up(), None);
+    let again = facts
+        .block_in(func.block_by_name("again").unwrap())
+        .unwrap();
+    assert_eq!(again.constraints().len(), MAX_SET_FACTS);
+    let v = func.local_by_name("v").unwrap();
+    let index = |k: usize| func.local_by_name(&format!("i{k}")).unwrap();
+    assert!(again.non_neg(index(0)) && again.lt_len(index(0), v));
+    assert!(!again.non_neg(index(n - 1)) && !again.lt_len(index(n - 1), v));
+}

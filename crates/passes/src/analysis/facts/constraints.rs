@@ -48,6 +48,15 @@ pub const STRICT_AFTER: u32 = 4;
 /// Past this many compositions, eliminating a term just drops its constraints (always sound).
 const MAX_COMPOSITIONS: usize = 64;
 
+/// The most constraints one set holds, and the most compares: a set that is full records no
+/// new pair (it still tightens the pairs it has). Not recording a fact is always sound, and
+/// the bound keeps every operation on a set (an insertion, a scan, a shift) within a constant,
+/// so a block of `n` instructions costs `O(n)` however many facts it could establish: 32,000
+/// checked reads of distinct indices in one block, each adding two constraints kept to the
+/// end, took `opt -O2` 0.7 s and grew with the square of the block. Ordinary sets hold a few
+/// dozen facts at most.
+pub const MAX_SET_FACTS: usize = 4096;
+
 /// Spare room for constraints in a copied set (see `FactSet::clone`).
 const CLONE_SLACK: usize = 4;
 
@@ -634,6 +643,7 @@ impl FactSet {
                     self.note(Fact::Le(k), true);
                 }
             }
+            Err(_) if self.cons.len() >= MAX_SET_FACTS => {}
             Err(at) => {
                 self.cons.insert(at, k);
                 self.note(Fact::Le(k), true);
@@ -665,6 +675,7 @@ impl FactSet {
                     self.note(Fact::CmpIs(f), true);
                 }
             }
+            Err(_) if self.cmps.len() >= MAX_SET_FACTS => {}
             Err(at) => {
                 self.cmps.insert(at, f);
                 self.note(Fact::CmpIs(f), true);
@@ -899,19 +910,23 @@ impl FactSet {
     /// constraints imply by a path (so `i == 0` on one side and `i <= len(a)` on the other
     /// keep `i <= len(a)`, which `i <= 0 <= len(a)` implies); a pair that one side does not
     /// bound at all goes. A compare stays when both have it.
-    pub fn meet_with(&mut self, other: FactView<'_>) {
-        with_meet_scratch(|scratch| self.meet_using(other, scratch));
+    ///
+    /// Returns how many path questions it asked (a pair one side does not record): each is
+    /// at most a bounded search over a set, what the fact analysis's work budget charges.
+    pub fn meet_with(&mut self, other: FactView<'_>) -> usize {
+        with_meet_scratch(|scratch| self.meet_using(other, scratch))
     }
 
     /// [`FactSet::meet_with`], asking each side's paths through a single-source table (the
     /// pairs come sorted by source, so one walk answers a run of them).
-    fn meet_using(&mut self, other: FactView<'_>, scratch: &mut MeetScratch) {
+    fn meet_using(&mut self, other: FactView<'_>, scratch: &mut MeetScratch) -> usize {
         let MeetScratch {
             mine: mine_paths,
             theirs: their_paths,
             cons: out,
         } = scratch;
         out.clear();
+        let mut questions = 0;
         let (mut i, mut j) = (0, 0);
         loop {
             let (key, mine, theirs) = match (self.cons.get(i), other.cons.get(j)) {
@@ -922,12 +937,14 @@ impl FactSet {
                 }
                 (Some(x), y) if y.is_none_or(|y| x.packed_key() < y.packed_key()) => {
                     i += 1;
+                    questions += 1;
                     let more = self.cons.get(i).is_some_and(|n| n.a == x.a);
                     let theirs = their_paths.dist(other, x.a, x.b, more);
                     (x.key(), Some(x.c as i128), theirs)
                 }
                 (_, Some(y)) => {
                     j += 1;
+                    questions += 1;
                     let more = other.cons.get(j).is_some_and(|n| n.a == y.a);
                     (
                         y.key(),
@@ -949,14 +966,17 @@ impl FactSet {
         std::mem::swap(&mut self.cons, out);
         self.cmps.retain(|f| other.cmps.contains(f));
         self.quotients.retain(|q| other.quotients.contains(q));
+        questions
     }
 
     /// Widening at a loop header: a constraint stays only if the last visit's state bounded
     /// its pair at least as tightly (directly or by a path); one that grew, or that the old
     /// state did not bound at all, is dropped rather than weakened step by step, so loops
-    /// reach a fixpoint after a bounded number of sweeps.
-    pub fn widen(&mut self, old: FactView<'_>) {
+    /// reach a fixpoint after a bounded number of sweeps. Returns how many path questions it
+    /// asked (as [`FactSet::meet_with`]).
+    pub fn widen(&mut self, old: FactView<'_>) -> usize {
         with_meet_scratch(|scratch| {
+            let mut questions = 0;
             let paths = &mut scratch.mine;
             let cons = &self.cons;
             let keep: SmallVec<[bool; INLINE_TERMS]> = cons
@@ -969,6 +989,7 @@ impl FactSet {
                         return false;
                     }
                     let more = cons.get(at + 1).is_some_and(|n| n.a == k.a);
+                    questions += 1;
                     paths
                         .dist(old, k.a, k.b, more)
                         .is_some_and(|d| k.c as i128 <= d)
@@ -976,7 +997,8 @@ impl FactSet {
                 .collect();
             let mut keep = keep.into_iter();
             self.cons.retain(|_| keep.next().unwrap_or(false));
-        });
+            questions
+        })
     }
 
     /// The strict widening used once a header has been visited [`STRICT_AFTER`] times (the

@@ -65,6 +65,8 @@ struct Fixpoint<'a> {
     pool: &'a mut FactSetPool,
     /// The blocks to evaluate, by index (`None`: all; see [`super::demand`]).
     demanded: Option<Vec<bool>>,
+    /// The set steps the fixpoint may take (see [`super::MAX_WORK_BASE`]).
+    max_work: u64,
 }
 
 impl FactAnalysis {
@@ -109,6 +111,11 @@ impl FactAnalysis {
             spare_out: pool.take(),
             pool,
             demanded: demanded_blocks(func, cfg, demand),
+            max_work: limits.work_base.saturating_add(
+                limits
+                    .work_per_inst
+                    .saturating_mul(func.inst_count() as u64),
+            ),
         };
         let outcome = fixpoint.run(&mut fa, &Components::of(cfg));
         fixpoint.finish();
@@ -145,6 +152,16 @@ impl Fixpoint<'_> {
                     break;
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Adds `steps` to the work done (`work`, the analysis's count); past the budget, the
+    /// analysis gives up.
+    fn charge(&self, work: &mut u64, steps: u64) -> Result<(), GaveUp> {
+        *work = work.saturating_add(steps);
+        if *work > self.max_work {
+            return Err(GaveUp::Work);
         }
         Ok(())
     }
@@ -203,6 +220,7 @@ impl Fixpoint<'_> {
         // what they linked (`i < n`, `n == len(v)` gives `i < len(v)`) and every set as small
         // as the live state, so long functions cost linear time.
         let live_in = self.live.live_in(b);
+        let mut questions = 0u64;
         for &p in cfg.preds(b) {
             let Some(out) = fa.states.get(p, Side::Exit) else {
                 continue; // unreachable or not yet visited: top
@@ -218,7 +236,7 @@ impl Fixpoint<'_> {
                 Some(s) => {
                     edge_facts_into(func, &fa.tracked, p, b, out, &mut self.edge_scratch);
                     drop_dead(&mut self.edge_scratch, live_in);
-                    s.meet_with(self.edge_scratch.view());
+                    questions += s.meet_with(self.edge_scratch.view()) as u64;
                 }
             }
         }
@@ -226,6 +244,11 @@ impl Fixpoint<'_> {
             return Ok(false);
         };
         fa.evaluations += 1;
+        // The work budget: the edges and the meet's path questions now, a widening's below,
+        // and each instruction of the replay as it goes (a set may grow within the block).
+        let preds = cfg.preds(b).len() as u64;
+        let facts = new_in.entries() as u64 + 1;
+        self.charge(&mut fa.work, facts * (preds + 1 + questions))?;
         // At a loop header (a predecessor not before it in the reverse post-order: a back
         // edge), relations implied by constant bounds are made explicit.
         let header = cfg
@@ -252,7 +275,8 @@ impl Fixpoint<'_> {
                 if self.visits[b] > self.limits.strict_after {
                     new_in.widen_strict(old);
                 } else {
-                    new_in.widen(old);
+                    let questions = new_in.widen(old) as u64;
+                    self.charge(&mut fa.work, facts * questions)?;
                 }
             }
             if new_in.view() == old {
@@ -264,6 +288,7 @@ impl Fixpoint<'_> {
         s.copy_from(new_in.view());
         let mut next_death = 0;
         for (index, &inst) in func.blocks[b].insts.iter().enumerate() {
+            self.charge(&mut fa.work, s.entries() as u64 + 1)?;
             step_block(
                 func,
                 &fa.calls,

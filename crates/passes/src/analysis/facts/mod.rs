@@ -242,6 +242,8 @@ pub struct FactAnalysis {
     evaluations: usize,
     /// The most facts the stored states held at once.
     peak_stored: usize,
+    /// The work the fixpoint did, in set steps (see [`MAX_WORK_BASE`]).
+    work: u64,
     /// Which blocks have their facts computed ([`FactDemand`]).
     demand: FactDemand,
 }
@@ -254,6 +256,8 @@ pub enum GaveUp {
     /// The sets stored at block entries and exits would hold more than [`MAX_STORED_FACTS`]
     /// facts.
     StoredFacts,
+    /// The fixpoint would do more work than [`MAX_WORK_BASE`] and [`MAX_WORK_PER_INST`] allow.
+    Work,
 }
 
 impl std::fmt::Display for GaveUp {
@@ -263,6 +267,11 @@ impl std::fmt::Display for GaveUp {
             GaveUp::StoredFacts => write!(
                 f,
                 "more than {MAX_STORED_FACTS} facts stored at block boundaries"
+            ),
+            GaveUp::Work => write!(
+                f,
+                "more than {MAX_WORK_BASE} + {MAX_WORK_PER_INST} per instruction steps over \
+                 its sets"
             ),
         }
     }
@@ -648,6 +657,21 @@ pub const MAX_SWEEPS: usize = 1000;
 /// 43,752 blocks.
 pub const MAX_STORED_FACTS: usize = 4 << 20;
 
+/// Safety net on time, with [`MAX_WORK_PER_INST`]: the most *set steps* the fixpoint may take
+/// in a function, plus that many per instruction. An evaluation of a block whose in-state
+/// holds `f` facts costs `f` steps per incoming edge and one more `f` for storing its states,
+/// `f` more per path question a meet or a widening asks (a pair one side does not record: a
+/// bounded search over a set), and at each instruction of its replay the facts the set holds
+/// then (an instruction copies, scans or shifts it). The other nets bound neither: 2,000 vecs
+/// that may all be one (copies of one parameter) pushed in a loop shift every length at every
+/// push, and the fixpoint of 8,000 took 2.7 s. Past the budget the analysis gives up and
+/// reports nothing known anywhere (always sound). Ordinary functions are far below it
+/// (docs/benchmarks.md, "Issue 9, fourteenth session").
+pub const MAX_WORK_BASE: u64 = 200_000_000;
+
+/// The budget of set steps per instruction of the function (see [`MAX_WORK_BASE`]).
+pub const MAX_WORK_PER_INST: u64 = 400;
+
 /// The fact analysis's safety nets and widening schedule. [`FactLimits::default`] is what the
 /// passes use ([`MAX_SWEEPS`], [`MAX_STORED_FACTS`], [`constraints::STRICT_AFTER`]); other
 /// values are for tests of the nets at their exact edges and for tuning
@@ -661,6 +685,10 @@ pub struct FactLimits {
     /// Visits of a loop header (with a changed in-state) after which its widening is
     /// [`FactSet::widen_strict`] instead of [`FactSet::widen`].
     pub strict_after: u32,
+    /// The set steps the fixpoint may take ([`MAX_WORK_BASE`]), plus `work_per_inst` per
+    /// instruction of the function.
+    pub work_base: u64,
+    pub work_per_inst: u64,
 }
 
 impl Default for FactLimits {
@@ -669,6 +697,8 @@ impl Default for FactLimits {
             max_sweeps: MAX_SWEEPS,
             max_stored_facts: MAX_STORED_FACTS,
             strict_after: constraints::STRICT_AFTER,
+            work_base: MAX_WORK_BASE,
+            work_per_inst: MAX_WORK_PER_INST,
         }
     }
 }
@@ -804,6 +834,11 @@ impl FactAnalysis {
     /// again only when the out-state of one of its predecessors changed since.
     pub fn evaluations(&self) -> usize {
         self.evaluations
+    }
+
+    /// The set steps the fixpoint took (what [`MAX_WORK_BASE`] bounds).
+    pub fn work(&self) -> u64 {
+        self.work
     }
 
     /// The facts (constraints and compares) the sets at block entries and exits hold together.
