@@ -102,7 +102,7 @@ pub struct OptOptions {
 /// Where the output of `opt` and `emit` goes and which function it shows.
 #[derive(Args, Debug, Clone)]
 pub struct OutputOptions {
-    /// Write the output to FILE instead of stdout.
+    /// Write the output to FILE instead of stdout (`-`: stdout).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Show only this function (its IR, remarks, diffs, CLIF or assembly).

@@ -1,5 +1,5 @@
 //! The pass-developer tools on the built binary: `poolopt passes`, `--passes` with pipeline
-//! names, `--func`, `-` for stdin, `-o`, `--print-changed`, `--diff` headers, `--remarks=json`
+//! names, `--func`, `-` for stdin, `-o` (`-o -` for stdout), `--print-changed`, `--diff` headers, `--remarks=json`
 //! and `--remarks-filter`, `completions`, `--version` and the `--help` of every positional
 //! argument — with their errors (exit 2, a clear message, "did you mean").
 
@@ -310,6 +310,17 @@ fn output_file_receives_what_stdout_would() {
     let bad = dir.join("no/such/dir/out.pir");
     let o = poolopt(&["opt", POOL8, "-o", bad.to_str().unwrap()]);
     assert_usage_error(&o, &["error: cannot write"]);
+
+    // `-o -` is stdout, as `-` is stdin: no file named `-` appears.
+    let pool8 = root().join(POOL8);
+    let o = Command::new(env!("CARGO_BIN_EXE_poolopt"))
+        .args(["opt", pool8.to_str().unwrap(), "-o", "-"])
+        .current_dir(&dir)
+        .output()
+        .expect("the poolopt binary runs");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), stdout(&poolopt(&["opt", POOL8])));
+    assert!(!dir.join("-").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

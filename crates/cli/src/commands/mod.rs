@@ -136,21 +136,22 @@ fn write_module_output(
     })
 }
 
-/// Runs `write` on `-o FILE` (buffered), or on stdout as [`write_stdout`] does, and reports a
-/// failed write: `cannot write FILE` (exit code 2) or `cannot write to standard output` (1).
+/// Runs `write` on `-o FILE` (buffered), or on stdout as [`write_stdout`] does (no `-o`, or
+/// `-o -`, as `-` reads stdin), and reports a failed write: `cannot write FILE` (exit code 2)
+/// or `cannot write to standard output` (1).
 fn write_with(
     output: &OutputOptions,
     write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> Result<(), Failure> {
     match &output.output {
-        Some(path) => {
+        Some(path) if path.as_os_str() != "-" => {
             let cannot = |e: std::io::Error| {
                 Failure::usage(format!("error: cannot write {}: {e}", path.display()))
             };
             let mut file = std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
             write(&mut file).and_then(|()| file.flush()).map_err(cannot)
         }
-        None => stdout_with(write).map_err(stdout_failure),
+        _ => stdout_with(write).map_err(stdout_failure),
     }
 }
 
