@@ -313,8 +313,8 @@ impl Liveness {
     }
 
     /// How many 64-bit words the live-in sets of `func` take together (the live-out sets as
-    /// many again): its blocks times a set's words, which range over every local up to
-    /// [`DENSE_LOCALS`] and over the locals some block reads before assigning them past it.
+    /// many again): its blocks times a set's words, which range over every local up to 512
+    /// locals and over the locals some block reads before assigning them past that.
     /// Computed without a CFG (unreachable blocks count too), in one walk.
     pub fn set_words(func: &Function) -> usize {
         let bits = if func.locals.len() <= DENSE_LOCALS {
