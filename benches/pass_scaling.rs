@@ -17,6 +17,12 @@
 //! - `functions`: many small functions (a quarter as many as the size), each calling one
 //!   shared leaf, which the inliner copies into every one (the pipeline's per-function setup:
 //!   a lookup of the function by name there made 100,000 functions take 9 s).
+//! - `live_guards`, `aliased_vecs`, `kept_reads`: `benches/text/gen_shapes.py guarded`,
+//!   `aliased` and `kept` (docs/benchmarks.md, "Issue 9, fourteenth session"): indices each
+//!   tested in a block of its own and all read in a loop (the liveness sets are blocks ×
+//!   locals: past the pass manager's bound the function is left as it is); copies of one vec
+//!   pushed to and read in a loop (every push shifts every length: the fact analysis's work
+//!   budget); one block of checked reads whose indices stay live (the cap on a fact set).
 //!
 //! The module is generated and verified once; each iteration optimizes a fresh clone (the
 //! clone is outside the measurement). Targets: 1M instructions ≤ 2 s, time(1M)/time(100k) ≤ 12.
@@ -348,6 +354,79 @@ fn join(insts: usize) -> Module {
 /// Makes a module whose one function has about the given number of instructions.
 type Generator = fn(usize) -> Module;
 
+/// The module of a generated text (the three shapes below mirror `gen_shapes.py`).
+fn parsed(text: &str) -> Module {
+    poolopt::ir::parse(text).expect("the generated text parses")
+}
+
+/// `live_guards(m)`: `insts / 5` indices, each computed and tested in a block of its own, then
+/// all of them read in a loop.
+fn live_guards(insts: usize) -> Module {
+    let n = (insts / 5).max(1);
+    let mut s = String::from("fn live_guards(m: i64) -> i64 {\n    var v: vec<i64>\n    var j: i64\n    var s: i64\n    var x: i64\n    var c: bool\n");
+    for k in 0..n {
+        s += &format!("    var i{k}: i64\n    var c{k}: bool\n");
+    }
+    s += "entry:\n    v = new vec<i64>\n    push v, 1\n    s = copy 0\n    j = copy 0\n    br g\n";
+    s += "g:\n";
+    for k in 0..n {
+        s += &format!(
+            "    i{k} = srem m, {}\n    c{k} = sge i{k}, 0\n    brif c{k}, g{k}, bad\ng{k}:\n",
+            k + 2
+        );
+    }
+    s += "    br head\nhead:\n    c = slt j, m\n    brif c, body, done\nbody:\n";
+    for k in 0..n {
+        s += &format!("    x = get v[i{k}]\n    s = add s, x\n");
+    }
+    s += "    j = add j, 1\n    br head\ndone:\n    ret s\nbad:\n    ret 0\n}\n";
+    parsed(&s)
+}
+
+/// `aliased_vecs(w, m)`: `insts / 4` copies of the vec `w`, each pushed to and read in a loop.
+fn aliased_vecs(insts: usize) -> Module {
+    let n = (insts / 4).max(1);
+    let mut s = String::from("fn aliased_vecs(w: vec<i64>, m: i64) -> i64 {\n    var i: i64\n    var s: i64\n    var x: i64\n    var c: bool\n");
+    for k in 0..n {
+        s += &format!("    var v{k}: vec<i64>\n");
+    }
+    s += "entry:\n    i = copy 0\n    s = copy 0\n";
+    for k in 0..n {
+        s += &format!("    v{k} = copy w\n");
+    }
+    s += "    br head\nhead:\n    c = slt i, m\n    brif c, body, done\nbody:\n";
+    for k in 0..n {
+        s += &format!("    push v{k}, i\n    x = get v{k}[i]\n    s = add s, x\n");
+    }
+    s += "    i = add i, 1\n    br head\ndone:\n    ret s\n}\n";
+    parsed(&s)
+}
+
+/// `kept_reads(m)`: one block of `insts / 5` checked reads of distinct indices, all read
+/// again in the next block.
+fn kept_reads(insts: usize) -> Module {
+    let n = (insts / 5).max(1);
+    let mut s = String::from(
+        "fn kept_reads(m: i64) -> i64 {\n    var v: vec<i64>\n    var s: i64\n    var x: i64\n",
+    );
+    for k in 0..n {
+        s += &format!("    var i{k}: i64\n");
+    }
+    s += "entry:\n    v = new vec<i64>\n    push v, 1\n    s = copy 0\n";
+    for k in 0..n {
+        s += &format!("    i{k} = srem m, {}\n", k + 2);
+    }
+    for k in 0..n {
+        s += &format!("    x = get v[i{k}]\n    s = add s, x\n");
+    }
+    s += "    br again\nagain:\n";
+    for k in 0..n {
+        s += &format!("    x = get v[i{k}]\n    s = add s, x\n");
+    }
+    s += "    ret s\n}\n";
+    parsed(&s)
+}
+
 /// Seconds one pipeline run may take before larger sizes are skipped.
 fn budget() -> f64 {
     std::env::var("POOLOPT_SCALING_BUDGET")
@@ -376,7 +455,7 @@ fn probe(manager: &PassManager, module: &Module) -> f64 {
 }
 
 fn scaling(c: &mut Criterion) {
-    let shapes: [(&str, Generator); 8] = [
+    let shapes: [(&str, Generator); 11] = [
         ("straight", straight),
         ("deep_cfg", deep_cfg),
         ("range_checks", range_checks),
@@ -385,6 +464,9 @@ fn scaling(c: &mut Criterion) {
         ("stores", stores),
         ("join", join),
         ("functions", functions),
+        ("live_guards", live_guards),
+        ("aliased_vecs", aliased_vecs),
+        ("kept_reads", kept_reads),
     ];
     let manager = PassManager::for_level(OptLevel::O2)
         .verify_each(false)
