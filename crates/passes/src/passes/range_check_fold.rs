@@ -61,8 +61,8 @@ use crate::analysis::facts::{FactAnalysis, FactQueries, FactView};
 use crate::analysis::Cfg;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
-    display_inst, BinaryOp, Block, CmpOp, Function, Inst, InstKind, Local, Operand, SecondaryMap,
-    Terminator, Type,
+    display_inst, BinaryOp, Block, CmpOp, EntityRef, Function, Inst, InstKind, Local, Operand,
+    SecondaryMap, Terminator, Type,
 };
 
 /// The pass.
@@ -146,6 +146,7 @@ fn round(
     fa: Option<&FactAnalysis>,
 ) -> (Vec<Fold>, Vec<(Block, Inst, String)>) {
     let cfg = cx.shared_cfg(func);
+    let defs = NonNegativeDefs::of(func);
     let mut folds: Vec<Fold> = Vec::new();
     let mut missed: Vec<(Block, Inst, String)> = Vec::new();
     let mut touched: SecondaryMap<Block, bool> = func.block_map();
@@ -153,7 +154,7 @@ fn round(
         if touched[a] || !cfg.is_reachable(a) {
             continue;
         }
-        match short_circuit(func, cx, fa, &cfg, a) {
+        match short_circuit(func, cx, (fa, &defs), &cfg, a) {
             Some(Ok(f)) => {
                 let (fa_block, fb_block) = f.blocks();
                 if !touched[fa_block] && !touched[fb_block] {
@@ -270,52 +271,67 @@ fn describe(func: &Function, i: Local, op: CmpOp, n: Operand) -> String {
 }
 
 /// Whether `n` is non-negative at a point with facts `facts`.
-fn non_negative(func: &Function, facts: &impl FactQueries, n: Operand) -> bool {
+fn non_negative(
+    func: &Function,
+    defs: &NonNegativeDefs,
+    facts: &impl FactQueries,
+    n: Operand,
+) -> bool {
     let by_facts = n
         .as_local()
         .is_some_and(|n| facts.non_neg(n) || facts.len_of(n).is_some());
-    by_facts || non_negative_by_definition(func, n)
+    by_facts || defs.holds(func, n)
 }
 
-/// Whether `n` is non-negative wherever it is read, by its definitions alone: a non-negative
-/// constant, or a local (not a parameter) whose every assignment is a length, a non-negative
-/// constant or a mask that clears the sign bit (and it has one). Narrow types
-/// carry no facts, so this is also how their bounds are known.
-fn non_negative_by_definition(func: &Function, n: Operand) -> bool {
-    match n {
-        Operand::Const(k) => k >= 0,
-        Operand::Local(n) => {
-            if func.params.contains(&n) {
-                return false;
-            }
-            let mut defs = 0;
-            for &b in &func.layout {
-                for &inst in &func.blocks[b].insts {
-                    let kind = func.inst(inst);
-                    if kind.def() == Some(n) {
-                        defs += 1;
-                        match *kind {
-                            InstKind::Copy {
-                                src: Operand::Const(k),
-                                ..
-                            } if k >= 0 => {}
-                            InstKind::VecLen { .. } => {}
-                            // A mask whose sign bit (at the local's width) is clear.
-                            InstKind::Binary {
-                                op: BinaryOp::And,
-                                lhs,
-                                rhs,
-                                ..
-                            } if [lhs, rhs].into_iter().any(|o| {
-                                o.as_const()
-                                    .is_some_and(|k| mask_clears_sign(func.local_ty(n), k))
-                            }) => {}
-                            _ => return false,
-                        }
-                    }
+/// Which locals are non-negative wherever they are read, by their definitions alone: a local
+/// (not a parameter) whose every assignment is a length, a non-negative constant or a mask
+/// that clears the sign bit (and it has one). Narrow types carry no facts, so this is also how
+/// their bounds are known. One walk of the function answers every question of a round (a walk
+/// per candidate made a function of many range checks quadratic: 12,500 of them took 4 s).
+struct NonNegativeDefs {
+    /// Per local: no assignment yet (0), only non-negative ones (1), another one (2).
+    state: Vec<u8>,
+}
+
+impl NonNegativeDefs {
+    fn of(func: &Function) -> NonNegativeDefs {
+        let mut state = vec![0u8; func.locals.len()];
+        for &b in &func.layout {
+            for &inst in &func.blocks[b].insts {
+                let kind = func.inst(inst);
+                let Some(d) = kind.def() else { continue };
+                let non_negative = match *kind {
+                    InstKind::Copy {
+                        src: Operand::Const(k),
+                        ..
+                    } => k >= 0,
+                    InstKind::VecLen { .. } => true,
+                    // A mask whose sign bit (at the local's width) is clear.
+                    InstKind::Binary {
+                        op: BinaryOp::And,
+                        lhs,
+                        rhs,
+                        ..
+                    } => [lhs, rhs].into_iter().any(|o| {
+                        o.as_const()
+                            .is_some_and(|k| mask_clears_sign(func.local_ty(d), k))
+                    }),
+                    _ => false,
+                };
+                if let Some(slot) = state.get_mut(d.index()) {
+                    *slot = if non_negative && *slot != 2 { 1 } else { 2 };
                 }
             }
-            defs > 0
+        }
+        NonNegativeDefs { state }
+    }
+
+    /// Whether `n` is non-negative wherever it is read, by its definitions alone: a
+    /// non-negative constant, or a local of the kind above.
+    fn holds(&self, func: &Function, n: Operand) -> bool {
+        match n {
+            Operand::Const(k) => k >= 0,
+            Operand::Local(n) => !func.params.contains(&n) && self.state.get(n.index()) == Some(&1),
         }
     }
 }
@@ -367,6 +383,7 @@ fn fold_bitwise(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         return false;
     }
     let fa = cx.facts(func);
+    let defs = NonNegativeDefs::of(func);
     let mut rewrites: Vec<(Block, Inst, InstKind, RangeTest)> = Vec::new();
     let mut missed: Vec<(Block, Inst, String)> = Vec::new();
     for &block in &candidates {
@@ -402,7 +419,7 @@ fn fold_bitwise(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
                 if !fits || !same_int_type(func, i, n) {
                     continue;
                 }
-                if !non_negative(func, before, n) {
+                if !non_negative(func, &defs, before, n) {
                     missed.push((
                         block,
                         inst,
@@ -559,7 +576,7 @@ fn other(then_block: Block, else_block: Block, one: Block) -> Block {
 fn short_circuit(
     func: &Function,
     cx: &mut PassContext<'_>,
-    fa: Option<&FactAnalysis>,
+    (fa, defs): (Option<&FactAnalysis>, &NonNegativeDefs),
     cfg: &Cfg,
     a: Block,
 ) -> Option<Result<Fold, (Inst, String)>> {
@@ -604,7 +621,7 @@ fn short_circuit(
                         ));
                         continue;
                     }
-                    return Some(zero_first(func, cx, fa, a, b, f, pb, i, op, n));
+                    return Some(zero_first(func, cx, (fa, defs), a, b, f, pb, i, op, n));
                 }
                 _ if op2.is_signed()
                     && l2 != Operand::Local(i)
@@ -660,7 +677,7 @@ fn short_circuit(
             return Some(bound_first(
                 func,
                 cx,
-                fa,
+                (fa, defs),
                 a,
                 b,
                 f_of_a,
@@ -698,7 +715,7 @@ fn short_circuit(
 fn zero_first(
     func: &Function,
     cx: &mut PassContext<'_>,
-    fa: Option<&FactAnalysis>,
+    (fa, defs): (Option<&FactAnalysis>, &NonNegativeDefs),
     a: Block,
     b: Block,
     f: Block,
@@ -742,9 +759,9 @@ fn zero_first(
             for _ in 0..p {
                 cursor.advance();
             }
-            non_negative(func, cursor.facts(), n)
+            non_negative(func, defs, cursor.facts(), n)
         }
-        None => non_negative_by_definition(func, n),
+        None => defs.holds(func, n),
     };
     if !n_non_negative {
         return Err((cmp_inst, {
@@ -783,7 +800,7 @@ fn zero_first(
 fn bound_first(
     func: &Function,
     cx: &mut PassContext<'_>,
-    fa: Option<&FactAnalysis>,
+    (fa, defs): (Option<&FactAnalysis>, &NonNegativeDefs),
     a: Block,
     b: Block,
     f: Block,
@@ -834,9 +851,9 @@ fn bound_first(
                     format!("{prefix}: no facts at `{bname}`")
                 }));
             };
-            non_negative(func, &out, n)
+            non_negative(func, defs, &out, n)
         }
-        None => non_negative_by_definition(func, n),
+        None => defs.holds(func, n),
     };
     if !n_non_negative {
         return Err((cmp_inst, {
