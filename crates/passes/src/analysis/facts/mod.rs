@@ -667,7 +667,7 @@ pub const MAX_STORED_FACTS: usize = 4 << 20;
 /// push, and the fixpoint of 8,000 took 2.7 s. Past the budget the analysis gives up and
 /// reports nothing known anywhere (always sound). Ordinary functions are far below it
 /// (docs/benchmarks.md, "Issue 9, fourteenth session").
-pub const MAX_WORK_BASE: u64 = 200_000_000;
+pub const MAX_WORK_BASE: u64 = 50_000_000;
 
 /// The budget of set steps per instruction of the function (see [`MAX_WORK_BASE`]).
 pub const MAX_WORK_PER_INST: u64 = 400;
