@@ -37,6 +37,24 @@ pub fn field_wise_mention(kind: &InstKind) -> Option<Local> {
     }
 }
 
+/// Calls `bar` with each local that instruction `kind` mentions in a way that bars it from
+/// being held field by field: every mention, used or assigned, but [`field_wise_mention`]'s.
+pub fn for_each_barred(kind: &InstKind, mut bar: impl FnMut(Local)) {
+    let allowed = field_wise_mention(kind);
+    kind.for_each_use(|op| {
+        if let Operand::Local(l) = op {
+            if Some(l) != allowed {
+                bar(l);
+            }
+        }
+    });
+    if let Some(d) = kind.def() {
+        if Some(d) != allowed {
+            bar(d);
+        }
+    }
+}
+
 /// Whether a local of struct `sid` may be held field by field: the struct exists and has at
 /// most [`MAX_FIELD_WISE_FIELDS`] fields, all scalars.
 pub fn field_wise_struct(module: &Module, sid: StructId) -> bool {

@@ -367,6 +367,8 @@ fn walk<const MEASURE: bool, const MAKE_READS: bool>(
             if let Some(d) = ir.insts.get(inst) {
                 let in_make = matches!(d.kind, InstKind::Make { .. });
                 if let Some(barred) = barred.as_deref_mut() {
+                    // `poolopt_ir::field_wise::for_each_barred`'s rule, fused into this walk's
+                    // one pass over the uses (`tests/field_structs.rs` holds the two equal).
                     let allowed = field_wise_mention(&d.kind);
                     d.kind.for_each_use(|op| {
                         if let Operand::Local(l) = op {

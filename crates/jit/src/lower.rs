@@ -66,7 +66,7 @@ use cranelift_codegen::isa::{CallConv, TargetFrontendConfig, TargetIsa};
 use cranelift_codegen::settings::OptLevel;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use poolopt_ir::cfg::Cfg;
-use poolopt_ir::field_wise::{field_wise_mention, field_wise_struct};
+use poolopt_ir::field_wise::{field_wise_struct, for_each_barred};
 use poolopt_ir::room::{map_room, vec_room};
 use poolopt_ir::EntityRef;
 use poolopt_ir::SecondaryMap;
@@ -3192,19 +3192,7 @@ pub fn field_struct_locals_into(
             let Some(d) = ir.insts.get(inst) else {
                 continue;
             };
-            let allowed = field_wise_mention(&d.kind);
-            d.kind.for_each_use(|op| {
-                if let Operand::Local(l) = op {
-                    if Some(l) != allowed {
-                        bad[l] = true;
-                    }
-                }
-            });
-            if let Some(l) = d.kind.def() {
-                if Some(l) != allowed {
-                    bad[l] = true;
-                }
-            }
+            for_each_barred(&d.kind, |l| bad[l] = true);
         }
         if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
             bad[l] = true;
@@ -3222,7 +3210,7 @@ pub(crate) fn has_field_wise_candidate(ir: &Function) -> bool {
 }
 
 /// [`field_struct_locals`] into `out` (emptied first), given per local whether some mention
-/// bars it (`barred`, see [`field_wise_mention`]).
+/// bars it (`barred`, see [`poolopt_ir::field_wise::for_each_barred`]).
 pub(crate) fn field_struct_locals_from(
     ir: &Function,
     module: &Module,

@@ -104,11 +104,12 @@ impl Pass for RangeCheckFold {
             // Most range checks read a compare written just before their branch and a bound
             // that is a length: a round decided without the fact analysis folds those, and
             // the analysis is computed only for what is left (see "Without the analysis").
-            let (folds, missed) = match round(func, cx, None) {
+            let defs = NonNegativeDefs::of(func);
+            let (folds, missed) = match round(func, cx, None, &defs) {
                 (folds, _) if !folds.is_empty() => (folds, Vec::new()),
                 _ => {
                     let fa = cx.facts(func);
-                    round(func, cx, Some(&fa))
+                    round(func, cx, Some(&fa), &defs)
                 }
             };
             if folds.is_empty() {
@@ -144,9 +145,9 @@ fn round(
     func: &Function,
     cx: &mut PassContext<'_>,
     fa: Option<&FactAnalysis>,
+    defs: &NonNegativeDefs,
 ) -> (Vec<Fold>, Vec<(Block, Inst, String)>) {
     let cfg = cx.shared_cfg(func);
-    let defs = NonNegativeDefs::of(func);
     let mut folds: Vec<Fold> = Vec::new();
     let mut missed: Vec<(Block, Inst, String)> = Vec::new();
     let mut touched: SecondaryMap<Block, bool> = func.block_map();
@@ -154,7 +155,7 @@ fn round(
         if touched[a] || !cfg.is_reachable(a) {
             continue;
         }
-        match short_circuit(func, cx, (fa, &defs), &cfg, a) {
+        match short_circuit(func, cx, (fa, defs), &cfg, a) {
             Some(Ok(f)) => {
                 let (fa_block, fb_block) = f.blocks();
                 if !touched[fa_block] && !touched[fb_block] {

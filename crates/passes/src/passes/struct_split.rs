@@ -8,8 +8,8 @@
 //! and returns structs through memory); the local stays whole with a missed remark naming the
 //! reason. A struct with more than [`MAX_FIELDS`] fields stays whole too (its field locals would
 //! crowd out every other local at register allocation). So does a local that is only built
-//! (`make`), read or written by field and stored whole into elements, of a struct of at most 16
-//! scalar fields: the JIT holds such a local field by field already ([`poolopt_ir::field_wise`]),
+//! (`make`), read or written by field and stored whole into elements, of a struct of at most
+//! [`poolopt_ir::field_wise::MAX_FIELD_WISE_FIELDS`] scalar fields: the JIT holds such a local field by field already ([`poolopt_ir::field_wise`]),
 //! and splitting it would add a copy per field and a `make` per store, work for every later
 //! pass, the lowering and Cranelift, for the same machine code.
 //!
@@ -46,7 +46,7 @@
 
 use super::names::{joined, Names};
 use crate::pass::{OptLevel, Pass, PassContext};
-use poolopt_ir::field_wise::{field_wise_mention, field_wise_struct};
+use poolopt_ir::field_wise::{field_wise_struct, for_each_barred};
 use poolopt_ir::{
     Block, Check, EntityRef, Function, Inst, InstData, InstKind, Local, LocalData, Module, Operand,
     StructId, Terminator, Type,
@@ -295,17 +295,15 @@ impl Plan {
             let data = &func.blocks[block];
             for &inst in &data.insts {
                 let kind = &func.insts[inst].kind;
-                let allowed = field_wise_mention(kind);
                 if let Some(d) = kind.def() {
                     mentioned[d.index()] = true;
-                    barred[d.index()] |= Some(d) != allowed;
                 }
                 kind.for_each_use(|op| {
                     if let Operand::Local(l) = op {
                         mentioned[l.index()] = true;
-                        barred[l.index()] |= Some(l) != allowed;
                     }
                 });
+                for_each_barred(kind, |l| barred[l.index()] = true);
                 let mut escape = |l: Local, why: WholeReason| {
                     escapes[l.index()].get_or_insert(why);
                 };

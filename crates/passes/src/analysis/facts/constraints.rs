@@ -810,24 +810,25 @@ impl FactSet {
     /// untracked one only the compares that mention it go, without a scan of the constraints
     /// (once per instruction, that scan made a set of thousands of facts quadratic).
     pub fn kill_untracked_local(&mut self, l: Local) {
-        debug_assert!(
-            !self.cons.iter().any(|k| k.a.is_of(l) || k.b.is_of(l))
-                && !self.quotients.iter().any(|q| q.mentions(l)),
-            "a constraint about an untracked local"
-        );
+        self.debug_assert_value_unmentioned(l);
         self.remove_cmps_where(|f| f.mentions(l));
     }
 
-    /// [`FactSet::forget_local`] for a local whose value no constraint or quotient mentions
-    /// (see [`FactSet::kill_untracked_local`]): only a compare stored in it goes.
-    pub fn forget_untracked_local(&mut self, l: Local) {
-        // (A dead vec local's length may be recorded, and stays, as `forget_local` keeps it.)
+    /// Debug builds check that no constraint or quotient mentions `l`'s value (a dead vec
+    /// local's length may be recorded, and stays, as `forget_local` keeps it).
+    fn debug_assert_value_unmentioned(&self, l: Local) {
         let value = Term::value(l);
         debug_assert!(
             !self.cons.iter().any(|k| k.a == value || k.b == value)
                 && !self.quotients.iter().any(|q| q.mentions(l)),
             "a constraint about an untracked local"
         );
+    }
+
+    /// [`FactSet::forget_local`] for a local whose value no constraint or quotient mentions
+    /// (see [`FactSet::kill_untracked_local`]): only a compare stored in it goes.
+    pub fn forget_untracked_local(&mut self, l: Local) {
+        self.debug_assert_value_unmentioned(l);
         self.remove_cmps_where(|f| f.c == l);
     }
 

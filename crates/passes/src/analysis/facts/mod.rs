@@ -631,15 +631,12 @@ fn step_block(
         // A local a recorded compare reads stays until the compare's result dies (see
         // `drop_dead`), with what it linked made explicit.
         if at == index {
-            if s.cmp_reads(l) {
-                // (Nothing to compose for an untracked local: no constraint mentions it.)
-                if tracked.local(l) {
-                    s.compose_through(Term::value(l));
-                }
-            } else if tracked.local(l) {
-                s.forget_local(l);
-            } else {
-                s.forget_untracked_local(l);
+            match (s.cmp_reads(l), tracked.local(l)) {
+                (true, true) => s.compose_through(Term::value(l)),
+                // Nothing to compose for an untracked local: no constraint mentions it.
+                (true, false) => {}
+                (false, true) => s.forget_local(l),
+                (false, false) => s.forget_untracked_local(l),
             }
         }
         *next_death += 1;

@@ -34,11 +34,14 @@ impl LiveWalk {
     pub(super) fn start_from(&mut self, out: LiveSet<'_>) {
         self.bits.clear();
         self.bits.extend_from_slice(out.words);
-        let words = out.numbering.num_locals().div_ceil(64);
-        if matches!(out.numbering, Numbering::Boundary { .. }) && self.others.words.len() == words {
-            self.others.clear();
-        } else if matches!(out.numbering, Numbering::Boundary { .. }) {
-            self.others = LocalSet::new(out.numbering.num_locals());
+        // Without a boundary numbering every local has a bit: no side set is needed.
+        if let Numbering::Boundary { .. } = out.numbering {
+            let locals = out.numbering.num_locals();
+            if self.others.words.len() == locals.div_ceil(64) {
+                self.others.clear();
+            } else {
+                self.others = LocalSet::new(locals);
+            }
         }
     }
 
