@@ -353,6 +353,11 @@ impl Term {
         }
     }
 
+    /// Whether the term is a length.
+    pub fn is_len(self) -> bool {
+        self.0 != 0 && self.0 % 2 == 0
+    }
+
     /// The vec whose length this is, if it is a length.
     pub fn len_of(self) -> Option<Local> {
         match self.kind() {
@@ -396,6 +401,12 @@ impl Constraint {
 
     fn mentions(&self, t: Term) -> bool {
         self.a == t || self.b == t
+    }
+
+    /// Whether the constraint only restates what is true of every length (`0 <= len(v) + c`
+    /// with `c >= 0`): a set never records one (see [`FactSet::add`]).
+    fn implied_by_length(a: Term, b: Term, c: i64) -> bool {
+        a == Term::ZERO && c >= 0 && b.is_len()
     }
 
     /// Readable form: `i >= 0`, `i < len(v)`, `len(v) > 3`, `t <= i + 1`, `i <= 9`.
@@ -629,7 +640,7 @@ impl FactSet {
 
     /// Records `a <= b + c` (kept only if stronger than what is recorded for the pair).
     pub fn add(&mut self, a: Term, b: Term, c: i64) {
-        if a == b {
+        if a == b || Constraint::implied_by_length(a, b, c) {
             return;
         }
         let k = Constraint::new(a, b, c);
@@ -732,6 +743,10 @@ impl FactSet {
             }
         }
         self.cons.truncate(at);
+        if t.is_len() && !ins.iter().any(|k| k.a == Term::ZERO) {
+            // The bound every length has and no set records (`implied_by_length`).
+            ins.push(Constraint::new(Term::ZERO, t, 0));
+        }
         if ins.len() * outs.len() > MAX_COMPOSITIONS {
             return;
         }
@@ -749,7 +764,10 @@ impl FactSet {
     /// it linked are explicit (and named when a later instruction kills them) while the
     /// compare can still use it.
     pub fn compose_through(&mut self, t: Term) {
-        let ins: ConstraintBuf = self.cons.iter().filter(|k| k.b == t).copied().collect();
+        let mut ins: ConstraintBuf = self.cons.iter().filter(|k| k.b == t).copied().collect();
+        if t.is_len() && !ins.iter().any(|k| k.a == Term::ZERO) {
+            ins.push(Constraint::new(Term::ZERO, t, 0));
+        }
         let outs: ConstraintBuf = self.constraints_from(t).iter().copied().collect();
         if ins.is_empty() || outs.is_empty() || ins.len() * outs.len() > MAX_COMPOSITIONS {
             return;
@@ -771,21 +789,34 @@ impl FactSet {
     /// with every lower bound would make every set at a header quadratic in its terms.
     pub fn close_through_zero(&mut self) {
         let mut pinned: SmallVec<[(Term, i64); INLINE_TERMS]> = SmallVec::new();
+        let upper = |set: &FactSet, t: Term| {
+            set.constraints_from(t)
+                .iter()
+                .find(|u| u.b == Term::ZERO)
+                .map(|u| u.c as i128)
+        };
         for k in self.constraints_from(Term::ZERO) {
             // 0 <= t + c, i.e. t >= -c; pinned when t <= -c is recorded too.
             let t = k.b;
-            let at_most = self
-                .constraints_from(t)
-                .iter()
-                .find(|u| u.b == Term::ZERO)
-                .map(|u| u.c as i128);
-            if at_most == Some(-(k.c as i128)) {
-                if pinned.len() == INLINE_TERMS {
-                    return;
-                }
+            if upper(self, t) == Some(-(k.c as i128)) {
                 pinned.push((t, -k.c));
             }
         }
+        // A length is at least 0 without a recorded bound (`implied_by_length`): pinned at 0
+        // when `len <= 0` is recorded.
+        for k in &self.cons {
+            if k.a.is_len()
+                && k.b == Term::ZERO
+                && k.c == 0
+                && self.recorded(Term::ZERO, k.a).is_none()
+            {
+                pinned.push((k.a, 0));
+            }
+        }
+        if pinned.len() > INLINE_TERMS {
+            return;
+        }
+        pinned.sort_unstable_by_key(|&(t, _)| t);
         for (i, &(x, cx)) in pinned.iter().enumerate() {
             for &(y, cy) in &pinned[i + 1..] {
                 self.add_eq(x, y, cx as i128 - cy as i128);
@@ -885,6 +916,11 @@ impl FactSet {
                 notes.push((Fact::Le(*k), false));
             }
             match new {
+                Some(c) if Constraint::implied_by_length(k.a, k.b, c) => {
+                    // Now only what every length satisfies: not recorded.
+                    k.b = k.a;
+                    dropped = true;
+                }
                 Some(c) => {
                     k.c = c;
                     if logging {
@@ -959,7 +995,9 @@ impl FactSet {
                 // Offsets beyond ±MAX_LEN only restate `len <= MAX_LEN` and would make loop
                 // headers flip between sweeps: not kept.
                 let c = m.max(t);
-                if c.abs() <= MAX_LEN as i128 / 2 {
+                if c.abs() <= MAX_LEN as i128 / 2
+                    && !Constraint::implied_by_length(key.0, key.1, c as i64)
+                {
                     out.push(Constraint::new(key.0, key.1, c as i64));
                 }
             }
@@ -1721,7 +1759,11 @@ mod tests {
             let mut composed = set.clone();
             composed.compose_through(t);
             all_true(&composed, "compose_through");
-            let ins: Vec<Constraint> = set.cons.iter().filter(|k| k.b == t).copied().collect();
+            let mut ins: Vec<Constraint> = set.cons.iter().filter(|k| k.b == t).copied().collect();
+            if t.is_len() && !ins.iter().any(|k| k.a == Term::ZERO) {
+                // The lower bound every length has, which no set records.
+                ins.push(Constraint::new(Term::ZERO, t, 0));
+            }
             let outs: Vec<Constraint> = set.constraints_from(t).to_vec();
             if ins.len() * outs.len() <= MAX_COMPOSITIONS {
                 for i in &ins {
@@ -1730,7 +1772,9 @@ mod tests {
                         assert!(
                             composed
                                 .recorded(i.a, o.b)
-                                .is_some_and(|c| c as i128 <= sum),
+                                .is_some_and(|c| c as i128 <= sum)
+                                || fit(sum)
+                                    .is_some_and(|c| Constraint::implied_by_length(i.a, o.b, c)),
                             "{i:?} and {o:?} not composed: {:?}",
                             composed.constraints()
                         );
@@ -1821,6 +1865,53 @@ mod tests {
 
     /// `lt_len_vecs` lists a vec only for a recorded `i < len(w)` (`i <= len(w) - 1`), not for
     /// `i <= len(w)` or a bound above it.
+    /// No set records what every length satisfies (`0 <= len(v) + c`, `c >= 0`): `add`
+    /// ignores it, a shift or a meet that weakens a length's lower bound that far drops it;
+    /// yet the queries still answer it (the implicit edge `0 -> len(v)`), eliminating or
+    /// composing through a length still uses it, and a length recorded `<= 0` is pinned at 0
+    /// at a loop header.
+    #[test]
+    fn what_every_length_satisfies_is_never_recorded_but_still_used() {
+        let (v, w, n) = (Local::new(0), Local::new(1), Local::new(2));
+        let (lv, lw, tn) = (Term::len(v), Term::len(w), Term::value(n));
+        let mut set = FactSet::new();
+        set.add(Term::ZERO, lv, 0);
+        set.add(Term::ZERO, lv, 5);
+        assert!(set.constraints().is_empty());
+        assert!(set.implies(Term::ZERO, lv, 0));
+        assert_eq!(set.lower(lv), Some(0));
+        // A pop weakens `len(v) > 0` to `len(v) >= 0`: dropped, not kept.
+        set.add(Term::ZERO, lv, -1);
+        assert_eq!(set.recorded(Term::ZERO, lv), Some(-1));
+        set.shift(|t| (t == lv).then_some((-1, -1)));
+        assert!(set.constraints().is_empty());
+        // A meet of `len(v) > 0` with `len(v) > 3` keeps the weaker; of `len(v) > 0` with
+        // nothing (its implicit `len(v) >= 0`), nothing.
+        let (mut one, mut four) = (FactSet::new(), FactSet::new());
+        one.add(Term::ZERO, lv, -1);
+        four.add(Term::ZERO, lv, -4);
+        let mut met = one.clone();
+        met.meet_with(four.view());
+        assert_eq!(met.recorded(Term::ZERO, lv), Some(-1));
+        met.meet_with(FactSet::new().view());
+        assert!(met.constraints().is_empty());
+        // `len(v) <= n` and the implicit `0 <= len(v)` give `n >= 0` when `len(v)` goes.
+        let mut bounded = FactSet::new();
+        bounded.add(lv, tn, 0);
+        let mut composed = bounded.clone();
+        composed.compose_through(lv);
+        assert_eq!(composed.recorded(Term::ZERO, tn), Some(0));
+        bounded.eliminate(lv);
+        assert_eq!(bounded.constraints(), &[Constraint::new(Term::ZERO, tn, 0)]);
+        // `len(v) <= 0` and `len(w) <= 0` at a header: `len(v) == len(w)` made explicit.
+        let mut empty = FactSet::new();
+        empty.add(lv, Term::ZERO, 0);
+        empty.add(lw, Term::ZERO, 0);
+        empty.close_through_zero();
+        assert_eq!(empty.recorded(lv, lw), Some(0));
+        assert_eq!(empty.recorded(lw, lv), Some(0));
+    }
+
     #[test]
     fn lt_len_vecs_lists_only_strict_bounds() {
         let (i, w, x, y) = (Local::new(0), Local::new(1), Local::new(2), Local::new(3));
