@@ -21,7 +21,11 @@
 //! constraints compose by addition. Two implicit edges model what is always true of a length:
 //! `0 <= len(v)` and `len(v) <= 2^62` ([`MAX_LEN`]). A contradictory set (a negative cycle) only arises
 //! on paths that cannot execute, where any answer is sound; the bounded search terminates
-//! regardless.
+//! regardless. No set records what the first implicit edge already says (`0 <= len(v) + c`
+//! with `c >= 0`): [`FactSet::add`], a shift and a meet leave it out, and the operations that
+//! read a length's in-edges directly (eliminating or composing through it, pinning it at a
+//! loop header) add the implicit one. Every query answers the same; the sets are smaller, and
+//! a header no longer flips between `len(v) >= 0` and nothing when a loop pops.
 //!
 //! Removing a term ([`FactSet::eliminate`], when a local dies or is reassigned, or a length
 //! changes by an unknown amount) first composes every pair of constraints through it (`x <= t +
