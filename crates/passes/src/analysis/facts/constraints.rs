@@ -309,6 +309,15 @@ fn packed_pair(a: Term, b: Term) -> u64 {
 /// Constraints gathered for one elimination.
 type ConstraintBuf = SmallVec<[Constraint; INLINE_TERMS]>;
 
+/// Adds to `ins`, the constraints into term `t` gathered to compose through it, the bound
+/// `0 <= len(v)` every length has and no set records ([`Constraint::implied_by_length`]),
+/// unless a recorded lower bound of `t` is there.
+fn add_implicit_lower_bound(t: Term, ins: &mut ConstraintBuf) {
+    if t.is_len() && !ins.iter().any(|k| k.a == Term::ZERO) {
+        ins.push(Constraint::new(Term::ZERO, t, 0));
+    }
+}
+
 /// A term of a constraint: 0, the value of an `i64` local, or `len` of a vec local.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Term(u32);
@@ -747,10 +756,7 @@ impl FactSet {
             }
         }
         self.cons.truncate(at);
-        if t.is_len() && !ins.iter().any(|k| k.a == Term::ZERO) {
-            // The bound every length has and no set records (`implied_by_length`).
-            ins.push(Constraint::new(Term::ZERO, t, 0));
-        }
+        add_implicit_lower_bound(t, &mut ins);
         if ins.len() * outs.len() > MAX_COMPOSITIONS {
             return;
         }
@@ -769,9 +775,7 @@ impl FactSet {
     /// compare can still use it.
     pub fn compose_through(&mut self, t: Term) {
         let mut ins: ConstraintBuf = self.cons.iter().filter(|k| k.b == t).copied().collect();
-        if t.is_len() && !ins.iter().any(|k| k.a == Term::ZERO) {
-            ins.push(Constraint::new(Term::ZERO, t, 0));
-        }
+        add_implicit_lower_bound(t, &mut ins);
         let outs: ConstraintBuf = self.constraints_from(t).iter().copied().collect();
         if ins.is_empty() || outs.is_empty() || ins.len() * outs.len() > MAX_COMPOSITIONS {
             return;
