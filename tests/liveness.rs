@@ -6,7 +6,9 @@
 //! enough for the switch.
 
 use poolopt::ir::cfg::Cfg;
-use poolopt::ir::{parse, verify, verify_with, Function, Module, VerifyOptions};
+use poolopt::ir::{
+    parse, verify, verify_with, Block, Function, InstKind, Local, Module, Operand, VerifyOptions,
+};
 use poolopt::passes::analysis::liveness::{StrongScratch, MAX_SWEEPS};
 use poolopt::passes::analysis::Liveness;
 use poolopt_test_support::{loop_nest, pir_files_below, XorShift};
@@ -27,9 +29,17 @@ fn agree(func: &Function, what: &str) -> bool {
         Liveness::compute(func, &cfg).same_sets(&swept, func),
         "{what}: compute"
     );
-    let strong_swept =
-        Liveness::strong_by_sweeps(func, &cfg, &mut StrongScratch::default(), usize::MAX)
-            .expect("unbounded sweeps end");
+    let mut scratch = StrongScratch::default();
+    let strong_swept = Liveness::strong_by_sweeps(func, &cfg, &mut scratch, usize::MAX)
+        .expect("unbounded sweeps end");
+    for &block in cfg.rpo() {
+        assert_eq!(
+            scratch.has_dead_definition(block),
+            has_dead_definition(func, &strong_swept, block),
+            "{what}: blocks with a dead definition, {}",
+            func.blocks[block].name
+        );
+    }
     let strong_explored = Liveness::by_exploration(func, &cfg, true);
     assert!(
         strong_swept.same_sets(&strong_explored, func),
@@ -40,6 +50,44 @@ fn agree(func: &Function, what: &str) -> bool {
         "{what}: compute_strong"
     );
     Liveness::by_sweeps(func, &cfg, MAX_SWEEPS).is_none()
+}
+
+/// Whether some instruction of `block` defines a local that is not strongly live right
+/// after it: a backward walk from the block's strong live-out set, on its own (a pure
+/// instruction with a dead destination reads nothing, as in strong liveness).
+fn has_dead_definition(func: &Function, strong: &Liveness, block: Block) -> bool {
+    let mut live: Vec<Local> = func
+        .locals
+        .keys()
+        .filter(|&l| strong.live_out(block).contains(l))
+        .collect();
+    if let Some(Operand::Local(l)) = func.blocks[block]
+        .terminator
+        .as_ref()
+        .and_then(|t| t.used_operand())
+    {
+        live.push(l);
+    }
+    let mut dead = false;
+    for &inst in func.blocks[block].insts.iter().rev() {
+        let kind = &func.insts[inst].kind;
+        if let Some(d) = kind.def() {
+            let live_after = live.contains(&d);
+            dead |= !live_after;
+            if !live_after && kind.is_removable_when_dead() {
+                continue;
+            }
+            if !matches!(kind, InstKind::SetField { .. }) {
+                live.retain(|&l| l != d);
+            }
+        }
+        kind.for_each_use(|op| {
+            if let Operand::Local(l) = op {
+                live.push(l);
+            }
+        });
+    }
+    dead
 }
 
 fn agree_on_module(module: &Module, what: &str) -> usize {

@@ -113,7 +113,10 @@ fn sweep(
     scratch: &mut SweepScratch,
 ) -> bool {
     let SweepScratch {
-        blocks, live, keep, ..
+        strong,
+        blocks,
+        live,
+        keep,
     } = scratch;
     blocks.clear();
     blocks.extend_from_slice(cx.cfg(func).rpo());
@@ -123,6 +126,11 @@ fn sweep(
     let (mut removed, mut dropped) = (0u64, 0u64);
     let mut dropped_first = false;
     for &block in blocks.iter() {
+        // Without remarks the sweep only removes and rewrites; the strong liveness knows
+        // which blocks hold a definition nobody reads (the same backward walk).
+        if !report && !strong.has_dead_definition(block) {
+            continue;
+        }
         live.start(liveness, block);
         if let Some(Operand::Local(l)) = func.blocks[block]
             .terminator

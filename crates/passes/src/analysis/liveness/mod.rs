@@ -92,6 +92,20 @@ pub struct StrongScratch {
     queued: Vec<bool>,
     /// The work space of exploration.
     explore: ExploreScratch,
+    /// Per block (by index), whether the last walk of it met a definition of a local not
+    /// strongly live after it (see [`StrongScratch::has_dead_definition`]).
+    dead_definition: Vec<bool>,
+}
+
+impl StrongScratch {
+    /// Whether `block` holds a definition of a local that is not strongly live right after
+    /// it, in the strong liveness [`Liveness::compute_strong_in`] last computed with this
+    /// scratch: what dead-code elimination removes or stops writing. A block it says `false`
+    /// of has nothing for that sweep. (Always `true` when the computation fell back to
+    /// exploration, which does not record it.)
+    pub fn has_dead_definition(&self, block: Block) -> bool {
+        self.dead_definition.get(block.index()).is_none_or(|&d| d)
+    }
 }
 
 /// A read-only view of one block's set inside [`Liveness`]'s flat storage.
@@ -449,8 +463,11 @@ impl Liveness {
     /// one function to the next; overwritten before it is read).
     /// Like [`Liveness::compute`], by sweeps unless more than [`MAX_SWEEPS`] are needed.
     pub fn compute_strong_in(func: &Function, cfg: &Cfg, scratch: &mut StrongScratch) -> Liveness {
-        Liveness::strong_by_sweeps(func, cfg, scratch, MAX_SWEEPS)
-            .unwrap_or_else(|| Liveness::explore(func, cfg, true, &mut scratch.explore))
+        Liveness::strong_by_sweeps(func, cfg, scratch, MAX_SWEEPS).unwrap_or_else(|| {
+            // Exploration does not record the blocks with a dead definition: every block may.
+            scratch.dead_definition.clear();
+            Liveness::explore(func, cfg, true, &mut scratch.explore)
+        })
     }
 
     /// Strong liveness by sweeps, or `None` when they have not reached the fixpoint after
@@ -468,8 +485,11 @@ impl Liveness {
             cur,
             new_in,
             queued,
+            dead_definition,
             ..
         } = scratch;
+        dead_definition.clear();
+        dead_definition.resize(nb, false);
         // `cur` is started afresh per block (`LiveWalk::start_from`).
         new_in.clear();
         new_in.resize(w, 0);
@@ -513,10 +533,13 @@ impl Liveness {
                 {
                     cur.insert_in(numbering, l);
                 }
+                let mut dead = false;
                 for &inst in data.insts.iter().rev() {
                     let kind = &func.insts[inst].kind;
                     if let Some(d) = kind.def() {
-                        if !cur.contains_in(numbering, d) && kind.is_removable_when_dead() {
+                        let live_after = cur.contains_in(numbering, d);
+                        dead |= !live_after;
+                        if !live_after && kind.is_removable_when_dead() {
                             continue;
                         }
                         if !matches!(kind, InstKind::SetField { .. }) {
@@ -529,6 +552,7 @@ impl Liveness {
                         }
                     });
                 }
+                dead_definition[b] = dead;
                 // The walk's boundary bits are the new live-in set.
                 new_in.copy_from_slice(&cur.bits()[..w]);
                 let slot = &mut live.sets[b * w..(b + 1) * w];
