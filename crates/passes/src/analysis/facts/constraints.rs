@@ -1903,14 +1903,29 @@ mod tests {
         assert_eq!(met.recorded(Term::ZERO, lv), Some(-1));
         met.meet_with(FactSet::new().view());
         assert!(met.constraints().is_empty());
-        // `len(v) <= n` and the implicit `0 <= len(v)` give `n >= 0` when `len(v)` goes.
+        // `len(v) <= n` and the implicit `0 <= len(v)` give `n >= 0` when `len(v)` goes, also
+        // beside a recorded in-edge (`i < len(v)`, which gives `i < n`); a recorded lower
+        // bound (`len(v) > 2`) replaces the implicit one.
+        let ti = Term::value(Local::new(3));
         let mut bounded = FactSet::new();
         bounded.add(lv, tn, 0);
+        bounded.add(ti, lv, -1);
         let mut composed = bounded.clone();
         composed.compose_through(lv);
         assert_eq!(composed.recorded(Term::ZERO, tn), Some(0));
+        assert_eq!(composed.recorded(ti, tn), Some(-1));
+        let mut above_two = bounded.clone();
         bounded.eliminate(lv);
-        assert_eq!(bounded.constraints(), &[Constraint::new(Term::ZERO, tn, 0)]);
+        assert_eq!(
+            bounded.constraints(),
+            &[
+                Constraint::new(Term::ZERO, tn, 0),
+                Constraint::new(ti, tn, -1)
+            ]
+        );
+        above_two.add(Term::ZERO, lv, -3);
+        above_two.eliminate(lv);
+        assert_eq!(above_two.recorded(Term::ZERO, tn), Some(-3));
         // `len(v) <= 0` and `len(w) <= 0` at a header: `len(v) == len(w)` made explicit.
         let mut empty = FactSet::new();
         empty.add(lv, Term::ZERO, 0);
@@ -1918,6 +1933,40 @@ mod tests {
         empty.close_through_zero();
         assert_eq!(empty.recorded(lv, lw), Some(0));
         assert_eq!(empty.recorded(lw, lv), Some(0));
+    }
+
+    /// At a loop header at most `INLINE_TERMS` pinned terms are related pairwise: sixteen
+    /// values pinned (`x_k == k`) give `x_j == x_k + (j - k)` for every pair; a seventeenth
+    /// (here a length recorded `<= 0`, pinned by its implicit lower bound) gives nothing.
+    #[test]
+    fn close_through_zero_relates_at_most_sixteen_pinned_terms() {
+        let pinned = |n: usize, with_len: bool| {
+            let mut set = FactSet::new();
+            for k in 0..n {
+                let t = Term::value(Local::new(k));
+                set.add(t, Term::ZERO, k as i64);
+                set.add(Term::ZERO, t, -(k as i64));
+            }
+            if with_len {
+                set.add(Term::len(Local::new(n)), Term::ZERO, 0);
+            }
+            set.close_through_zero();
+            set
+        };
+        let x = |k: usize| Term::value(Local::new(k));
+        let sixteen = pinned(INLINE_TERMS, false);
+        assert_eq!(sixteen.recorded(x(15), x(0)), Some(15));
+        assert_eq!(sixteen.recorded(x(0), x(15)), Some(-15));
+        assert_eq!(
+            sixteen.constraints().len(),
+            2 * INLINE_TERMS + INLINE_TERMS * (INLINE_TERMS - 1)
+        );
+        let fifteen_and_a_length = pinned(INLINE_TERMS - 1, true);
+        let len = Term::len(Local::new(INLINE_TERMS - 1));
+        assert_eq!(fifteen_and_a_length.recorded(len, x(3)), Some(-3));
+        let seventeen = pinned(INLINE_TERMS, true);
+        assert_eq!(seventeen.recorded(x(15), x(0)), None);
+        assert_eq!(seventeen.constraints().len(), 2 * INLINE_TERMS + 1);
     }
 
     #[test]
