@@ -368,7 +368,7 @@ impl Term {
 
     /// Whether the term is a length.
     pub fn is_len(self) -> bool {
-        self.0 != 0 && self.0 % 2 == 0
+        self.0 != 0 && self.0.is_multiple_of(2)
     }
 
     /// The vec whose length this is, if it is a length.
