@@ -15,7 +15,9 @@
 //! never as both operands of a compare), with the type the position already demanded of `d`.
 
 use crate::pass::{OptLevel, Pass, PassContext};
-use poolopt_ir::{display_operand, Function, InstKind, Loc, Local, Operand, Terminator, Type};
+use poolopt_ir::{
+    display_operand, Block, Function, InstKind, Loc, Local, Operand, Terminator, Type,
+};
 use rustc_hash::FxHashMap as HashMap;
 
 /// The copy propagation pass.
@@ -115,6 +117,10 @@ impl Pass for CopyProp {
         let mut finished: Vec<(Local, Active)> = Vec::new();
         for at_block in 0..func.layout.len() {
             let block = func.layout[at_block];
+            // Without a `copy` nothing becomes active: nothing to substitute or report.
+            if !has_copy(func, block) {
+                continue;
+            }
             active.clear();
             readers.clear();
             finished.clear();
@@ -187,6 +193,15 @@ impl Pass for CopyProp {
         }
         changed
     }
+}
+
+/// Whether some instruction of `block` is a `copy` (what copy propagation and both forms of
+/// temporary elision start from).
+pub(super) fn has_copy(func: &Function, block: Block) -> bool {
+    func.blocks[block]
+        .insts
+        .iter()
+        .any(|&inst| matches!(func.insts[inst].kind, InstKind::Copy { .. }))
 }
 
 /// Makes `d = copy src` (a scalar copy, not of itself) active.

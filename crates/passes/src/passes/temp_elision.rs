@@ -31,7 +31,7 @@
 //! read only at `j`. Liveness at block boundaries does not change under either rewrite, so the
 //! block-entry liveness computed once up front stays valid while a block is rewritten.
 
-use super::copy_prop::{substitute_inst, substitute_term};
+use super::copy_prop::{has_copy, substitute_inst, substitute_term};
 use crate::analysis::LocalSet;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
@@ -89,14 +89,6 @@ impl Pass for TempElision {
         cx.give_scratch(scratch);
         changed
     }
-}
-
-/// Whether some instruction of `block` is a `copy` (what both forms start from).
-fn has_copy(func: &Function, block: Block) -> bool {
-    func.blocks[block]
-        .insts
-        .iter()
-        .any(|&inst| matches!(func.insts[inst].kind, InstKind::Copy { .. }))
 }
 
 /// Calls `f` on the locals read by the renamable operand positions of `kind` (`setfield`'s
