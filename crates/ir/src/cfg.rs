@@ -49,6 +49,15 @@ impl Cfg {
         vec_room(&mut self.stack, blocks);
     }
 
+    /// When the storage has no room for `blocks` blocks, makes room for `room >= blocks`
+    /// ([`Cfg::reserve`]): a caller that recomputes the same storage for a sequence of
+    /// growing functions replaces each vector once every few functions, not every time.
+    pub fn reserve_at_least(&mut self, blocks: usize, room: usize) {
+        if self.succ.capacity() < blocks || self.pred.capacity() < 2 * blocks {
+            self.reserve(room.max(blocks));
+        }
+    }
+
     /// Recomputes this CFG for `func` (as it is now) in place, reusing the vectors' storage:
     /// for a pass that changes the CFG round after round.
     pub fn recompute(&mut self, func: &Function) {
@@ -290,5 +299,28 @@ impl Cfg {
         self.rpo.reverse();
         self.scratch = visited;
         self.stack = stack;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `reserve_at_least` makes room only when the storage is too small, and then for `room`
+    /// blocks: a CFG recomputed afterwards for any function of up to `room` blocks keeps it.
+    #[test]
+    fn reserve_at_least_grows_only_when_needed_and_then_with_room() {
+        let mut cfg = Cfg::default();
+        cfg.reserve_at_least(10, 64);
+        assert!(cfg.succ.capacity() >= 64 && cfg.pred.capacity() >= 128);
+        let (succ, pred) = (cfg.succ.capacity(), cfg.pred.capacity());
+        // Enough room already: nothing replaced, whatever `room` says.
+        cfg.reserve_at_least(50, 1000);
+        assert_eq!((cfg.succ.capacity(), cfg.pred.capacity()), (succ, pred));
+        cfg.reserve_at_least(65, 65);
+        assert!(cfg.succ.capacity() >= 65 && cfg.pred.capacity() >= 130);
+        // `room` below `blocks` still makes room for the blocks.
+        cfg.reserve_at_least(200, 1);
+        assert!(cfg.succ.capacity() >= 200 && cfg.rpo_index.capacity() >= 200);
     }
 }

@@ -11,6 +11,9 @@ use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+/// The blocks a CFG's storage is first made room for ([`PassContext::recompute_cfg`]).
+const MIN_CFG_BLOCKS: usize = 64;
+
 /// How many CFGs' storage a context keeps for reuse ([`PassContext::return_cfg`]).
 const SPARE_CFGS: usize = 4;
 
@@ -449,6 +452,18 @@ impl<'a> PassContext<'a> {
     /// large enough); counted like [`PassContext::fresh_cfg`].
     pub fn recompute_cfg(&mut self, func: &Function, cfg: &mut Cfg) {
         let start = self.stopwatch();
+        // Room for twice the blocks of a small function (at least `MIN_CFG_BLOCKS`) when it
+        // must grow: the same storage serves the next, usually larger function (and an
+        // inliner's growing one) without growing each of its vectors again. A large function
+        // gets what it needs (its computation dwarfs a replaced vector; doubled storage
+        // would not).
+        let blocks = func.blocks.len();
+        let room = if blocks <= MIN_CFG_BLOCKS * 64 {
+            (2 * blocks).max(MIN_CFG_BLOCKS)
+        } else {
+            blocks
+        };
+        cfg.reserve_at_least(blocks, room);
         cfg.recompute(func);
         self.timings.record_analysis(Analysis::Cfg, start);
     }
