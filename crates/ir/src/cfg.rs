@@ -306,21 +306,31 @@ impl Cfg {
 mod tests {
     use super::*;
 
-    /// `reserve_at_least` makes room only when the storage is too small, and then for `room`
-    /// blocks: a CFG recomputed afterwards for any function of up to `room` blocks keeps it.
+    /// `reserve_at_least` makes room only when the storage is too small (for the blocks, or
+    /// for their at most twice as many edges), and then for `room` blocks.
     #[test]
     fn reserve_at_least_grows_only_when_needed_and_then_with_room() {
         let mut cfg = Cfg::default();
         cfg.reserve_at_least(10, 64);
         assert!(cfg.succ.capacity() >= 64 && cfg.pred.capacity() >= 128);
+        // Exactly enough room already (64 blocks, 128 edges): nothing replaced.
+        cfg.succ = Vec::with_capacity(64);
+        cfg.pred = Vec::with_capacity(128);
         let (succ, pred) = (cfg.succ.capacity(), cfg.pred.capacity());
-        // Enough room already: nothing replaced, whatever `room` says.
-        cfg.reserve_at_least(50, 1000);
+        cfg.reserve_at_least(succ, 1000);
         assert_eq!((cfg.succ.capacity(), cfg.pred.capacity()), (succ, pred));
+        cfg.reserve_at_least(pred / 2, 1000);
+        assert_eq!((cfg.succ.capacity(), cfg.pred.capacity()), (succ, pred));
+        // Room for the blocks but not for twice as many edges: made.
+        cfg.pred = Vec::with_capacity(15);
+        cfg.reserve_at_least(10, 100);
+        assert!(cfg.succ.capacity() >= 100 && cfg.pred.capacity() >= 200);
+        // Room for the edges but not for the blocks: made.
+        cfg.succ = Vec::new();
         cfg.reserve_at_least(65, 65);
         assert!(cfg.succ.capacity() >= 65 && cfg.pred.capacity() >= 130);
         // `room` below `blocks` still makes room for the blocks.
-        cfg.reserve_at_least(200, 1);
-        assert!(cfg.succ.capacity() >= 200 && cfg.rpo_index.capacity() >= 200);
+        cfg.reserve_at_least(500, 1);
+        assert!(cfg.succ.capacity() >= 500 && cfg.rpo_index.capacity() >= 500);
     }
 }
