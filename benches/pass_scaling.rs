@@ -46,6 +46,7 @@ use criterion::{
 };
 use poolopt::ir::{BinaryOp, CmpOp, ElemType, Module, ModuleBuilder, ScalarType, Type};
 use poolopt::{OptLevel, PassManager};
+use poolopt_test_support::shapes;
 use std::time::{Duration, Instant};
 
 const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
@@ -354,7 +355,8 @@ fn join(insts: usize) -> Module {
 /// Makes a module whose one function has about the given number of instructions.
 type Generator = fn(usize) -> Module;
 
-/// The module of a generated text (the three shapes below mirror `gen_shapes.py`).
+/// The module of a generated text (the three shapes below mirror `gen_shapes.py`; two of them
+/// come from `poolopt_test_support::shapes`, which the fact-limit tests share).
 fn parsed(text: &str) -> Module {
     poolopt::ir::parse(text).expect("the generated text parses")
 }
@@ -385,46 +387,13 @@ fn live_guards(insts: usize) -> Module {
 
 /// `aliased_vecs(w, m)`: `insts / 4` copies of the vec `w`, each pushed to and read in a loop.
 fn aliased_vecs(insts: usize) -> Module {
-    let n = (insts / 4).max(1);
-    let mut s = String::from("fn aliased_vecs(w: vec<i64>, m: i64) -> i64 {\n    var i: i64\n    var s: i64\n    var x: i64\n    var c: bool\n");
-    for k in 0..n {
-        s += &format!("    var v{k}: vec<i64>\n");
-    }
-    s += "entry:\n    i = copy 0\n    s = copy 0\n";
-    for k in 0..n {
-        s += &format!("    v{k} = copy w\n");
-    }
-    s += "    br head\nhead:\n    c = slt i, m\n    brif c, body, done\nbody:\n";
-    for k in 0..n {
-        s += &format!("    push v{k}, i\n    x = get v{k}[i]\n    s = add s, x\n");
-    }
-    s += "    i = add i, 1\n    br head\ndone:\n    ret s\n}\n";
-    parsed(&s)
+    parsed(&shapes::aliased_vecs((insts / 4).max(1)))
 }
 
 /// `kept_reads(m)`: one block of `insts / 5` checked reads of distinct indices, all read
 /// again in the next block.
 fn kept_reads(insts: usize) -> Module {
-    let n = (insts / 5).max(1);
-    let mut s = String::from(
-        "fn kept_reads(m: i64) -> i64 {\n    var v: vec<i64>\n    var s: i64\n    var x: i64\n",
-    );
-    for k in 0..n {
-        s += &format!("    var i{k}: i64\n");
-    }
-    s += "entry:\n    v = new vec<i64>\n    push v, 1\n    s = copy 0\n";
-    for k in 0..n {
-        s += &format!("    i{k} = srem m, {}\n", k + 2);
-    }
-    for k in 0..n {
-        s += &format!("    x = get v[i{k}]\n    s = add s, x\n");
-    }
-    s += "    br again\nagain:\n";
-    for k in 0..n {
-        s += &format!("    x = get v[i{k}]\n    s = add s, x\n");
-    }
-    s += "    ret s\n}\n";
-    parsed(&s)
+    parsed(&shapes::kept_reads((insts / 5).max(1)))
 }
 
 /// Seconds one pipeline run may take before larger sizes are skipped.

@@ -23,4 +23,4 @@ pub use matrix::{
     trap_everywhere, Outcome, CL_OPTS, LEVELS,
 };
 pub use rng::XorShift;
-pub use shapes::{loop_nest, many_loaded_values, many_vecs};
+pub use shapes::{aliased_vecs, kept_reads, loop_nest, many_loaded_values, many_vecs};

@@ -88,3 +88,49 @@ pub fn many_loaded_values(n: usize, split: bool) -> String {
     }
     s + "    ret s\n}\n"
 }
+
+/// `aliased_vecs(w, m)`: `n` vec locals, all copies of the parameter `w` (so any two may be
+/// one vec), each pushed to and read back (a checked read) in a loop: every push shifts the
+/// length of every other vec, `n` steps at each of `n` pushes (the fact analysis's work
+/// budget; the shape of `benches/text/gen_shapes.py aliased`).
+pub fn aliased_vecs(n: usize) -> String {
+    let mut s = String::from(
+        "fn aliased_vecs(w: vec<i64>, m: i64) -> i64 {\n    var i: i64\n    var s: i64\n    var x: i64\n    var c: bool\n",
+    );
+    for k in 0..n {
+        s += &format!("    var v{k}: vec<i64>\n");
+    }
+    s += "entry:\n    i = copy 0\n    s = copy 0\n";
+    for k in 0..n {
+        s += &format!("    v{k} = copy w\n");
+    }
+    s += "    br head\nhead:\n    c = slt i, m\n    brif c, body, done\nbody:\n";
+    for k in 0..n {
+        s += &format!("    push v{k}, i\n    x = get v{k}[i]\n    s = add s, x\n");
+    }
+    s + "    i = add i, 1\n    br head\ndone:\n    ret s\n}\n"
+}
+
+/// `kept_reads(m)`: one block of `n` checked reads of distinct indices (`i_k = m srem (k +
+/// 2)`), all read again in the next block `again`, so every index and its facts stay live
+/// (the cap on a fact set; the shape of `benches/text/gen_shapes.py kept`).
+pub fn kept_reads(n: usize) -> String {
+    let mut s = String::from(
+        "fn kept_reads(m: i64) -> i64 {\n    var v: vec<i64>\n    var s: i64\n    var x: i64\n",
+    );
+    for k in 0..n {
+        s += &format!("    var i{k}: i64\n");
+    }
+    s += "entry:\n    v = new vec<i64>\n    push v, 1\n    s = copy 0\n";
+    for k in 0..n {
+        s += &format!("    i{k} = srem m, {}\n", k + 2);
+    }
+    for k in 0..n {
+        s += &format!("    x = get v[i{k}]\n    s = add s, x\n");
+    }
+    s += "    br again\nagain:\n";
+    for k in 0..n {
+        s += &format!("    x = get v[i{k}]\n    s = add s, x\n");
+    }
+    s + "    ret s\n}\n"
+}
