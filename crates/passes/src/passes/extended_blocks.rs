@@ -11,16 +11,33 @@
 use crate::pass::PassContext;
 use poolopt_ir::{Block, Function, Inst, SecondaryMap};
 
+/// A walk's per-block state, recycled: the walk keeps the states it no longer needs and starts
+/// later blocks (and later functions) in their storage instead of allocating afresh.
+pub(crate) trait WalkState: Clone + Default + 'static {
+    /// Empties the state (nothing available), keeping its storage.
+    fn reset(&mut self);
+    /// Makes the state a copy of `other`, in its own storage.
+    fn assign(&mut self, other: &Self);
+}
+
 /// Runs `visit` on every instruction of `func` by extended basic blocks; `start` prepares a
 /// block's state (with whether remarks are collected). Returns whether any visit changed the
 /// function.
-pub(crate) fn walk<S: Clone + Default>(
+pub(crate) fn walk<S: WalkState>(
     func: &mut Function,
     cx: &mut PassContext<'_>,
     start: impl Fn(&mut S, bool),
     mut visit: impl FnMut(&mut Function, &mut PassContext<'_>, Block, Inst, &mut S) -> bool,
 ) -> bool {
     let cfg = cx.shared_cfg(func);
+    // States no block needs any more, kept from one function to the next.
+    let mut spare: Vec<S> = cx.take_scratch();
+    let fresh = |spare: &mut Vec<S>| {
+        spare.pop().map_or_else(S::default, |mut s| {
+            s.reset();
+            s
+        })
+    };
     // Per block, how many blocks have yet to start from its end state (the last one takes it
     // instead of a copy: a long chain of guarded blocks copies nothing), and that state; one
     // table for both.
@@ -33,17 +50,20 @@ pub(crate) fn walk<S: Clone + Default>(
     let mut changed = false;
     for &block in cfg.rpo() {
         let single = cfg.only_pred(block);
-        let mut state = single
-            .and_then(|p| {
-                let (waiting, out) = &mut ends[p];
-                *waiting -= 1;
-                if *waiting == 0 {
-                    out.take()
-                } else {
-                    out.clone()
-                }
-            })
-            .unwrap_or_default();
+        let inherited = single.and_then(|p| {
+            let (waiting, out) = &mut ends[p];
+            *waiting -= 1;
+            if *waiting == 0 {
+                out.take()
+            } else {
+                out.as_ref().map(|out| {
+                    let mut copy = spare.pop().unwrap_or_default();
+                    copy.assign(out);
+                    copy
+                })
+            }
+        });
+        let mut state = inherited.unwrap_or_else(|| fresh(&mut spare));
         start(&mut state, cx.remarks_enabled());
         for at in 0..func.blocks[block].insts.len() {
             let inst = func.blocks[block].insts[at];
@@ -51,8 +71,13 @@ pub(crate) fn walk<S: Clone + Default>(
         }
         if ends[block].0 > 0 {
             ends[block].1 = Some(state);
+        } else {
+            spare.push(state);
         }
     }
+    // What is left over (an end state no successor took: unreachable ones) is kept too.
+    spare.extend(ends.values_mut().filter_map(|(_, out)| out.take()));
+    cx.give_scratch(spare);
     changed
 }
 
@@ -86,6 +111,20 @@ impl<T> Available<T> {
         self.items
             .extract_if(.., |item| dies(item))
             .for_each(&mut gone);
+    }
+
+    /// Forgets every item, keeping the storage.
+    pub(crate) fn clear(&mut self) {
+        self.items.clear();
+    }
+
+    /// Makes this list a copy of `other`, in its own storage.
+    pub(crate) fn assign(&mut self, other: &Available<T>)
+    where
+        T: Clone,
+    {
+        self.items.clone_from(&other.items);
+        self.limit = other.limit;
     }
 
     /// Makes `item` available; returns the oldest item when the list was full and it had to go.

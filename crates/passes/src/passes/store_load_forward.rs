@@ -127,6 +127,20 @@ impl Default for State {
     }
 }
 
+impl extended_blocks::WalkState for State {
+    fn reset(&mut self) {
+        self.live.clear();
+        self.killed.clear();
+        self.explain = false;
+    }
+
+    fn assign(&mut self, other: &State) {
+        self.live.assign(&other.live);
+        self.killed.clone_from(&other.killed);
+        self.explain = other.explain;
+    }
+}
+
 impl State {
     fn kill(&mut self, cause: Cause, at: Inst, dies: impl Fn(&Store) -> bool) {
         let State {

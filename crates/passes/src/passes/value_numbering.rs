@@ -34,7 +34,7 @@ use poolopt_ir::{
 pub struct ValueNumbering;
 
 /// A pure expression, with its destination type.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 enum Expr {
     Unary(poolopt_ir::UnaryOp, Operand, Type),
     Binary(BinaryOp, Operand, Operand, Type),
@@ -104,8 +104,17 @@ fn expr_of(func: &Function, kind: &InstKind) -> Option<(Local, Expr)> {
 #[derive(Clone, Copy)]
 struct Avail {
     expr: Expr,
+    /// `expr`'s [`fingerprint`]: a lookup compares it first, one integer instead of the
+    /// expression's operands and types.
+    key: u64,
     holder: Local,
     inst: Inst,
+}
+
+/// A hash of `expr` (equal expressions have equal fingerprints).
+fn fingerprint(expr: &Expr) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(expr)
 }
 
 /// How many expressions are kept available at once, and how many kills are remembered for
@@ -151,6 +160,22 @@ impl Default for State {
             killed: Vec::new(),
             explain: false,
         }
+    }
+}
+
+impl extended_blocks::WalkState for State {
+    fn reset(&mut self) {
+        self.live.clear();
+        self.mentioned = 0;
+        self.killed.clear();
+        self.explain = false;
+    }
+
+    fn assign(&mut self, other: &State) {
+        self.live.assign(&other.live);
+        self.mentioned = other.mentioned;
+        self.killed.clone_from(&other.killed);
+        self.explain = other.explain;
     }
 }
 
@@ -230,8 +255,14 @@ fn visit(
 ) -> bool {
     let mut changed = false;
     let numbered = expr_of(func, func.inst(inst));
+    let key = numbered.map_or(0, |(_, expr)| fingerprint(&expr));
     if let Some((dst, expr)) = numbered {
-        if let Some(a) = state.live.iter().find(|a| a.expr == expr).copied() {
+        if let Some(a) = state
+            .live
+            .iter()
+            .find(|a| a.key == key && a.expr == expr)
+            .copied()
+        {
             if a.holder != dst && func.local_ty(a.holder) == func.local_ty(dst) {
                 let before = if cx.remarks_enabled() {
                     display_inst(cx.module, func, inst)
@@ -296,16 +327,17 @@ fn visit(
         });
         // Unless the instruction just became a copy, it is the expression numbered above.
         let own = if changed {
-            expr_of(func, kind)
+            expr_of(func, kind).map(|(dst, expr)| (dst, expr, fingerprint(&expr)))
         } else {
-            numbered
+            numbered.map(|(dst, expr)| (dst, expr, key))
         };
-        if let Some((dst, expr)) = own {
+        if let Some((dst, expr, key)) = own {
             // `i = add i, 1` computes from the old `i`: not available afterwards.
             if !expr.mentions(dst) {
                 state.make_available(
                     Avail {
                         expr,
+                        key,
                         holder: dst,
                         inst,
                     },
