@@ -1401,26 +1401,26 @@ impl Fact {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
+    /// A small deterministic generator (xorshift), also for the transfer rules' tests.
+    pub(in crate::analysis::facts) struct Rng(pub(in crate::analysis::facts) u64);
 
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub(in crate::analysis::facts) fn next(&mut self) -> u64 {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
             self.0
         }
 
-        fn term(&mut self) -> Term {
+        pub(in crate::analysis::facts) fn term(&mut self) -> Term {
             Term((self.next() % 9) as u32)
         }
 
         /// A set of fewer than `most` random constraints over the nine terms.
-        fn set(&mut self, most: u64) -> FactSet {
+        pub(in crate::analysis::facts) fn set(&mut self, most: u64) -> FactSet {
             let mut set = FactSet::new();
             for _ in 0..(self.next() % most) {
                 let (a, b) = (self.term(), self.term());

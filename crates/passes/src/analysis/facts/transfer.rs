@@ -87,6 +87,27 @@ fn lower_of(s: &impl FactQueries, o: (Term, i128)) -> Option<i128> {
     s.lower(o.0).map(|l| l + o.1)
 }
 
+/// Whether the operand `o` is known to be at least `limit`: `lower_of(s, o) >= limit`, answered
+/// without a path search when a recorded bound already reaches `limit` (a length is at least 0;
+/// a recorded `t >= -c` is a path of one edge, which the search would find, so the searched
+/// bound is at least as large). Same answer as the search, for less: most operands a rule asks
+/// about (`len` results, loop counters from 0) carry their lower bound directly.
+fn at_least(s: &impl FactQueries, o: (Term, i128), limit: i128) -> bool {
+    if o.0 == Term::ZERO {
+        return o.1 >= limit;
+    }
+    let need = limit - o.1;
+    if o.0.is_len() && need <= 0 {
+        return true;
+    }
+    if s.recorded(Term::ZERO, o.0)
+        .is_some_and(|c| -(c as i128) >= need)
+    {
+        return true;
+    }
+    s.lower(o.0).is_some_and(|l| l >= need)
+}
+
 /// Upper bound of an operand (a constant is its own bound).
 fn upper_of(s: &impl FactQueries, o: (Term, i128)) -> Option<i128> {
     if o.0 == Term::ZERO {
@@ -393,7 +414,6 @@ fn binary_facts(
     // Bounds are searched for only where a rule needs them (each is a path query).
     let lx = || lower_of(s, x);
     let hx = || upper_of(s, x);
-    let ly = || lower_of(s, y);
     let nonneg = |l: Option<i128>| l.is_some_and(|l| l >= 0);
     match op {
         BinaryOp::Add | BinaryOp::Sub => {
@@ -501,7 +521,7 @@ fn binary_facts(
             let mut any = false;
             for o in [x, y] {
                 // Only the lower bound is searched for: the upper one is used for a constant.
-                if nonneg(lower_of(s, o)) {
+                if at_least(s, o, 0) {
                     any = true;
                     if o.0 == Term::ZERO {
                         within(gen, d, None, Some(o.1));
@@ -524,12 +544,12 @@ fn binary_facts(
                 Some(0),
                 Some((u64::MAX >> y.1.rem_euclid(64)) as i128),
             );
-            if nonneg(lx()) && x.0 != d && x.0 != Term::ZERO {
+            if at_least(s, x, 0) && x.0 != d && x.0 != Term::ZERO {
                 gen.push((d, x.0, 0));
             }
         }
         // d = x >> s (arithmetic) of x >= 0: 0 <= d <= x.
-        BinaryOp::AShr if nonneg(lx()) => {
+        BinaryOp::AShr if at_least(s, x, 0) => {
             within(gen, d, Some(0), hx());
             if x.0 != d && x.0 != Term::ZERO {
                 gen.push((d, x.0, 0));
@@ -538,7 +558,7 @@ fn binary_facts(
         // Unsigned remainder: it did not trap, so y != 0 and d <u y; with y >= 0 (signed),
         // 0 <= d <= y - 1. For x >= 0, d <= x too.
         BinaryOp::URem => {
-            if nonneg(ly()) {
+            if at_least(s, y, 0) {
                 within(gen, d, Some(0), None);
                 if y.0 == Term::ZERO {
                     within(gen, d, None, Some(y.1 - 1));
@@ -546,7 +566,7 @@ fn binary_facts(
                     gen.push((d, y.0, -1));
                 }
             }
-            if nonneg(lx()) {
+            if at_least(s, x, 0) {
                 within(gen, d, Some(0), None);
                 if x.0 != d && x.0 != Term::ZERO {
                     gen.push((d, x.0, 0));
@@ -554,7 +574,7 @@ fn binary_facts(
             }
         }
         // Unsigned division of x >= 0: 0 <= d <= x.
-        BinaryOp::UDiv if nonneg(lx()) => {
+        BinaryOp::UDiv if at_least(s, x, 0) => {
             within(gen, d, Some(0), hx());
             if x.0 != d && x.0 != Term::ZERO {
                 gen.push((d, x.0, 0));
@@ -562,7 +582,7 @@ fn binary_facts(
         }
         // Signed remainder of x >= 0: the result has x's sign and |d| < |y|, |d| <= x; so
         // 0 <= d <= x, and d <= y - 1 for y >= 0 (y != 0: it did not trap).
-        BinaryOp::SRem if nonneg(lx()) => {
+        BinaryOp::SRem if at_least(s, x, 0) => {
             within(gen, d, Some(0), hx());
             if x.0 != d && x.0 != Term::ZERO {
                 gen.push((d, x.0, 0));
@@ -571,12 +591,12 @@ fn binary_facts(
                 if y.1 != 0 {
                     within(gen, d, None, Some(y.1.abs() - 1));
                 }
-            } else if nonneg(ly()) && y.0 != d {
+            } else if at_least(s, y, 0) && y.0 != d {
                 gen.push((d, y.0, -1));
             }
         }
         // Signed division of x >= 0 by y >= 0 (so y >= 1: it did not trap): 0 <= d <= x.
-        BinaryOp::SDiv if nonneg(lx()) && nonneg(ly()) => {
+        BinaryOp::SDiv if at_least(s, x, 0) && at_least(s, y, 0) => {
             within(gen, d, Some(0), hx());
             if x.0 != d && x.0 != Term::ZERO {
                 gen.push((d, x.0, 0));
@@ -618,7 +638,7 @@ pub(super) fn edge_extra(
 
 /// The constraints that `x op y` being true gives.
 fn relation(gen: &mut Gen, s: &impl FactQueries, op: CmpOp, x: (Term, i128), y: (Term, i128)) {
-    let nonneg = |o: (Term, i128)| lower_of(s, o).is_some_and(|l| l >= 0);
+    let nonneg = |o: (Term, i128)| at_least(s, o, 0);
     let zero = (Term::ZERO, 0);
     match op {
         CmpOp::Slt => le(gen, x, y, -1),
@@ -653,5 +673,41 @@ fn relation(gen: &mut Gen, s: &impl FactQueries, op: CmpOp, x: (Term, i128), y: 
         CmpOp::Ugt => relation(gen, s, CmpOp::Ult, y, x),
         CmpOp::Uge => relation(gen, s, CmpOp::Ule, y, x),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::facts::constraints::tests::Rng;
+
+    /// `at_least` answers exactly what the bound search does, on random sets (lengths, values
+    /// and 0 among the terms; recorded bounds of every sign; offsets and limits around them).
+    #[test]
+    fn at_least_agrees_with_the_searched_lower_bound() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut shortcuts = 0;
+        for _ in 0..3000 {
+            let set = rng.set(12);
+            let o = (rng.term(), (rng.next() % 21) as i128 - 10);
+            let limit = (rng.next() % 21) as i128 - 10;
+            let searched = lower_of(&set, o).is_some_and(|l| l >= limit);
+            assert_eq!(
+                at_least(&set, o, limit),
+                searched,
+                "{o:?} >= {limit} in {set:?}"
+            );
+            let need = limit - o.1;
+            if o.0 != Term::ZERO
+                && ((o.0.is_len() && need <= 0)
+                    || set
+                        .recorded(Term::ZERO, o.0)
+                        .is_some_and(|c| -(c as i128) >= need))
+            {
+                shortcuts += 1;
+            }
+        }
+        // The shortcuts were taken (the sets are not all empty of bounds).
+        assert!(shortcuts > 300, "{shortcuts}");
     }
 }
