@@ -31,7 +31,7 @@
 //! read only at `j`. Liveness at block boundaries does not change under either rewrite, so the
 //! block-entry liveness computed once up front stays valid while a block is rewritten.
 
-use super::copy_prop::{has_copy, substitute_inst, substitute_term};
+use super::copy_prop::{substitute_inst, substitute_term};
 use crate::analysis::LocalSet;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
@@ -73,15 +73,15 @@ impl Pass for TempElision {
             // Both forms rewrite around a `copy`: a block without one has nothing to elide, and
             // needs neither its live-out set nor the walk (nor the function its liveness, if no
             // block has a copy).
-            if !has_copy(func, block) {
+            let Some(first) = first_copy(func, block) else {
                 continue;
-            }
+            };
             // Block-boundary liveness does not change under the rewrites (see the soundness
             // argument), so the cached analysis stays valid for the whole pass.
             cx.liveness(func)
                 .live_out(block)
                 .copy_into(&mut scratch.live);
-            changed |= elide_in_block(func, cx, block, &mut scratch);
+            changed |= elide_in_block(func, cx, block, first, &mut scratch);
         }
         if scratch.elided > 0 {
             cx.stat("temps_elided", scratch.elided);
@@ -103,17 +103,6 @@ fn for_each_renamable_local(kind: &InstKind, mut f: impl FnMut(Local)) {
         }
         if let Operand::Local(l) = op {
             f(l)
-        }
-    });
-}
-
-/// Fills `out` with the locals read by the renamable operand positions of `kind`, each once, in
-/// order.
-fn renamable_locals_into(kind: &InstKind, out: &mut Vec<Local>) {
-    out.clear();
-    for_each_renamable_local(kind, |l| {
-        if !out.contains(&l) {
-            out.push(l);
         }
     });
 }
@@ -145,10 +134,28 @@ fn fully_defines(kind: &InstKind, local: Local) -> bool {
 /// Marks "no position" in the per-local position tables.
 const NONE: u32 = u32::MAX;
 
+/// Where the block so far last mentions a local, and last writes it (`setfield` included):
+/// positions of remaining instructions, or `NONE`.
+#[derive(Copy, Clone)]
+struct Positions {
+    mention: u32,
+    def: u32,
+}
+
+impl Positions {
+    const NONE: Positions = Positions {
+        mention: NONE,
+        def: NONE,
+    };
+}
+
+/// The room a new [`Scratch`]'s buffers start with: enough for an ordinary block and
+/// function, rather than growing step by step (a reallocation each) over the first few.
+const MIN_ROOM: usize = 64;
+
 /// Buffers reused across the blocks of a function, and across functions through the pass
 /// context ([`PassContext::take_scratch`]), so rewriting a block allocates nothing once they
 /// have grown to the largest block.
-#[derive(Default)]
 struct Scratch {
     /// The blocks to visit, in reverse post-order.
     blocks: Vec<Block>,
@@ -158,10 +165,8 @@ struct Scratch {
     /// whether each is live right after `j`: `reads[spans[j].0..spans[j].1]`.
     reads: Vec<(Local, bool)>,
     spans: Vec<(u32, u32)>,
-    /// Position of the last (remaining) instruction mentioning a local, or `NONE`.
-    last_mention: Vec<u32>,
-    /// Position of the last instruction writing a local (`setfield` included), or `NONE`.
-    last_def: Vec<u32>,
+    /// Per local, where the block so far last mentions and last writes it.
+    positions: Vec<Positions>,
     /// Locals whose table entries are set, to reset them for the next block.
     touched: Vec<Local>,
     deleted: Vec<bool>,
@@ -170,15 +175,29 @@ struct Scratch {
     elided: u64,
 }
 
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch {
+            blocks: Vec::with_capacity(MIN_ROOM),
+            live: LocalSet::default(),
+            reads: Vec::with_capacity(MIN_ROOM),
+            spans: Vec::with_capacity(MIN_ROOM),
+            positions: Vec::with_capacity(MIN_ROOM),
+            touched: Vec::with_capacity(MIN_ROOM),
+            deleted: Vec::with_capacity(MIN_ROOM),
+            readers: Vec::with_capacity(MIN_ROOM),
+            elided: 0,
+        }
+    }
+}
+
 impl Scratch {
     /// Ready for a function of `num_locals` locals: no position recorded for any local (the
     /// per-block buffers are cleared where each block starts, and `live` is overwritten).
     fn reset(&mut self, num_locals: usize) {
         // `live` is overwritten per block (`LiveSet::copy_into`, which resizes it).
-        for table in [&mut self.last_mention, &mut self.last_def] {
-            table.clear();
-            table.resize(num_locals, NONE);
-        }
+        self.positions.clear();
+        self.positions.resize(num_locals, Positions::NONE);
         self.touched.clear();
         self.elided = 0;
     }
@@ -191,26 +210,57 @@ impl Scratch {
     }
 
     fn last_mention(&self, l: Local) -> Option<usize> {
-        position(&self.last_mention, l)
+        position(self.positions[l.index()].mention)
     }
 
     fn last_def(&self, l: Local) -> Option<usize> {
-        position(&self.last_def, l)
+        position(self.positions[l.index()].def)
     }
 
     fn set_mention(&mut self, l: Local, pos: usize) {
         // A local with a recorded definition has a recorded mention too (`set_def`).
-        if self.last_mention[l.index()] == NONE {
+        let p = &mut self.positions[l.index()];
+        if p.mention == NONE {
             self.touched.push(l);
         }
-        self.last_mention[l.index()] = pos as u32;
+        p.mention = pos as u32;
     }
 
     /// Always called right after [`Scratch::set_mention`] of the same local (a definition is
     /// a mention), which has put the local in `touched`.
     fn set_def(&mut self, l: Local, pos: usize) {
-        debug_assert_ne!(self.last_mention[l.index()], NONE);
-        self.last_def[l.index()] = pos as u32;
+        let p = &mut self.positions[l.index()];
+        debug_assert_ne!(p.mention, NONE);
+        p.def = pos as u32;
+    }
+
+    /// Fills `readers` with the locals read at position `j` by renamable operand positions
+    /// (`setfield_j`: the instruction there is a `setfield`, whose first recorded read is its
+    /// struct's), each once, in order.
+    fn renamable_reads_into_readers(&mut self, j: usize, setfield_j: bool) {
+        let (a, b) = self.spans[j];
+        let a = a as usize + usize::from(setfield_j);
+        self.readers.clear();
+        for &(l, _) in &self.reads[a..b as usize] {
+            if !self.readers.contains(&l) {
+                self.readers.push(l);
+            }
+        }
+    }
+
+    /// [`Scratch::record`] for the instruction at `pos` as the walk saw it, with destination
+    /// `def`: its mentions are its reads recorded for `pos` and `def`, so its operands are not
+    /// walked again.
+    fn record_unchanged(&mut self, pos: usize, def: Option<Local>) {
+        let (a, b) = self.spans[pos];
+        for k in a..b {
+            let l = self.reads[k as usize].0;
+            self.set_mention(l, pos);
+        }
+        if let Some(d) = def {
+            self.set_mention(d, pos);
+            self.set_def(d, pos);
+        }
     }
 
     fn record(&mut self, kind: &InstKind, pos: usize) {
@@ -223,32 +273,42 @@ impl Scratch {
     /// Clears the per-local tables for the next block.
     fn reset_positions(&mut self) {
         for l in self.touched.drain(..) {
-            self.last_mention[l.index()] = NONE;
-            self.last_def[l.index()] = NONE;
+            self.positions[l.index()] = Positions::NONE;
         }
     }
 }
 
-fn position(table: &[u32], l: Local) -> Option<usize> {
-    match table[l.index()] {
+fn position(p: u32) -> Option<usize> {
+    match p {
         NONE => None,
         p => Some(p as usize),
     }
 }
 
+/// The position of the first `copy` in `block`, if it has one.
+fn first_copy(func: &Function, block: Block) -> Option<usize> {
+    func.blocks[block]
+        .insts
+        .iter()
+        .position(|&inst| matches!(func.insts[inst].kind, InstKind::Copy { .. }))
+}
+
+/// Rewrites `block`, whose first `copy` is at position `first`.
 fn elide_in_block(
     func: &mut Function,
     cx: &mut PassContext<'_>,
     block: Block,
+    first: usize,
     st: &mut Scratch,
 ) -> bool {
     // The block's instruction list is only rebuilt at the end; take it out meanwhile.
     let insts = std::mem::take(&mut func.blocks[block].insts);
     let n = insts.len();
 
-    // For each local read at position j (n = the terminator), whether it is live right after
-    // j, computed on the code as it is now. Rewrites only touch positions at or before the one
-    // being examined, so the facts about later code stay true.
+    // For each local read at position j >= first (n = the terminator), whether it is live
+    // right after j, computed on the code as it is now. Rewrites only touch positions at or
+    // before the one being examined, so the facts about later code stay true. Both forms ask
+    // only at a `copy` or after one, so the walk stops at the first.
     st.reads.clear();
     st.spans.clear();
     st.spans.resize(n + 1, (0, 0));
@@ -262,7 +322,7 @@ fn elide_in_block(
         st.live.insert(l);
     }
     st.spans[n] = (start, st.reads.len() as u32);
-    for j in (0..n).rev() {
+    for j in (first..n).rev() {
         let kind = &func.insts[insts[j]].kind;
         let start = st.reads.len() as u32;
         kind.for_each_use(|op| {
@@ -288,7 +348,13 @@ fn elide_in_block(
     st.deleted.resize(n, false);
     let mut changed = false;
 
-    for j in 0..=n {
+    // Before the first `copy` neither form applies (the forward form examines a `copy`, the
+    // backward form a reader after one): only the positions are recorded, for the checks of
+    // what lies between a definition and its reader.
+    for (j, &inst) in insts[..first].iter().enumerate() {
+        st.record(&func.insts[inst].kind, j);
+    }
+    for j in first..=n {
         // The reader at j: an instruction, or (j == n) the terminator.
         let copy_j = match (j < n).then(|| &func.insts[insts[j]].kind) {
             Some(&InstKind::Copy {
@@ -333,21 +399,14 @@ fn elide_in_block(
             }
         }
 
-        // Backward form: each temporary read at j whose definition is `t = copy x`.
-        let mut readers = std::mem::take(&mut st.readers);
-        if j < n {
-            renamable_locals_into(&func.insts[insts[j]].kind, &mut readers);
-        } else {
-            readers.clear();
-            readers.extend(
-                func.blocks[block]
-                    .terminator
-                    .as_ref()
-                    .and_then(|t| t.used_operand())
-                    .and_then(|o| o.as_local()),
-            );
-        }
-        for &t in &readers {
+        // Backward form: each temporary read at j whose definition is `t = copy x`. Inst j is
+        // still as the walk saw it (rewrites at earlier positions only touch earlier
+        // instructions), so its reads are the ones recorded for j.
+        let setfield_j = j < n && matches!(func.insts[insts[j]].kind, InstKind::SetField { .. });
+        st.renamable_reads_into_readers(j, setfield_j);
+        let mut renamed_j = false;
+        for r in 0..st.readers.len() {
+            let t = st.readers[r];
             let Some(i) = st.last_mention(t) else {
                 continue;
             };
@@ -442,12 +501,17 @@ fn elide_in_block(
             };
             cx.applied_with(func, block, loc, msg);
             st.elided += 1;
+            renamed_j = true;
             changed = true;
         }
-        st.readers = readers;
 
         if j < n {
-            st.record(&func.insts[insts[j]].kind, j);
+            if renamed_j {
+                st.record(&func.insts[insts[j]].kind, j);
+            } else {
+                // Unchanged: its mentions are its recorded reads and its destination.
+                st.record_unchanged(j, func.insts[insts[j]].kind.def());
+            }
         }
     }
     st.reset_positions();
