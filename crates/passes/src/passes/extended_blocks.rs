@@ -20,6 +20,11 @@ pub(crate) trait WalkState: Clone + Default + 'static {
     fn assign(&mut self, other: &Self);
 }
 
+/// The most unneeded states a walk keeps for reuse. A block starts from at most one, so a few
+/// cover the usual shapes; a function of many blocks without a successor (each ending in a
+/// `ret` or a trap) would otherwise keep one state per block until the pipeline ends.
+const MAX_SPARE_STATES: usize = 16;
+
 /// Runs `visit` on every instruction of `func` by extended basic blocks; `start` prepares a
 /// block's state (with whether remarks are collected). Returns whether any visit changed the
 /// function.
@@ -71,12 +76,10 @@ pub(crate) fn walk<S: WalkState>(
         }
         if ends[block].0 > 0 {
             ends[block].1 = Some(state);
-        } else {
+        } else if spare.len() < MAX_SPARE_STATES {
             spare.push(state);
         }
     }
-    // What is left over (an end state no successor took: unreachable ones) is kept too.
-    spare.extend(ends.values_mut().filter_map(|(_, out)| out.take()));
     cx.give_scratch(spare);
     changed
 }
