@@ -133,38 +133,111 @@ pub struct PassContext<'a> {
     timings: PassTimings,
 }
 
-/// The locals other than parameters that block `b` of `func` reads before writing them (a
-/// `setfield` reads its struct), in local order: for a function of that one block, its locals
-/// live on entry.
-fn read_before_written(func: &Function, b: Block) -> Rc<[Local]> {
-    let n = func.locals.len();
-    let mut written = vec![false; n];
-    let mut read_first = vec![false; n];
-    let mut read = |l: Local, written: &[bool]| {
-        if !written[l.index()] {
-            read_first[l.index()] = true;
-        }
-    };
-    let data = &func.blocks[b];
-    for &inst in &data.insts {
-        let kind = &func.insts[inst].kind;
-        kind.for_each_use(|op| {
-            if let Operand::Local(l) = op {
-                read(l, &written);
+/// The locals other than parameters that `func` may read before writing them (a `setfield`
+/// reads its struct), in local order: its locals live on entry, found without a CFG or a
+/// liveness analysis. Per block of the layout: the locals it reads before it writes them
+/// (`exposed`) and those it writes. Then, from the entry, the locals that some path reaches
+/// each block without writing (`unwritten`: every local at the entry; along each edge, what
+/// reaches its source less what the source writes, until nothing grows). A local is live on
+/// entry exactly when some block reads it before writing it and some path reaches that block
+/// without writing it (liveness's equations, solved forwards for the entry alone).
+fn read_before_written(func: &Function, scratch: &mut EntryReads) -> Rc<[Local]> {
+    if func.layout.is_empty() {
+        return Rc::from([]);
+    }
+    let w = func.locals.len().div_ceil(64).max(1);
+    let nb = func.layout.len();
+    let EntryReads {
+        position,
+        sets,
+        work,
+        queued,
+    } = scratch;
+    position.clear();
+    position.resize(func.blocks.len(), 0);
+    for (k, &b) in func.layout.iter().enumerate() {
+        position[b.index()] = k as u32;
+    }
+    // Each set is `w` words per block, by its position in the layout, then the live set.
+    sets.clear();
+    sets.resize(3 * nb * w + w, 0);
+    let (exposed, rest) = sets.split_at_mut(nb * w);
+    let (written, rest) = rest.split_at_mut(nb * w);
+    let (unwritten, live) = rest.split_at_mut(nb * w);
+    for (k, &b) in func.layout.iter().enumerate() {
+        let exposed = &mut exposed[k * w..(k + 1) * w];
+        let written = &mut written[k * w..(k + 1) * w];
+        let data = &func.blocks[b];
+        for &inst in &data.insts {
+            let kind = &func.insts[inst].kind;
+            kind.for_each_use(|op| {
+                if let Operand::Local(l) = op {
+                    read(exposed, written, l);
+                }
+            });
+            // (A `setfield`'s struct is among its uses, read before its write here.)
+            if let Some(d) = kind.def() {
+                written[d.index() / 64] |= 1 << (d.index() % 64);
             }
-        });
-        // (A `setfield`'s struct is among its uses, read before its write here.)
-        if let Some(d) = kind.def() {
-            written[d.index()] = true;
+        }
+        if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
+            read(exposed, written, l);
         }
     }
-    if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
-        read(l, &written);
+    unwritten[..w].fill(u64::MAX);
+    work.clear();
+    work.push(0);
+    queued.clear();
+    queued.resize(nb, false);
+    while let Some(k) = work.pop() {
+        queued[k] = false;
+        let Some(terminator) = &func.blocks[func.layout[k]].terminator else {
+            continue;
+        };
+        for succ in terminator.successors() {
+            let j = position[succ.index()] as usize;
+            let mut grew = false;
+            for i in 0..w {
+                let reached = unwritten[j * w + i] | (unwritten[k * w + i] & !written[k * w + i]);
+                grew |= reached != unwritten[j * w + i];
+                unwritten[j * w + i] = reached;
+            }
+            if grew && !queued[j] {
+                queued[j] = true;
+                work.push(j);
+            }
+        }
+    }
+    for k in 0..nb {
+        for i in 0..w {
+            live[i] |= exposed[k * w + i] & unwritten[k * w + i];
+        }
     }
     func.locals
         .keys()
-        .filter(|l| read_first[l.index()] && !func.params.contains(l))
+        .filter(|l| live[l.index() / 64] & (1 << (l.index() % 64)) != 0)
+        .filter(|l| !func.params.contains(l))
         .collect()
+}
+
+/// The working storage of [`read_before_written`], kept from callee to callee in the scratch
+/// store.
+#[derive(Default)]
+struct EntryReads {
+    /// Each block's position in the layout.
+    position: Vec<u32>,
+    sets: Vec<u64>,
+    work: Vec<usize>,
+    queued: Vec<bool>,
+}
+
+/// Notes a read of `l` in a block: read before written there when the block has not written
+/// it yet.
+fn read(exposed: &mut [u64], written: &[u64], l: Local) {
+    let (word, bit) = (l.index() / 64, 1 << (l.index() % 64));
+    if written[word] & bit == 0 {
+        exposed[word] |= bit;
+    }
 }
 
 /// Per module run: for each function already optimized, its locals other than parameters that
@@ -241,21 +314,11 @@ impl<'a> PassContext<'a> {
         if let Some(hit) = self.entry_live.and_then(|c| c.borrow().get(&id).cloned()) {
             return hit;
         }
-        let locals: Rc<[Local]> = match callee.entry() {
-            None => Rc::from(Vec::new()),
-            // One block: its locals read before they are written, in one walk (no CFG or
-            // liveness to build for the small callees inlined most often).
-            Some(entry) if callee.layout.len() == 1 => read_before_written(callee, entry),
-            Some(entry) => {
-                let live = self.liveness_of(callee);
-                let live_in = live.live_in(entry);
-                callee
-                    .locals
-                    .keys()
-                    .filter(|l| !callee.params.contains(l) && live_in.contains(*l))
-                    .collect()
-            }
-        };
+        let start = self.stopwatch();
+        let mut scratch: EntryReads = self.take_scratch();
+        let locals = read_before_written(callee, &mut scratch);
+        self.give_scratch(scratch);
+        self.timings.record_analysis(Analysis::Liveness, start);
         if let Some(cache) = self.entry_live {
             cache.borrow_mut().insert(id, Rc::clone(&locals));
         }
@@ -492,16 +555,6 @@ impl<'a> PassContext<'a> {
         self.liveness.get_or_insert_with(Liveness::default)
     }
 
-    /// Liveness of another function (the inliner's callee), not cached; counted.
-    pub fn liveness_of(&mut self, func: &Function) -> Liveness {
-        let cfg = self.fresh_cfg(func);
-        let start = self.stopwatch();
-        let live = Liveness::compute(func, &cfg);
-        self.timings.record_analysis(Analysis::Liveness, start);
-        self.return_cfg(cfg);
-        live
-    }
-
     /// Records one run of the pass at `position` in the pipeline (the manager calls this).
     pub fn record_pass(
         &mut self,
@@ -661,15 +714,19 @@ impl<'a> PassContext<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{read_before_written, OptLevel};
+    use super::{read_before_written, EntryReads, OptLevel};
     use crate::analysis::{Cfg, Liveness};
 
-    /// The one-block walk gives the locals liveness finds live on entry: read before any
-    /// write (`t` read by `t = add t, 1`, `s` by a `setfield` and then by `getfield`), but
-    /// not a local written first (`u`), nor a parameter; the same for a block that branches
-    /// to itself (its live-out is its live-in).
+    /// The walk gives the locals liveness finds live on entry: read before any write (`t`
+    /// read by `t = add t, 1`, `s` by a `setfield` and then by `getfield`), but not a local
+    /// written first (`u`), nor a parameter; the same for a block that branches to itself (its
+    /// live-out is its live-in), and across blocks: a local read in a loop's header before its
+    /// body writes it (`i`), written on one arm of a diamond only (`a`), on both (`b`, not
+    /// live), or written in the entry before a loop reads it (`n`, not live); a block that
+    /// reads a local only after a path that writes it (`c`, not live), and the entry as the
+    /// target of a loop (`k`).
     #[test]
-    fn one_block_entry_reads_are_its_live_in_set() {
+    fn entry_reads_are_the_live_in_set_of_the_entry() {
         let src = "struct P { a: i64, b: i64 }\n\
                    fn f(x: i64) -> i64 {\n    var t: i64\n    var u: i64\n    var s: P\n    \
                    var r: i64\nentry:\n    t = add t, 1\n    u = copy x\n    u = add u, t\n    \
@@ -677,8 +734,18 @@ mod tests {
                    fn g(x: i64) -> i64 {\n    var k: i64\n    var c: bool\nentry:\n    \
                    k = add k, x\n    c = slt k, 10\n    brif c, entry, out\nout:\n    ret k\n}\n\
                    fn h(x: i64) {\n    var k: i64\n    var c: bool\nentry:\n    k = add k, x\n    \
-                   c = slt k, 10\n    brif c, entry, entry\n}\n";
+                   c = slt k, 10\n    brif c, entry, entry\n}\n\
+                   fn m(x: i64) -> i64 {\n    var i: i64\n    var n: i64\n    var a: i64\n    \
+                   var b: i64\n    var c: bool\n    var d: bool\n    var y: i64\nentry:\n    \
+                   n = copy 10\n    br head\nhead:\n    c = slt i, n\n    brif c, body, done\n\
+                   body:\n    i = add i, 1\n    br head\ndone:\n    d = slt x, 0\n    \
+                   brif d, left, right\nleft:\n    a = copy 1\n    b = copy 1\n    br join\n\
+                   right:\n    b = copy 2\n    br join\njoin:\n    y = add a, b\n    ret y\n}\n\
+                   fn w(x: i64) -> i64 {\n    var c: i64\n    var d: bool\nentry:\n    \
+                   d = slt x, 0\n    brif d, set, use\nset:\n    c = copy x\n    br use2\n\
+                   use:\n    c = copy 1\n    br use2\nuse2:\n    ret c\n}\n";
         let module = poolopt_ir::parse(src).unwrap();
+        poolopt_ir::verify(&module).unwrap();
         for func in module.funcs.values() {
             let entry = func.entry().unwrap();
             let cfg = Cfg::compute(func);
@@ -688,17 +755,17 @@ mod tests {
                 .keys()
                 .filter(|&l| !func.params.contains(&l) && live.live_in(entry).contains(l))
                 .collect();
-            if func.layout.len() == 1 {
-                assert_eq!(
-                    &*read_before_written(func, entry),
-                    &expected[..],
-                    "{}",
-                    func.name
-                );
-            }
+            assert_eq!(
+                &*read_before_written(func, &mut EntryReads::default()),
+                &expected[..],
+                "{}",
+                func.name
+            );
             let names: Vec<&str> = expected.iter().map(|&l| func.local_name(l)).collect();
             match func.name.as_str() {
                 "f" => assert_eq!(names, ["t", "s"]),
+                "m" => assert_eq!(names, ["i", "a"]),
+                "w" => assert!(names.is_empty(), "{names:?}"),
                 _ => assert_eq!(names, ["k"], "{}", func.name),
             }
         }

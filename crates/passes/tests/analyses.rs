@@ -4,9 +4,10 @@
 
 mod common;
 
-use poolopt_ir::{CmpOp, Function, ModuleBuilder, Type};
+use poolopt_ir::{CmpOp, Function, Local, ModuleBuilder, Type};
 use poolopt_passes::analysis::facts::{FactLimits, FactQueries, GaveUp};
 use poolopt_passes::analysis::{Cfg, DomTree, FactAnalysis, Liveness};
+use poolopt_passes::{OptLevel, PassContext, PassManager, Stats};
 
 /// `f(x)`: a chain of `n` diamonds `head_k -> (left_k | right_k) -> head_{k+1}`.
 fn diamonds(n: usize) -> Function {
@@ -618,4 +619,59 @@ fn liveness_set_words_count_blocks_times_words() {
     let words = |locals| Liveness::set_words(function(locals).funcs.values().next().unwrap());
     assert_eq!(words(100), 2 * 2);
     assert_eq!(words(600), 2);
+}
+
+/// The locals the inliner resets in every copy of a callee (`PassContext::entry_live_locals`,
+/// a forward walk of the callee without a CFG) are the locals other than parameters that
+/// liveness finds live into the entry: for every function of the repository's programs, as
+/// written and after the O2 pipeline (the bodies the inliner copies).
+#[test]
+fn entry_live_locals_are_the_live_in_set_of_the_entry() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in [
+        "tests/checks",
+        "../../tests/passes",
+        "../../examples/workloads",
+    ] {
+        let entries = std::fs::read_dir(root.join(dir)).unwrap();
+        files.extend(
+            entries
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "pir")),
+        );
+    }
+    files.sort();
+    assert!(files.len() >= 200, "only {} programs", files.len());
+    let mut functions = 0;
+    for path in &files {
+        let written = common::module(&std::fs::read_to_string(path).unwrap());
+        let mut optimized = written.clone();
+        PassManager::for_level(OptLevel::O2)
+            .run(&mut optimized)
+            .unwrap();
+        for m in [&written, &optimized] {
+            for (id, func) in m.funcs.iter() {
+                let Some(entry) = func.entry() else { continue };
+                let live = Liveness::compute(func, &Cfg::compute(func));
+                let expected: Vec<Local> = func
+                    .locals
+                    .keys()
+                    .filter(|&l| !func.params.contains(&l) && live.live_in(entry).contains(l))
+                    .collect();
+                let (mut remarks, mut stats) = (Vec::new(), Stats::default());
+                let mut cx = PassContext::new(m, &func.name, &mut remarks, &mut stats);
+                let found = cx.entry_live_locals(id, func);
+                assert_eq!(
+                    &*found,
+                    &expected[..],
+                    "{} in {}",
+                    func.name,
+                    path.display()
+                );
+                functions += 1;
+            }
+        }
+    }
+    assert!(functions >= 800, "only {functions} functions");
 }

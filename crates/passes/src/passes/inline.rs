@@ -24,7 +24,9 @@
 //! After the last splice, every block whose only predecessor ends in `br` to it is appended
 //! to that predecessor (`simplify-cfg`'s block merging): `f_entry` joins `B`, and `B_cont`
 //! joins the callee's block that returns when that is its only `ret`. A continuation that no
-//! copied `ret` reaches (the callee traps on every path) has no way in and is dropped.
+//! copied `ret` reaches (the callee traps on every path) has no way in and is dropped. When
+//! every copy has a `ret`, every block is reachable (see [`merge_straight_jumps`]) and the
+//! predecessors are counted from the terminators, without building a CFG.
 //!
 //! A callee that is one block ending in `ret` is not laid out as blocks at all: its copy (the
 //! parameter copies, the body, `dst = copy v`) replaces the call inside `B`, which is exactly
@@ -65,8 +67,8 @@
 //!   ([`crate::unit_budget`]: their original size, or [`HARD_CAP`] if larger); once it is spent,
 //!   every further call is kept, `inline` callees included.
 
-use super::names::{concat, joined, Names};
-use super::simplify_cfg::{merge_blocks, remove_unreachable};
+use super::names::{concat, joined, Composed, Names};
+use super::simplify_cfg::{merge_blocks, merge_into_only_predecessors, remove_unreachable};
 use crate::pass::{OptLevel, Pass, PassContext};
 use crate::unit_budget::UnitBudget;
 use poolopt_ir::{
@@ -107,7 +109,7 @@ impl Pass for Inline {
         }
         let module = cx.module;
         let unit = cx.unit_budget();
-        let in_loop = cx.cfg(func).blocks_in_loops();
+        let in_loop = blocks_in_loops(func, cx);
         let original = func.inst_count();
         let budget = (GROWTH * original).max(original + MIN_BUDGET).min(HARD_CAP);
         let mut size = original;
@@ -121,6 +123,8 @@ impl Pass for Inline {
         };
         let mut inlined = 0u64;
         let mut kept = 0u64;
+        // Whether every copy laid out as blocks has a `ret`, so its continuation has a way in.
+        let mut every_copy_returns = true;
 
         // Walk the original blocks; a split pushes its continuation block to the work list,
         // with the original block whose name the continuations are named after.
@@ -170,6 +174,7 @@ impl Pass for Inline {
                             id: callee_id,
                             body: callee,
                             read_before_written: &live_in,
+                            copied_again: call_graph.call_sites(callee_id) > 1,
                         };
                         let copy = if returns_from_its_only_block(callee) {
                             splice_call(func, block, index, &source, &mut fresh, &mut work)
@@ -199,6 +204,7 @@ impl Pass for Inline {
                             // (whose blocks are not walked).
                             Placed::InPlace(copied) => index += copied,
                             Placed::Blocks(cont) => {
+                                every_copy_returns &= returns(callee);
                                 blocks.push((cont, looped, origin));
                                 break;
                             }
@@ -212,7 +218,7 @@ impl Pass for Inline {
         cx.stat("calls_inlined", inlined);
         cx.stat("calls_kept", kept);
         if inlined > 0 {
-            merge_straight_jumps(func, cx);
+            merge_straight_jumps(func, cx, every_copy_returns);
         }
         inlined > 0
     }
@@ -223,7 +229,34 @@ impl Pass for Inline {
 /// predecessor ([`merge_blocks`], whose soundness argument applies unchanged). The passes
 /// after the inliner then see one block where the call was, and the fact analysis evaluates
 /// fewer blocks on every sweep.
-fn merge_straight_jumps(func: &mut Function, cx: &mut PassContext<'_>) {
+///
+/// When every copy laid out as blocks has a `ret`, every block is reachable: the caller's
+/// blocks were (the verifier refuses an unreachable block), a copy's blocks are reachable from
+/// its entry as the callee's were from the callee's, and its continuation from the copied
+/// `ret`s. The predecessors are then counted from the terminators, without a CFG.
+fn merge_straight_jumps(func: &mut Function, cx: &mut PassContext<'_>, every_copy_returns: bool) {
+    if every_copy_returns {
+        let mut npreds = vec![0u32; func.blocks.len()];
+        for &p in &func.layout {
+            match func.blocks[p].terminator {
+                Some(Terminator::Br(b)) => npreds[b.index()] += 1,
+                Some(Terminator::BrIf {
+                    then_block,
+                    else_block,
+                    ..
+                }) => {
+                    npreds[then_block.index()] += 1;
+                    // A predecessor counts once, whatever the number of its edges.
+                    if else_block != then_block {
+                        npreds[else_block.index()] += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        merge_into_only_predecessors(func, cx, &mut npreds);
+        return;
+    }
     let mut cfg = cx.spare_cfg();
     cx.recompute_cfg(func, &mut cfg);
     // The continuation of a call whose callee never returns (every path traps) has no way in,
@@ -231,6 +264,34 @@ fn merge_straight_jumps(func: &mut Function, cx: &mut PassContext<'_>) {
     remove_unreachable(func, cx, &cfg);
     merge_blocks(func, cx, &cfg);
     cx.return_cfg(cfg);
+}
+
+/// Which blocks of `func` lie in a loop ([`poolopt_ir::Cfg::blocks_in_loops`]). When every
+/// branch goes to a block later in the layout, the CFG has no cycle, so no block is in a loop
+/// and no CFG need be built (the usual shape of a function that only calls others).
+fn blocks_in_loops(func: &Function, cx: &mut PassContext<'_>) -> SecondaryMap<Block, bool> {
+    let mut position = vec![0u32; func.blocks.len()];
+    for (k, &b) in func.layout.iter().enumerate() {
+        position[b.index()] = k as u32;
+    }
+    let forward = func.layout.iter().enumerate().all(|(k, &b)| {
+        func.blocks[b]
+            .terminator
+            .as_ref()
+            .is_none_or(|t| t.successors().all(|s| position[s.index()] > k as u32))
+    });
+    if forward {
+        return SecondaryMap::with_default(false);
+    }
+    cx.cfg(func).blocks_in_loops()
+}
+
+/// Whether `callee` has a `ret` (otherwise every path through it traps).
+fn returns(callee: &Function) -> bool {
+    callee
+        .layout
+        .iter()
+        .any(|&b| matches!(callee.blocks[b].terminator, Some(Terminator::Ret(_))))
 }
 
 /// For each parameter of `callee`, whether an instruction of its body assigns it (a field
@@ -375,24 +436,24 @@ fn inline_call(
         prologue,
         block_map,
         new_blocks,
+        name_cache,
         ..
     } = work;
     let (call_loc, dst) = call_at(func, block, index, args)?;
     let (callee_id, callee) = (source.id, source.body);
     fresh.prepare_names(func);
+    let callee_names = name_cache.of(source);
 
     // Room for the copies at once, not one growth after another.
     func.blocks.reserve(callee.blocks.len() + 1);
-    binding.bind(func, source, args, &mut fresh.names);
+    binding.bind(func, source, args, &mut fresh.names, callee_names);
 
     // Fresh blocks, and the continuation. A callee block no terminator names maps to `block`.
     block_map.clear();
     block_map.resize(callee.blocks.len(), block);
     new_blocks.clear();
     for &cb in &callee.layout {
-        let name = fresh
-            .names
-            .block(joined(&callee.name, &callee.blocks[cb].name));
+        let name = fresh.names.block_from(callee_names.block(callee, cb));
         let nb = func.blocks.push(BlockData {
             name,
             // The copies and, for a `ret`, its copy to the destination.
@@ -482,6 +543,9 @@ struct Callee<'c> {
     body: &'c Function,
     /// Its locals read before they are written (live on entry): reset in every copy.
     read_before_written: &'c [Local],
+    /// Whether it has more than one call site, so copies after this one may start from the
+    /// names this one composes ([`NameCache`]).
+    copied_again: bool,
 }
 
 /// What one run of the inliner makes fresh for every copy: names, and the never-assigned local
@@ -521,6 +585,70 @@ struct Work {
     block_map: Vec<Block>,
     /// The copies laid out after the call's block, and the continuation ([`inline_call`]).
     new_blocks: Vec<Block>,
+    /// The names the callees' copies start from.
+    name_cache: NameCache,
+}
+
+/// The names `<callee>_<local>` and `<callee>_<block>` that a callee's copies start from (the
+/// name a copy gets is one of these or, when it is taken, the same with a suffix), each with
+/// its hash, made when first needed.
+#[derive(Clone, Default)]
+struct CalleeNames {
+    /// By the callee's local index (a parameter bound to its argument needs none).
+    locals: Vec<Option<Composed>>,
+    /// By the callee's block index.
+    blocks: Vec<Option<Composed>>,
+}
+
+impl CalleeNames {
+    /// Empties the names and makes room for those of `callee`.
+    fn reset_for(&mut self, callee: &Function) {
+        self.locals.clear();
+        self.locals.resize_with(callee.locals.len(), || None);
+        self.blocks.clear();
+        self.blocks.resize_with(callee.blocks.len(), || None);
+    }
+
+    /// `<callee>_<local>` for the callee's local `l`.
+    fn local(&mut self, callee: &Function, l: Local) -> &Composed {
+        self.locals[l.index()]
+            .get_or_insert_with(|| Composed::new(joined(&callee.name, &callee.locals[l].name)))
+    }
+
+    /// `<callee>_<block>` for the callee's block `b`.
+    fn block(&mut self, callee: &Function, b: Block) -> &Composed {
+        self.blocks[b.index()]
+            .get_or_insert_with(|| Composed::new(joined(&callee.name, &callee.blocks[b].name)))
+    }
+}
+
+/// The [`CalleeNames`] of the callees copied so far. Those of a callee with more than one call
+/// site are kept for its next copies, in this caller or a later one: the scratch store lives
+/// for one run of the pass manager, which optimizes callers after their callees, so a callee's
+/// names no longer change once it is copied (as for [`PassContext::entry_live_locals`]). Were
+/// a kept name stale, the copy would only be named differently: whatever the base, the name
+/// sets make every name unique.
+#[derive(Default)]
+struct NameCache {
+    /// By callee; empty until its first copy (a callee has a block).
+    shared: SecondaryMap<FuncId, CalleeNames>,
+    /// Those of the single-site callee copied last.
+    once: CalleeNames,
+}
+
+impl NameCache {
+    /// The names the copy of `source` starts from.
+    fn of(&mut self, source: &Callee<'_>) -> &mut CalleeNames {
+        if !source.copied_again {
+            self.once.reset_for(source.body);
+            return &mut self.once;
+        }
+        let names = &mut self.shared[source.id];
+        if names.blocks.is_empty() {
+            names.reset_for(source.body);
+        }
+        names
+    }
 }
 
 /// The location and destination of the call at `index` of `block`, if there is one; its
@@ -577,6 +705,7 @@ fn splice_call(
         args,
         prologue,
         copy,
+        name_cache,
         ..
     } = work;
     let (call_loc, dst) = call_at(func, block, index, args)?;
@@ -587,7 +716,7 @@ fn splice_call(
         return None;
     };
     fresh.prepare_names(func);
-    binding.bind(func, source, args, &mut fresh.names);
+    binding.bind(func, source, args, &mut fresh.names, name_cache.of(source));
     binding.prologue(func, source, args, fresh, prologue);
     copy.clear();
     for kind in prologue.drain(..) {
@@ -635,6 +764,7 @@ impl Binding {
         source: &Callee<'_>,
         args: &[Operand],
         names: &mut Names,
+        callee_names: &mut CalleeNames,
     ) {
         let (callee_id, callee) = (source.id, source.body);
         func.locals.reserve(callee.locals.len() + 1);
@@ -661,7 +791,7 @@ impl Binding {
             if bound[l] {
                 continue;
             }
-            let name = names.local(joined(&callee.name, &data.name));
+            let name = names.local_from(callee_names.local(callee, l));
             let new = func.locals.push(LocalData {
                 name,
                 ty: data.ty,

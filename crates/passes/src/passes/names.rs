@@ -1,7 +1,6 @@
 //! Fresh local and block names for passes that add them (the inliner's copies of a callee's
 //! locals and blocks, struct splitting's field locals).
 
-use compact_str::ToCompactString;
 use poolopt_ir::{Function, Name};
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 use std::hash::BuildHasher;
@@ -10,6 +9,11 @@ use std::hash::BuildHasher;
 /// is not in the set is certainly new; a hash collision only makes the pass pick the next
 /// suffix. No name is cloned to fill the sets, and the outcome is deterministic (FxHash has no
 /// random seed).
+///
+/// Every name made here contains `_` (the bases are [`joined`] or [`concat`] with a `_`
+/// between their parts, [`shortened`] joins with one, a suffix is added after one), so a
+/// function's name without `_` can never be one of them: the sets leave those out and hash
+/// only the names a made one could equal.
 #[derive(Default)]
 pub(crate) struct Names {
     locals: FxHashSet<u64>,
@@ -23,9 +27,16 @@ fn name_hash(name: &str) -> u64 {
     FxBuildHasher.hash_one(name)
 }
 
-/// `a_b`, without the formatting machinery (see [`concat`]).
+/// `a_b`, without the formatting machinery (see [`concat`]). A name held inline is appended
+/// to `a` in place: the bytes need no assembling and checking as UTF-8 again.
 pub(crate) fn joined(a: &str, b: &str) -> Name {
-    concat(&[a, "_", b])
+    if a.len() + 1 + b.len() > INLINE_NAME {
+        return concat(&[a, "_", b]);
+    }
+    let mut name = Name::from(a);
+    name.push('_');
+    name.push_str(b);
+    name
 }
 
 /// The longest name [`concat`] makes. Inlining prefixes a copied local or block with its
@@ -103,9 +114,22 @@ fn floor_char_boundary(s: &str, at: usize) -> usize {
 /// The longest name held inline: `compact_str` keeps a string of up to its own size in place.
 const INLINE_NAME: usize = std::mem::size_of::<Name>();
 
-/// `base_n`, without the formatting machinery (compact_str writes integers directly).
+/// `base_n`, without the formatting machinery: the digits are written on the stack.
 fn suffixed(base: &str, n: u32) -> Name {
-    concat(&[base, "_", &n.to_compact_string()])
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    // ASCII digits are UTF-8.
+    let digits = std::str::from_utf8(&digits[at..]).unwrap_or_default();
+    joined(base, digits)
 }
 
 impl Names {
@@ -119,48 +143,109 @@ impl Names {
 
     /// Makes these the names of `func` (as [`Names::of`]), in the sets' storage.
     pub(crate) fn reset(&mut self, func: &Function) {
-        let hashes_with_room =
-            |set: &mut FxHashSet<u64>, names: &mut dyn Iterator<Item = u64>, len: usize| {
-                set.clear();
-                set.reserve(2 * len + 16);
-                set.extend(names);
-            };
         hashes_with_room(
             &mut self.locals,
-            &mut func.locals.values().map(|l| name_hash(&l.name)),
+            func.locals.values().map(|l| &l.name),
             func.locals.len(),
         );
         hashes_with_room(
             &mut self.blocks,
-            &mut func.blocks.values().map(|b| name_hash(&b.name)),
+            func.blocks.values().map(|b| &b.name),
             func.blocks.len(),
         );
         self.next_suffix.clear();
     }
 
-    fn fresh(set: &mut FxHashSet<u64>, next_suffix: &mut FxHashMap<u64, u32>, base: Name) -> Name {
-        let h = name_hash(&base);
+    /// `None` when `base` (hashed `h`) is new, now taken; otherwise the first `base_n` not
+    /// taken, now taken.
+    fn fresh(
+        set: &mut FxHashSet<u64>,
+        next_suffix: &mut FxHashMap<u64, u32>,
+        base: &str,
+        h: u64,
+    ) -> Option<Name> {
+        debug_assert!(could_be_made(base), "`{base}` could equal a name left out");
         if set.insert(h) {
-            return base;
+            return None;
         }
         let next = next_suffix.entry(h).or_insert(2);
         loop {
-            let candidate = suffixed(&base, *next);
+            let candidate = suffixed(base, *next);
             *next += 1;
             if set.insert(name_hash(&candidate)) {
-                return candidate;
+                return Some(candidate);
             }
         }
     }
 
     /// A local name: `base`, or `base_2`, `base_3`, … (then taken).
     pub(crate) fn local(&mut self, base: Name) -> Name {
-        Self::fresh(&mut self.locals, &mut self.next_suffix, base)
+        let h = name_hash(&base);
+        Self::fresh(&mut self.locals, &mut self.next_suffix, &base, h).unwrap_or(base)
+    }
+
+    /// A local name from a base kept with its hash ([`Composed`]), as [`Names::local`].
+    pub(crate) fn local_from(&mut self, base: &Composed) -> Name {
+        Self::fresh(
+            &mut self.locals,
+            &mut self.next_suffix,
+            &base.name,
+            base.hash,
+        )
+        .unwrap_or_else(|| base.name.clone())
     }
 
     /// A block name, as [`Names::local`].
     pub(crate) fn block(&mut self, base: Name) -> Name {
-        Self::fresh(&mut self.blocks, &mut self.next_suffix, base)
+        let h = name_hash(&base);
+        Self::fresh(&mut self.blocks, &mut self.next_suffix, &base, h).unwrap_or(base)
+    }
+
+    /// A block name from a base kept with its hash, as [`Names::local_from`].
+    pub(crate) fn block_from(&mut self, base: &Composed) -> Name {
+        Self::fresh(
+            &mut self.blocks,
+            &mut self.next_suffix,
+            &base.name,
+            base.hash,
+        )
+        .unwrap_or_else(|| base.name.clone())
+    }
+}
+
+/// Fills `set` with the hashes of the `names` a made one could equal, with room for `len`
+/// more.
+fn hashes_with_room<'n>(
+    set: &mut FxHashSet<u64>,
+    names: impl Iterator<Item = &'n Name>,
+    len: usize,
+) {
+    set.clear();
+    set.reserve(2 * len + 16);
+    set.extend(
+        names
+            .filter(|name| could_be_made(name))
+            .map(|name| name_hash(name)),
+    );
+}
+
+/// Whether a name could be one [`Names`] makes (see there): one with a `_`.
+fn could_be_made(name: &str) -> bool {
+    name.as_bytes().contains(&b'_')
+}
+
+/// A base name with its hash, for a base that names are made from again and again (the
+/// inliner's `<callee>_<local>` for every copy of a callee): composed and hashed once.
+#[derive(Clone)]
+pub(crate) struct Composed {
+    name: Name,
+    hash: u64,
+}
+
+impl Composed {
+    pub(crate) fn new(name: Name) -> Composed {
+        let hash = name_hash(&name);
+        Composed { name, hash }
     }
 }
 
@@ -183,6 +268,28 @@ mod tests {
             &*concat(&[&long, "_", "_", &exactly]),
             format!("{long}__{exactly}")
         );
+    }
+
+    /// A function's names with `_` are taken (a made name equal to one gets the next
+    /// suffix); those without are left out of the sets, no made name being one of them.
+    #[test]
+    fn made_names_avoid_the_functions_names_with_underscores() {
+        let src = "fn f(g_t: i64) -> i64 {\n    var t: i64\n    var g: i64\nentry:\n    \
+                   t = copy g_t\n    ret t\n}\n";
+        let module = poolopt_ir::parse(src).unwrap();
+        let func = module.funcs.values().next().unwrap();
+        let mut names = Names::of(func);
+        assert_eq!(&*names.local(joined("g", "t")), "g_t_2");
+        let kept = Composed::new(joined("g", "t"));
+        assert_eq!(&*names.local_from(&kept), "g_t_3");
+        let other = Composed::new(joined("h", "t"));
+        assert_eq!(&*names.local_from(&other), "h_t");
+        assert_eq!(&*names.local_from(&other), "h_t_2");
+        assert_eq!(&*names.block(joined("entry", "x")), "entry_x");
+        assert_eq!(&*names.block(joined("entry", "x")), "entry_x_2");
+        // Locals and blocks are named apart.
+        assert_eq!(&*names.block(joined("h", "t")), "h_t");
+        assert!(!could_be_made("g") && !could_be_made("entry") && could_be_made("g_t"));
     }
 
     #[test]

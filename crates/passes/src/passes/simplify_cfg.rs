@@ -23,7 +23,9 @@
 
 use crate::analysis::Cfg;
 use crate::pass::{OptLevel, Pass, PassContext};
-use poolopt_ir::{display_terminator, Block, Function, Operand, SecondaryMap, Terminator};
+use poolopt_ir::{
+    display_terminator, Block, EntityRef, Function, Operand, SecondaryMap, Terminator,
+};
 
 /// The CFG simplification pass.
 pub struct SimplifyCfg;
@@ -284,26 +286,38 @@ pub(crate) fn merge_blocks(func: &mut Function, cx: &mut PassContext<'_>, cfg: &
     if !candidate {
         return false;
     }
-    // Number of distinct reachable predecessor blocks, kept up to date across merges.
-    let mut npreds: SecondaryMap<Block, usize> = SecondaryMap::with_capacity(func.blocks.len());
+    let mut npreds = vec![0u32; func.blocks.len()];
     for &b in &func.layout {
-        npreds[b] = cfg
+        npreds[b.index()] = cfg
             .preds(b)
             .iter()
             .filter(|&&p| cfg.is_reachable(p))
-            .count();
+            .count() as u32;
     }
-    let mut removed: SecondaryMap<Block, bool> = SecondaryMap::with_capacity(func.blocks.len());
-    let mut changed = false;
+    merge_into_only_predecessors(func, cx, &mut npreds)
+}
+
+/// The merging of [`merge_blocks`], given for each block of the layout (by index) its number
+/// of distinct reachable predecessor blocks, `npreds`, which the merges keep up to date.
+pub(crate) fn merge_into_only_predecessors(
+    func: &mut Function,
+    cx: &mut PassContext<'_>,
+    npreds: &mut [u32],
+) -> bool {
+    let Some(entry) = func.entry() else {
+        return false;
+    };
+    let mut merged = 0;
     for index in 0..func.layout.len() {
         let p = func.layout[index];
-        if removed[p] {
+        // Merged into an earlier block of the layout.
+        if npreds[p.index()] == MERGED {
             continue;
         }
         while let Some(Terminator::Br(b)) = func.blocks[p].terminator {
             // B has no other predecessor, so it has no edge to itself either: after the merge
             // P's new terminator never targets B, and B's successors just trade B for P.
-            if b == p || b == entry || npreds[b] != 1 || removed[b] {
+            if b == p || b == entry || npreds[b.index()] != 1 {
                 break;
             }
             let moved = std::mem::take(&mut func.blocks[b].insts);
@@ -320,13 +334,18 @@ pub(crate) fn merge_blocks(func: &mut Function, cx: &mut PassContext<'_>, cfg: &
                     func.blocks[b].name, func.blocks[p].name
                 )
             });
-            cx.stat("blocks_merged", 1);
-            removed[b] = true;
-            changed = true;
+            npreds[b.index()] = MERGED;
+            merged += 1;
         }
     }
-    if changed {
-        func.layout.retain(|&b| !removed[b]);
+    if merged == 0 {
+        return false;
     }
-    changed
+    // One bump for all: the counter comes out the same as with one per merge.
+    cx.stat("blocks_merged", merged);
+    func.layout.retain(|&b| npreds[b.index()] != MERGED);
+    true
 }
+
+/// The predecessor count [`merge_into_only_predecessors`] gives a block it merged away.
+const MERGED: u32 = u32::MAX;
