@@ -186,13 +186,7 @@ impl Names {
 
     /// A local name from a base kept with its hash ([`Composed`]), as [`Names::local`].
     pub(crate) fn local_from(&mut self, base: &Composed) -> Name {
-        Self::fresh(
-            &mut self.locals,
-            &mut self.next_suffix,
-            &base.name,
-            base.hash,
-        )
-        .unwrap_or_else(|| base.name.clone())
+        Self::fresh_from(&mut self.locals, &mut self.next_suffix, base)
     }
 
     /// A block name, as [`Names::local`].
@@ -203,13 +197,16 @@ impl Names {
 
     /// A block name from a base kept with its hash, as [`Names::local_from`].
     pub(crate) fn block_from(&mut self, base: &Composed) -> Name {
-        Self::fresh(
-            &mut self.blocks,
-            &mut self.next_suffix,
-            &base.name,
-            base.hash,
-        )
-        .unwrap_or_else(|| base.name.clone())
+        Self::fresh_from(&mut self.blocks, &mut self.next_suffix, base)
+    }
+
+    /// `base` or, when taken, the first free suffixed form of it, taken in `set`.
+    fn fresh_from(
+        set: &mut FxHashSet<u64>,
+        next_suffix: &mut FxHashMap<u64, u32>,
+        base: &Composed,
+    ) -> Name {
+        Self::fresh(set, next_suffix, &base.name, base.hash).unwrap_or_else(|| base.name.clone())
     }
 }
 
