@@ -13,11 +13,12 @@
 //!    goes. Everything else that may trap or touch memory (a checked `get`, a division, `new`)
 //!    stays, with a missed remark saying why.
 //! 2. Locals that no placed instruction or terminator mentions are removed from the function,
-//!    parameters never. A `PrimaryMap` cannot delete an entry, so the pass rebuilds the locals
-//!    map with the survivors in their original order and renumbers every reference (placed
-//!    instructions, terminators, parameters). The instruction arena is compacted at the same
-//!    time (instructions no block holds any more are dropped), so no stale instruction can
-//!    refer to a removed local. Cached analyses keyed by locals are invalidated.
+//!    parameters never. A `PrimaryMap` cannot delete an entry, so the pass turns the locals
+//!    map into a vector, keeps the survivors in their original order (in place) and renumbers
+//!    every reference (placed instructions, terminators, parameters). The instruction arena is
+//!    compacted at the same time, in place, into placement order (instructions no block holds
+//!    any more are dropped), so no stale instruction can refer to a removed local. Cached
+//!    analyses keyed by locals are invalidated.
 //!
 //! Soundness: a removable instruction computes a value (reading an element whose index a pass
 //! proved in range, for `get.unchecked`) and writes one local; if that local is not
@@ -33,7 +34,7 @@ use crate::analysis::Liveness;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
     display_inst_kind, Block, EntityRef, Function, Inst, InstData, InstKind, Local, LocalData,
-    Operand, PrimaryMap,
+    Operand,
 };
 
 /// The dead code and dead local elimination pass.
@@ -55,9 +56,11 @@ impl Pass for DeadLocalElim {
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         // One sweep under strong liveness removes everything repeated sweeps under plain
         // liveness would (and dead cycles besides).
-        let mut scratch: SweepScratch = cx.take_scratch();
-        let strong = Liveness::compute_strong_in(func, cx.cfg(func), &mut scratch.strong);
-        let mut changed = sweep(func, cx, &strong, false, &mut scratch);
+        // Boxed: the work space is large, and the store hands it over by value.
+        let mut scratch: Box<Scratch> = cx.take_scratch();
+        let strong = Liveness::compute_strong_in(func, cx.cfg(func), &mut scratch.sweep.strong);
+        let mut changed = sweep(func, cx, &strong, false, &mut scratch.sweep);
+        scratch.sweep.strong.recycle(strong);
         if changed {
             // Only instructions went: the CFG stays valid, liveness does not.
             cx.invalidate_dataflow();
@@ -66,14 +69,14 @@ impl Pass for DeadLocalElim {
             // A last sweep under plain liveness that changes nothing and reports what stays,
             // and why.
             let live = cx.liveness(func).clone();
-            sweep(func, cx, &live, true, &mut scratch);
+            sweep(func, cx, &live, true, &mut scratch.sweep);
         }
-        cx.give_scratch(scratch);
-        if remove_unused_locals(func, cx) {
+        if remove_unused_locals(func, cx, &mut scratch.renumber) {
             changed = true;
             // Locals were renumbered: every analysis keyed by locals goes; the CFG stays.
             cx.invalidate_dataflow();
         }
+        cx.give_scratch(scratch);
         changed
     }
 }
@@ -92,15 +95,35 @@ fn kept_reason(kind: &InstKind) -> &'static str {
     }
 }
 
-/// The buffers of [`sweep`], kept from one function to the next
-/// ([`PassContext::take_scratch`]); every one is overwritten before it is read.
+/// The pass's buffers, kept from one function to the next ([`PassContext::take_scratch`]).
 #[derive(Default)]
+struct Scratch {
+    sweep: SweepScratch,
+    renumber: RenumberScratch,
+}
+
+/// The room the pass's buffers start with: enough for an ordinary function, rather than
+/// growing step by step (a reallocation each) over the first few.
+const MIN_ROOM: usize = 64;
+
+/// The buffers of [`sweep`]; every one is overwritten before it is read.
 struct SweepScratch {
     /// The strong liveness's work space.
     strong: StrongScratch,
     blocks: Vec<Block>,
     live: LiveWalk,
     keep: Vec<bool>,
+}
+
+impl Default for SweepScratch {
+    fn default() -> SweepScratch {
+        SweepScratch {
+            strong: StrongScratch::default(),
+            blocks: Vec::with_capacity(MIN_ROOM),
+            live: LiveWalk::default(),
+            keep: Vec::with_capacity(MIN_ROOM),
+        }
+    }
 }
 
 /// One backward sweep over every reachable block, with `liveness` giving each block's
@@ -241,23 +264,58 @@ fn for_each_local_mut(kind: &mut InstKind, mut f: impl FnMut(&mut Local)) {
     });
 }
 
+/// The buffers of [`remove_unused_locals`]; every one is overwritten before it is read.
+struct RenumberScratch {
+    /// Per local: [`NONE`] until a parameter, placed instruction or terminator mentions it,
+    /// then its number among the survivors.
+    local_number: Vec<u32>,
+    /// Per instruction of the old arena: where it is now, during the compaction.
+    position: Vec<u32>,
+    /// Per arena slot: which instruction of the old arena it holds now.
+    holder: Vec<u32>,
+    /// Per block: whether the layout holds it.
+    in_layout: Vec<bool>,
+}
+
+impl Default for RenumberScratch {
+    fn default() -> RenumberScratch {
+        RenumberScratch {
+            local_number: Vec::with_capacity(MIN_ROOM),
+            position: Vec::with_capacity(MIN_ROOM),
+            holder: Vec::with_capacity(MIN_ROOM),
+            in_layout: Vec::with_capacity(MIN_ROOM),
+        }
+    }
+}
+
+/// No number: a local nothing mentions.
+const NONE: u32 = u32::MAX;
+
 /// Removes locals nothing mentions (parameters excepted), renumbering the rest, and compacts
 /// the instruction arena. Returns whether any local was removed.
-fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-    // Plain vectors sized once: growing entity maps index by index costs a reallocation each.
-    let mut used = vec![false; func.locals.len()];
+fn remove_unused_locals(
+    func: &mut Function,
+    cx: &mut PassContext<'_>,
+    scratch: &mut RenumberScratch,
+) -> bool {
+    let RenumberScratch {
+        local_number,
+        position,
+        holder,
+        in_layout,
+    } = scratch;
+    local_number.clear();
+    local_number.resize(func.locals.len(), NONE);
     let mut mark = |l: Local| {
-        if let Some(u) = used.get_mut(l.index()) {
-            *u = true;
+        if let Some(n) = local_number.get_mut(l.index()) {
+            *n = 0;
         }
     };
     for &p in &func.params {
         mark(p);
     }
-    let mut placed = 0;
     for &block in &func.layout {
         let data = &func.blocks[block];
-        placed += data.insts.len();
         for &inst in &data.insts {
             let kind = &func.insts[inst].kind;
             if let Some(d) = kind.def() {
@@ -273,77 +331,81 @@ fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
             mark(l);
         }
     }
-    let used = |l: Local| used[l.index()];
-    let dead = func.locals.keys().filter(|&l| !used(l)).count();
+    let dead = local_number.iter().filter(|&&n| n == NONE).count();
     if dead == 0 {
         return false;
     }
-    let entry = func.entry();
-    for (l, data) in func.locals.iter() {
-        if used(l) {
-            continue;
-        }
-        let msg = || format!("unused local `{}` removed", data.name);
-        if let Some(entry) = entry {
-            cx.applied_with(func, entry, data.loc, msg);
+    if let (true, Some(entry)) = (cx.remarks_enabled(), func.entry()) {
+        for (l, data) in func.locals.iter() {
+            if local_number[l.index()] == NONE {
+                let msg = || format!("unused local `{}` removed", data.name);
+                cx.applied_with(func, entry, data.loc, msg);
+            }
         }
     }
     cx.stat("locals_removed", dead as u64);
 
-    // Renumber the survivors in their original order.
-    let mut new_locals: PrimaryMap<Local, LocalData> =
-        PrimaryMap::with_capacity(func.locals.len() - dead);
-    let mut remap: Vec<Option<Local>> = vec![None; func.locals.len()];
-    for (l, data) in std::mem::take(&mut func.locals) {
-        if used(l) {
-            remap[l.index()] = Some(new_locals.push(data));
-        }
+    // Renumber the survivors in their original order, in place.
+    for (survivor, n) in local_number.iter_mut().filter(|n| **n != NONE).enumerate() {
+        *n = survivor as u32;
     }
-    let remapped = |l: Local| remap.get(l.index()).copied().flatten();
+    let mut locals: Vec<LocalData> = std::mem::take(&mut func.locals).into();
+    let mut index = 0;
+    locals.retain(|_| {
+        index += 1;
+        local_number[index - 1] != NONE
+    });
+    func.locals = locals.into();
+    let remapped = |l: Local| match local_number.get(l.index()) {
+        Some(&n) if n != NONE => Some(Local::new(n as usize)),
+        _ => None,
+    };
     let fix = |l: &mut Local| {
         if let Some(n) = remapped(*l) {
             *l = n;
         }
     };
-    // Compact the arena: only placed instructions survive, renumbered in placement order.
-    // Each is moved out of the old arena (a placeholder without storage left behind, dropped
-    // with the old arena's unplaced instructions).
-    let mut new_insts: PrimaryMap<Inst, InstData> = PrimaryMap::with_capacity(placed);
-    let mut inst_map: Vec<Option<Inst>> = vec![None; func.insts.len()];
-    let mut old: Vec<InstData> = std::mem::take(&mut func.insts).into();
+    // Compact the arena in place: only placed instructions survive, renumbered in placement
+    // order. The instruction placed `n`-th is swapped into slot `n` (what held that slot goes
+    // where it came from), so each moves at most once and one already in its slot not at
+    // all; what is left past the placed ones (instructions no block holds) is dropped.
+    let mut arena: Vec<InstData> = std::mem::take(&mut func.insts).into();
+    position.clear();
+    position.extend(0..arena.len() as u32);
+    holder.clear();
+    holder.extend(0..arena.len() as u32);
+    let mut placed = 0;
     for &block in &func.layout {
-        for &inst in &func.blocks[block].insts {
-            if inst_map.get(inst.index()).is_none_or(Option::is_some) {
-                continue; // placed twice: the verifier rejects this; keep one copy
-            }
-            let Some(slot) = old.get_mut(inst.index()) else {
-                continue;
-            };
-            let placeholder = InstData {
-                kind: InstKind::Copy {
-                    dst: Local::new(0),
-                    src: Operand::Const(0),
-                },
-                loc: slot.loc,
-            };
-            let mut data = std::mem::replace(slot, placeholder);
-            for_each_local_mut(&mut data.kind, fix);
-            inst_map[inst.index()] = Some(new_insts.push(data));
-        }
-    }
-    drop(old);
-    for index in 0..func.layout.len() {
-        let data = &mut func.blocks[func.layout[index]];
+        let data = &mut func.blocks[block];
         for inst in data.insts.iter_mut() {
-            if let Some(n) = inst_map.get(inst.index()).copied().flatten() {
-                *inst = n;
+            let Some(&at) = position.get(inst.index()) else {
+                continue; // not in the arena: the verifier rejects this
+            };
+            let at = at as usize;
+            if at < placed {
+                // Placed twice (the verifier rejects this): both refer to the one copy.
+                *inst = Inst::new(at);
+                continue;
             }
+            if at != placed {
+                arena.swap(placed, at);
+                let displaced = holder[placed];
+                position[displaced as usize] = at as u32;
+                holder[at] = displaced;
+                position[inst.index()] = placed as u32;
+                holder[placed] = inst.index() as u32;
+            }
+            for_each_local_mut(&mut arena[placed].kind, fix);
+            *inst = Inst::new(placed);
+            placed += 1;
         }
         if let Some(Operand::Local(l)) = data.terminator.as_mut().and_then(|t| t.used_operand_mut())
         {
             fix(l);
         }
     }
+    arena.truncate(placed);
+    func.insts = arena.into();
     for p in func.params.iter_mut() {
         fix(p);
     }
@@ -352,7 +414,8 @@ fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
     // terminators well-formed. (The layout holds each block at most once: when it is as long
     // as the block arena, it holds every block.)
     if func.layout.len() < func.blocks.len() {
-        let mut in_layout = vec![false; func.blocks.len()];
+        in_layout.clear();
+        in_layout.resize(func.blocks.len(), false);
         for &b in &func.layout {
             in_layout[b.index()] = true;
         }
@@ -367,7 +430,5 @@ fn remove_unused_locals(func: &mut Function, cx: &mut PassContext<'_>) -> bool {
             }
         }
     }
-    func.locals = new_locals;
-    func.insts = new_insts;
     true
 }

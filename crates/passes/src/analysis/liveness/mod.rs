@@ -12,8 +12,9 @@ mod walk;
 
 use super::cfg::Cfg;
 pub use explore::ExploreScratch;
-use poolopt_ir::{Block, EntityRef, Function, InstKind, Local, Operand};
+use poolopt_ir::{Block, BlockData, EntityRef, Function, InstKind, Local, Operand};
 pub use walk::LiveWalk;
+use walk::{DenseWalk, NumberedWalk, WalkSet};
 
 /// Up to this many words a set is cleared whole; a larger one remembers which words it set.
 const SMALL_SET_WORDS: usize = 8;
@@ -82,19 +83,41 @@ impl LocalSet {
 }
 
 /// The work space of [`Liveness::compute_strong_in`].
-#[derive(Default)]
 pub struct StrongScratch {
-    /// The set walked backwards through a block.
+    /// The set walked backwards through a block (under a boundary numbering).
     cur: LiveWalk,
-    /// A block's new live-in set, over the boundary bits.
-    new_in: Vec<u64>,
+    /// What a block's new live-out set adds to its old one, over the boundary bits.
+    grown: Vec<u64>,
     /// Which blocks are to be walked (again).
     queued: Vec<bool>,
+    /// Per block, `words` words: the bits of the locals the block defines (recorded by its
+    /// first walk). A block whose live-out set grew by none of them needs no second walk.
+    defines: Vec<u64>,
     /// The work space of exploration.
     explore: ExploreScratch,
     /// Per block (by index), whether the last walk of it met a definition of a local not
     /// strongly live after it (see [`StrongScratch::has_dead_definition`]).
     dead_definition: Vec<bool>,
+    /// The storage of a liveness handed back ([`StrongScratch::recycle`]), for the next one.
+    spare_sets: Vec<u64>,
+}
+
+/// The room a new [`StrongScratch`]'s per-block buffers start with: enough for an ordinary
+/// function, rather than growing step by step (a reallocation each) over the first few.
+const MIN_BLOCKS: usize = 64;
+
+impl Default for StrongScratch {
+    fn default() -> StrongScratch {
+        StrongScratch {
+            cur: LiveWalk::default(),
+            grown: Vec::new(),
+            queued: Vec::with_capacity(MIN_BLOCKS),
+            defines: Vec::with_capacity(MIN_BLOCKS),
+            explore: ExploreScratch::default(),
+            dead_definition: Vec::with_capacity(MIN_BLOCKS),
+            spare_sets: Vec::with_capacity(2 * MIN_BLOCKS),
+        }
+    }
 }
 
 impl StrongScratch {
@@ -105,6 +128,12 @@ impl StrongScratch {
     /// exploration, which does not record it.)
     pub fn has_dead_definition(&self, block: Block) -> bool {
         self.dead_definition.get(block.index()).is_none_or(|&d| d)
+    }
+
+    /// Keeps the storage of `live` (a strong liveness computed with this scratch and no longer
+    /// needed) for the next computation.
+    pub fn recycle(&mut self, live: Liveness) {
+        self.spare_sets = live.sets;
     }
 }
 
@@ -315,12 +344,20 @@ fn exposed_locals(func: &Function, blocks: &[Block]) -> Vec<bool> {
 impl Liveness {
     /// An all-empty liveness over `func`'s boundary locals.
     fn empty(func: &Function, cfg: &Cfg) -> Liveness {
+        Liveness::empty_in(func, cfg, Vec::new())
+    }
+
+    /// [`Liveness::empty`] with its sets in `sets` (storage to reuse; its contents are
+    /// overwritten).
+    fn empty_in(func: &Function, cfg: &Cfg, mut sets: Vec<u64>) -> Liveness {
         let numbering = Numbering::of(func, cfg);
         let w = numbering.bits().div_ceil(64).max(1);
         let nb = func.blocks.len();
+        sets.clear();
+        sets.resize(2 * nb * w, 0);
         Liveness {
             words: w,
-            sets: vec![0u64; 2 * nb * w],
+            sets,
             out: nb * w,
             numbering,
         }
@@ -453,8 +490,9 @@ impl Liveness {
     /// dataflow, this finds in one go everything that repeated rounds of "remove dead
     /// instructions, recompute liveness" find, and also dead cycles (`x = add x, 1` in a loop
     /// with `x` read nowhere else). Not distributive, so a block's transfer walks its
-    /// instructions; sets start empty and only grow (the transfer is monotone), so the
-    /// worklist reaches the least fixpoint.
+    /// instructions (again only when its live-out set gained a local the block defines: any
+    /// other passes through unchanged); sets start empty and only grow (the transfer is
+    /// monotone), so the worklist reaches the least fixpoint.
     pub fn compute_strong(func: &Function, cfg: &Cfg) -> Liveness {
         Liveness::compute_strong_in(func, cfg, &mut StrongScratch::default())
     }
@@ -478,21 +516,25 @@ impl Liveness {
         scratch: &mut StrongScratch,
         max_sweeps: usize,
     ) -> Option<Liveness> {
-        let mut live = Liveness::empty(func, cfg);
+        let mut live = Liveness::empty_in(func, cfg, std::mem::take(&mut scratch.spare_sets));
         let w = live.words;
         let nb = func.blocks.len();
         let StrongScratch {
             cur,
-            new_in,
+            grown,
             queued,
+            defines,
             dead_definition,
             ..
         } = scratch;
         dead_definition.clear();
         dead_definition.resize(nb, false);
-        // `cur` is started afresh per block (`LiveWalk::start_from`).
-        new_in.clear();
-        new_in.resize(w, 0);
+        // `cur` is started afresh per block (`LiveWalk::start_from`); `defines` is written by
+        // each block's first walk, in the first sweep, before it is read.
+        grown.clear();
+        grown.resize(w, 0);
+        defines.clear();
+        defines.resize(nb * w, 0);
         // Sweeps in post-order (successors first) over the blocks marked dirty: a block is
         // walked again only when the live-in set of one of its successors grew. A change
         // reaches a predecessor earlier in the reverse post-order in the same sweep, and one
@@ -503,6 +545,7 @@ impl Liveness {
         // least fixpoint.
         queued.clear();
         queued.resize(nb, true);
+        let (live_in, live_out) = live.sets.split_at_mut(live.out);
         let mut dirty = true;
         let mut sweeps = 0;
         while dirty {
@@ -517,47 +560,69 @@ impl Liveness {
                     continue;
                 }
                 queued[b] = false;
-                let out = live.out;
+                let words = b * w..(b + 1) * w;
+                // The new live-out set, and what it adds to the old one (`grown`): when the
+                // block defines none of those locals, they pass through it untouched — every
+                // definition is as live as before, so the walk would make the same decisions
+                // and only add them to the live-in set. Then that is the new live-in set, without
+                // a walk (and the block's dead definitions stay as they were). In the first
+                // sweep every block is walked: its sets are still empty.
+                let mut walk = sweeps == 1;
                 for k in 0..w {
                     let mut o = 0u64;
                     for &s in cfg.succs(blk) {
-                        o |= live.sets[s.index() * w + k];
+                        o |= live_in[s.index() * w + k];
                     }
-                    live.sets[out + b * w + k] = o;
+                    let slot = &mut live_out[b * w + k];
+                    grown[k] = o & !*slot;
+                    *slot = o;
+                    walk |= grown[k] & defines[b * w + k] != 0;
                 }
-                cur.start_from(live.live_out(blk));
-                let numbering = &live.numbering;
-                let data = &func.blocks[blk];
-                if let Some(Operand::Local(l)) =
-                    data.terminator.as_ref().and_then(|t| t.used_operand())
-                {
-                    cur.insert_in(numbering, l);
-                }
-                let mut dead = false;
-                for &inst in data.insts.iter().rev() {
-                    let kind = &func.insts[inst].kind;
-                    if let Some(d) = kind.def() {
-                        let live_after = cur.contains_in(numbering, d);
-                        dead |= !live_after;
-                        if !live_after && kind.is_removable_when_dead() {
-                            continue;
+                let changed = if walk {
+                    let data = &func.blocks[blk];
+                    let defined = &mut defines[words.clone()];
+                    let out = &live_out[words.clone()];
+                    let new_in = &mut live_in[words];
+                    // Without a boundary numbering every local has its own bit, at most
+                    // `DENSE_LOCALS` of them: the walk keeps them in a fixed array (of one
+                    // word, for at most 64 locals).
+                    let (dead, changed) = match live.numbering {
+                        Numbering::Every { num_locals } if w == 1 => {
+                            let mut set = DenseWalk::<1>::start(out, num_locals);
+                            let dead = strong_transfer(func, data, &mut set, defined);
+                            (dead, overwrite(new_in, set.bits()))
                         }
-                        if !matches!(kind, InstKind::SetField { .. }) {
-                            cur.remove_in(numbering, d);
+                        Numbering::Every { num_locals } => {
+                            let mut set =
+                                DenseWalk::<{ DENSE_LOCALS / 64 }>::start(out, num_locals);
+                            let dead = strong_transfer(func, data, &mut set, defined);
+                            (dead, overwrite(new_in, set.bits()))
                         }
+                        Numbering::Boundary { .. } => {
+                            cur.start_from(LiveSet {
+                                words: out,
+                                numbering: &live.numbering,
+                            });
+                            let mut set = NumberedWalk {
+                                walk: cur,
+                                numbering: &live.numbering,
+                            };
+                            let dead = strong_transfer(func, data, &mut set, defined);
+                            // The walk's boundary bits are the new live-in set.
+                            (dead, overwrite(new_in, cur.bits()))
+                        }
+                    };
+                    dead_definition[b] = dead;
+                    changed
+                } else {
+                    let mut changed = false;
+                    for (i, &g) in live_in[words].iter_mut().zip(grown.iter()) {
+                        changed |= g & !*i != 0;
+                        *i |= g;
                     }
-                    kind.for_each_use(|op| {
-                        if let Operand::Local(l) = op {
-                            cur.insert_in(numbering, l);
-                        }
-                    });
-                }
-                dead_definition[b] = dead;
-                // The walk's boundary bits are the new live-in set.
-                new_in.copy_from_slice(&cur.bits()[..w]);
-                let slot = &mut live.sets[b * w..(b + 1) * w];
-                if *slot != new_in[..] {
-                    slot.copy_from_slice(new_in);
+                    changed
+                };
+                if changed {
                     for &p in cfg.preds(blk) {
                         if cfg.is_reachable(p) && !queued[p.index()] {
                             queued[p.index()] = true;
@@ -620,4 +685,52 @@ impl Liveness {
         }
         self.live_out(block).contains(local)
     }
+}
+
+/// Overwrites `set` with the first words of `new`; returns whether that changed it.
+fn overwrite(set: &mut [u64], new: &[u64]) -> bool {
+    let mut changed = false;
+    for (s, &n) in set.iter_mut().zip(new) {
+        changed |= *s != n;
+        *s = n;
+    }
+    changed
+}
+
+/// Strong liveness's transfer through one block: walks `data` backwards from the set in
+/// `set` (the block's live-out set), which it leaves holding the block's live-in set. Sets in
+/// `defined` the bits of the locals the block defines, and returns whether one of its
+/// definitions writes a local not live after it.
+fn strong_transfer(
+    func: &Function,
+    data: &BlockData,
+    set: &mut impl WalkSet,
+    defined: &mut [u64],
+) -> bool {
+    if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
+        set.insert(l);
+    }
+    let mut dead = false;
+    for &inst in data.insts.iter().rev() {
+        let kind = &func.insts[inst].kind;
+        if let Some(d) = kind.def() {
+            if let Some(g) = set.bit_of(d) {
+                defined[g / 64] |= 1 << (g % 64);
+            }
+            let live_after = set.contains(d);
+            dead |= !live_after;
+            if !live_after && kind.is_removable_when_dead() {
+                continue;
+            }
+            if !matches!(kind, InstKind::SetField { .. }) {
+                set.remove(d);
+            }
+        }
+        kind.for_each_use(|op| {
+            if let Operand::Local(l) = op {
+                set.insert(l);
+            }
+        });
+    }
+    dead
 }

@@ -10,9 +10,11 @@
 //! a third of `opt -O2`'s 1.6 s). A [`LiveWalk`] keeps the boundary locals in the liveness's
 //! own bits, started by copying words, and every other local (one that is live into no block,
 //! hence out of none) in a set of its own, emptied in time proportional to what was put in.
+//! Strong liveness's transfer runs over a [`WalkSet`]: a [`LiveWalk`] under a boundary
+//! numbering, else a [`DenseWalk`], a few words in a fixed array.
 
 use super::{LiveSet, Liveness, LocalSet, Numbering};
-use poolopt_ir::{Block, Local};
+use poolopt_ir::{Block, EntityRef, Local};
 
 /// The locals live at one point of a block during a backward walk (see the module docs).
 #[derive(Clone, Debug, Default)]
@@ -95,5 +97,90 @@ impl LiveWalk {
     /// The walk's boundary locals, in the liveness's bits.
     pub(super) fn bits(&self) -> &[u64] {
         &self.bits
+    }
+}
+
+/// The set of a backward walk through one block, over the bits of a liveness's sets (for
+/// strong liveness's transfer, which runs over either kind of numbering).
+pub(super) trait WalkSet {
+    /// The bit of `l` in the liveness's sets, if they range over it.
+    fn bit_of(&self, l: Local) -> Option<usize>;
+    fn contains(&self, l: Local) -> bool;
+    fn insert(&mut self, l: Local);
+    fn remove(&mut self, l: Local);
+}
+
+/// A [`LiveWalk`] with the numbering of the liveness it started from.
+pub(super) struct NumberedWalk<'a> {
+    pub walk: &'a mut LiveWalk,
+    pub numbering: &'a Numbering,
+}
+
+impl WalkSet for NumberedWalk<'_> {
+    fn bit_of(&self, l: Local) -> Option<usize> {
+        self.numbering.bit_of(l)
+    }
+
+    fn contains(&self, l: Local) -> bool {
+        self.walk.contains_in(self.numbering, l)
+    }
+
+    fn insert(&mut self, l: Local) {
+        self.walk.insert_in(self.numbering, l);
+    }
+
+    fn remove(&mut self, l: Local) {
+        self.walk.remove_in(self.numbering, l);
+    }
+}
+
+/// The walk under a liveness without a boundary numbering (`Numbering::Every`: at most
+/// [`super::DENSE_LOCALS`] locals, each its own bit): the bits in a fixed array of `WORDS`
+/// words (one for the ordinary function of at most 64 locals), started by copying that many,
+/// with no numbering to consult and no side set (a [`LiveWalk`] costs a copy into a vector per
+/// block and a numbering lookup per operand).
+pub(super) struct DenseWalk<const WORDS: usize> {
+    bits: [u64; WORDS],
+    num_locals: usize,
+}
+
+impl<const WORDS: usize> DenseWalk<WORDS> {
+    /// Starts a walk from `out` (a block's live-out set, over `num_locals` locals, at most
+    /// `WORDS` words).
+    pub fn start(out: &[u64], num_locals: usize) -> DenseWalk<WORDS> {
+        DenseWalk {
+            bits: std::array::from_fn(|k| out.get(k).copied().unwrap_or(0)),
+            num_locals,
+        }
+    }
+
+    /// The bits, every local at its index.
+    pub fn bits(&self) -> &[u64] {
+        &self.bits
+    }
+}
+
+impl<const WORDS: usize> WalkSet for DenseWalk<WORDS> {
+    fn bit_of(&self, l: Local) -> Option<usize> {
+        (l.index() < self.num_locals).then_some(l.index())
+    }
+
+    fn contains(&self, l: Local) -> bool {
+        let i = l.index();
+        i < self.num_locals && self.bits[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    fn insert(&mut self, l: Local) {
+        let i = l.index();
+        if i < self.num_locals {
+            self.bits[i / 64] |= 1 << (i % 64);
+        }
+    }
+
+    fn remove(&mut self, l: Local) {
+        let i = l.index();
+        if i < self.num_locals {
+            self.bits[i / 64] &= !(1 << (i % 64));
+        }
     }
 }
