@@ -11,6 +11,10 @@ use crate::{Block, EntityRef};
 
 /// The components of the reachable blocks: component `k` is
 /// `blocks()[starts[k]..starts[k + 1]]`, its blocks in reverse post-order.
+///
+/// [`Components::compute`] recomputes them in the buffers of an earlier result (its search's
+/// work space included), so that a client that needs the components of one function after
+/// another allocates nothing once the buffers have grown.
 #[derive(Clone, Debug, Default)]
 pub struct Components {
     blocks: Vec<Block>,
@@ -19,16 +23,42 @@ pub struct Components {
     /// Whether each component has a cycle (more than one block, or a block branching to
     /// itself).
     cyclic: Vec<bool>,
+    /// The work space of Tarjan's search, kept for the next computation.
+    scratch: Tarjan,
+}
+
+/// The work space of Tarjan's search (see [`Components::compute`]).
+#[derive(Clone, Debug, Default)]
+struct Tarjan {
+    visit: Vec<Visit>,
+    stack: Vec<Block>,
+    /// The search's path: each block with the index of its next successor to look at.
+    path: Vec<(Block, usize)>,
+    /// The components as emitted, in reverse topological order: how many blocks each has
+    /// and whether it is cyclic.
+    emitted: Vec<(u32, bool)>,
+    /// Per component (in topological order): where its next block goes in `blocks`.
+    place: Vec<u32>,
 }
 
 /// Per-block state of Tarjan's search.
-#[derive(Copy, Clone, Default)]
+#[derive(Copy, Clone, Debug, Default)]
 struct Visit {
     /// Discovery number, from 1 (0: not visited yet).
     index: u32,
     /// The smallest discovery number reachable through the search tree and one edge back.
     low: u32,
     on_stack: bool,
+    /// The component the block is in, by emission (reverse topological) order.
+    emitted_as: u32,
+}
+
+/// Makes `v` hold at least `need` elements without growing: when it cannot, replaces it (its
+/// contents are about to be recomputed) with one of capacity `room`.
+fn make_room<T>(v: &mut Vec<T>, need: usize, room: usize) {
+    if v.capacity() < need {
+        *v = Vec::with_capacity(room.max(need));
+    }
 }
 
 /// Gives `b` the next discovery number and puts it on Tarjan's stack and the search path.
@@ -43,6 +73,7 @@ fn discover(
         index: *next_index,
         low: *next_index,
         on_stack: true,
+        emitted_as: 0,
     };
     *next_index += 1;
     stack.push(b);
@@ -53,26 +84,55 @@ impl Components {
     /// The components of `cfg`'s reachable blocks, in topological order: an edge from a block
     /// of component `i` to a block of component `j` has `i <= j`.
     pub fn of(cfg: &Cfg) -> Components {
+        let mut out = Components::default();
+        out.compute(cfg);
+        out
+    }
+
+    /// Makes `self` the components of `cfg` (as [`Components::of`]), reusing its buffers.
+    pub fn compute(&mut self, cfg: &Cfg) {
         let n = cfg.rpo().iter().map(|b| b.index() + 1).max().unwrap_or(0);
-        let mut visit = vec![Visit::default(); n];
-        let mut out = Components {
-            blocks: Vec::with_capacity(cfg.rpo().len()),
-            starts: Vec::with_capacity(cfg.rpo().len() + 1),
-            cyclic: Vec::with_capacity(cfg.rpo().len()),
-        };
+        let Tarjan {
+            visit,
+            stack,
+            path,
+            emitted,
+            place,
+        } = &mut self.scratch;
+        // A buffer too small for this function is replaced (its contents are recomputed) by
+        // one with room for twice its blocks (at least 64, at most 4,096 more): the functions
+        // of a module come in roughly increasing size, and growing to each in turn cost more
+        // than the allocations the reuse saves.
         let reachable = cfg.rpo().len();
+        let room = |need: usize| {
+            if need <= 4096 {
+                (2 * need).max(64)
+            } else {
+                need
+            }
+        };
+        make_room(visit, n, room(n));
+        visit.clear();
+        visit.resize(n, Visit::default());
+        for v in [&mut *stack, &mut self.blocks] {
+            make_room(v, reachable, room(reachable));
+            v.clear();
+        }
+        make_room(path, reachable, room(reachable));
+        path.clear();
+        make_room(emitted, reachable, room(reachable));
+        emitted.clear();
+        make_room(place, reachable, room(reachable));
+        make_room(&mut self.starts, reachable + 1, room(reachable + 1));
+        self.starts.clear();
+        make_room(&mut self.cyclic, reachable, room(reachable));
+        self.cyclic.clear();
         let mut next_index = 1u32;
-        let mut stack: Vec<Block> = Vec::with_capacity(reachable);
-        // The search's path: each block with the index of its next successor to look at.
-        let mut path: Vec<(Block, usize)> = Vec::with_capacity(reachable);
-        // Tarjan emits a component when its root finishes: reverse topological order.
-        let mut emitted: Vec<(u32, u32, bool)> = Vec::with_capacity(reachable);
-        let mut members: Vec<Block> = Vec::with_capacity(reachable);
         for &root in cfg.rpo() {
             if visit[root.index()].index != 0 {
                 continue;
             }
-            discover(root, &mut next_index, &mut visit, &mut stack, &mut path);
+            discover(root, &mut next_index, visit, stack, path);
             while let Some(top) = path.last_mut() {
                 let (v, next) = *top;
                 if let Some(&w) = cfg.succs(v).get(next) {
@@ -81,7 +141,7 @@ impl Components {
                         continue; // not reachable
                     };
                     if seen.index == 0 {
-                        discover(w, &mut next_index, &mut visit, &mut stack, &mut path);
+                        discover(w, &mut next_index, visit, stack, path);
                     } else if seen.on_stack {
                         let low = &mut visit[v.index()].low;
                         *low = (*low).min(seen.index);
@@ -95,30 +155,39 @@ impl Components {
                     *parent_low = (*parent_low).min(low);
                 }
                 if low == index {
-                    let start = members.len() as u32;
+                    let mut size = 0;
                     while let Some(w) = stack.pop() {
                         visit[w.index()].on_stack = false;
-                        members.push(w);
+                        visit[w.index()].emitted_as = emitted.len() as u32;
+                        size += 1;
                         if w == v {
                             break;
                         }
                     }
-                    let end = members.len() as u32;
-                    let cyclic = end - start > 1 || cfg.succs(v).contains(&v);
-                    emitted.push((start, end, cyclic));
+                    let cyclic = size > 1 || cfg.succs(v).contains(&v);
+                    emitted.push((size, cyclic));
                 }
             }
         }
-        for &(start, end, cyclic) in emitted.iter().rev() {
-            out.starts.push(out.blocks.len() as u32);
-            let first = out.blocks.len();
-            out.blocks
-                .extend_from_slice(&members[start as usize..end as usize]);
-            out.blocks[first..].sort_unstable_by_key(|&b| cfg.rpo_index(b));
-            out.cyclic.push(cyclic);
+        // Each component's blocks in reverse post-order: one pass over the order, each block
+        // put at the next place of its component (a sort per component compared blocks by
+        // their position, looked up at every comparison).
+        place.clear();
+        let mut total = 0;
+        for &(size, cyclic) in emitted.iter().rev() {
+            self.starts.push(total);
+            place.push(total);
+            total += size;
+            self.cyclic.push(cyclic);
         }
-        out.starts.push(out.blocks.len() as u32);
-        out
+        self.starts.push(total);
+        self.blocks.resize(total as usize, Block::new(0));
+        for &b in cfg.rpo() {
+            // Emitted last is first in topological order.
+            let k = emitted.len() - 1 - visit[b.index()].emitted_as as usize;
+            self.blocks[place[k] as usize] = b;
+            place[k] += 1;
+        }
     }
 
     /// Number of components.
@@ -289,5 +358,42 @@ exit:
                 (names(&["exit"]), false),
             ]
         );
+    }
+
+    /// Recomputing into the buffers of earlier results (larger and smaller functions, and a
+    /// function without reachable blocks, one after another) gives what a fresh computation
+    /// gives: the same components, each in reverse post-order, and the same cycles.
+    #[test]
+    fn recomputing_in_used_buffers_matches_a_fresh_computation() {
+        let sources = [
+            "fn f(n: i64) -> i64 {\n    var t: bool\nentry:\n    t = slt n, 0\n    brif t, a, b\na:\n    t = slt n, 1\n    brif t, b, c\nb:\n    t = slt n, 2\n    brif t, a, d\nc:\n    t = slt n, 3\n    brif t, exit, d\nd:\n    br a\nexit:\n    ret n\n}\n",
+            "fn f() {\nentry:\n    ret\n}\n",
+            "fn f(n: i64) -> i64 {\n    var t: bool\nentry:\n    t = slt n, 0\n    brif t, body, done\nbody:\n    br entry\ndone:\n    ret n\n}\n",
+            "fn f(n: i64) -> i64 {\n    var t: bool\nentry:\n    br outer\nouter:\n    t = slt n, 0\n    brif t, inner, done\ninner:\n    t = slt n, 1\n    brif t, inner2, latch\ninner2:\n    br inner\nlatch:\n    br outer\ndead:\n    br dead\ndone:\n    ret n\n}\n",
+        ];
+        let listed = |c: &Components| {
+            (0..c.len())
+                .map(|k| (c.blocks(k).to_vec(), c.is_cyclic(k)))
+                .collect::<Vec<_>>()
+        };
+        let mut reused = Components::default();
+        for round in 0..2 {
+            for src in sources {
+                let module = parse(src).unwrap();
+                let cfg = Cfg::compute(module.funcs.values().next().unwrap());
+                reused.compute(&cfg);
+                assert_eq!(listed(&reused), listed(&Components::of(&cfg)), "{src}");
+                for k in 0..reused.len() {
+                    let order: Vec<_> =
+                        reused.blocks(k).iter().map(|&b| cfg.rpo_index(b)).collect();
+                    assert!(
+                        order.windows(2).all(|w| w[0] < w[1]),
+                        "round {round}: {src}"
+                    );
+                }
+            }
+            reused.compute(&Cfg::default());
+            assert!(reused.is_empty());
+        }
     }
 }

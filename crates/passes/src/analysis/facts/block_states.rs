@@ -14,12 +14,14 @@
 //! instruction function were 8 % slower in wall time for 8 % fewer instructions.) Replacing a
 //! state (a loop's blocks are evaluated again until their facts settle) appends the new one
 //! and leaves the old one unused; when the unused part outgrows the live part, the buffers are
-//! compacted.
+//! compacted. The per-block maps of where each state lies are kept for the next analysis as
+//! well ([`StateBuffers`]).
 //!
 //! A stored state is read as a [`FactView`], which answers every query a [`FactSet`] does
 //! ([`FactQueries`]); a pass that wants to change one copies it into a working set.
 
 use super::constraints::{CmpFact, Constraint, FactQueries, FactSet, FactView, QuotientFact};
+use poolopt_ir::room::map_room;
 use poolopt_ir::{Block, Function, SecondaryMap};
 
 /// Which of a block's two states.
@@ -148,6 +150,10 @@ impl<T: Copy> Chunks<T> {
                     .get(piece.chunk as usize)
                     .is_some_and(|c| piece.end as usize <= c.len())
         );
+        // Most states have no quotient and many no compare: no lookup for an empty piece.
+        if piece.start == piece.end {
+            return &[];
+        }
         self.chunks
             .get(piece.chunk as usize)
             .and_then(|c| c.get(piece.start as usize..piece.end as usize))
@@ -186,6 +192,9 @@ pub struct StateBuffers {
     cons: Chunks<Constraint>,
     cmps: Chunks<CmpFact>,
     quotients: Chunks<QuotientFact>,
+    /// The per-block maps of the states' places.
+    entry: SecondaryMap<Block, Option<Span>>,
+    exit: SecondaryMap<Block, Option<Span>>,
 }
 
 /// The entry and exit states of every block an analysis reached (see the module docs).
@@ -216,13 +225,20 @@ impl BlockStates {
             cons,
             cmps,
             quotients,
+            mut entry,
+            mut exit,
         } = buffers;
+        for map in [&mut entry, &mut exit] {
+            map_room(map, func.blocks.len());
+            map.clear();
+            map.resize(func.blocks.len());
+        }
         BlockStates {
             cons,
             cmps,
             quotients,
-            entry: func.block_map(),
-            exit: func.block_map(),
+            entry,
+            exit,
             live: 0,
         }
     }
@@ -233,6 +249,8 @@ impl BlockStates {
             mut cons,
             mut cmps,
             mut quotients,
+            entry,
+            exit,
             ..
         } = self;
         cons.clear();
@@ -242,6 +260,8 @@ impl BlockStates {
             cons,
             cmps,
             quotients,
+            entry,
+            exit,
         }
     }
 

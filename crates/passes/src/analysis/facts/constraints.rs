@@ -17,9 +17,11 @@
 //! written once for both ([`FactQueries`]). Queries
 //! ([`FactQueries::implies`]) read the set as a graph — an edge `a → b` of weight `c` per constraint
 //! — and look for a short path (a bounded Bellman–Ford of [`SEARCH_DEPTH`] rounds from the
-//! source): a path of total weight `w` from `a` to `b` proves `a <= b + w`, because difference
-//! constraints compose by addition. Two implicit edges model what is always true of a length:
-//! `0 <= len(v)` and `len(v) <= 2^62` ([`MAX_LEN`]). A contradictory set (a negative cycle) only arises
+//! source; a forward walk first indexes the set's constraints by their first term, once for
+//! all the walks a meet or a widening takes over one side): a path of total weight `w` from
+//! `a` to `b` proves `a <= b + w`, because difference constraints compose by addition. Two
+//! implicit edges model what is always true of a length: `0 <= len(v)` and `len(v) <= 2^62`
+//! ([`MAX_LEN`]). A contradictory set (a negative cycle) only arises
 //! on paths that cannot execute, where any answer is sound; the bounded search terminates
 //! regardless. No set records what the first implicit edge already says (`0 <= len(v) + c`
 //! with `c >= 0`): [`FactSet::add`], a shift and a meet leave it out, and the operations that
@@ -32,7 +34,7 @@
 //! c1` and `t <= y + c2` give `x <= y + c1 + c2`: Fourier–Motzkin elimination, exact for
 //! difference constraints), so what the term linked stays known.
 
-use poolopt_ir::{CmpOp, EntityRef, Function, Local, Operand};
+use poolopt_ir::{Block, CmpOp, EntityRef, Function, Local, Operand, SecondaryMap};
 use smallvec::SmallVec;
 use std::cell::RefCell;
 
@@ -75,6 +77,17 @@ thread_local! {
     static MEET_SCRATCH: RefCell<MeetScratch> = RefCell::default();
 }
 
+/// The length a table indexed by term grows to so that it holds index `at`: at least twice
+/// as long, and at first room for the terms of 63 locals (a function's terms come in
+/// increasing order as its sets are searched, and a table grown one entry at a time was
+/// reallocated at each new term).
+fn table_len(at: usize) -> usize {
+    (at + 1).next_power_of_two().max(128)
+}
+
+/// Room a search's frontier lists get at their first use (they grew four times to it).
+const FRONTIER_ROOM: usize = 32;
+
 /// Distances indexed by term, cleared in O(1): an entry counts only if it carries the table's
 /// current generation.
 #[derive(Default)]
@@ -105,7 +118,7 @@ impl StampedDistances {
     fn lower(&mut self, t: Term, d: i128) -> bool {
         let at = t.0 as usize;
         if at >= self.entries.len() {
-            self.entries.resize(at + 1, (0, 0));
+            self.entries.resize(table_len(at), (0, 0));
         }
         let e = &mut self.entries[at];
         if e.0 != self.generation || d < e.1 {
@@ -127,6 +140,58 @@ struct Search {
     /// For a backward walk, per round: the smallest distance of each term among the round's
     /// frontier entries.
     in_frontier: StampedDistances,
+    /// For a forward walk: where each term's out-edges lie in the set (see [`OutEdges`]).
+    out_edges: OutEdges,
+}
+
+/// The constraints of one set grouped by their first term, indexed by term, cleared in O(1)
+/// (as [`StampedDistances`]): a forward walk finds a frontier term's out-edges with one
+/// lookup instead of a binary search over the set, and the lengths with out-edges (the terms
+/// 0's implicit edges lead on to) are listed once.
+#[derive(Default)]
+struct OutEdges {
+    generation: u32,
+    /// Per term: the generation that recorded it, and its constraints' range in the set.
+    ranges: Vec<(u32, u32, u32)>,
+    /// The lengths with an out-edge, in the set's order.
+    lens: Vec<Term>,
+}
+
+impl OutEdges {
+    /// Indexes `cons` (sorted by pair).
+    fn index(&mut self, cons: &[Constraint]) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.ranges.iter_mut().for_each(|e| e.0 = 0);
+            self.generation = 1;
+        }
+        self.lens.clear();
+        let mut at = 0;
+        while let Some(k) = cons.get(at) {
+            let a = k.a;
+            let mut end = at + 1;
+            while cons.get(end).is_some_and(|k| k.a == a) {
+                end += 1;
+            }
+            let i = a.0 as usize;
+            if i >= self.ranges.len() {
+                self.ranges.resize(table_len(i), (0, 0, 0));
+            }
+            self.ranges[i] = (self.generation, at as u32, end as u32);
+            if a.is_len() {
+                self.lens.push(a);
+            }
+            at = end;
+        }
+    }
+
+    /// The constraints of `cons` (the set indexed last) with `t` on the left.
+    fn of<'c>(&self, cons: &'c [Constraint], t: Term) -> &'c [Constraint] {
+        match self.ranges.get(t.0 as usize) {
+            Some(&(g, lo, hi)) if g == self.generation => &cons[lo as usize..hi as usize],
+            _ => &[],
+        }
+    }
 }
 
 impl Search {
@@ -142,7 +207,7 @@ impl Search {
     /// `backward`): round `r` relaxes the edges of the terms improved in round `r - 1`.
     fn walk(&mut self, set: FactView<'_>, a: Term, b: Term, backward: bool) -> Option<i128> {
         let (start, goal) = if backward { (b, a) } else { (a, b) };
-        self.relax_rounds(set, start, Some(goal), backward);
+        self.relax_rounds(set, start, Some(goal), backward, false);
         self.dist.get(goal)
     }
 
@@ -151,26 +216,38 @@ impl Search {
     /// smallest distance of 0 over walks of fewer than [`SEARCH_DEPTH`] edges, the only
     /// thing the goal changes: a goal length not otherwise reached from 0 gets it through
     /// the implicit edge `0 -> len` (see [`SourceDistances::get`]).
+    ///
+    /// `indexed` says that `self.out_edges` already indexes `set` (a table that serves one
+    /// set for a while: [`SourceDistances`]).
     fn relax_rounds(
         &mut self,
         set: FactView<'_>,
         start: Term,
         goal: Option<Term>,
         backward: bool,
+        indexed: bool,
     ) -> Option<i128> {
         let Search {
             dist,
             frontier,
             next,
             in_frontier,
+            out_edges,
         } = self;
         dist.clear();
+        if !backward && !indexed {
+            out_edges.index(set.cons);
+        }
         let mut relax = |u: Term, nd: i128, next: &mut Vec<(Term, i128)>| {
             if dist.lower(u, nd) {
                 next.push((u, nd));
             }
         };
         let mut zero_within: Option<i128> = None;
+        if frontier.capacity() == 0 {
+            frontier.reserve(FRONTIER_ROOM);
+            next.reserve(FRONTIER_ROOM);
+        }
         frontier.clear();
         relax(start, 0, frontier);
         for _ in 0..SEARCH_DEPTH {
@@ -191,7 +268,7 @@ impl Search {
             }
             for &(t, d) in frontier.iter() {
                 if !backward {
-                    for k in set.constraints_from(t) {
+                    for k in out_edges.of(set.cons, t) {
                         relax(k.b, d + k.c as i128, next);
                     }
                 }
@@ -205,11 +282,17 @@ impl Search {
                     (TermKind::Zero, _) => {
                         zero_within = Some(zero_within.map_or(d, |z| z.min(d)));
                         let weight = if backward { MAX_LEN as i128 } else { 0 };
-                        let mut last = None;
-                        for k in set.cons {
-                            let u = if backward { k.b } else { k.a };
-                            if u.len_of().is_some() && last != Some(u) {
-                                last = Some(u);
+                        if backward {
+                            let mut last = None;
+                            for k in set.cons {
+                                let u = k.b;
+                                if u.len_of().is_some() && last != Some(u) {
+                                    last = Some(u);
+                                    relax(u, d + weight, next);
+                                }
+                            }
+                        } else {
+                            for &u in &out_edges.lens {
                                 relax(u, d + weight, next);
                             }
                         }
@@ -234,8 +317,8 @@ impl Search {
 fn with_meet_scratch<R>(f: impl FnOnce(&mut MeetScratch) -> R) -> R {
     MEET_SCRATCH.with(|cell| match cell.try_borrow_mut() {
         Ok(mut scratch) => {
-            scratch.mine.source = None;
-            scratch.theirs.source = None;
+            scratch.mine.reset();
+            scratch.theirs.reset();
             f(&mut scratch)
         }
         Err(_) => f(&mut MeetScratch::default()),
@@ -255,6 +338,10 @@ struct MeetScratch {
 /// The shortest walks of at most [`SEARCH_DEPTH`] edges from one source to every term of a
 /// set: what [`FactSet::dist`] answers pair by pair, for the many pairs with one source that
 /// a meet or a widening asks about (their constraints are sorted by source).
+///
+/// Between two [`SourceDistances::reset`]s a table serves one set (a meet's side, a
+/// widening's old state), which does not change meanwhile: its search indexes the set's
+/// out-edges once for all the walks it takes.
 #[derive(Default)]
 struct SourceDistances {
     /// The source the table holds, if any.
@@ -262,14 +349,41 @@ struct SourceDistances {
     search: Search,
     /// The smallest distance of 0 over walks of fewer than [`SEARCH_DEPTH`] edges.
     zero_within: Option<i128>,
+    /// Whether `search` has indexed the set this table serves.
+    indexed: bool,
 }
 
 impl SourceDistances {
+    /// Forgets the table and the set it served: the next question may be about another set.
+    fn reset(&mut self) {
+        self.source = None;
+        self.indexed = false;
+    }
+
     /// Fills the table with the walks from `a` in `set` (always forward: the walks, hence
     /// the distances, are those of the backward search `dist` uses from 0).
     fn fill(&mut self, set: FactView<'_>, a: Term) {
-        self.zero_within = self.search.relax_rounds(set, a, None, false);
+        self.zero_within = self.search.relax_rounds(set, a, None, false, self.indexed);
+        self.indexed = true;
         self.source = Some(a);
+    }
+
+    /// `set.dist(a, b)` by one search in this table's work space (the table then holds no
+    /// source: the pairs come sorted, so no later question is about the one it held).
+    fn search(&mut self, set: FactView<'_>, a: Term, b: Term) -> Option<i128> {
+        if a == b {
+            return Some(0);
+        }
+        if no_path(set, a, b) {
+            return None;
+        }
+        self.source = None;
+        let backward = a == Term::ZERO;
+        let (start, goal) = if backward { (b, a) } else { (a, b) };
+        self.search
+            .relax_rounds(set, start, Some(goal), backward, self.indexed);
+        self.indexed |= !backward;
+        self.search.dist.get(goal)
     }
 
     /// `set.dist(source, b)` for the set the table was filled from. A length goal is also
@@ -297,8 +411,19 @@ impl SourceDistances {
             self.fill(set, a);
             return self.get(b);
         }
-        set.dist(a, b)
+        self.search(set, a, b)
     }
+}
+
+/// Whether `set` has no walk from `a` to `b` that a search would have to look for: a value
+/// term has no implicit edge, so without a recorded edge out of `a` (or into `b`) there is
+/// none.
+fn no_path(set: FactView<'_>, a: Term, b: Term) -> bool {
+    let no_out =
+        |t: Term| matches!(t.kind(), TermKind::Value(_)) && set.constraints_from(t).is_empty();
+    let no_in =
+        |t: Term| matches!(t.kind(), TermKind::Value(_)) && !set.cons.iter().any(|k| k.b == t);
+    no_out(a) || no_in(b)
 }
 
 /// `(a, b)` as one integer ordered as the pair is: `a` in the high half.
@@ -390,10 +515,15 @@ impl Term {
 }
 
 /// `a <= b + c`.
+///
+/// Laid out `b` first, then `a` (`repr(C)`): on a little-endian machine the two terms then
+/// read as one `u64` equal to [`Constraint::packed_key`], so the binary searches and merges
+/// over a set's sorted constraints compare a pair in one load.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[repr(C)]
 pub struct Constraint {
-    pub a: Term,
     pub b: Term,
+    pub a: Term,
     pub c: i64,
 }
 
@@ -533,16 +663,25 @@ pub struct FactSet {
 }
 
 /// Emptied buffers kept for reuse: the working sets of the analyses and the passes (an edge's
-/// facts, a block's replay) and the shared buffers of an analysis's stored block states
-/// (`BlockStates`), so that the analyses of one pipeline, function after function, allocate
-/// their storage about once instead of once per block and analysis. A set taken from the pool
-/// is empty: nothing of an earlier analysis is left in it.
+/// facts, a block's replay), the shared buffers of an analysis's stored block states
+/// (`BlockStates`) and its list of deaths, and the fixpoint driver's per-block tables, so
+/// that the analyses of one pipeline, function after function, allocate their storage about
+/// once instead of once per block and analysis. A set taken from the pool is empty: nothing
+/// of an earlier analysis is left in it.
 #[derive(Debug, Default)]
 pub struct FactSetPool {
     sets: Vec<FactSet>,
     /// The buffers of the last recycled analysis's stored states.
     states: super::block_states::StateBuffers,
+    /// The fixpoint driver's tables and work space.
+    pub(super) driver: super::driver::DriverScratch,
+    /// The last recycled analysis's list of deaths and its per-block ranges.
+    pub(super) deaths: DeathBuffers,
 }
+
+/// An analysis's list of deaths (`(instruction index, local)`, block after block) and each
+/// block's range of it.
+pub(super) type DeathBuffers = (Vec<(usize, Local)>, SecondaryMap<Block, (u32, u32)>);
 
 impl FactSetPool {
     /// At most this many working sets are kept (the block states are not sets: they are
@@ -640,6 +779,24 @@ impl FactSet {
         // With room for a few more, as in `clone`, when the buffers must grow anyway.
         copy_with_slack(&mut self.cons, other.cons);
         copy_with_slack(&mut self.cmps, other.cmps);
+        self.quotients.clear();
+        self.quotients.extend_from_slice(other.quotients);
+        self.log = None;
+    }
+
+    /// [`FactSet::copy_from`] keeping only the compares `keep` accepts.
+    pub(super) fn copy_keeping_cmps(
+        &mut self,
+        other: FactView<'_>,
+        keep: impl Fn(&CmpFact) -> bool,
+    ) {
+        copy_with_slack(&mut self.cons, other.cons);
+        self.cmps.clear();
+        if self.cmps.capacity() < other.cmps.len() {
+            self.cmps.reserve_exact(other.cmps.len() + CLONE_SLACK);
+        }
+        self.cmps
+            .extend(other.cmps.iter().filter(|f| keep(f)).copied());
         self.quotients.clear();
         self.quotients.extend_from_slice(other.quotients);
         self.log = None;
@@ -841,7 +998,9 @@ impl FactSet {
             self.eliminate(Term::len(l));
         }
         self.remove_cmps_where(|f| f.mentions(l));
-        self.quotients.retain(|q| !q.mentions(l));
+        if !self.quotients.is_empty() {
+            self.quotients.retain(|q| !q.mentions(l));
+        }
     }
 
     /// [`FactSet::kill_local`] for a scalar local no constraint or quotient mentions: the
@@ -879,7 +1038,9 @@ impl FactSet {
     pub fn forget_local(&mut self, l: Local) {
         self.eliminate(Term::value(l));
         self.remove_cmps_where(|f| f.c == l);
-        self.quotients.retain(|q| !q.mentions(l));
+        if !self.quotients.is_empty() {
+            self.quotients.retain(|q| !q.mentions(l));
+        }
     }
 
     /// Records that `q.d` holds `q.x sdiv q.k` (`q.k >= 1`; the caller has killed `q.d`'s old
@@ -894,7 +1055,9 @@ impl FactSet {
     /// Keeps only the quotients whose locals `keep` accepts (both must be live for the fact
     /// to be of use).
     pub fn retain_quotients(&mut self, keep: impl Fn(Local) -> bool) {
-        self.quotients.retain(|q| keep(q.d) && keep(q.x));
+        if !self.quotients.is_empty() {
+            self.quotients.retain(|q| keep(q.d) && keep(q.x));
+        }
     }
 
     /// Keeps only the compares `keep` accepts.
@@ -1025,25 +1188,28 @@ impl FactSet {
         with_meet_scratch(|scratch| {
             let mut questions = 0;
             let paths = &mut scratch.mine;
-            let cons = &self.cons;
-            let keep: SmallVec<[bool; INLINE_TERMS]> = cons
-                .iter()
-                .enumerate()
-                .map(|(at, k)| {
-                    // The old state's recorded offset bounds its shortest path: a smaller
-                    // one there already rejects `k` without a search.
-                    if old.recorded(k.a, k.b).is_some_and(|r| r < k.c) {
-                        return false;
-                    }
-                    let more = cons.get(at + 1).is_some_and(|n| n.a == k.a);
+            // The kept constraints are moved down in place (each decision reads only `k`,
+            // the pair after it, still unmoved, and `old`).
+            let mut kept = 0;
+            for at in 0..self.cons.len() {
+                let k = self.cons[at];
+                // The old state's recorded offset bounds its shortest path: a smaller one
+                // there already rejects `k` without a search.
+                let keep = if old.recorded(k.a, k.b).is_some_and(|r| r < k.c) {
+                    false
+                } else {
+                    let more = self.cons.get(at + 1).is_some_and(|n| n.a == k.a);
                     questions += 1;
                     paths
                         .dist(old, k.a, k.b, more)
                         .is_some_and(|d| k.c as i128 <= d)
-                })
-                .collect();
-            let mut keep = keep.into_iter();
-            self.cons.retain(|_| keep.next().unwrap_or(false));
+                };
+                if keep {
+                    self.cons[kept] = k;
+                    kept += 1;
+                }
+            }
+            self.cons.truncate(kept);
             questions
         })
     }
@@ -1164,14 +1330,9 @@ pub trait FactQueries {
         if a == b {
             return Some(0);
         }
-        // A value term has no implicit edge: without a recorded edge out of `a` (or into `b`)
-        // there is no path, and the search need not start.
-        let no_out =
-            |t: Term| matches!(t.kind(), TermKind::Value(_)) && self.constraints_from(t).is_empty();
-        let no_in = |t: Term| {
-            matches!(t.kind(), TermKind::Value(_)) && !self.constraints().iter().any(|k| k.b == t)
-        };
-        if no_out(a) || no_in(b) {
+        // Without a recorded edge out of a value `a` (or into a value `b`) the search need
+        // not start.
+        if no_path(self.view(), a, b) {
             return None;
         }
         SEARCH.with(|cell| match cell.try_borrow_mut() {
@@ -1526,6 +1687,7 @@ pub(super) mod tests {
         let mut table = SourceDistances::default();
         for round in 0..2000 {
             let set = rng.set(if round % 2 == 0 { 8 } else { 14 });
+            table.reset();
             for a in (0..9).map(Term) {
                 table.fill(set.view(), a);
                 for b in (0..9).map(Term) {
@@ -1537,6 +1699,16 @@ pub(super) mod tests {
                         set.constraints()
                     );
                 }
+            }
+            // Single searches in the table's work space (its index of the set reused after
+            // the fills above) answer every pair alike.
+            for (a, b) in pairs() {
+                assert_eq!(
+                    table.dist(set.view(), a, b, false),
+                    set.dist(a, b),
+                    "{a:?} -> {b:?} in {:?}",
+                    set.constraints()
+                );
             }
             let (a, b) = (Term(1), Term(2));
             table.fill(set.view(), Term(3));

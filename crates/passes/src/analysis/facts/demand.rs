@@ -62,13 +62,21 @@ pub fn is_trap_block(func: &Function, block: Block) -> bool {
         && func.blocks[block].insts.is_empty()
 }
 
-/// The blocks `demand` asks for, by block index; `None` for every block.
-pub(super) fn demanded_blocks(func: &Function, cfg: &Cfg, demand: FactDemand) -> Option<Vec<bool>> {
+/// The blocks `demand` asks for, by block index, written into `on` (`work` is scratch
+/// space); `false` (and `on` left alone) for every block.
+pub(super) fn demanded_blocks(
+    func: &Function,
+    cfg: &Cfg,
+    demand: FactDemand,
+    on: &mut Vec<bool>,
+    work: &mut Vec<Block>,
+) -> bool {
     if demand == FactDemand::Everywhere {
-        return None;
+        return false;
     }
-    let mut on = vec![false; func.blocks.len()];
-    let mut work: Vec<Block> = Vec::new();
+    on.clear();
+    on.resize(func.blocks.len(), false);
+    work.clear();
     for &b in cfg.rpo() {
         if decides_in(func, b) {
             on[b.index()] = true;
@@ -83,5 +91,5 @@ pub(super) fn demanded_blocks(func: &Function, cfg: &Cfg, demand: FactDemand) ->
             }
         }
     }
-    Some(on)
+    true
 }

@@ -35,13 +35,14 @@
 use super::block_states::{self, BlockStates, Side};
 use super::demand::{demanded_blocks, FactDemand};
 use super::{
-    block_deaths, drop_dead, edge_facts_into, step_block, CallKills, FactAnalysis, FactLimits,
+    block_deaths, live_edge_facts_into, step_block, CallKills, FactAnalysis, FactLimits,
     FactQueries, FactSet, FactSetPool, GaveUp, Tracked,
 };
 use crate::analysis::cfg::Cfg;
 use crate::analysis::liveness::{LiveWalk, Liveness};
 use poolopt_ir::components::Components;
-use poolopt_ir::{Block, EntityRef, Function, SecondaryMap};
+use poolopt_ir::room::map_room;
+use poolopt_ir::{Block, EntityRef, Function};
 
 /// The driver's state across the evaluations of one function.
 struct Fixpoint<'a> {
@@ -50,23 +51,61 @@ struct Fixpoint<'a> {
     live: &'a Liveness,
     limits: FactLimits,
     entry: Block,
-    /// Evaluations of each loop header with a changed in-state (the widening schedule).
-    visits: SecondaryMap<Block, u32>,
-    /// Change clocks: when each block was last evaluated, and when its out-state last changed.
+    /// Change clocks: when each block was last evaluated, and when its out-state last changed
+    /// (in `scratch.clocks`).
     clock: u64,
-    evaluated_at: SecondaryMap<Block, u64>,
-    out_changed_at: SecondaryMap<Block, u64>,
     /// A block's later in-edges are built in one reused set.
     edge_scratch: FactSet,
-    /// Buffers of replaced sets, for the next evaluation's in- and out-set.
-    spare_in: FactSet,
-    spare_out: FactSet,
+    /// The set a block's in-state is built in and its replay runs in (its buffers serve
+    /// every evaluation).
+    work: FactSet,
     /// Where a first evaluation's sets come from (see [`FactSetPool`]).
     pool: &'a mut FactSetPool,
-    /// The blocks to evaluate, by index (`None`: all; see [`super::demand`]).
-    demanded: Option<Vec<bool>>,
+    /// Whether only the blocks `scratch.demanded` marks are evaluated (see
+    /// [`super::demand`]).
+    on_demand: bool,
+    /// The per-analysis buffers, taken from the pool and given back (see [`DriverScratch`]).
+    scratch: DriverScratch,
     /// The set steps the fixpoint may take (see [`super::MAX_WORK_BASE`]).
     max_work: u64,
+}
+
+/// The driver's per-block tables and work space, kept in the [`FactSetPool`] from one
+/// analysis to the next: an analysis allocates none of them once earlier ones have grown
+/// them to the size of their functions.
+#[derive(Debug, Default)]
+pub(super) struct DriverScratch {
+    /// The strongly connected components of the CFG.
+    components: Components,
+    /// Per block, by index (see [`BlockClock`]).
+    clocks: Vec<BlockClock>,
+    /// The demanded blocks, by index, and the demand's work list.
+    demanded: Vec<bool>,
+    demand_work: Vec<Block>,
+    /// The backward walk of `block_deaths`.
+    alive: LiveWalk,
+}
+
+/// Makes `v`, whose contents are about to be recomputed, hold `n` entries without growing:
+/// when it cannot, it is replaced by one with room for twice as many (at least 64, at most
+/// 4,096 more), since the functions of a module come in roughly increasing size and growing
+/// to each in turn costs more than the allocations the reuse saves.
+fn room_for<T>(v: &mut Vec<T>, n: usize) {
+    if v.capacity() < n {
+        let room = if n <= 4096 { (2 * n).max(64) } else { n };
+        *v = Vec::with_capacity(room);
+    }
+}
+
+/// What the driver keeps per block.
+#[derive(Copy, Clone, Debug, Default)]
+struct BlockClock {
+    /// Evaluations of a loop header with a changed in-state (the widening schedule).
+    visits: u32,
+    /// When the block was last evaluated (0: never).
+    evaluated_at: u64,
+    /// When its out-state last changed.
+    out_changed_at: u64,
 }
 
 impl FactAnalysis {
@@ -79,9 +118,16 @@ impl FactAnalysis {
         (limits, demand): (FactLimits, FactDemand),
         pool: &mut FactSetPool,
     ) -> FactAnalysis {
+        // The deaths' buffers of a recycled analysis, emptied.
+        let (mut deaths, mut death_range) = std::mem::take(&mut pool.deaths);
+        deaths.clear();
+        map_room(&mut death_range, func.blocks.len());
+        death_range.clear();
+        death_range.resize(func.blocks.len());
         let mut fa = FactAnalysis {
             states: BlockStates::new(func, pool.take_state_buffers()),
-            death_range: func.block_map(),
+            deaths,
+            death_range,
             tracked,
             calls,
             demand,
@@ -90,34 +136,47 @@ impl FactAnalysis {
         let Some(entry) = func.entry() else {
             return fa;
         };
-        let mut alive = LiveWalk::default();
+        let mut scratch = std::mem::take(&mut pool.driver);
         for &b in cfg.rpo() {
             let start = fa.deaths.len() as u32;
-            block_deaths(func, b, live, &mut alive, &mut fa.deaths);
+            block_deaths(func, b, live, &mut scratch.alive, &mut fa.deaths);
             fa.death_range[b] = (start, fa.deaths.len() as u32);
         }
+        let blocks = func.blocks.len();
+        room_for(&mut scratch.clocks, blocks);
+        scratch.clocks.clear();
+        scratch.clocks.resize(blocks, BlockClock::default());
+        room_for(&mut scratch.demanded, blocks);
+        room_for(&mut scratch.demand_work, blocks);
+        let on_demand = demanded_blocks(
+            func,
+            cfg,
+            demand,
+            &mut scratch.demanded,
+            &mut scratch.demand_work,
+        );
+        let mut components = std::mem::take(&mut scratch.components);
+        components.compute(cfg);
         let mut fixpoint = Fixpoint {
             func,
             cfg,
             live,
             limits,
             entry,
-            visits: func.block_map(),
             clock: 0,
-            evaluated_at: func.block_map(),
-            out_changed_at: func.block_map(),
             edge_scratch: pool.take(),
-            spare_in: pool.take(),
-            spare_out: pool.take(),
+            work: pool.take(),
             pool,
-            demanded: demanded_blocks(func, cfg, demand),
+            on_demand,
+            scratch,
             max_work: limits.work_base.saturating_add(
                 limits
                     .work_per_inst
                     .saturating_mul(func.inst_count() as u64),
             ),
         };
-        let outcome = fixpoint.run(&mut fa, &Components::of(cfg));
+        let outcome = fixpoint.run(&mut fa, &components);
+        fixpoint.scratch.components = components;
         fixpoint.finish();
         match outcome {
             Ok(()) => fa,
@@ -158,34 +217,23 @@ impl Fixpoint<'_> {
 
     /// Adds `steps` to the work done (`work`, the analysis's count); past the budget, the
     /// analysis gives up.
-    fn charge(&self, work: &mut u64, steps: u64) -> Result<(), GaveUp> {
+    fn charge(max_work: u64, work: &mut u64, steps: u64) -> Result<(), GaveUp> {
         *work = work.saturating_add(steps);
-        if *work > self.max_work {
+        if *work > max_work {
             return Err(GaveUp::Work);
         }
         Ok(())
     }
 
-    /// `spare`'s buffers when it has some (a set replaced earlier), else a set from the pool.
-    /// Its contents are left over: every caller overwrites or clears it.
-    fn take_spare(spare: &mut FactSet, pool: &mut FactSetPool) -> FactSet {
-        let set = std::mem::take(spare);
-        if set.has_buffers() {
-            set
-        } else {
-            pool.take()
-        }
-    }
-
-    /// Hands the scratch sets back to the pool.
+    /// Hands the scratch sets and tables back to the pool.
     fn finish(&mut self) {
         for set in [
             std::mem::take(&mut self.edge_scratch),
-            std::mem::take(&mut self.spare_in),
-            std::mem::take(&mut self.spare_out),
+            std::mem::take(&mut self.work),
         ] {
             self.pool.give(set);
         }
+        self.pool.driver = std::mem::take(&mut self.scratch);
     }
 
     /// Evaluates `b` if it has not been yet or a predecessor's out-state changed since;
@@ -195,26 +243,26 @@ impl Fixpoint<'_> {
         // A sink (a bare `trap` or `ret`) holds nothing to decide and passes nothing on; a
         // block outside the demand reaches no block that is asked about.
         let sink = func.blocks[b].insts.is_empty() && cfg.succs(b).is_empty();
-        if sink || self.demanded.as_ref().is_some_and(|on| !on[b.index()]) {
+        if sink || (self.on_demand && !self.scratch.demanded[b.index()]) {
             return Ok(false);
         }
+        let clocks = &mut self.scratch.clocks;
+        let evaluated_at = clocks[b.index()].evaluated_at;
         let stale = cfg
             .preds(b)
             .iter()
-            .any(|&p| self.out_changed_at[p] > self.evaluated_at[b]);
-        if self.evaluated_at[b] != 0 && !stale {
+            .any(|&p| clocks[p.index()].out_changed_at > evaluated_at);
+        if evaluated_at != 0 && !stale {
             return Ok(false);
         }
         self.clock += 1;
-        self.evaluated_at[b] = self.clock;
-        let mut state: Option<FactSet> = if b == self.entry {
-            // The entry knows nothing: an empty set.
-            let mut empty = Self::take_spare(&mut self.spare_in, self.pool);
-            empty.clear();
-            Some(empty)
-        } else {
-            None
-        };
+        clocks[b.index()].evaluated_at = self.clock;
+        // The block's in-state is built in `self.work`: the entry knows nothing (an empty set);
+        // another block starts from its first visited predecessor's edge.
+        let mut built = b == self.entry;
+        if built {
+            self.work.clear();
+        }
         // Facts about locals that are dead here can never be used again (a dead local is
         // written before it is read): eliminating them on each edge, before the meet, keeps
         // what they linked (`i < n`, `n == len(v)` gives `i < len(v)`) and every set as small
@@ -225,30 +273,25 @@ impl Fixpoint<'_> {
             let Some(out) = fa.states.get(p, Side::Exit) else {
                 continue; // unreachable or not yet visited: top
             };
-            match state.as_mut() {
-                None => {
-                    // In the buffers of a set this loop stored before and replaced.
-                    let mut edge = Self::take_spare(&mut self.spare_in, self.pool);
-                    edge_facts_into(func, &fa.tracked, p, b, out, &mut edge);
-                    drop_dead(&mut edge, live_in);
-                    state = Some(edge);
-                }
-                Some(s) => {
-                    edge_facts_into(func, &fa.tracked, p, b, out, &mut self.edge_scratch);
-                    drop_dead(&mut self.edge_scratch, live_in);
-                    questions += s.meet_with(self.edge_scratch.view()) as u64;
-                }
+            if built {
+                let edge = &mut self.edge_scratch;
+                live_edge_facts_into(func, &fa.tracked, (p, b), out, live_in, edge);
+                questions += self.work.meet_with(self.edge_scratch.view()) as u64;
+            } else {
+                live_edge_facts_into(func, &fa.tracked, (p, b), out, live_in, &mut self.work);
+                built = true;
             }
         }
-        let Some(mut new_in) = state else {
+        if !built {
             return Ok(false);
-        };
+        }
+        let new_in = &mut self.work;
         fa.evaluations += 1;
         // The work budget: the edges and the meet's path questions now, a widening's below,
         // and each instruction of the replay as it goes (a set may grow within the block).
         let preds = cfg.preds(b).len() as u64;
         let facts = new_in.entries() as u64 + 1;
-        self.charge(&mut fa.work, facts * (preds + 1 + questions))?;
+        Self::charge(self.max_work, &mut fa.work, facts * (preds + 1 + questions))?;
         // At a loop header (a predecessor not before it in the reverse post-order: a back
         // edge), relations implied by constant bounds are made explicit.
         let header = cfg
@@ -260,7 +303,6 @@ impl Fixpoint<'_> {
         }
         if let Some(old) = fa.states.get(b, Side::Entry) {
             if new_in.view() == old {
-                self.spare_in = new_in;
                 return Ok(false);
             }
             // Widening at loop headers: an offset that grew is dropped, not counted up. The
@@ -271,48 +313,47 @@ impl Fixpoint<'_> {
             // shrink. Every cycle passes through a header, so that bounds the sweeps; other
             // blocks keep the constraints their edges give afresh each sweep.
             if header {
-                self.visits[b] += 1;
-                if self.visits[b] > self.limits.strict_after {
+                let visits = &mut self.scratch.clocks[b.index()].visits;
+                *visits += 1;
+                if *visits > self.limits.strict_after {
                     new_in.widen_strict(old);
                 } else {
                     let questions = new_in.widen(old) as u64;
-                    self.charge(&mut fa.work, facts * questions)?;
+                    Self::charge(self.max_work, &mut fa.work, facts * questions)?;
                 }
             }
             if new_in.view() == old {
-                self.spare_in = new_in;
                 return Ok(false);
             }
         }
-        let mut s = Self::take_spare(&mut self.spare_out, self.pool);
-        s.copy_from(new_in.view());
+        // The entry state is stored first, so that the replay runs in its set (no copy); the
+        // states are stored in the analysis's shared buffers (see `BlockStates`).
+        fa.states.set(b, Side::Entry, new_in);
+        let s = new_in;
+        let (start, end) = fa.death_range[b];
+        let deaths = &fa.deaths[start as usize..end as usize];
         let mut next_death = 0;
         for (index, &inst) in func.blocks[b].insts.iter().enumerate() {
-            self.charge(&mut fa.work, s.entries() as u64 + 1)?;
+            Self::charge(self.max_work, &mut fa.work, s.entries() as u64 + 1)?;
             step_block(
                 func,
                 &fa.calls,
                 &fa.tracked,
                 inst,
                 index,
-                fa.deaths_of(b),
+                deaths,
                 &mut next_death,
-                &mut s,
+                s,
             );
         }
-        // The states are stored in the analysis's shared buffers (see `BlockStates`); the
-        // working sets serve the next evaluation.
-        fa.states.set(b, Side::Entry, &new_in);
-        let out_changed = fa.states.set_if_changed(b, Side::Exit, &s);
+        let out_changed = fa.states.set_if_changed(b, Side::Exit, s);
         fa.peak_stored = fa.peak_stored.max(fa.states.live());
-        self.spare_in = new_in;
-        self.spare_out = s;
         if fa.states.live() > self.limits.max_stored_facts.min(block_states::MAX_LIVE) {
             return Err(GaveUp::StoredFacts);
         }
         if out_changed {
             self.clock += 1;
-            self.out_changed_at[b] = self.clock;
+            self.scratch.clocks[b.index()].out_changed_at = self.clock;
         }
         Ok(true)
     }

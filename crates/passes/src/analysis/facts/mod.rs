@@ -73,40 +73,42 @@ use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 use transfer::{edge_extra, transfer_with, Gen};
 
-/// Eliminates every term and compare of `s` about a local that is not live, except the
+/// Eliminates every term and quotient of `s` about a local that is not live, except the
 /// operands of a live compare's record: `t = sge i, n; br join` with `n` dead after it still
 /// needs `n`'s relation to `len(v)` when `join` branches on `t`. (Keeping facts about a dead
-/// local is sound — a later write of it kills them — dropping them only saves work.)
+/// local is sound — a later write of it kills them — dropping them only saves work.) The
+/// compares held by dead locals are gone already: [`live_edge_facts_into`] does not copy them.
 fn drop_dead(s: &mut FactSet, live: LiveSet<'_>) {
-    s.retain_cmps(|f| live.contains(f.c));
     s.retain_quotients(|l| live.contains(l));
-    // Most edges end no value local's life (a branch's compare result is the usual death,
-    // which the line above handled): then there is nothing to compose away.
-    let value_live = |t: Term| match t.kind() {
-        TermKind::Value(l) => live.contains(l),
-        _ => true,
+    // The value locals the constraints mention that are not live, in the order they first
+    // appear, in one pass. Most edges end no value local's life (a branch's compare result is
+    // the usual death, which the copy left out): then there is nothing to compose away.
+    // Only value terms: forgetting a dead vec local would change nothing (its length term
+    // stays, see `FactSet::forget_local`), and the compares left hold live locals.
+    let mut dying: SmallVec<[Local; 8]> = SmallVec::new();
+    let mut check = |t: Term| {
+        if let TermKind::Value(l) = t.kind() {
+            if !live.contains(l) && !dying.contains(&l) {
+                dying.push(l);
+            }
+        }
     };
-    if s.constraints()
-        .iter()
-        .all(|k| value_live(k.a) && value_live(k.b))
-    {
+    // The constraints come sorted by their first term: each run of one is looked at once.
+    let mut last_a = None;
+    for k in s.constraints() {
+        if last_a != Some(k.a) {
+            last_a = Some(k.a);
+            check(k.a);
+        }
+        check(k.b);
+    }
+    if dying.is_empty() {
         return;
     }
     let mut operands: SmallVec<[Local; 8]> = SmallVec::new();
     s.for_each_cmp_operand(|l| operands.push(l));
-    let mut dead: SmallVec<[Local; 8]> = SmallVec::new();
-    let mut kept: SmallVec<[Local; 8]> = SmallVec::new();
-    // Only value terms and compare results: forgetting a dead vec local would change nothing
-    // (its length term stays, see `FactSet::forget_local`).
-    s.for_each_value_local(|l| {
-        if !live.contains(l) && !dead.contains(&l) && !kept.contains(&l) {
-            if operands.contains(&l) {
-                kept.push(l);
-            } else {
-                dead.push(l);
-            }
-        }
-    });
+    let (kept, dead): (SmallVec<[Local; 8]>, SmallVec<[Local; 8]>) =
+        dying.into_iter().partition(|l| operands.contains(l));
     for l in dead {
         s.forget_local(l);
     }
@@ -138,6 +140,36 @@ fn edge_facts_into(
     s: &mut FactSet,
 ) {
     s.copy_from(out);
+    add_branch_facts(func, tracked, from, to, out, s);
+}
+
+/// The facts on the edge `from → to` ([`edge_facts_into`]) into `s`, without those about
+/// locals not `live` on entry to `to`: the compares held by dead locals are left out of the
+/// copy (the branch's facts are constraints: they add no compare), the rest goes through
+/// [`drop_dead`].
+fn live_edge_facts_into(
+    func: &Function,
+    tracked: &Tracked,
+    (from, to): (Block, Block),
+    out: FactView<'_>,
+    live: LiveSet<'_>,
+    s: &mut FactSet,
+) {
+    s.copy_keeping_cmps(out, |f| live.contains(f.c));
+    add_branch_facts(func, tracked, from, to, out, s);
+    drop_dead(s, live);
+}
+
+/// Adds to `s` what the branch condition of `from` says on the edge to `to` (`out`: the
+/// facts at the end of `from`).
+fn add_branch_facts(
+    func: &Function,
+    tracked: &Tracked,
+    from: Block,
+    to: Block,
+    out: FactView<'_>,
+    s: &mut FactSet,
+) {
     let mut gen = Gen::new();
     edge_extra(func, from, to, out, &mut gen);
     for &(a, b, c) in &gen {
@@ -577,36 +609,37 @@ fn block_deaths(
     }
     for (index, &inst) in data.insts.iter().enumerate().rev() {
         let kind = func.inst(inst);
-        let mut mentioned: SmallVec<[Local; 8]> = SmallVec::new();
-        // A push per local operand (`SmallVec::extend` with an `Option` costs a reserve call
-        // per operand).
+        // One walk over the operands (a push per local operand: `SmallVec::extend` with an
+        // `Option` costs a reserve call per operand).
+        let mut uses: SmallVec<[Local; 8]> = SmallVec::new();
         kind.for_each_use(|op| {
             if let Operand::Local(l) = op {
-                mentioned.push(l);
+                uses.push(l);
             }
         });
         let def = kind.def();
-        mentioned.extend(def);
-        mentioned.sort_unstable();
-        mentioned.dedup();
-        for &l in &mentioned {
-            // Only `i64` locals have value terms and only bools hold compares: forgetting any
-            // other local changes nothing (and keeping facts about a dead local is sound).
+        // The locals mentioned here that are dead after it, each once, in ascending order.
+        // Only `i64` locals have value terms and only bools hold compares: forgetting any
+        // other local changes nothing (and keeping facts about a dead local is sound).
+        let mut dying: SmallVec<[Local; 4]> = SmallVec::new();
+        for l in uses.iter().copied().chain(def) {
             let has_facts = matches!(func.local_ty(l), Type::I64 | Type::BOOL);
-            if has_facts && !alive.contains(live, l) {
-                deaths.push((index, l));
+            if has_facts && !alive.contains(live, l) && !dying.contains(&l) {
+                dying.push(l);
             }
         }
+        if dying.len() > 1 {
+            dying.sort_unstable();
+        }
+        deaths.extend(dying.iter().map(|&l| (index, l)));
         if let Some(d) = def {
             if !matches!(kind, InstKind::SetField { .. }) {
                 alive.remove(live, d);
             }
         }
-        kind.for_each_use(|op| {
-            if let Operand::Local(l) = op {
-                alive.insert(live, l);
-            }
-        });
+        for &l in &uses {
+            alive.insert(live, l);
+        }
     }
     deaths[first..].reverse();
 }
@@ -778,6 +811,7 @@ impl FactAnalysis {
     /// Gives the sets of this analysis back to `pool`, for the next analysis.
     pub fn recycle(self, pool: &mut FactSetPool) {
         pool.give_state_buffers(self.states.into_buffers());
+        pool.deaths = (self.deaths, self.death_range);
     }
 
     /// Like [`FactAnalysis::compute_with_effects`], tracking only the locals linked to a
@@ -903,5 +937,195 @@ impl FactAnalysis {
             f(idx, inst, cursor.facts());
             cursor.advance();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// The functions of the repository's programs (the examples, the pass cases, the
+    /// regressions; a file that does not parse is skipped).
+    fn programs() -> Vec<Function> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut funcs = Vec::new();
+        let mut dirs = vec![
+            root.join("examples"),
+            root.join("tests/passes"),
+            root.join("tests/regressions"),
+            root.join("crates/passes/tests/checks"),
+        ];
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+            paths.sort();
+            for path in paths {
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "pir") {
+                    let src = std::fs::read_to_string(&path).unwrap();
+                    if let Ok(module) = poolopt_ir::parse(&src) {
+                        funcs.extend(module.funcs.values().cloned());
+                    }
+                }
+            }
+        }
+        assert!(funcs.len() > 200, "{} functions", funcs.len());
+        funcs
+    }
+
+    /// The deaths of `block` as the earlier version found them: a walk over each
+    /// instruction's operands for the locals it mentions (all of them sorted and deduplicated,
+    /// then the dead ones kept) and another to make its uses live.
+    fn deaths_as_before(func: &Function, block: Block, live: &Liveness) -> Vec<(usize, Local)> {
+        let mut alive = LiveWalk::default();
+        let mut deaths = Vec::new();
+        let data = &func.blocks[block];
+        alive.start(live, block);
+        let mut term_uses: Vec<Local> = Vec::new();
+        if let Some(Operand::Local(c)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
+            term_uses.push(c);
+            let def_of = |x: Local| {
+                data.insts
+                    .iter()
+                    .rev()
+                    .find(|&&i| func.inst(i).def() == Some(x))
+            };
+            if let Some(&i) = def_of(c) {
+                if let InstKind::Compare { lhs, rhs, .. } = *func.inst(i) {
+                    for x in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
+                        term_uses.push(x);
+                        if let Some(&j) = def_of(x) {
+                            if let InstKind::VecLen { vec, .. } = *func.inst(j) {
+                                term_uses.push(vec);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for l in term_uses {
+            alive.insert(live, l);
+        }
+        for (index, &inst) in data.insts.iter().enumerate().rev() {
+            let kind = func.inst(inst);
+            let mut mentioned: Vec<Local> = Vec::new();
+            kind.for_each_use(|op| {
+                if let Operand::Local(l) = op {
+                    mentioned.push(l);
+                }
+            });
+            let def = kind.def();
+            mentioned.extend(def);
+            mentioned.sort_unstable();
+            mentioned.dedup();
+            for &l in &mentioned {
+                let has_facts = matches!(func.local_ty(l), Type::I64 | Type::BOOL);
+                if has_facts && !alive.contains(live, l) {
+                    deaths.push((index, l));
+                }
+            }
+            if let Some(d) = def {
+                if !matches!(kind, InstKind::SetField { .. }) {
+                    alive.remove(live, d);
+                }
+            }
+            kind.for_each_use(|op| {
+                if let Operand::Local(l) = op {
+                    alive.insert(live, l);
+                }
+            });
+        }
+        deaths.reverse();
+        deaths
+    }
+
+    /// One walk over each instruction's operands finds the deaths the earlier two found, in
+    /// the same order, on every block of the repository's programs, with one walk state
+    /// reused across blocks and functions as the analysis reuses it.
+    #[test]
+    fn deaths_are_those_of_the_two_walk_version() {
+        let mut alive = LiveWalk::default();
+        let (mut blocks, mut several) = (0, 0);
+        for func in programs() {
+            let cfg = Cfg::compute(&func);
+            let live = Liveness::compute(&func, &cfg);
+            for &b in cfg.rpo() {
+                let mut deaths = Vec::new();
+                block_deaths(&func, b, &live, &mut alive, &mut deaths);
+                assert_eq!(deaths, deaths_as_before(&func, b, &live), "{}", func.name);
+                blocks += 1;
+                several += usize::from(deaths.windows(2).any(|w| w[0].0 == w[1].0));
+            }
+        }
+        assert!(blocks > 1000 && several > 0, "{blocks} blocks, {several}");
+    }
+
+    /// The earlier `drop_dead`: the compares of dead locals removed from the set, then the
+    /// dead value locals found in a second walk over the constraints and the compares.
+    fn drop_dead_as_before(s: &mut FactSet, live: LiveSet<'_>) {
+        s.retain_cmps(|f| live.contains(f.c));
+        s.retain_quotients(|l| live.contains(l));
+        let mut operands: Vec<Local> = Vec::new();
+        s.for_each_cmp_operand(|l| operands.push(l));
+        let (mut dead, mut kept): (Vec<Local>, Vec<Local>) = (Vec::new(), Vec::new());
+        s.for_each_value_local(|l| {
+            if !live.contains(l) && !dead.contains(&l) && !kept.contains(&l) {
+                if operands.contains(&l) {
+                    kept.push(l);
+                } else {
+                    dead.push(l);
+                }
+            }
+        });
+        for l in dead {
+            s.forget_local(l);
+        }
+        for l in kept {
+            s.compose_through(Term::value(l));
+        }
+    }
+
+    /// The driver's edge facts (the compares of dead locals left out of the copy, the dead
+    /// value locals found in one walk) are the edge's facts less what the earlier
+    /// `drop_dead` removed, on every edge of the repository's programs.
+    #[test]
+    fn live_edge_facts_are_the_edge_facts_less_the_dead() {
+        let (mut edges, mut changed) = (0, 0);
+        for func in programs() {
+            let cfg = Cfg::compute(&func);
+            let live = Liveness::compute(&func, &cfg);
+            let fa = FactAnalysis::compute_with(&func, &cfg, &live);
+            for &p in cfg.rpo() {
+                let Some(out) = fa.block_out(p) else {
+                    continue;
+                };
+                for &b in cfg.succs(p) {
+                    let mut before = FactSet::new();
+                    edge_facts_into(&func, &fa.tracked, p, b, out, &mut before);
+                    let full = before.clone();
+                    drop_dead_as_before(&mut before, live.live_in(b));
+                    let mut now = FactSet::new();
+                    live_edge_facts_into(
+                        &func,
+                        &fa.tracked,
+                        (p, b),
+                        out,
+                        live.live_in(b),
+                        &mut now,
+                    );
+                    assert_eq!(now, before, "{} {p} -> {b}", func.name);
+                    edges += 1;
+                    changed += usize::from(full != before);
+                }
+            }
+        }
+        assert!(
+            edges > 1000 && changed > 100,
+            "{edges} edges, {changed} changed"
+        );
     }
 }
