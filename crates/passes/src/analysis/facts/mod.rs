@@ -561,6 +561,37 @@ impl CallKills {
     }
 }
 
+/// What block `block`'s terminator keeps alive to the end of the block: the local it reads
+/// and, for `brif c` with `c` a compare of this block, the compare's operands and the vec whose
+/// length an operand holds (the branch's edge facts are derived from them).
+fn terminator_uses(func: &Function, block: Block) -> SmallVec<[Local; 4]> {
+    let data = &func.blocks[block];
+    let mut uses: SmallVec<[Local; 4]> = SmallVec::new();
+    let Some(Operand::Local(c)) = data.terminator.as_ref().and_then(|t| t.used_operand()) else {
+        return uses;
+    };
+    uses.push(c);
+    let def_of = |x: Local| {
+        data.insts
+            .iter()
+            .rev()
+            .find(|&&i| func.inst(i).def() == Some(x))
+    };
+    if let Some(&i) = def_of(c) {
+        if let InstKind::Compare { lhs, rhs, .. } = *func.inst(i) {
+            for x in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
+                uses.push(x);
+                if let Some(&j) = def_of(x) {
+                    if let InstKind::VecLen { vec, .. } = *func.inst(j) {
+                        uses.push(vec);
+                    }
+                }
+            }
+        }
+    }
+    uses
+}
+
 /// Where the locals of `block` die: after which instruction each local is no longer live. A
 /// `brif c` at the end keeps the operands of `c`'s compare (defined in this block), and the vec
 /// whose length an operand holds, alive to the end: the branch's edge facts are derived from
@@ -577,34 +608,7 @@ fn block_deaths(
     let first = deaths.len();
     let data = &func.blocks[block];
     alive.start(live, block);
-    let mut term_uses: SmallVec<[Local; 4]> = SmallVec::new();
-    if let Some(Operand::Local(c)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
-        term_uses.push(c);
-        let compare = data
-            .insts
-            .iter()
-            .rev()
-            .find(|&&i| func.inst(i).def() == Some(c));
-        if let Some(&i) = compare {
-            if let InstKind::Compare { lhs, rhs, .. } = *func.inst(i) {
-                for x in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
-                    term_uses.push(x);
-                    // `x == len(v)` is what turns the compare into a length fact: keep `v` too.
-                    let def = data
-                        .insts
-                        .iter()
-                        .rev()
-                        .find(|&&j| func.inst(j).def() == Some(x));
-                    if let Some(&j) = def {
-                        if let InstKind::VecLen { vec, .. } = *func.inst(j) {
-                            term_uses.push(vec);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    for l in term_uses {
+    for l in terminator_uses(func, block) {
         alive.insert(live, l);
     }
     for (index, &inst) in data.insts.iter().enumerate().rev() {
@@ -985,29 +989,7 @@ mod tests {
         let mut deaths = Vec::new();
         let data = &func.blocks[block];
         alive.start(live, block);
-        let mut term_uses: Vec<Local> = Vec::new();
-        if let Some(Operand::Local(c)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
-            term_uses.push(c);
-            let def_of = |x: Local| {
-                data.insts
-                    .iter()
-                    .rev()
-                    .find(|&&i| func.inst(i).def() == Some(x))
-            };
-            if let Some(&i) = def_of(c) {
-                if let InstKind::Compare { lhs, rhs, .. } = *func.inst(i) {
-                    for x in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
-                        term_uses.push(x);
-                        if let Some(&j) = def_of(x) {
-                            if let InstKind::VecLen { vec, .. } = *func.inst(j) {
-                                term_uses.push(vec);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        for l in term_uses {
+        for l in terminator_uses(func, block) {
             alive.insert(live, l);
         }
         for (index, &inst) in data.insts.iter().enumerate().rev() {
