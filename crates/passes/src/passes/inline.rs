@@ -25,7 +25,7 @@
 //! to that predecessor (`simplify-cfg`'s block merging): `f_entry` joins `B`, and `B_cont`
 //! joins the callee's block that returns when that is its only `ret`. A continuation that no
 //! copied `ret` reaches (the callee traps on every path) has no way in and is dropped. When
-//! every copy has a `ret`, every block is reachable (see [`merge_straight_jumps`]) and the
+//! every copy has a `ret`, every block is reachable (see `merge_straight_jumps`) and the
 //! predecessors are counted from the terminators, without building a CFG.
 //!
 //! A callee that is one block ending in `ret` is not laid out as blocks at all: its copy (the

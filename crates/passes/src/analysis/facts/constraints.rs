@@ -517,7 +517,7 @@ impl Term {
 /// `a <= b + c`.
 ///
 /// Laid out `b` first, then `a` (`repr(C)`): on a little-endian machine the two terms then
-/// read as one `u64` equal to [`Constraint::packed_key`], so the binary searches and merges
+/// read as one `u64` equal to `Constraint::packed_key`, so the binary searches and merges
 /// over a set's sorted constraints compare a pair in one load.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 #[repr(C)]
