@@ -7,10 +7,12 @@
 //! A `setfield s.f, x` reads `s` (the other fields survive) and defines it, so a struct local
 //! stays live across partial writes.
 
+mod entry;
 mod explore;
 mod walk;
 
 use super::cfg::Cfg;
+pub(crate) use entry::{live_on_entry, EntryReads};
 pub use explore::ExploreScratch;
 use poolopt_ir::{Block, BlockData, EntityRef, Function, InstKind, Local, Operand};
 pub use walk::LiveWalk;
