@@ -240,6 +240,17 @@ impl WholeReason {
     }
 }
 
+/// How one local is mentioned, from [`Plan::new`]'s scan of the function.
+#[derive(Clone, Default)]
+struct LocalUse {
+    /// Mentioned at all (assigned or read).
+    mentioned: bool,
+    /// Some mention bars the back end from holding it field by field.
+    barred: bool,
+    /// The first reason found why it must stay whole in memory.
+    escape: Option<WholeReason>,
+}
+
 /// The decisions for one function, and the field locals of every split local.
 struct Plan {
     verdicts: Vec<Verdict>,
@@ -257,8 +268,25 @@ struct Plan {
 impl Plan {
     fn new(func: &Function, module: &Module) -> Plan {
         let n = func.locals.len();
-        let none = |data: &LocalData| matches!(candidate(data, module), Verdict::NotCandidate);
-        if func.locals.values().all(none) {
+        // A local's first verdict depends only on its struct (and whether it is packed):
+        // each struct is judged once.
+        let mut by_struct: Vec<Option<Verdict>> = Vec::new();
+        let mut first_verdict = |data: &LocalData| match data.ty {
+            Type::Struct(sid) if !data.packed => {
+                if by_struct.len() <= sid.index() {
+                    by_struct.resize(sid.index() + 1, None);
+                }
+                by_struct[sid.index()]
+                    .get_or_insert_with(|| candidate(data, module))
+                    .clone()
+            }
+            _ => Verdict::NotCandidate,
+        };
+        let first = func
+            .locals
+            .values()
+            .position(|data| !matches!(first_verdict(data), Verdict::NotCandidate));
+        let Some(first) = first else {
             // No struct local over 8 bytes: nothing to look at (most functions), and no
             // verdict to report (an empty list stands for all `NotCandidate`).
             return Plan {
@@ -268,22 +296,18 @@ impl Plan {
                 whole: Vec::new(),
                 names: None,
             };
-        }
-        let mut verdicts: Vec<Verdict> = func
-            .locals
-            .values()
-            .map(|data| candidate(data, module))
-            .collect();
+        };
+        let mut verdicts: Vec<Verdict> = Vec::with_capacity(n);
+        verdicts.resize(first, Verdict::NotCandidate);
+        verdicts.extend(func.locals.values().skip(first).map(first_verdict));
         // One scan: which locals are mentioned at all (one nobody mentions is dead-local-elim's,
-        // not worth a remark), which escape whole (and why), which fields are read.
-        let mut mentioned = vec![false; n];
-        let mut escapes: Vec<Option<WholeReason>> = vec![None; n];
+        // not worth a remark), which escape whole (and why), which fields are read; and, per
+        // local, whether some mention bars the back end from holding it field by field (see
+        // `poolopt_ir::field_wise`; parameters are barred by their escape).
+        let mut uses: Vec<LocalUse> = vec![LocalUse::default(); n];
         for &p in &func.params {
-            escapes[p.index()] = Some(WholeReason::Parameter);
+            uses[p.index()].escape = Some(WholeReason::Parameter);
         }
-        // Per local: whether some mention bars the back end from holding it field by field
-        // (see `poolopt_ir::field_wise`); parameters are barred by the escape above.
-        let mut barred = vec![false; n];
         let mut read: Vec<Vec<bool>> = verdicts
             .iter()
             .map(|v| match v {
@@ -296,16 +320,16 @@ impl Plan {
             for &inst in &data.insts {
                 let kind = &func.insts[inst].kind;
                 if let Some(d) = kind.def() {
-                    mentioned[d.index()] = true;
+                    uses[d.index()].mentioned = true;
                 }
                 kind.for_each_use(|op| {
                     if let Operand::Local(l) = op {
-                        mentioned[l.index()] = true;
+                        uses[l.index()].mentioned = true;
                     }
                 });
-                for_each_barred(kind, |l| barred[l.index()] = true);
+                for_each_barred(kind, |l| uses[l.index()].barred = true);
                 let mut escape = |l: Local, why: WholeReason| {
-                    escapes[l.index()].get_or_insert(why);
+                    uses[l.index()].escape.get_or_insert(why);
                 };
                 match kind {
                     InstKind::Call { dst, func: f, args } => {
@@ -341,32 +365,34 @@ impl Plan {
             }
             match data.terminator {
                 Some(Terminator::Ret(Some(Operand::Local(l)))) => {
-                    mentioned[l.index()] = true;
-                    escapes[l.index()].get_or_insert(WholeReason::Returned);
+                    let u = &mut uses[l.index()];
+                    u.mentioned = true;
+                    u.escape.get_or_insert(WholeReason::Returned);
                 }
                 Some(Terminator::BrIf {
                     cond: Operand::Local(l),
                     ..
-                }) => mentioned[l.index()] = true,
+                }) => uses[l.index()].mentioned = true,
                 _ => {}
             }
         }
-        for (((v, m), why), barred) in verdicts.iter_mut().zip(&mentioned).zip(escapes).zip(barred)
-        {
-            match (&v, why) {
-                _ if !m => *v = Verdict::NotCandidate,
+        for (v, u) in verdicts.iter_mut().zip(uses) {
+            match (&v, u.escape) {
+                _ if !u.mentioned => *v = Verdict::NotCandidate,
                 (Verdict::Split(_), Some(why)) => *v = Verdict::Whole(why),
-                (Verdict::Split(sid), None) if !barred && field_wise_struct(module, *sid) => {
+                (Verdict::Split(sid), None) if !u.barred && field_wise_struct(module, *sid) => {
                     *v = Verdict::Whole(WholeReason::HeldFieldWise)
                 }
                 _ => {}
             }
         }
+        // The tables of the rewrite are made by `create_field_locals`, only when some local
+        // is split.
         Plan {
             verdicts,
             read,
-            fields: vec![Vec::new(); n],
-            whole: vec![None; n],
+            fields: Vec::new(),
+            whole: Vec::new(),
             names: None,
         }
     }
@@ -379,6 +405,9 @@ impl Plan {
     }
 
     fn create_field_locals(&mut self, func: &mut Function, module: &Module) {
+        let n = self.verdicts.len();
+        self.fields = vec![Vec::new(); n];
+        self.whole = vec![None; n];
         let names = self.names.get_or_insert_with(|| Names::of(func));
         for (i, verdict) in self.verdicts.iter().enumerate() {
             let Verdict::Split(sid) = verdict else {
