@@ -104,18 +104,25 @@ impl Tracked {
                 }
             }
         }
-        // Seeds, and the locals a branch's compare reads.
+        // Seeds (checked accesses, explicit checks' compares, checked divisions' divisors), the
+        // locals a branch's compare reads, and every `n = len w` (judged below, once the
+        // checked vecs are known), in one walk.
         let mut guarded = vec![false; n];
+        let mut lens: Vec<(Local, Local)> = Vec::new();
         for &b in &func.layout {
             for &inst in &func.blocks[b].insts {
-                if let InstKind::Compare { dst, lhs, rhs, .. } = *func.inst(inst) {
-                    if branch_cond[dst.index()] {
-                        for l in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
-                            guarded[l.index()] = true;
+                match *func.inst(inst) {
+                    InstKind::Compare { dst, lhs, rhs, .. } => {
+                        if branch_cond[dst.index()] {
+                            for l in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
+                                guarded[l.index()] = true;
+                            }
+                        }
+                        if tested[dst.index()] {
+                            mark(&mut on, lhs);
+                            mark(&mut on, rhs);
                         }
                     }
-                }
-                match *func.inst(inst) {
                     InstKind::VecGet {
                         vec, index, check, ..
                     }
@@ -128,38 +135,41 @@ impl Tracked {
                     InstKind::VecPop { vec, check, .. } if check.is_checked() => {
                         mark(&mut on, Operand::Local(vec));
                     }
-
-                    InstKind::Compare { dst, lhs, rhs, .. } if tested[dst.index()] => {
-                        mark(&mut on, lhs);
-                        mark(&mut on, rhs);
+                    InstKind::Binary {
+                        op,
+                        rhs: Operand::Local(d),
+                        check,
+                        ..
+                    } if check.is_checked() && op.is_division() => {
+                        mark(&mut on, Operand::Local(d));
                     }
+                    InstKind::VecLen { dst, vec } => lens.push((dst, vec)),
                     _ => {}
                 }
             }
         }
         // `n = len w` where `w` may be a checked vec: a guard that may be about the wrong vec,
-        // which the kept check's remark names ("only len(a) > 0 is known").
+        // which the kept check's remark names ("only len(a) > 0 is known"). The checked vecs
+        // are the seeds' vec locals (a divisor or a compare's operand is never a vec).
         let checked_vecs: Vec<Local> = (0..n)
             .map(Local::new)
             .filter(|&l| on[l.index()] && matches!(func.local_ty(l), Type::Vec(_)))
             .collect();
-        for &b in &func.layout {
-            for &inst in &func.blocks[b].insts {
-                if let InstKind::VecLen { dst, vec } = *func.inst(inst) {
-                    // A vec no other local may alias is a checked vec's only when it is one.
-                    let checked = if calls.alone(vec) {
-                        checked_vecs.binary_search(&vec).is_ok()
-                    } else {
-                        checked_vecs.iter().any(|&w| calls.may_alias(func, vec, w))
-                    };
-                    if guarded[dst.index()] && checked {
-                        on[dst.index()] = true;
-                        on[vec.index()] = true;
-                    }
-                }
+        for (dst, vec) in lens {
+            if !guarded[dst.index()] {
+                continue;
+            }
+            // A vec no other local may alias is a checked vec's only when it is one.
+            let checked = if calls.alone(vec) {
+                checked_vecs.binary_search(&vec).is_ok()
+            } else {
+                checked_vecs.iter().any(|&w| calls.may_alias(func, vec, w))
+            };
+            if checked {
+                on[dst.index()] = true;
+                on[vec.index()] = true;
             }
         }
-        mark_divisors(func, &mut on);
         Tracked::propagate(func, on, true)
     }
 
