@@ -119,12 +119,22 @@ fn upper_of(s: &impl FactQueries, o: (Term, i128)) -> Option<i128> {
 /// A lower and an upper bound, each if known.
 type Bounds = (Option<i128>, Option<i128>);
 
-/// Lower and upper bound of an operand (a constant is its own bounds).
-fn bounds(s: &impl FactQueries, o: (Term, i128)) -> Bounds {
-    if o.0 == Term::ZERO {
-        return (Some(o.1), Some(o.1));
+/// The bounds of the local operands `x` and `y` of an `add`, when they prove that `x + y` fits
+/// an `i64` (each sum of two bounds on one side fits, or one operand's bound on that side is
+/// on the side of 0 the other moves away from); `None` when they do not. The upper bounds are
+/// asked for first: without them the lower ones are not needed.
+fn sum_bounds(s: &impl FactQueries, x: TermPlus, y: TermPlus) -> Option<(Bounds, Bounds)> {
+    let (hx, hy) = (upper_of(s, x), upper_of(s, y));
+    let up = in_i64(hx.zip(hy).map(|(a, b)| a + b))
+        || hy.is_some_and(|h| h <= 0)
+        || hx.is_some_and(|h| h <= 0);
+    if !up {
+        return None;
     }
-    (s.lower(o.0).map(|l| l + o.1), s.upper(o.0).map(|u| u + o.1))
+    let (lx, ly) = (lower_of(s, x), lower_of(s, y));
+    let nonneg = |l: Option<i128>| l.is_some_and(|l| l >= 0);
+    let down = in_i64(lx.zip(ly).map(|(a, b)| a + b)) || nonneg(lx) || nonneg(ly);
+    down.then_some(((lx, hx), (ly, hy)))
 }
 
 fn in_i64(x: Option<i128>) -> bool {
@@ -414,7 +424,6 @@ fn binary_facts(
     // Bounds are searched for only where a rule needs them (each is a path query).
     let lx = || lower_of(s, x);
     let hx = || upper_of(s, x);
-    let nonneg = |l: Option<i128>| l.is_some_and(|l| l >= 0);
     match op {
         BinaryOp::Add | BinaryOp::Sub => {
             // y' = the second operand as added (negated for sub).
@@ -425,8 +434,9 @@ fn binary_facts(
             } else {
                 &[(x, y)]
             };
-            // The bounds of `x` and `y`, in that order, once asked for.
-            let mut both: Option<(Bounds, Bounds)> = None;
+            // The bounds of `x` and `y`, in that order, once asked for (`None`: the sum is not
+            // known to fit, whichever order).
+            let mut both: Option<Option<(Bounds, Bounds)>> = None;
             for &(p, q) in pairs {
                 if p.0 == Term::ZERO {
                     continue;
@@ -448,15 +458,13 @@ fn binary_facts(
                     continue; // handled below
                 }
                 // d = p + q for locals: exact when every sum of bounds fits. The two orders
-                // ask for the same two operands' bounds (four path searches): once.
-                let (bx, by) = *both.get_or_insert_with(|| (bounds(s, x), bounds(s, y)));
-                let ((lp, hp), (lq, hq)) = if p == x { (bx, by) } else { (by, bx) };
-                let up = in_i64(hp.zip(hq).map(|(a, b)| a + b))
-                    || hq.is_some_and(|h| h <= 0)
-                    || hp.is_some_and(|h| h <= 0);
-                let down = in_i64(lp.zip(lq).map(|(a, b)| a + b)) || nonneg(lp) || nonneg(lq);
-                let fits = up && down;
-                if fits && p.0 != d {
+                // ask for the same two operands' bounds (four path searches), and whether the
+                // sum fits does not depend on the order: once.
+                let Some((bx, by)) = *both.get_or_insert_with(|| sum_bounds(s, x, y)) else {
+                    continue;
+                };
+                let (lq, hq) = if p == x { by } else { bx };
+                if p.0 != d {
                     if let Some(h) = hq {
                         gen.push((d, p.0, h));
                     }
@@ -466,30 +474,40 @@ fn binary_facts(
                 }
             }
             if sub_local {
-                // d = x - y (y a local here, `y` holds -y): exact when x - y fits.
-                let (ly, hy) = bounds(s, (y.0, 0));
-                let (lx, hx) = (lx(), hx());
-                let fits = (nonneg(lx) && nonneg(ly))
-                    || (in_i64(lx.zip(hy).map(|(a, b)| a - b))
-                        && in_i64(hx.zip(ly).map(|(a, b)| a - b)));
-                if fits {
-                    if x.0 != d && x.0 != Term::ZERO {
-                        // d <= x - lo(y); x <= d + hi(y).
-                        if let Some(l) = ly {
-                            gen.push((d, x.0, x.1 - l));
-                        }
-                        if let Some(h) = hy {
-                            gen.push((x.0, d, h - x.1));
-                        }
+                // d = x - y (y a local here, `y` holds -y): exact when x - y fits, which needs
+                // both lower bounds: `(lx >= 0 && ly >= 0) || (lx - hy and hx - ly fit)`. The
+                // bounds are asked for in the order that lets a missing one end the rule.
+                let Some(lx) = lx() else { return };
+                let Some(ly) = lower_of(s, (y.0, 0)) else {
+                    return;
+                };
+                let mut hy_known = None;
+                let mut hy = || *hy_known.get_or_insert_with(|| upper_of(s, (y.0, 0)));
+                let fits = (lx >= 0 && ly >= 0)
+                    || (in_i64(hy().map(|h| lx - h)) && in_i64(hx().map(|h| h - ly)));
+                if !fits {
+                    return;
+                }
+                if x.0 != d && x.0 != Term::ZERO {
+                    // d <= x - lo(y); x <= d + hi(y).
+                    gen.push((d, x.0, x.1 - ly));
+                    if let Some(h) = hy() {
+                        gen.push((x.0, d, h - x.1));
                     }
-                    // y <= x + c ⇒ 0 <= x - y + c = d + c; x <= y + c ⇒ d <= c.
-                    if x.0 != d && y.0 != d {
-                        if let Some(c) = s.dist(y.0, x.0) {
-                            gen.push((Term::ZERO, d, c - x.1));
-                        }
-                        if let Some(c) = s.dist(x.0, y.0) {
-                            gen.push((d, Term::ZERO, c + x.1));
-                        }
+                }
+                // y <= x + c ⇒ 0 <= x - y + c = d + c; x <= y + c ⇒ d <= c. For a constant
+                // `x` (0 plus x.1), the paths are y's bounds: `y <= 0 + hi(y)`, `0 <= y - lo(y)`.
+                if x.0 != d && y.0 != d {
+                    let (to_x, from_x) = if x.0 == Term::ZERO {
+                        (hy(), Some(-ly))
+                    } else {
+                        (s.dist(y.0, x.0), s.dist(x.0, y.0))
+                    };
+                    if let Some(c) = to_x {
+                        gen.push((Term::ZERO, d, c - x.1));
+                    }
+                    if let Some(c) = from_x {
+                        gen.push((d, Term::ZERO, c + x.1));
                     }
                 }
             }
@@ -680,6 +698,142 @@ fn relation(gen: &mut Gen, s: &impl FactQueries, op: CmpOp, x: (Term, i128), y: 
 mod tests {
     use super::*;
     use crate::analysis::facts::constraints::tests::Rng;
+    use poolopt_ir::EntityRef;
+
+    /// The `add`/`sub` rules as they were before they asked for bounds in the order that lets
+    /// a missing one end the rule: four bounds for two locals, `dist` for a constant minus a
+    /// local.
+    fn add_sub_as_before(
+        gen: &mut Gen,
+        s: &impl FactQueries,
+        d: Term,
+        op: BinaryOp,
+        x: TermPlus,
+        y: TermPlus,
+    ) {
+        let dst_local = d.local().unwrap();
+        let bounds = |o: TermPlus| (lower_of(s, o), upper_of(s, o));
+        let nonneg = |l: Option<i128>| l.is_some_and(|l| l >= 0);
+        let y = if op == BinaryOp::Sub { (y.0, -y.1) } else { y };
+        let sub_local = op == BinaryOp::Sub && y.0 != Term::ZERO;
+        let pairs: &[(TermPlus, TermPlus)] = if op == BinaryOp::Add {
+            &[(x, y), (y, x)]
+        } else {
+            &[(x, y)]
+        };
+        let mut both: Option<(Bounds, Bounds)> = None;
+        for &(p, q) in pairs {
+            if p.0 == Term::ZERO {
+                continue;
+            }
+            if q.0 == Term::ZERO {
+                let k = q.1;
+                let fits = if k >= 0 {
+                    s.upper_at_most(p.0, i64::MAX as i128 - k)
+                } else {
+                    s.lower_at_least(p.0, i64::MIN as i128 - k)
+                };
+                if fits {
+                    rename(gen, s, p.0, d, k, dst_local);
+                }
+                continue;
+            }
+            if sub_local {
+                continue;
+            }
+            let (bx, by) = *both.get_or_insert_with(|| (bounds(x), bounds(y)));
+            let ((lp, hp), (lq, hq)) = if p == x { (bx, by) } else { (by, bx) };
+            let up = in_i64(hp.zip(hq).map(|(a, b)| a + b))
+                || hq.is_some_and(|h| h <= 0)
+                || hp.is_some_and(|h| h <= 0);
+            let down = in_i64(lp.zip(lq).map(|(a, b)| a + b)) || nonneg(lp) || nonneg(lq);
+            if up && down && p.0 != d {
+                if let Some(h) = hq {
+                    gen.push((d, p.0, h));
+                }
+                if let Some(l) = lq {
+                    gen.push((p.0, d, -l));
+                }
+            }
+        }
+        if sub_local {
+            let (ly, hy) = bounds((y.0, 0));
+            let (lx, hx) = bounds(x);
+            let fits = (nonneg(lx) && nonneg(ly))
+                || (in_i64(lx.zip(hy).map(|(a, b)| a - b))
+                    && in_i64(hx.zip(ly).map(|(a, b)| a - b)));
+            if fits {
+                if x.0 != d && x.0 != Term::ZERO {
+                    if let Some(l) = ly {
+                        gen.push((d, x.0, x.1 - l));
+                    }
+                    if let Some(h) = hy {
+                        gen.push((x.0, d, h - x.1));
+                    }
+                }
+                if x.0 != d && y.0 != d {
+                    if let Some(c) = s.dist(y.0, x.0) {
+                        gen.push((Term::ZERO, d, c - x.1));
+                    }
+                    if let Some(c) = s.dist(x.0, y.0) {
+                        gen.push((d, Term::ZERO, c + x.1));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The `add`/`sub` rules derive what the earlier ones did, on random sets (with bounds
+    /// near the ends of the `i64` range, so that sums that may overflow are among them), for
+    /// every mix of locals and constants, the destination one of the operands or another.
+    #[test]
+    fn add_and_sub_facts_are_those_of_the_earlier_rules() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let values = [0, 1, 2, 3].map(|l| Term::value(Local::new(l)));
+        let consts = [0, 1, -1, 7, -7, i64::MAX as i128, i64::MIN as i128, 1 << 62];
+        let wide = [i64::MAX, i64::MIN, 1 << 62, -(1 << 62), i64::MAX - 3, 0];
+        let (mut derived, mut sub_locals) = (0, 0);
+        for round in 0..6000 {
+            let mut set = rng.set(14);
+            for _ in 0..rng.next() % 4 {
+                let t = values[(rng.next() % 4) as usize];
+                let c = wide[(rng.next() % wide.len() as u64) as usize];
+                if rng.next().is_multiple_of(2) {
+                    set.add(t, Term::ZERO, c);
+                } else {
+                    set.add(Term::ZERO, t, c);
+                }
+            }
+            let operand = |rng: &mut Rng| {
+                if rng.next().is_multiple_of(4) {
+                    (
+                        Term::ZERO,
+                        consts[(rng.next() % consts.len() as u64) as usize],
+                    )
+                } else {
+                    (values[(rng.next() % 4) as usize], 0)
+                }
+            };
+            let (x, y) = (operand(&mut rng), operand(&mut rng));
+            let d = match rng.next() % 3 {
+                0 if x.0 != Term::ZERO => x.0,
+                1 if y.0 != Term::ZERO => y.0,
+                _ => values[(rng.next() % 4) as usize],
+            };
+            let op = if round % 2 == 0 {
+                BinaryOp::Add
+            } else {
+                BinaryOp::Sub
+            };
+            let (mut now, mut before) = (Gen::new(), Gen::new());
+            binary_facts(&mut now, &set, d, op, x, y);
+            add_sub_as_before(&mut before, &set, d, op, x, y);
+            assert_eq!(now, before, "{d:?} = {x:?} {op:?} {y:?} in {set:?}");
+            derived += usize::from(!now.is_empty());
+            sub_locals += usize::from(op == BinaryOp::Sub && y.0 != Term::ZERO && !now.is_empty());
+        }
+        assert!(derived > 1000 && sub_locals > 200, "{derived} {sub_locals}");
+    }
 
     /// `at_least` answers exactly what the bound search does, on random sets (lengths, values
     /// and 0 among the terms; recorded bounds of every sign; offsets and limits around them).
