@@ -415,6 +415,69 @@ impl SourceDistances {
     }
 }
 
+/// Runs `f` with the thread's search work space (a fresh one if it is in use further up the
+/// stack).
+fn with_search<R>(f: impl FnOnce(&mut Search) -> R) -> R {
+    SEARCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut search) => f(&mut search),
+        Err(_) => f(&mut Search::default()),
+    })
+}
+
+/// `(set.lower(x), set.lower(y))` for two value terms, by one walk forward from 0 instead of
+/// one backward from each (a walk without a goal reaches every value term the goal-directed
+/// ones would, by the same walks of at most [`SEARCH_DEPTH`] edges: the goal only matters
+/// when it is a length). No walk when neither has an in-edge (see [`no_path`]).
+pub(super) fn lowers_of_values(
+    set: FactView<'_>,
+    x: Term,
+    y: Term,
+) -> (Option<i128>, Option<i128>) {
+    debug_assert!(x.is_value() && y.is_value());
+    if no_path(set, Term::ZERO, x) && no_path(set, Term::ZERO, y) {
+        return (None, None);
+    }
+    with_search(|search| {
+        search.relax_rounds(set, Term::ZERO, None, false, false);
+        let lower = |t: Term| search.dist.get(t).map(|d| -d);
+        (lower(x), lower(y))
+    })
+}
+
+/// `(set.upper(x), set.upper(y))` for two value terms, by one walk backward from 0 instead
+/// of one forward from each (the same walks, as in [`lowers_of_values`]).
+pub(super) fn uppers_of_values(
+    set: FactView<'_>,
+    x: Term,
+    y: Term,
+) -> (Option<i128>, Option<i128>) {
+    debug_assert!(x.is_value() && y.is_value());
+    if no_path(set, x, Term::ZERO) && no_path(set, y, Term::ZERO) {
+        return (None, None);
+    }
+    with_search(|search| {
+        search.relax_rounds(set, Term::ZERO, None, true, false);
+        (search.dist.get(x), search.dist.get(y))
+    })
+}
+
+/// `(set.upper(a), set.dist(a, b))` for two value terms, by one walk forward from `a` (the
+/// walks `dist` takes towards 0 and towards `b`: neither goal is a length).
+pub(super) fn upper_and_dist(set: FactView<'_>, a: Term, b: Term) -> (Option<i128>, Option<i128>) {
+    debug_assert!(a.is_value() && b.is_value());
+    if a == b {
+        return (set.upper(a), Some(0));
+    }
+    if no_path(set, a, Term::ZERO) {
+        // No out-edge: no walk from `a` at all.
+        return (None, None);
+    }
+    with_search(|search| {
+        search.relax_rounds(set, a, None, false, false);
+        (search.dist.get(Term::ZERO), search.dist.get(b))
+    })
+}
+
 /// Whether `set` has no walk from `a` to `b` that a search would have to look for: a value
 /// term has no implicit edge, so without a recorded edge out of `a` (or into `b`) there is
 /// none.
@@ -489,6 +552,11 @@ impl Term {
             TermKind::Zero => None,
             TermKind::Value(l) | TermKind::Len(l) => Some(l),
         }
+    }
+
+    /// Whether the term is the value of a local.
+    fn is_value(self) -> bool {
+        self.0 % 2 == 1
     }
 
     /// Whether the term is a length.
@@ -1335,10 +1403,7 @@ pub trait FactQueries {
         if no_path(self.view(), a, b) {
             return None;
         }
-        SEARCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut search) => search.run(self.view(), a, b),
-            Err(_) => Search::default().run(self.view(), a, b),
-        })
+        with_search(|search| search.run(self.view(), a, b))
     }
 
     /// Whether `a <= b + c` follows from the set.
@@ -1652,6 +1717,44 @@ pub(super) mod tests {
                 );
             }
         }
+    }
+
+    /// The joint bound and distance queries answer what `lower`, `upper` and `dist` answer
+    /// one by one, for every pair of value terms of random sets.
+    #[test]
+    fn joint_queries_agree_with_the_searched_answers() {
+        let mut rng = Rng(0xbb67_ae85_84ca_a73b);
+        let values = [1, 3, 5, 7].map(Term);
+        let mut found = 0;
+        for _ in 0..3000 {
+            let set = rng.set(14);
+            let view = set.view();
+            for x in values {
+                for y in values {
+                    let lowers = lowers_of_values(view, x, y);
+                    assert_eq!(
+                        lowers,
+                        (set.lower(x), set.lower(y)),
+                        "{x:?} {y:?} in {set:?}"
+                    );
+                    let uppers = uppers_of_values(view, x, y);
+                    assert_eq!(
+                        uppers,
+                        (set.upper(x), set.upper(y)),
+                        "{x:?} {y:?} in {set:?}"
+                    );
+                    let from_x = upper_and_dist(view, x, y);
+                    assert_eq!(
+                        from_x,
+                        (set.upper(x), set.dist(x, y)),
+                        "{x:?} {y:?} in {set:?}"
+                    );
+                    found += usize::from(lowers.0.is_some() && uppers.1.is_some());
+                    found += usize::from(from_x.0.is_some() && from_x.1.is_some());
+                }
+            }
+        }
+        assert!(found > 5000, "{found}");
     }
 
     /// `c` holds `i slt n`.

@@ -25,7 +25,10 @@
 //! gives `x >= k` (`x <= -k`), since truncating division by `k` keeps the sign and `|x| >= k *
 //! |d|`.
 
-use super::constraints::{fit, CmpFact, FactQueries, FactSet, FactView, QuotientFact, Term};
+use super::constraints::{
+    fit, lowers_of_values, upper_and_dist, uppers_of_values, CmpFact, FactQueries, FactSet,
+    FactView, QuotientFact, Term,
+};
 use super::relevance::Tracked;
 use super::CallKills;
 use poolopt_ir::{
@@ -119,19 +122,21 @@ fn upper_of(s: &impl FactQueries, o: (Term, i128)) -> Option<i128> {
 /// A lower and an upper bound, each if known.
 type Bounds = (Option<i128>, Option<i128>);
 
-/// The bounds of the local operands `x` and `y` of an `add`, when they prove that `x + y` fits
-/// an `i64` (each sum of two bounds on one side fits, or one operand's bound on that side is
-/// on the side of 0 the other moves away from); `None` when they do not. The upper bounds are
-/// asked for first: without them the lower ones are not needed.
+/// The bounds of the local operands `x` and `y` of an `add` (value terms plus 0), when they
+/// prove that `x + y` fits an `i64` (each sum of two bounds on one side fits, or one operand's
+/// bound on that side is on the side of 0 the other moves away from); `None` when they do
+/// not. The upper bounds are asked for first (both by one walk): without them the lower ones
+/// are not needed.
 fn sum_bounds(s: &impl FactQueries, x: TermPlus, y: TermPlus) -> Option<(Bounds, Bounds)> {
-    let (hx, hy) = (upper_of(s, x), upper_of(s, y));
+    debug_assert!(x.1 == 0 && y.1 == 0);
+    let (hx, hy) = uppers_of_values(s.view(), x.0, y.0);
     let up = in_i64(hx.zip(hy).map(|(a, b)| a + b))
         || hy.is_some_and(|h| h <= 0)
         || hx.is_some_and(|h| h <= 0);
     if !up {
         return None;
     }
-    let (lx, ly) = (lower_of(s, x), lower_of(s, y));
+    let (lx, ly) = lowers_of_values(s.view(), x.0, y.0);
     let nonneg = |l: Option<i128>| l.is_some_and(|l| l >= 0);
     let down = in_i64(lx.zip(ly).map(|(a, b)| a + b)) || nonneg(lx) || nonneg(ly);
     down.then_some(((lx, hx), (ly, hy)))
@@ -473,36 +478,62 @@ fn binary_facts(
                     }
                 }
             }
-            if sub_local {
-                // d = x - y (y a local here, `y` holds -y): exact when x - y fits, which needs
-                // both lower bounds: `(lx >= 0 && ly >= 0) || (lx - hy and hx - ly fit)`. The
-                // bounds are asked for in the order that lets a missing one end the rule.
-                let Some(lx) = lx() else { return };
-                let Some(ly) = lower_of(s, (y.0, 0)) else {
+            // d = x - y (y a local here, `y` holds -y): every constraint below relates `d`
+            // to `x` or to 0, and needs `d != x` (`x = x - y` derives nothing).
+            if sub_local && x.0 != d {
+                // Exact when x - y fits, which needs both lower bounds: `(lx >= 0 && ly >= 0)
+                // || (lx - hy and hx - ly fit)`. The bounds are asked for in the order that
+                // lets a missing one end the rule; for a local `x`, both lower bounds by one
+                // walk, and each upper bound with the distance to the other operand by one.
+                let (lx, ly) = if x.0 == Term::ZERO {
+                    (lx(), lower_of(s, (y.0, 0)))
+                } else {
+                    lowers_of_values(s.view(), x.0, y.0)
+                };
+                let (Some(lx), Some(ly)) = (lx, ly) else {
                     return;
                 };
-                let mut hy_known = None;
-                let mut hy = || *hy_known.get_or_insert_with(|| upper_of(s, (y.0, 0)));
+                // From y: hi(y) and the distance y -> x; from x: hi(x) and x -> y.
+                let mut from_y_known = None;
+                let mut from_y = || {
+                    *from_y_known.get_or_insert_with(|| {
+                        if x.0 == Term::ZERO {
+                            // y -> 0 is y's upper bound.
+                            let hy = upper_of(s, (y.0, 0));
+                            (hy, hy)
+                        } else {
+                            upper_and_dist(s.view(), y.0, x.0)
+                        }
+                    })
+                };
+                let mut from_x_known = None;
+                let mut from_x = || {
+                    *from_x_known.get_or_insert_with(|| {
+                        if x.0 == Term::ZERO {
+                            // A constant is its own upper bound; 0 -> y is -lo(y).
+                            (Some(x.1), Some(-ly))
+                        } else {
+                            upper_and_dist(s.view(), x.0, y.0)
+                        }
+                    })
+                };
                 let fits = (lx >= 0 && ly >= 0)
-                    || (in_i64(hy().map(|h| lx - h)) && in_i64(hx().map(|h| h - ly)));
+                    || (in_i64(from_y().0.map(|h| lx - h)) && in_i64(from_x().0.map(|h| h - ly)));
                 if !fits {
                     return;
                 }
-                if x.0 != d && x.0 != Term::ZERO {
+                let hy = from_y().0;
+                if x.0 != Term::ZERO {
                     // d <= x - lo(y); x <= d + hi(y).
                     gen.push((d, x.0, x.1 - ly));
-                    if let Some(h) = hy() {
+                    if let Some(h) = hy {
                         gen.push((x.0, d, h - x.1));
                     }
                 }
                 // y <= x + c ⇒ 0 <= x - y + c = d + c; x <= y + c ⇒ d <= c. For a constant
                 // `x` (0 plus x.1), the paths are y's bounds: `y <= 0 + hi(y)`, `0 <= y - lo(y)`.
-                if x.0 != d && y.0 != d {
-                    let (to_x, from_x) = if x.0 == Term::ZERO {
-                        (hy(), Some(-ly))
-                    } else {
-                        (s.dist(y.0, x.0), s.dist(x.0, y.0))
-                    };
+                if y.0 != d {
+                    let (to_x, from_x) = (from_y().1, from_x().1);
                     if let Some(c) = to_x {
                         gen.push((Term::ZERO, d, c - x.1));
                     }
