@@ -59,6 +59,17 @@ impl Pass for GlobalCopyProp {
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         let n = func.locals.len();
+        // Without a `copy` in the function there is nothing to forward (nor to report): no
+        // table is built.
+        let any_copy = func.layout.iter().any(|&block| {
+            func.blocks[block]
+                .insts
+                .iter()
+                .any(|&inst| matches!(func.insts[inst].kind, InstKind::Copy { .. }))
+        });
+        if !any_copy {
+            return false;
+        }
         let mut defs = vec![Defs::None; n];
         // A function has a few parameters: looked for in its list, no table.
         let params = &func.params;
@@ -89,8 +100,10 @@ impl Pass for GlobalCopyProp {
         // The cached CFG's shared handle: the walks ask for the dominator tree as they go.
         let cfg = cx.shared_cfg(func);
         let rpo = cfg.rpo();
-        let mut forward: Vec<Option<Operand>> = vec![None; n];
-        let mut site: Vec<Option<(Block, u32, Loc)>> = vec![None; n];
+        // Per local, the root its reads read and the copy into it: sized at the first
+        // candidate (a function whose copies all fail (1), (3) or (4) needs neither).
+        let mut forward: Vec<Option<Operand>> = Vec::new();
+        let mut site: Vec<Option<(Block, u32, Loc)>> = Vec::new();
         let mut any = false;
         for &block in rpo {
             for (pos, &inst) in func.blocks[block].insts.iter().enumerate() {
@@ -135,6 +148,10 @@ impl Pass for GlobalCopyProp {
                         )
                     });
                     continue;
+                }
+                if !any {
+                    forward.resize(n, None);
+                    site.resize(n, None);
                 }
                 let root = match src {
                     Operand::Local(s) => forward[s.index()].unwrap_or(src),
