@@ -112,8 +112,9 @@ impl Pass for CopyProp {
         let mut changed = false;
         // Reused across blocks (cleared at each block's start).
         let mut active: HashMap<Local, Active> = HashMap::default();
-        // Reverse index: local x -> copies `d = copy x` currently active.
-        let mut readers: HashMap<Local, Vec<Local>> = HashMap::default();
+        // Reverse index: `(x, d)` for the copies `d = copy x` made active, in order (some
+        // may have ended since).
+        let mut readers: Vec<(Local, Local)> = Vec::new();
         let mut finished: Vec<(Local, Active)> = Vec::new();
         for at_block in 0..func.layout.len() {
             let block = func.layout[at_block];
@@ -209,7 +210,7 @@ fn record_copy(
     func: &Function,
     inst: poolopt_ir::Inst,
     active: &mut HashMap<Local, Active>,
-    readers: &mut HashMap<Local, Vec<Local>>,
+    readers: &mut Vec<(Local, Local)>,
 ) {
     if let InstKind::Copy { dst, src } = func.insts[inst].kind {
         let scalar = matches!(func.locals[dst].ty, Type::Scalar(_));
@@ -217,7 +218,7 @@ fn record_copy(
             let loc = func.insts[inst].loc;
             active.insert(dst, Active { src, loc, uses: 0 });
             if let Operand::Local(x) = src {
-                readers.entry(x).or_default().push(dst);
+                readers.push((x, dst));
             }
         }
     }
@@ -242,20 +243,26 @@ fn count_replaced(old: &InstKind, new: &InstKind, active: &mut HashMap<Local, Ac
 fn kill(
     def: Local,
     active: &mut HashMap<Local, Active>,
-    readers: &mut HashMap<Local, Vec<Local>>,
+    readers: &mut Vec<(Local, Local)>,
     finished: &mut Vec<(Local, Active)>,
 ) {
     if let Some(a) = active.remove(&def) {
         finished.push((def, a));
     }
-    if let Some(ds) = readers.remove(&def) {
-        for d in ds {
-            // `d` may have been redefined (and possibly re-copied from elsewhere) since.
-            if active.get(&d).is_some_and(|a| a.src == Operand::Local(def)) {
-                if let Some(a) = active.remove(&d) {
-                    finished.push((d, a));
-                }
+    if !readers.iter().any(|&(x, _)| x == def) {
+        return;
+    }
+    // The copies out of `def`, in the order they were made active; their entries go.
+    readers.retain(|&(x, d)| {
+        if x != def {
+            return true;
+        }
+        // `d` may have been redefined (and possibly re-copied from elsewhere) since.
+        if active.get(&d).is_some_and(|a| a.src == Operand::Local(def)) {
+            if let Some(a) = active.remove(&d) {
+                finished.push((d, a));
             }
         }
-    }
+        false
+    });
 }
