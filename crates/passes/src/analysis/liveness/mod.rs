@@ -470,6 +470,27 @@ impl Liveness {
                         .iter()
                         .any(|&s| cfg.rpo_index(s).is_none_or(|k| k as usize <= at));
                 }
+                if w == 1 {
+                    // The same two steps on one word per set.
+                    let mut o = 0u64;
+                    for &s in cfg.succs(blk) {
+                        o |= live_in.get(s.index()).copied().unwrap_or(0);
+                    }
+                    if let (Some(out), Some(&g), Some(&k), Some(inn)) = (
+                        live_out.get_mut(b),
+                        gen.get(b),
+                        kill.get(b),
+                        live_in.get_mut(b),
+                    ) {
+                        *out = o;
+                        let new = (o & !k) | g;
+                        if new != *inn {
+                            *inn = new;
+                            changed = true;
+                        }
+                    }
+                    continue;
+                }
                 // out = ∪ in(succ)
                 for k in 0..w {
                     let mut o = 0u64;
