@@ -414,9 +414,18 @@ impl Liveness {
             // One word per set (at most 64 bits): the block's two words are built in
             // registers and stored once.
             for &blk in cfg.rpo() {
-                let (g, k) = gen_kill_word(func, &func.blocks[blk], &live.numbering);
+                let ([g], [k]) = gen_kill_words::<1>(func, &func.blocks[blk], &live.numbering);
                 gen[blk.index()] = g;
                 kill[blk.index()] = k;
+            }
+        } else if w <= DENSE_LOCALS / 64 {
+            // Likewise in two fixed arrays, of which the set's words are stored.
+            const N: usize = DENSE_LOCALS / 64;
+            for &blk in cfg.rpo() {
+                let (g, k) = gen_kill_words::<N>(func, &func.blocks[blk], &live.numbering);
+                let words = blk.index() * w..(blk.index() + 1) * w;
+                gen[words.clone()].copy_from_slice(&g[..w]);
+                kill[words].copy_from_slice(&k[..w]);
             }
         } else {
             for &blk in cfg.rpo() {
@@ -721,29 +730,38 @@ impl Liveness {
 }
 
 /// The gen (read before any write in the block) and kill (written) bits of `data` under
-/// `numbering`, whose sets have at most 64 bits (one word): what [`Liveness::by_sweeps`]
-/// computes bit by bit for sets of any size.
-fn gen_kill_word(func: &Function, data: &BlockData, numbering: &Numbering) -> (u64, u64) {
+/// `numbering`, whose sets have at most `64 * N` bits (`N` words): what
+/// [`Liveness::by_sweeps`] computes bit by bit, in place, for sets of any size.
+fn gen_kill_words<const N: usize>(
+    func: &Function,
+    data: &BlockData,
+    numbering: &Numbering,
+) -> ([u64; N], [u64; N]) {
     let bit = |l: Local| {
         numbering
             .bit_of(l)
-            .filter(|&g| g < 64)
-            .map_or(0, |g| 1u64 << g)
+            .filter(|&g| g < 64 * N)
+            .map(|g| (g / 64, 1u64 << (g % 64)))
     };
-    let (mut gen, mut kill) = (0u64, 0u64);
+    let (mut gen, mut kill) = ([0u64; N], [0u64; N]);
+    let read = |l: Local, gen: &mut [u64; N], kill: &[u64; N]| {
+        if let Some((k, m)) = bit(l) {
+            gen[k] |= m & !kill[k];
+        }
+    };
     for &inst in &data.insts {
         let kind = &func.insts[inst].kind;
         kind.for_each_use(|op| {
             if let Operand::Local(l) = op {
-                gen |= bit(l) & !kill;
+                read(l, &mut gen, &kill);
             }
         });
-        if let Some(d) = kind.def() {
-            kill |= bit(d);
+        if let Some((k, m)) = kind.def().and_then(bit) {
+            kill[k] |= m;
         }
     }
     if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
-        gen |= bit(l) & !kill;
+        read(l, &mut gen, &kill);
     }
     (gen, kill)
 }
@@ -832,26 +850,26 @@ mod tests {
         funcs
     }
 
-    /// `gen_kill_word` gives, for every block of every function whose sets fit a word, the
-    /// bits of the straightforward definition: a local read before the block writes it
-    /// (a `setfield` reads before it writes), and a local the block writes.
+    /// `gen_kill_words` gives, for every block of every function whose sets fit its words
+    /// (one, and eight), the bits of the straightforward definition: a local read before the
+    /// block writes it (a `setfield` reads before it writes), and a local the block writes.
     #[test]
-    fn gen_kill_word_is_the_straightforward_gen_and_kill() {
-        let mut checked = 0;
+    fn gen_kill_words_are_the_straightforward_gen_and_kill() {
+        let (mut one, mut eight) = (0, 0);
         for func in programs() {
             let cfg = Cfg::compute(&func);
             let numbering = Numbering::of(&func, &cfg);
-            if numbering.bits() > 64 {
+            if numbering.bits() > 8 * 64 {
                 continue;
             }
             for &blk in &func.layout {
                 let data = &func.blocks[blk];
                 let mut written = HashSet::new();
-                let (mut gen, mut kill) = (0u64, 0u64);
-                let read = |l: Local, written: &HashSet<Local>, gen: &mut u64| {
+                let (mut gen, mut kill) = ([0u64; 8], [0u64; 8]);
+                let read = |l: Local, written: &HashSet<Local>, gen: &mut [u64; 8]| {
                     if let Some(g) = numbering.bit_of(l) {
                         if !written.contains(&l) {
-                            *gen |= 1 << g;
+                            gen[g / 64] |= 1 << (g % 64);
                         }
                     }
                 };
@@ -865,7 +883,7 @@ mod tests {
                     if let Some(d) = kind.def() {
                         written.insert(d);
                         if let Some(g) = numbering.bit_of(d) {
-                            kill |= 1 << g;
+                            kill[g / 64] |= 1 << (g % 64);
                         }
                     }
                 }
@@ -878,14 +896,23 @@ mod tests {
                     read(l, &written, &mut gen);
                 }
                 assert_eq!(
-                    gen_kill_word(&func, data, &numbering),
+                    gen_kill_words::<8>(&func, data, &numbering),
                     (gen, kill),
                     "{} {blk:?}",
                     func.name
                 );
-                checked += 1;
+                eight += 1;
+                if numbering.bits() <= 64 {
+                    assert_eq!(
+                        gen_kill_words::<1>(&func, data, &numbering),
+                        ([gen[0]], [kill[0]]),
+                        "{} {blk:?}",
+                        func.name
+                    );
+                    one += 1;
+                }
             }
         }
-        assert!(checked > 500, "{checked} blocks");
+        assert!(one > 500 && eight > one, "{one} and {eight} blocks");
     }
 }
