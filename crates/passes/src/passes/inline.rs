@@ -109,12 +109,12 @@ impl Pass for Inline {
         }
         let module = cx.module;
         let unit = cx.unit_budget();
-        let in_loop = blocks_in_loops(func, cx);
+        // The per-copy tables of the previous copy (or function), reset by each copy.
+        let mut work: Work = cx.take_scratch();
+        let loops = loop_depths(func, cx, &mut work.loops);
         let original = func.inst_count();
         let budget = (GROWTH * original).max(original + MIN_BUDGET).min(HARD_CAP);
         let mut size = original;
-        // The per-copy tables of the previous copy (or function), reset by each copy.
-        let mut work: Work = cx.take_scratch();
         let mut fresh = Fresh {
             // Filled with this function's names at the first copy.
             names: std::mem::take(&mut work.names),
@@ -128,12 +128,15 @@ impl Pass for Inline {
 
         // Walk the original blocks; a split pushes its continuation block to the work list,
         // with the original block whose name the continuations are named after.
-        let mut blocks: Vec<(Block, bool, Block)> = func
-            .layout
-            .iter()
-            .rev()
-            .map(|&b| (b, in_loop[b], b))
-            .collect();
+        let mut blocks = std::mem::take(&mut work.blocks);
+        blocks.clear();
+        let depth = &work.loops.depth;
+        blocks.extend(
+            func.layout
+                .iter()
+                .rev()
+                .map(|&b| (b, loops && depth[b] > 0, b)),
+        );
         while let Some((block, looped, origin)) = blocks.pop() {
             let mut index = 0;
             while index < func.blocks[block].insts.len() {
@@ -214,12 +217,13 @@ impl Pass for Inline {
             }
         }
         work.names = fresh.names;
-        cx.give_scratch(work);
+        work.blocks = blocks;
         cx.stat("calls_inlined", inlined);
         cx.stat("calls_kept", kept);
         if inlined > 0 {
-            merge_straight_jumps(func, cx, every_copy_returns);
+            merge_straight_jumps(func, cx, every_copy_returns, &mut work.npreds);
         }
+        cx.give_scratch(work);
         inlined > 0
     }
 }
@@ -234,9 +238,16 @@ impl Pass for Inline {
 /// blocks were (the verifier refuses an unreachable block), a copy's blocks are reachable from
 /// its entry as the callee's were from the callee's, and its continuation from the copied
 /// `ret`s. The predecessors are then counted from the terminators, without a CFG.
-fn merge_straight_jumps(func: &mut Function, cx: &mut PassContext<'_>, every_copy_returns: bool) {
+/// `npreds` is working storage, kept from function to function.
+fn merge_straight_jumps(
+    func: &mut Function,
+    cx: &mut PassContext<'_>,
+    every_copy_returns: bool,
+    npreds: &mut Vec<u32>,
+) {
     if every_copy_returns {
-        let mut npreds = vec![0u32; func.blocks.len()];
+        npreds.clear();
+        npreds.resize(func.blocks.len(), 0);
         for &p in &func.layout {
             match func.blocks[p].terminator {
                 Some(Terminator::Br(b)) => npreds[b.index()] += 1,
@@ -254,7 +265,7 @@ fn merge_straight_jumps(func: &mut Function, cx: &mut PassContext<'_>, every_cop
                 _ => {}
             }
         }
-        merge_into_only_predecessors(func, cx, &mut npreds);
+        merge_into_only_predecessors(func, cx, npreds);
         return;
     }
     let mut cfg = cx.spare_cfg();
@@ -266,11 +277,16 @@ fn merge_straight_jumps(func: &mut Function, cx: &mut PassContext<'_>, every_cop
     cx.return_cfg(cfg);
 }
 
-/// Which blocks of `func` lie in a loop ([`poolopt_ir::Cfg::blocks_in_loops`]). When every
-/// branch goes to a block later in the layout, the CFG has no cycle, so no block is in a loop
-/// and no CFG need be built (the usual shape of a function that only calls others).
-fn blocks_in_loops(func: &Function, cx: &mut PassContext<'_>) -> SecondaryMap<Block, bool> {
-    let mut position = vec![0u32; func.blocks.len()];
+/// Whether some block of `func` lies in a loop; if so, `loops.depth` holds each block's loop
+/// depth ([`poolopt_ir::Cfg::loop_depths`]; a block lies in a loop when its depth is nonzero,
+/// as [`poolopt_ir::Cfg::blocks_in_loops`] says). When every branch goes to a block later in
+/// the layout, the CFG has no cycle, so no block is in a loop and no CFG need be built (the
+/// usual shape of a function that only calls others). `loops` is working storage, kept from
+/// function to function.
+fn loop_depths(func: &Function, cx: &mut PassContext<'_>, loops: &mut Loops) -> bool {
+    let position = &mut loops.position;
+    position.clear();
+    position.resize(func.blocks.len(), 0);
     for (k, &b) in func.layout.iter().enumerate() {
         position[b.index()] = k as u32;
     }
@@ -281,9 +297,21 @@ fn blocks_in_loops(func: &Function, cx: &mut PassContext<'_>) -> SecondaryMap<Bl
             .is_none_or(|t| t.successors().all(|s| position[s.index()] > k as u32))
     });
     if forward {
-        return SecondaryMap::with_default(false);
+        return false;
     }
-    cx.cfg(func).blocks_in_loops()
+    cx.cfg(func)
+        .loop_depths_into(&mut loops.depth, &mut loops.mark, &mut loops.stack);
+    true
+}
+
+/// The working storage of [`loop_depths`].
+#[derive(Default)]
+struct Loops {
+    /// Each block's position in the layout.
+    position: Vec<u32>,
+    depth: SecondaryMap<Block, u32>,
+    mark: SecondaryMap<Block, u32>,
+    stack: Vec<Block>,
 }
 
 /// Whether `callee` has a `ret` (otherwise every path through it traps).
@@ -587,6 +615,13 @@ struct Work {
     new_blocks: Vec<Block>,
     /// The names the callees' copies start from.
     name_cache: NameCache,
+    /// The loop depths of the caller's blocks ([`loop_depths`]).
+    loops: Loops,
+    /// The blocks left to walk, each with whether it lies in a loop and its original block
+    /// (`Inline::run`).
+    blocks: Vec<(Block, bool, Block)>,
+    /// The predecessor counts of [`merge_straight_jumps`].
+    npreds: Vec<u32>,
 }
 
 /// The names `<callee>_<local>` and `<callee>_<block>` that a callee's copies start from (the
