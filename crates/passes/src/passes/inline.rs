@@ -900,15 +900,190 @@ impl Binding {
     /// A copy of the callee's instruction `ci` in `func`, its locals mapped.
     fn copy_inst(&self, func: &mut Function, source: &Callee<'_>, ci: Inst) -> Inst {
         let (callee_id, callee) = (source.id, source.body);
-        let mut kind = callee.insts[ci].kind.clone();
-        if let Some(d) = kind.def_mut() {
-            *d = self.local_map[*d];
+        let data = &callee.insts[ci];
+        let kind = self.mapped(&data.kind);
+        func.make_inst(kind, data.loc.inlined_from(callee_id))
+    }
+
+    /// `kind` with every local it mentions mapped: its destination (a `setfield`'s struct
+    /// included) and every local it reads. Built field by field in one step, which is what
+    /// cloning `kind` and renaming its destination ([`InstKind::def_mut`]) and its uses
+    /// ([`InstKind::for_each_use_mut`]) gives (see the test).
+    fn mapped(&self, kind: &InstKind) -> InstKind {
+        let l = |local: Local| self.local_map[local];
+        let o = |op: Operand| self.map_operand(op);
+        match *kind {
+            InstKind::Copy { dst, src } => InstKind::Copy {
+                dst: l(dst),
+                src: o(src),
+            },
+            InstKind::Unary { dst, op, arg } => InstKind::Unary {
+                dst: l(dst),
+                op,
+                arg: o(arg),
+            },
+            InstKind::Binary {
+                dst,
+                op,
+                lhs,
+                rhs,
+                check,
+            } => InstKind::Binary {
+                dst: l(dst),
+                op,
+                lhs: o(lhs),
+                rhs: o(rhs),
+                check,
+            },
+            InstKind::Compare { dst, op, lhs, rhs } => InstKind::Compare {
+                dst: l(dst),
+                op,
+                lhs: o(lhs),
+                rhs: o(rhs),
+            },
+            InstKind::Cast { dst, op, arg } => InstKind::Cast {
+                dst: l(dst),
+                op,
+                arg: o(arg),
+            },
+            InstKind::Make {
+                dst,
+                ty,
+                ref fields,
+            } => InstKind::Make {
+                dst: l(dst),
+                ty,
+                fields: fields.iter().map(|&f| o(f)).collect(),
+            },
+            InstKind::GetField { dst, src, field } => InstKind::GetField {
+                dst: l(dst),
+                src: l(src),
+                field,
+            },
+            InstKind::SetField { dst, field, value } => InstKind::SetField {
+                dst: l(dst),
+                field,
+                value: o(value),
+            },
+            InstKind::VecNew { dst, elem } => InstKind::VecNew { dst: l(dst), elem },
+            InstKind::VecLen { dst, vec } => InstKind::VecLen {
+                dst: l(dst),
+                vec: l(vec),
+            },
+            InstKind::VecPush { vec, value } => InstKind::VecPush {
+                vec: l(vec),
+                value: o(value),
+            },
+            InstKind::VecPop { dst, vec, check } => InstKind::VecPop {
+                dst: dst.map(l),
+                vec: l(vec),
+                check,
+            },
+            InstKind::VecGet {
+                dst,
+                vec,
+                index,
+                field,
+                check,
+            } => InstKind::VecGet {
+                dst: l(dst),
+                vec: l(vec),
+                index: o(index),
+                field,
+                check,
+            },
+            InstKind::VecSet {
+                vec,
+                index,
+                field,
+                value,
+                check,
+            } => InstKind::VecSet {
+                vec: l(vec),
+                index: o(index),
+                field,
+                value: o(value),
+                check,
+            },
+            InstKind::VecDrop { vec } => InstKind::VecDrop { vec: l(vec) },
+            InstKind::Call {
+                dst,
+                func,
+                ref args,
+            } => InstKind::Call {
+                dst: dst.map(l),
+                func,
+                args: args.iter().map(|&a| o(a)).collect(),
+            },
         }
-        kind.for_each_use_mut(|op| {
-            if let Operand::Local(l) = op {
-                *l = self.local_map[*l];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// The functions of the repository's programs (the examples, the pass cases, the
+    /// regressions; a file that does not parse is skipped).
+    fn programs() -> Vec<Function> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut funcs = Vec::new();
+        let mut dirs = vec![
+            root.join("examples"),
+            root.join("tests/passes"),
+            root.join("tests/regressions"),
+            root.join("crates/passes/tests/checks"),
+        ];
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+            paths.sort();
+            for path in paths {
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "pir") {
+                    let src = std::fs::read_to_string(&path).unwrap();
+                    if let Ok(module) = poolopt_ir::parse(&src) {
+                        funcs.extend(module.funcs.values().cloned());
+                    }
+                }
             }
-        });
-        func.make_inst(kind, callee.insts[ci].loc.inlined_from(callee_id))
+        }
+        assert!(funcs.len() > 200, "{} functions", funcs.len());
+        funcs
+    }
+
+    /// [`Binding::mapped`] gives what the straightforward copy gives (clone the kind, then
+    /// rename its destination and its uses), on every instruction of the repository's
+    /// programs, with every local mapped to another (reversed order, so no local maps to
+    /// itself unless it is the middle one).
+    #[test]
+    fn mapped_kinds_are_renamed_clones() {
+        let mut kinds = 0;
+        for func in programs() {
+            let n = func.locals.len();
+            let mut binding = Binding::default();
+            binding.local_map.resize(n);
+            for l in func.locals.keys() {
+                binding.local_map[l] = Local::new(n - 1 - l.index());
+            }
+            for data in func.insts.values() {
+                let mut expected = data.kind.clone();
+                if let Some(d) = expected.def_mut() {
+                    *d = binding.local_map[*d];
+                }
+                expected.for_each_use_mut(|op| {
+                    if let Operand::Local(l) = op {
+                        *l = binding.local_map[*l];
+                    }
+                });
+                assert_eq!(binding.mapped(&data.kind), expected, "{}", func.name);
+                kinds += 1;
+            }
+        }
+        assert!(kinds > 1000, "{kinds} instructions");
     }
 }
