@@ -69,11 +69,12 @@
 
 use super::names::{concat, joined, Composed, Names};
 use super::simplify_cfg::{merge_blocks, merge_into_only_predecessors, remove_unreachable};
+use crate::analysis::CallGraph;
 use crate::pass::{OptLevel, Pass, PassContext};
 use crate::unit_budget::UnitBudget;
 use poolopt_ir::{
     Block, BlockData, EntityRef, FuncId, Function, InlineHint, Inst, InstKind, Loc, Local,
-    LocalData, Name, Operand, SecondaryMap, Terminator, Type,
+    LocalData, Module, Name, Operand, SecondaryMap, Terminator, Type,
 };
 use rustc_hash::FxHashMap;
 
@@ -111,7 +112,7 @@ impl Pass for Inline {
         let unit = cx.unit_budget();
         // The per-copy tables of the previous copy (or function), reset by each copy.
         let mut work: Work = cx.take_scratch();
-        let loops = loop_depths(func, cx, &mut work.loops);
+        let loops = loop_depths(func, cx, call_graph, &mut work.loops);
         let original = func.inst_count();
         let budget = (GROWTH * original).max(original + MIN_BUDGET).min(HARD_CAP);
         let mut size = original;
@@ -277,13 +278,23 @@ fn merge_straight_jumps(
     cx.return_cfg(cfg);
 }
 
-/// Whether some block of `func` lies in a loop; if so, `loops.depth` holds each block's loop
-/// depth ([`poolopt_ir::Cfg::loop_depths`]; a block lies in a loop when its depth is nonzero,
-/// as [`poolopt_ir::Cfg::blocks_in_loops`] says). When every branch goes to a block later in
-/// the layout, the CFG has no cycle, so no block is in a loop and no CFG need be built (the
-/// usual shape of a function that only calls others). `loops` is working storage, kept from
-/// function to function.
-fn loop_depths(func: &Function, cx: &mut PassContext<'_>, loops: &mut Loops) -> bool {
+/// Whether some block of `func` lies in a loop where a call's decision may ask for it; if so,
+/// `loops.depth` holds each block's loop depth ([`poolopt_ir::Cfg::loop_depths`]; a block
+/// lies in a loop when its depth is nonzero, as [`poolopt_ir::Cfg::blocks_in_loops`] says).
+/// Otherwise every block counts as outside loops, which changes no decision and no remark:
+/// - when every branch goes to a block later in the layout, the CFG has no cycle, so no block
+///   is in a loop and no CFG need be built (the usual shape of a function that only calls
+///   others);
+/// - when no call of `func` is one whose decision asks whether it lies in a loop
+///   ([`may_ask_for_loops`]), the answer is never read.
+///
+/// `loops` is working storage, kept from function to function.
+fn loop_depths(
+    func: &Function,
+    cx: &mut PassContext<'_>,
+    call_graph: &CallGraph,
+    loops: &mut Loops,
+) -> bool {
     let position = &mut loops.position;
     position.clear();
     position.resize(func.blocks.len(), 0);
@@ -296,12 +307,29 @@ fn loop_depths(func: &Function, cx: &mut PassContext<'_>, loops: &mut Loops) -> 
             .as_ref()
             .is_none_or(|t| t.successors().all(|s| position[s.index()] > k as u32))
     });
-    if forward {
+    if forward || !may_ask_for_loops(func, cx.module, call_graph) {
         return false;
     }
     cx.cfg(func)
         .loop_depths_into(&mut loops.depth, &mut loops.mark, &mut loops.stack);
     true
+}
+
+/// Whether [`decide`] may ask whether some call of `func` lies in a loop: only for a callee
+/// with a body, on no call-graph cycle, without an `inline` or `noinline` mark, of more than
+/// [`SMALL`] and at most [`MEDIUM`] instructions does it get that far (every other call is
+/// decided before). Every instruction of the arena is looked at, those of no block included:
+/// a few too many can only make the answer `true`, as it was before this test.
+fn may_ask_for_loops(func: &Function, module: &Module, call_graph: &CallGraph) -> bool {
+    func.insts.values().any(|d| match d.kind {
+        InstKind::Call { func: id, .. } => module.funcs.get(id).is_some_and(|callee| {
+            !callee.layout.is_empty()
+                && callee.inline == InlineHint::Default
+                && !call_graph.is_recursive(id)
+                && (SMALL + 1..=MEDIUM).contains(&callee.inst_count())
+        }),
+        _ => false,
+    })
 }
 
 /// The working storage of [`loop_depths`].
@@ -1027,8 +1055,18 @@ mod tests {
     /// The functions of the repository's programs (the examples, the pass cases, the
     /// regressions; a file that does not parse is skipped).
     fn programs() -> Vec<Function> {
+        let funcs: Vec<Function> = modules()
+            .iter()
+            .flat_map(|m| m.funcs.values().cloned())
+            .collect();
+        assert!(funcs.len() > 200, "{} functions", funcs.len());
+        funcs
+    }
+
+    /// The repository's programs (see [`programs`]).
+    fn modules() -> Vec<Module> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let mut funcs = Vec::new();
+        let mut modules = Vec::new();
         let mut dirs = vec![
             root.join("examples"),
             root.join("tests/passes"),
@@ -1047,13 +1085,65 @@ mod tests {
                 } else if path.extension().is_some_and(|e| e == "pir") {
                     let src = std::fs::read_to_string(&path).unwrap();
                     if let Ok(module) = poolopt_ir::parse(&src) {
-                        funcs.extend(module.funcs.values().cloned());
+                        modules.push(module);
                     }
                 }
             }
         }
-        assert!(funcs.len() > 200, "{} functions", funcs.len());
-        funcs
+        modules
+    }
+
+    /// [`may_ask_for_loops`] is `true` for every function of the repository's programs with a
+    /// call whose decision differs in and out of a loop, whatever the caller's size and the
+    /// unit's budget (the straightforward version: compute the loops and always pass them).
+    #[test]
+    fn loops_are_asked_for_wherever_they_decide() {
+        let (mut asked, mut deciding) = (0, 0);
+        for module in modules() {
+            let call_graph = CallGraph::compute(&module);
+            for (_, func) in module.funcs.iter() {
+                let may_ask = may_ask_for_loops(func, &module, &call_graph);
+                asked += usize::from(may_ask);
+                for data in func.insts.values() {
+                    let InstKind::Call { func: id, .. } = data.kind else {
+                        continue;
+                    };
+                    let Some(callee) = module.funcs.get(id) else {
+                        continue;
+                    };
+                    let size = callee.inst_count();
+                    for caller_size in [0, 100, 1_000, HARD_CAP] {
+                        for budget in [0, 500, HARD_CAP] {
+                            for unit in [None, Some(UnitBudget::for_unit(0))] {
+                                let at = |in_loop| {
+                                    let decision = decide(
+                                        callee,
+                                        call_graph.is_recursive(id),
+                                        call_graph.call_sites(id),
+                                        size,
+                                        in_loop,
+                                        (caller_size, budget),
+                                        unit.as_ref(),
+                                    );
+                                    match decision {
+                                        Ok(why) => format!("ok {why}"),
+                                        Err(why) => format!("kept {why}"),
+                                    }
+                                };
+                                if at(true) != at(false) {
+                                    deciding += 1;
+                                    assert!(may_ask, "{}: call of {}", func.name, callee.name);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            asked > 0 && deciding > 0,
+            "{asked} functions, {deciding} decisions"
+        );
     }
 
     /// [`Binding::mapped`] gives what the straightforward copy gives (clone the kind, then
