@@ -114,7 +114,9 @@ fn floor_char_boundary(s: &str, at: usize) -> usize {
 /// The longest name held inline: `compact_str` keeps a string of up to its own size in place.
 const INLINE_NAME: usize = std::mem::size_of::<Name>();
 
-/// `base_n`, without the formatting machinery: the digits are written on the stack.
+/// `base_n`, without the formatting machinery: the digits are written on the stack, and a
+/// name held inline is assembled there whole (`base`, `_`, the digits) and checked as UTF-8
+/// once, instead of being appended to part by part ([`joined`]).
 fn suffixed(base: &str, n: u32) -> Name {
     let mut digits = [0u8; 10];
     let mut at = digits.len();
@@ -127,8 +129,20 @@ fn suffixed(base: &str, n: u32) -> Name {
             break;
         }
     }
+    let digits = &digits[at..];
+    let len = base.len() + 1 + digits.len();
+    if len <= INLINE_NAME {
+        let mut buf = [0u8; INLINE_NAME];
+        buf[..base.len()].copy_from_slice(base.as_bytes());
+        buf[base.len()] = b'_';
+        buf[base.len() + 1..len].copy_from_slice(digits);
+        // A `str`, `_` and ASCII digits one after the other are UTF-8.
+        if let Ok(text) = std::str::from_utf8(&buf[..len]) {
+            return Name::from(text);
+        }
+    }
     // ASCII digits are UTF-8.
-    let digits = std::str::from_utf8(&digits[at..]).unwrap_or_default();
+    let digits = std::str::from_utf8(digits).unwrap_or_default();
     joined(base, digits)
 }
 
@@ -259,6 +273,30 @@ mod tests {
         }
         let long = "x".repeat(30);
         assert_eq!(&*suffixed(&long, 7), format!("{long}_7"));
+        // Around the longest name held inline, and with characters of several bytes.
+        for base in [
+            "y".repeat(20),
+            "y".repeat(21),
+            "y".repeat(22),
+            "é".repeat(11),
+        ] {
+            for n in [7, 99, 100, 12345] {
+                assert_eq!(&*suffixed(&base, n), format!("{base}_{n}"));
+            }
+        }
+        // As the name joined from the base and the digits (the earlier version), whatever the
+        // length: held inline, on the heap, or shortened.
+        for len in 0..80 {
+            for base in ["q".repeat(len), "ü".repeat(len / 2)] {
+                for n in [2, 10, 999, u32::MAX] {
+                    assert_eq!(
+                        suffixed(&base, n),
+                        joined(&base, &n.to_string()),
+                        "{base} {n}"
+                    );
+                }
+            }
+        }
         assert_eq!(&*concat(&[&long, "_", "y"]), format!("{long}_y"));
         let exactly = "y".repeat(MAX_COMPOSED_NAME - 32);
         assert_eq!(
