@@ -110,8 +110,9 @@ impl Pass for Inline {
         }
         let module = cx.module;
         let unit = cx.unit_budget();
-        // The per-copy tables of the previous copy (or function), reset by each copy.
-        let mut work: Work = cx.take_scratch();
+        // The per-copy tables of the previous copy (or function), reset by each copy; boxed, so
+        // the scratch store hands over a pointer and not the tables themselves.
+        let mut work: Box<Work> = cx.take_scratch();
         let loops = loop_depths(func, cx, call_graph, &mut work.loops);
         let original = func.inst_count();
         let budget = (GROWTH * original).max(original + MIN_BUDGET).min(HARD_CAP);
