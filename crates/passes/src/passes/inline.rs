@@ -792,10 +792,25 @@ fn splice_call(
     let term_loc = data.term_loc.inlined_from(source.id);
     copy.extend(binding.return_copy(func, dst, value, term_loc));
     let copied = copy.len();
-    func.blocks[block]
-        .insts
-        .splice(index..=index, copy.drain(..));
+    replace_at(&mut func.blocks[block].insts, index, copy);
+    copy.clear();
     Some(copied)
+}
+
+/// Replaces `insts[index]` by `by`, in place: what `insts.splice(index..=index, by)` does,
+/// with one growth and two moves, without the splice's iterator machinery (see the test).
+/// `index` must be an index of `insts`.
+fn replace_at(insts: &mut Vec<Inst>, index: usize, by: &[Inst]) {
+    let Some((&first, rest)) = by.split_first() else {
+        insts.remove(index);
+        return;
+    };
+    insts[index] = first;
+    let end = insts.len();
+    // Room for the rest at the end, the tail moved there, the rest where the tail was.
+    insts.extend_from_slice(rest);
+    insts.copy_within(index + 1..end, index + 1 + rest.len());
+    insts[index + 1..index + 1 + rest.len()].copy_from_slice(rest);
 }
 
 /// The callee's locals in a copy of its body: a parameter the callee never assigns, bound to
@@ -1092,6 +1107,25 @@ mod tests {
             }
         }
         modules
+    }
+
+    /// [`replace_at`] does what `Vec::splice` of one element does, wherever the element is
+    /// and whatever the number of instructions put in its place.
+    #[test]
+    fn replacing_an_instruction_is_a_splice() {
+        let inst = |k: usize| Inst::new(k);
+        for len in 1..8 {
+            for index in 0..len {
+                for by in 0..6 {
+                    let mut insts: Vec<Inst> = (0..len).map(inst).collect();
+                    let with: Vec<Inst> = (100..100 + by).map(inst).collect();
+                    let mut expected = insts.clone();
+                    expected.splice(index..=index, with.iter().copied());
+                    replace_at(&mut insts, index, &with);
+                    assert_eq!(insts, expected, "{len} {index} {by}");
+                }
+            }
+        }
     }
 
     /// [`may_ask_for_loops`] is `true` for every function of the repository's programs with a
