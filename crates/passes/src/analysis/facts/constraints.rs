@@ -117,10 +117,13 @@ impl StampedDistances {
     /// Records `d` for `t` if `t` has none or a larger one; whether it did.
     fn lower(&mut self, t: Term, d: i128) -> bool {
         let at = t.0 as usize;
-        if at >= self.entries.len() {
-            self.entries.resize(table_len(at), (0, 0));
-        }
-        let e = &mut self.entries[at];
+        let e = match self.entries.get_mut(at) {
+            Some(e) => e,
+            None => {
+                self.entries.resize(table_len(at), (0, 0));
+                &mut self.entries[at]
+            }
+        };
         if e.0 != self.generation || d < e.1 {
             *e = (self.generation, d);
             true
