@@ -30,6 +30,10 @@
 //! `pop`/`drop`/call could have shrunk `v` since, so the get's check would pass too: removing
 //! the `get` with its check cannot hide a trap. A `get` of one field after a `set` of the whole
 //! element is left alone (it would need a `getfield` of `x`).
+//!
+//! A function in which no `get` reads a place (vec local, index operand, field) some `set`
+//! writes is not walked: a `get` is forwarded (or reported as not forwarded) only from a store
+//! to that very place, so the walk would change and report nothing.
 
 use super::extended_blocks::{self, Available};
 use crate::analysis::facts::may_alias;
@@ -181,13 +185,7 @@ impl Pass for StoreLoadForward {
     }
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-        let has_set = func.layout.iter().any(|&b| {
-            func.blocks[b]
-                .insts
-                .iter()
-                .any(|&i| matches!(func.inst(i), InstKind::VecSet { .. }))
-        });
-        if !has_set {
+        if !may_forward(func) {
             return false;
         }
         extended_blocks::walk(
@@ -197,6 +195,38 @@ impl Pass for StoreLoadForward {
             visit,
         )
     }
+}
+
+/// The most `set`s and `get`s [`may_forward`] compares; past them it answers `true`.
+const MAX_PRECHECKED: usize = 64;
+
+/// Whether some `get` reads the place (same vec local, index operand and field) some `set`
+/// writes, or there are too many to compare. When none does, the walk would change nothing
+/// and report nothing: it forwards to a `get`, or reports one as not forwarded, only for a
+/// store to that very place.
+fn may_forward(func: &Function) -> bool {
+    let mut sets: [Option<Place>; MAX_PRECHECKED] = [None; MAX_PRECHECKED];
+    let mut gets: [Option<Place>; MAX_PRECHECKED] = [None; MAX_PRECHECKED];
+    let (mut n_sets, mut n_gets) = (0, 0);
+    for &block in &func.layout {
+        for &inst in &func.blocks[block].insts {
+            let (list, n, place) = match *func.inst(inst) {
+                InstKind::VecSet {
+                    vec, index, field, ..
+                } => (&mut sets, &mut n_sets, (vec, index, field)),
+                InstKind::VecGet {
+                    vec, index, field, ..
+                } => (&mut gets, &mut n_gets, (vec, index, field)),
+                _ => continue,
+            };
+            let Some(slot) = list.get_mut(*n) else {
+                return true;
+            };
+            *slot = Some(place);
+            *n += 1;
+        }
+    }
+    sets[..n_sets].iter().any(|s| gets[..n_gets].contains(s))
 }
 
 fn op_is(o: Operand, l: Local) -> bool {
@@ -298,4 +328,71 @@ fn visit(
         });
     }
     changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{may_forward, Place};
+    use poolopt_ir::{Function, InstKind};
+    use std::path::Path;
+
+    /// The places `func`'s `set`s write and its `get`s read, every one of them.
+    fn places(func: &Function) -> (Vec<Place>, Vec<Place>) {
+        let (mut sets, mut gets) = (Vec::new(), Vec::new());
+        for &block in &func.layout {
+            for &inst in &func.blocks[block].insts {
+                match *func.inst(inst) {
+                    InstKind::VecSet {
+                        vec, index, field, ..
+                    } => sets.push((vec, index, field)),
+                    InstKind::VecGet {
+                        vec, index, field, ..
+                    } => gets.push((vec, index, field)),
+                    _ => {}
+                }
+            }
+        }
+        (sets, gets)
+    }
+
+    /// On every function of the repository's programs, `may_forward` answers as the
+    /// straightforward comparison of all places does (or `true` past its bound).
+    #[test]
+    fn may_forward_matches_comparing_all_places() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut dirs = vec![
+            root.join("examples"),
+            root.join("tests/passes"),
+            root.join("tests/regressions"),
+        ];
+        let (mut checked, mut forwardable) = (0, 0);
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for path in entries.flatten().map(|e| e.path()) {
+                if path.is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
+                if path.extension().is_none_or(|e| e != "pir") {
+                    continue;
+                }
+                let src = std::fs::read_to_string(&path).unwrap();
+                let Ok(module) = poolopt_ir::parse(&src) else {
+                    continue;
+                };
+                for func in module.funcs.values() {
+                    let (sets, gets) = places(func);
+                    let common = sets.iter().any(|s| gets.contains(s));
+                    let bounded =
+                        sets.len() > super::MAX_PRECHECKED || gets.len() > super::MAX_PRECHECKED;
+                    assert_eq!(may_forward(func), common || bounded, "{}", path.display());
+                    checked += 1;
+                    forwardable += usize::from(common);
+                }
+            }
+        }
+        assert!(checked > 200 && forwardable > 0, "{checked} {forwardable}");
+    }
 }
