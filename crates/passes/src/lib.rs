@@ -14,6 +14,8 @@ pub mod passes;
 mod registry;
 mod remark;
 mod scratch;
+#[cfg(test)]
+mod test_programs;
 mod timing;
 pub mod unit_budget;
 

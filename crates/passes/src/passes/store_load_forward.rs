@@ -334,7 +334,6 @@ fn visit(
 mod tests {
     use super::{may_forward, Place};
     use poolopt_ir::{Function, InstKind};
-    use std::path::Path;
 
     /// The places `func`'s `set`s write and its `get`s read, every one of them.
     fn places(func: &Function) -> (Vec<Place>, Vec<Place>) {
@@ -359,38 +358,16 @@ mod tests {
     /// straightforward comparison of all places does (or `true` past its bound).
     #[test]
     fn may_forward_matches_comparing_all_places() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let mut dirs = vec![
-            root.join("examples"),
-            root.join("tests/passes"),
-            root.join("tests/regressions"),
-        ];
         let (mut checked, mut forwardable) = (0, 0);
-        while let Some(dir) = dirs.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for path in entries.flatten().map(|e| e.path()) {
-                if path.is_dir() {
-                    dirs.push(path);
-                    continue;
-                }
-                if path.extension().is_none_or(|e| e != "pir") {
-                    continue;
-                }
-                let src = std::fs::read_to_string(&path).unwrap();
-                let Ok(module) = poolopt_ir::parse(&src) else {
-                    continue;
-                };
-                for func in module.funcs.values() {
-                    let (sets, gets) = places(func);
-                    let common = sets.iter().any(|s| gets.contains(s));
-                    let bounded =
-                        sets.len() > super::MAX_PRECHECKED || gets.len() > super::MAX_PRECHECKED;
-                    assert_eq!(may_forward(func), common || bounded, "{}", path.display());
-                    checked += 1;
-                    forwardable += usize::from(common);
-                }
+        for (path, module) in crate::test_programs::modules_with_paths() {
+            for func in module.funcs.values() {
+                let (sets, gets) = places(func);
+                let common = sets.iter().any(|s| gets.contains(s));
+                let bounded =
+                    sets.len() > super::MAX_PRECHECKED || gets.len() > super::MAX_PRECHECKED;
+                assert_eq!(may_forward(func), common || bounded, "{}", path.display());
+                checked += 1;
+                forwardable += usize::from(common);
             }
         }
         assert!(checked > 200 && forwardable > 0, "{checked} {forwardable}");

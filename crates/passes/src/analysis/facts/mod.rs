@@ -947,38 +947,10 @@ impl FactAnalysis {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
 
-    /// The functions of the repository's programs (the examples, the pass cases, the
-    /// regressions; a file that does not parse is skipped).
+    /// The functions of the repository's programs.
     fn programs() -> Vec<Function> {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let mut funcs = Vec::new();
-        let mut dirs = vec![
-            root.join("examples"),
-            root.join("tests/passes"),
-            root.join("tests/regressions"),
-            root.join("crates/passes/tests/checks"),
-        ];
-        while let Some(dir) = dirs.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-            paths.sort();
-            for path in paths {
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "pir") {
-                    let src = std::fs::read_to_string(&path).unwrap();
-                    if let Ok(module) = poolopt_ir::parse(&src) {
-                        funcs.extend(module.funcs.values().cloned());
-                    }
-                }
-            }
-        }
-        assert!(funcs.len() > 200, "{} functions", funcs.len());
-        funcs
+        crate::test_programs::functions()
     }
 
     /// The deaths of `block` as the earlier version found them: a walk over each
