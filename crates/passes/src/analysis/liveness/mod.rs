@@ -829,12 +829,28 @@ mod tests {
     /// block writes it (a `setfield` reads before it writes), and a local the block writes.
     #[test]
     fn gen_kill_words_are_the_straightforward_gen_and_kill() {
-        let (mut one, mut eight) = (0, 0);
-        for func in programs() {
+        let (mut one, mut eight, mut wide) = (0, 0, 0);
+        // Besides the repository's functions (none of which has more than a word of boundary
+        // locals in most blocks), functions with 100, 300 and 500 locals live across a block
+        // boundary, so every word of the eight is used.
+        let generated = [100, 300, 500].map(|k| {
+            let vars: String = (0..k).map(|i| format!("    var a{i}: i64\n")).collect();
+            let defs: String = (0..k).map(|i| format!("    a{i} = add n, {i}\n")).collect();
+            let sums: String = (0..k).map(|i| format!("    s = add s, a{i}\n")).collect();
+            let src = format!(
+                "fn wide(n: i64) -> i64 {{\n{vars}    var s: i64\nentry:\n{defs}    br next\nnext:\n{sums}    ret s\n}}\n"
+            );
+            let module = poolopt_ir::parse(&src).expect("a generated function parses");
+            module.funcs.into_iter().next().expect("one function").1
+        });
+        for func in programs().into_iter().chain(generated) {
             let cfg = Cfg::compute(&func);
             let numbering = Numbering::of(&func, &cfg);
             if numbering.bits() > 8 * 64 {
                 continue;
+            }
+            if numbering.bits() > 72 {
+                wide += 1;
             }
             for &blk in &func.layout {
                 let data = &func.blocks[blk];
@@ -888,5 +904,9 @@ mod tests {
             }
         }
         assert!(one > 500 && eight > one, "{one} and {eight} blocks");
+        assert!(
+            wide >= 3,
+            "{wide} functions of more than 72 boundary locals"
+        );
     }
 }
