@@ -944,133 +944,22 @@ impl Binding {
     /// A copy of the callee's instruction `ci` in `func`, its locals mapped.
     fn copy_inst(&self, func: &mut Function, source: &Callee<'_>, ci: Inst) -> Inst {
         let (callee_id, callee) = (source.id, source.body);
-        let data = &callee.insts[ci];
-        let kind = self.mapped(&data.kind);
-        func.make_inst(kind, data.loc.inlined_from(callee_id))
-    }
-
-    /// `kind` with every local it mentions mapped: its destination (a `setfield`'s struct
-    /// included) and every local it reads. Built field by field in one step, which is what
-    /// cloning `kind` and renaming its destination ([`InstKind::def_mut`]) and its uses
-    /// ([`InstKind::for_each_use_mut`]) gives (see the test).
-    fn mapped(&self, kind: &InstKind) -> InstKind {
-        let l = |local: Local| self.local_map[local];
-        let o = |op: Operand| self.map_operand(op);
-        match *kind {
-            InstKind::Copy { dst, src } => InstKind::Copy {
-                dst: l(dst),
-                src: o(src),
-            },
-            InstKind::Unary { dst, op, arg } => InstKind::Unary {
-                dst: l(dst),
-                op,
-                arg: o(arg),
-            },
-            InstKind::Binary {
-                dst,
-                op,
-                lhs,
-                rhs,
-                check,
-            } => InstKind::Binary {
-                dst: l(dst),
-                op,
-                lhs: o(lhs),
-                rhs: o(rhs),
-                check,
-            },
-            InstKind::Compare { dst, op, lhs, rhs } => InstKind::Compare {
-                dst: l(dst),
-                op,
-                lhs: o(lhs),
-                rhs: o(rhs),
-            },
-            InstKind::Cast { dst, op, arg } => InstKind::Cast {
-                dst: l(dst),
-                op,
-                arg: o(arg),
-            },
-            InstKind::Make {
-                dst,
-                ty,
-                ref fields,
-            } => InstKind::Make {
-                dst: l(dst),
-                ty,
-                fields: fields.iter().map(|&f| o(f)).collect(),
-            },
-            InstKind::GetField { dst, src, field } => InstKind::GetField {
-                dst: l(dst),
-                src: l(src),
-                field,
-            },
-            InstKind::SetField { dst, field, value } => InstKind::SetField {
-                dst: l(dst),
-                field,
-                value: o(value),
-            },
-            InstKind::VecNew { dst, elem } => InstKind::VecNew { dst: l(dst), elem },
-            InstKind::VecLen { dst, vec } => InstKind::VecLen {
-                dst: l(dst),
-                vec: l(vec),
-            },
-            InstKind::VecPush { vec, value } => InstKind::VecPush {
-                vec: l(vec),
-                value: o(value),
-            },
-            InstKind::VecPop { dst, vec, check } => InstKind::VecPop {
-                dst: dst.map(l),
-                vec: l(vec),
-                check,
-            },
-            InstKind::VecGet {
-                dst,
-                vec,
-                index,
-                field,
-                check,
-            } => InstKind::VecGet {
-                dst: l(dst),
-                vec: l(vec),
-                index: o(index),
-                field,
-                check,
-            },
-            InstKind::VecSet {
-                vec,
-                index,
-                field,
-                value,
-                check,
-            } => InstKind::VecSet {
-                vec: l(vec),
-                index: o(index),
-                field,
-                value: o(value),
-                check,
-            },
-            InstKind::VecDrop { vec } => InstKind::VecDrop { vec: l(vec) },
-            InstKind::Call {
-                dst,
-                func,
-                ref args,
-            } => InstKind::Call {
-                dst: dst.map(l),
-                func,
-                args: args.iter().map(|&a| o(a)).collect(),
-            },
+        let mut kind = callee.insts[ci].kind.clone();
+        if let Some(d) = kind.def_mut() {
+            *d = self.local_map[*d];
         }
+        kind.for_each_use_mut(|op| {
+            if let Operand::Local(l) = op {
+                *l = self.local_map[*l];
+            }
+        });
+        func.make_inst(kind, callee.insts[ci].loc.inlined_from(callee_id))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The functions of the repository's programs.
-    fn programs() -> Vec<Function> {
-        crate::test_programs::functions()
-    }
 
     /// The repository's programs.
     fn modules() -> Vec<Module> {
@@ -1147,36 +1036,5 @@ mod tests {
             asked > 0 && deciding > 0,
             "{asked} functions, {deciding} decisions"
         );
-    }
-
-    /// [`Binding::mapped`] gives what the straightforward copy gives (clone the kind, then
-    /// rename its destination and its uses), on every instruction of the repository's
-    /// programs, with every local mapped to another (reversed order, so no local maps to
-    /// itself unless it is the middle one).
-    #[test]
-    fn mapped_kinds_are_renamed_clones() {
-        let mut kinds = 0;
-        for func in programs() {
-            let n = func.locals.len();
-            let mut binding = Binding::default();
-            binding.local_map.resize(n);
-            for l in func.locals.keys() {
-                binding.local_map[l] = Local::new(n - 1 - l.index());
-            }
-            for data in func.insts.values() {
-                let mut expected = data.kind.clone();
-                if let Some(d) = expected.def_mut() {
-                    *d = binding.local_map[*d];
-                }
-                expected.for_each_use_mut(|op| {
-                    if let Operand::Local(l) = op {
-                        *l = binding.local_map[*l];
-                    }
-                });
-                assert_eq!(binding.mapped(&data.kind), expected, "{}", func.name);
-                kinds += 1;
-            }
-        }
-        assert!(kinds > 1000, "{kinds} instructions");
     }
 }
