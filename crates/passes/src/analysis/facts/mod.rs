@@ -611,38 +611,36 @@ fn block_deaths(
     for l in terminator_uses(func, block) {
         alive.insert(live, l);
     }
+    // Only `i64` locals have value terms and only bools hold compares: forgetting any other
+    // local changes nothing (and keeping facts about a dead local is sound).
+    let has_facts = |l: Local| matches!(func.local_ty(l), Type::I64 | Type::BOOL);
     for (index, &inst) in data.insts.iter().enumerate().rev() {
         let kind = func.inst(inst);
-        // One walk over the operands (a push per local operand: `SmallVec::extend` with an
-        // `Option` costs a reserve call per operand).
-        let mut uses: SmallVec<[Local; 8]> = SmallVec::new();
-        kind.for_each_use(|op| {
-            if let Operand::Local(l) = op {
-                uses.push(l);
-            }
-        });
+        // The locals mentioned here that are dead after it, each once, in one walk over the
+        // operands: the destination is looked at first and taken out of the live set, then
+        // each operand as it is made live (an operand that is the destination was looked at
+        // as such; a repeated one is live at its second mention).
+        let start = deaths.len();
         let def = kind.def();
-        // The locals mentioned here that are dead after it, each once, in ascending order.
-        // Only `i64` locals have value terms and only bools hold compares: forgetting any
-        // other local changes nothing (and keeping facts about a dead local is sound).
-        let mut dying: SmallVec<[Local; 4]> = SmallVec::new();
-        for l in uses.iter().copied().chain(def) {
-            let has_facts = matches!(func.local_ty(l), Type::I64 | Type::BOOL);
-            if has_facts && !alive.contains(live, l) && !dying.contains(&l) {
-                dying.push(l);
-            }
-        }
-        if dying.len() > 1 {
-            dying.sort_unstable();
-        }
-        deaths.extend(dying.iter().map(|&l| (index, l)));
         if let Some(d) = def {
+            if has_facts(d) && !alive.contains(live, d) {
+                deaths.push((index, d));
+            }
             if !matches!(kind, InstKind::SetField { .. }) {
                 alive.remove(live, d);
             }
         }
-        for &l in &uses {
-            alive.insert(live, l);
+        kind.for_each_use(|op| {
+            if let Operand::Local(l) = op {
+                if def != Some(l) && has_facts(l) && !alive.contains(live, l) {
+                    deaths.push((index, l));
+                }
+                alive.insert(live, l);
+            }
+        });
+        // In ascending order of the locals before the block's list is reversed.
+        if deaths.len() - start > 1 {
+            deaths[start..].sort_unstable();
         }
     }
     deaths[first..].reverse();
