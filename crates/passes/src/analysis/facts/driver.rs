@@ -246,10 +246,10 @@ impl Fixpoint<'_> {
         if sink || (self.on_demand && !self.scratch.demanded[b.index()]) {
             return Ok(false);
         }
+        let preds = cfg.preds(b);
         let clocks = &mut self.scratch.clocks;
         let evaluated_at = clocks[b.index()].evaluated_at;
-        let stale = cfg
-            .preds(b)
+        let stale = preds
             .iter()
             .any(|&p| clocks[p.index()].out_changed_at > evaluated_at);
         if evaluated_at != 0 && !stale {
@@ -269,7 +269,7 @@ impl Fixpoint<'_> {
         // as the live state, so long functions cost linear time.
         let live_in = self.live.live_in(b);
         let mut questions = 0u64;
-        for &p in cfg.preds(b) {
+        for &p in preds {
             let Some(out) = fa.states.get(p, Side::Exit) else {
                 continue; // unreachable or not yet visited: top
             };
@@ -289,15 +289,13 @@ impl Fixpoint<'_> {
         fa.evaluations += 1;
         // The work budget: the edges and the meet's path questions now, a widening's below,
         // and each instruction of the replay as it goes (a set may grow within the block).
-        let preds = cfg.preds(b).len() as u64;
         let facts = new_in.entries() as u64 + 1;
-        Self::charge(self.max_work, &mut fa.work, facts * (preds + 1 + questions))?;
+        let edges = preds.len() as u64;
+        Self::charge(self.max_work, &mut fa.work, facts * (edges + 1 + questions))?;
         // At a loop header (a predecessor not before it in the reverse post-order: a back
         // edge), relations implied by constant bounds are made explicit.
-        let header = cfg
-            .preds(b)
-            .iter()
-            .any(|&p| cfg.rpo_index(p) >= cfg.rpo_index(b));
+        let rpo_index = cfg.rpo_index(b);
+        let header = preds.iter().any(|&p| cfg.rpo_index(p) >= rpo_index);
         if header {
             new_in.close_through_zero();
         }
