@@ -155,6 +155,42 @@ pub(super) fn transfer_with(
     s: &mut FactSet,
 ) {
     let kind = func.inst(inst);
+    match untracked_write(func, tracked, kind) {
+        Some(d) => s.kill_untracked_local(d),
+        None => transfer_rules(func, calls, tracked, kind, s),
+    }
+}
+
+/// The destination of `kind` when all the instruction does to the facts is write it, a local
+/// no constraint is about (untracked, not a vec): no rule derives facts about an untracked
+/// destination (nor a quotient), and the instruction changes no vec length, proves no
+/// access and records no compare, so [`transfer_rules`] would only drop the compares that
+/// mention it ([`FactSet::kill_untracked_local`]), for less. Many instructions write such a
+/// local (a struct, a field, a sum no check depends on): 125 of the 358 instructions the
+/// fact analysis replays on slot_pool_8 at `-O2`.
+fn untracked_write(func: &Function, tracked: &Tracked, kind: &InstKind) -> Option<Local> {
+    match *kind {
+        InstKind::Copy { dst, .. }
+        | InstKind::Binary { dst, .. }
+        | InstKind::Cast { dst, .. }
+        | InstKind::Make { dst, .. }
+        | InstKind::GetField { dst, .. }
+        | InstKind::SetField { dst, .. }
+        | InstKind::VecLen { dst, .. } => {
+            (!tracked.local(dst) && !is_vec(func, dst)).then_some(dst)
+        }
+        _ => None,
+    }
+}
+
+/// Every rule of the module applied to `s` for the instruction `kind`.
+fn transfer_rules(
+    func: &Function,
+    calls: &CallKills,
+    tracked: &Tracked,
+    kind: &InstKind,
+    s: &mut FactSet,
+) {
     // 1. A checked access that did not trap proves `0 <= i < len(v)` (a constant index `k`:
     //    `len(v) > k`); the operands are read before the destination is written.
     match *kind {
@@ -730,6 +766,39 @@ mod tests {
     use super::*;
     use crate::analysis::facts::constraints::tests::Rng;
     use poolopt_ir::EntityRef;
+
+    /// Where [`untracked_write`] takes the short way, the full rules change the facts the
+    /// same way: on every instruction of the repository's programs, from the facts the
+    /// analysis has before it (some of them compares the write drops).
+    #[test]
+    fn an_untracked_write_does_what_the_rules_do() {
+        use crate::analysis::cfg::Cfg;
+        use crate::analysis::facts::FactAnalysis;
+        let (mut short, mut dropped) = (0, 0);
+        for func in crate::test_programs::functions() {
+            let cfg = Cfg::compute(&func);
+            let fa = FactAnalysis::compute(&func, &cfg);
+            for &b in cfg.rpo() {
+                fa.replay(&func, b, |_, inst, before| {
+                    let kind = func.inst(inst);
+                    let Some(d) = untracked_write(&func, &fa.tracked, kind) else {
+                        return;
+                    };
+                    let mut quick = before.clone();
+                    quick.kill_untracked_local(d);
+                    let mut full = before.clone();
+                    transfer_rules(&func, &fa.calls, &fa.tracked, kind, &mut full);
+                    assert_eq!(quick, full, "{}: {inst}", func.name);
+                    short += 1;
+                    dropped += usize::from(quick != *before);
+                });
+            }
+        }
+        assert!(
+            short > 1000 && dropped > 0,
+            "{short} short, {dropped} dropping"
+        );
+    }
 
     /// The `add`/`sub` rules as they were before they asked for bounds in the order that lets
     /// a missing one end the rule: four bounds for two locals, `dist` for a constant minus a
