@@ -24,12 +24,20 @@ pub(crate) struct AppendIns<'f> {
 
 impl<'f> AppendIns<'f> {
     /// A builder appending to `b`'s current block, which is put in the layout first if it is
-    /// not yet (as `FunctionBuilder::ins` does before its first instruction).
-    pub(crate) fn new(b: &'f mut FunctionBuilder<'_>) -> AppendIns<'f> {
-        b.ensure_inserted_block();
+    /// not yet (as `FunctionBuilder::ins` does before its first instruction). `inserted` is
+    /// the block this was last done for: the caller keeps it from one instruction to the next,
+    /// so that a block is put in the layout once, not looked up again for every instruction.
+    pub(crate) fn new(
+        b: &'f mut FunctionBuilder<'_>,
+        inserted: &mut Option<Block>,
+    ) -> AppendIns<'f> {
         let block = b
             .current_block()
             .expect("instructions are appended to a current block");
+        if *inserted != Some(block) {
+            b.ensure_inserted_block();
+            *inserted = Some(block);
+        }
         AppendIns {
             func: &mut *b.func,
             block,

@@ -369,6 +369,7 @@ pub fn lower_function(
         tier,
         huge: None,
         cur_block: None,
+        inserted: None,
         inst_pos: 0,
         any_deferred: false,
         bail: None,
@@ -563,6 +564,9 @@ struct FnLower<'e, 'f, 'm, 's> {
     huge: Option<HugeLocals>,
     /// The IR block being lowered.
     cur_block: Option<Block>,
+    /// The Cranelift block [`FnLower::ins`] last made sure is in the layout (see
+    /// [`AppendIns::new`]).
+    inserted: Option<cl::Block>,
     /// The index of the IR instruction being lowered in its block (the terminator's is the
     /// block's instruction count).
     inst_pos: u32,
@@ -729,7 +733,7 @@ impl FnLower<'_, '_, '_, '_> {
     /// A builder for one instruction at the end of the current block, neither a branch nor a
     /// terminator (those go through `self.b.ins()`; see [`crate::append`]).
     fn ins(&mut self) -> AppendIns<'_> {
-        AppendIns::new(&mut self.b)
+        AppendIns::new(&mut self.b, &mut self.inserted)
     }
 
     fn iconst(&mut self, ty: ScalarType, c: i64) -> Value {
