@@ -171,9 +171,11 @@ impl LowerScratch {
         self.field_vars.clear();
         self.hoist_loops.clear();
         self.hoisted.clear();
-        self.var_kinds.clear();
-        self.block_values.clear();
-        self.deferred.clear();
+        // One variable per scalar, vec or packed local at most, besides the field variables
+        // of field-wise struct locals, for which the lowering grows these further.
+        refill_vec(&mut self.var_kinds, n_locals, VarKind::Frontend);
+        refill_vec(&mut self.block_values, n_locals, None);
+        refill_vec(&mut self.deferred, n_locals, None);
         self.known.clear();
         self.block_consts.clear();
         self.elem_addrs.clear();
@@ -240,6 +242,12 @@ pub(crate) fn reserve_function(out: &mut cl::Function, largest: &ModuleSizes) {
     if dfg.value_lists.capacity() < pool {
         dfg.value_lists = cl::ValueListPool::with_capacity(pool);
     }
+}
+
+/// Empties `v` and gives it `n` entries `x` (within its storage when it has room).
+fn refill_vec<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
+    v.clear();
+    v.resize(n, x);
 }
 
 /// Empties `map` and gives it `n` default entries (within its storage when it has room).
