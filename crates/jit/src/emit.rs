@@ -8,7 +8,7 @@
 
 use crate::compile_mode::{CompileMode, CompileModeScratch, OtherIsas};
 use crate::error::JitError;
-use crate::lower::{lower_function, LowerEnv};
+use crate::lower::{lower_function, reusable_mem_flags, LowerEnv};
 use crate::runtime::RtFunc;
 use crate::scratch::LowerScratch;
 use crate::target::{fixed_isa, ClOpt};
@@ -56,7 +56,11 @@ fn lower_all(
     let mut func = ir::Function::new();
     let mut scratch = LowerScratch::new();
     for (fid, f) in module.funcs.iter() {
+        let flags = reusable_mem_flags(&mut func);
         func.clear();
+        if let Some(flags) = flags {
+            func.dfg.mem_flags = flags;
+        }
         let info = lower_function(
             &env,
             fid,

@@ -16,7 +16,7 @@
 use crate::abi;
 use crate::compile_mode::{CompileMode, CompileModeScratch, OtherIsas};
 use crate::error::{EntryError, JitError, RunError};
-use crate::lower::{lower_function, lower_rt_stub, lower_shim, LowerEnv};
+use crate::lower::{lower_function, lower_rt_stub, lower_shim, reusable_mem_flags, LowerEnv};
 use crate::runtime::{RtFunc, RunCtx, RunStats, TrapRecord};
 use crate::scratch::LowerScratch;
 use crate::target::{host_isa, ClOpt};
@@ -357,9 +357,15 @@ impl CompiledModule {
             jit.clear_context(&mut ctx);
         }
         self.chain_frames = self.chain_frames.saturating_add(stub_frame);
+        // The memory-flags set of the function compiled last, kept for the next one when the
+        // lowering alone filled it (`reusable_mem_flags`).
+        let mut kept_flags = None;
         for (index, ((fid, f), &id)) in module.funcs.iter().zip(&ir_ids).enumerate() {
             let Some(id) = id else { continue };
             self.building = Some(index);
+            if let Some(flags) = kept_flags.take() {
+                ctx.func.dfg.mem_flags = flags;
+            }
             let info = lower_function(
                 &env,
                 fid,
@@ -392,6 +398,7 @@ impl CompiledModule {
             } else {
                 self.chain_frames = self.chain_frames.saturating_add(frame);
             }
+            kept_flags = reusable_mem_flags(&mut ctx.func);
             jit.clear_context(&mut ctx);
         }
         self.building = None;

@@ -59,8 +59,8 @@ use crate::tier::{
 use cranelift_codegen::ir::condcodes::{CondCode, IntCC};
 use cranelift_codegen::ir::{
     self as cl, types, ExtFuncData, ExternalName, FuncRef, InstBuilder, InstructionData, MemFlags,
-    MemFlagsData, Opcode, Signature, StackSlot, StackSlotData, StackSlotKind, UserExternalName,
-    Value, ValueDef,
+    MemFlagsData, MemFlagsSet, Opcode, Signature, StackSlot, StackSlotData, StackSlotKind,
+    UserExternalName, Value, ValueDef,
 };
 use cranelift_codegen::isa::{CallConv, TargetFrontendConfig, TargetIsa};
 use cranelift_codegen::settings::OptLevel;
@@ -291,6 +291,18 @@ fn mflags() -> MemFlagsData {
     MemFlagsData::new().with_notrap()
 }
 
+/// `func`'s memory-flags set, taken out of it, when the set holds exactly the flags the
+/// lowering interns first ([`mflags`]), for the caller to put back once it has cleared `func`
+/// for the next function: `Function::clear` drops the set with its hash table, and interning
+/// the flags again costs a new table and two hashes per function. The next
+/// [`lower_function`] finds them where interning would put them (the set's first entry).
+pub(crate) fn reusable_mem_flags(func: &mut cl::Function) -> Option<MemFlagsSet> {
+    let (first, second) = (MemFlags::with_number(0)?, MemFlags::with_number(1)?);
+    let flags = &func.dfg.mem_flags;
+    let only_ours = flags.is_valid(first) && flags[first] == mflags() && !flags.is_valid(second);
+    only_ours.then(|| std::mem::replace(&mut func.dfg.mem_flags, MemFlagsSet::new()))
+}
+
 /// Masks `c` to the width of `ty` after wrapping it, as Cranelift's `iconst` requires.
 fn imm_for(ty: ScalarType, c: i64) -> i64 {
     let w = ty.wrap(c);
@@ -345,14 +357,22 @@ pub fn lower_function(
         })?;
     out.signature = env.signature(fid);
     out.name = cl::UserFuncName::user(0, env.ir_func_index.get(fid.index()).copied().unwrap_or(0));
-    let notrap = out
-        .dfg
-        .mem_flags
-        .insert(mflags())
-        .map_err(|_| JitError::Malformed {
-            function: ir.name.clone(),
-            message: "too many memory flags".to_string(),
-        })?;
+    // Already the first entry when the caller kept the set ([`reusable_mem_flags`]).
+    let notrap = match MemFlags::with_number(0) {
+        Some(first)
+            if out.dfg.mem_flags.is_valid(first) && out.dfg.mem_flags[first] == mflags() =>
+        {
+            first
+        }
+        _ => out
+            .dfg
+            .mem_flags
+            .insert(mflags())
+            .map_err(|_| JitError::Malformed {
+                function: ir.name.clone(),
+                message: "too many memory flags".to_string(),
+            })?,
+    };
     reserve_function(out, &env.sizes);
     let b = FunctionBuilder::new(out, fbc);
     scratch.reset(ir, &env.sizes);
@@ -3255,6 +3275,37 @@ enum ElemValue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_memory_flags_set_is_kept_only_when_it_holds_the_lowerings_flags_alone() {
+        let mut func = cl::Function::new();
+        assert!(reusable_mem_flags(&mut func).is_none(), "an empty set");
+        let ours = func.dfg.mem_flags.insert(mflags()).expect("room");
+        let kept = reusable_mem_flags(&mut func).expect("only the lowering's flags");
+        assert_eq!(kept[ours], mflags());
+        assert!(
+            !func.dfg.mem_flags.is_valid(ours),
+            "taken out of the function"
+        );
+
+        let mut func = cl::Function::new();
+        func.dfg.mem_flags.insert(mflags()).expect("room");
+        func.dfg
+            .mem_flags
+            .insert(MemFlagsData::new().with_readonly())
+            .expect("room");
+        assert!(
+            reusable_mem_flags(&mut func).is_none(),
+            "another flag besides"
+        );
+
+        let mut func = cl::Function::new();
+        func.dfg
+            .mem_flags
+            .insert(MemFlagsData::new())
+            .expect("room");
+        assert!(reusable_mem_flags(&mut func).is_none(), "other flags first");
+    }
 
     #[test]
     fn immediates_are_masked_to_width() {
