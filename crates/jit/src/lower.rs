@@ -617,6 +617,7 @@ impl FnLower<'_, '_, '_, '_> {
         loc.origin().map_or(self.fidx, |f| f.index() as u32)
     }
 
+    #[cold]
     fn malformed(&self, message: impl Into<String>) -> JitError {
         JitError::Malformed {
             function: self.ir.name.clone(),
@@ -624,6 +625,7 @@ impl FnLower<'_, '_, '_, '_> {
         }
     }
 
+    #[cold]
     fn unsupported(&self, message: impl Into<String>) -> JitError {
         JitError::Unsupported {
             function: self.ir.name.clone(),
