@@ -24,10 +24,11 @@
 //! let execution reach the second: replacing it by a copy hides no trap.
 
 use super::extended_blocks::{self, Available};
+use crate::analysis::cfg::Cfg;
 use crate::analysis::facts::may_alias;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
-    display_inst, BinaryOp, Block, CmpOp, Function, Inst, InstKind, Local, Operand, Type,
+    display_inst, BinaryOp, Block, CmpOp, EntityRef, Function, Inst, InstKind, Local, Operand, Type,
 };
 
 /// The pass.
@@ -237,12 +238,218 @@ impl Pass for ValueNumbering {
     }
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-        extended_blocks::walk(
-            func,
-            cx,
-            |state: &mut State, explain| state.explain = explain,
-            visit,
-        )
+        let mut numbered: Numbered = cx.take_scratch();
+        let changed = numbered.find_repeats(func, cx.cfg(func))
+            && extended_blocks::walk_wanted(
+                func,
+                cx,
+                |block| numbered.wanted(block),
+                |state: &mut State, explain| state.explain = explain,
+                |func, cx, block, inst, state| visit(func, cx, block, inst, state, &numbered),
+            );
+        cx.give_scratch(numbered);
+        changed
+    }
+}
+
+/// No entry in [`Numbered::slot`], no block in [`Ebb::parent`].
+const NONE: u32 = u32::MAX;
+
+/// The numbered instructions of a function whose expression another instruction of the same
+/// extended block computes too, found before the walk, and the blocks the walk needs.
+///
+/// Only those instructions can be numbered: a lookup finds an available expression equal to
+/// its own, made available earlier in the same extended block by another instruction. So only
+/// they are looked up and made available (their expression computed once, here), as long as no
+/// extended block holds more than [`MAX_AVAILABLE_EXPRS`] numbered instructions from its first
+/// block to any of its blocks: then no state, and no list of killed expressions, reaches its
+/// bound, and leaving the others out changes nothing but the work. Otherwise every numbered
+/// instruction is kept (what the bound forgets depends on all of them).
+///
+/// The walk visits only the blocks that hold a kept instruction or start some block that does
+/// (a block's state reaches only the blocks that start from it): what the visits of the other
+/// blocks would make available or kill, no kept instruction would ever look up.
+struct Numbered {
+    /// Per instruction of the arena: its entry in `found` when it is kept, or [`NONE`].
+    slot: Vec<u32>,
+    /// Every numbered instruction.
+    found: Vec<Found>,
+    /// An open-addressing table over the keys ([`Found::group`]) of `found`, to find repeats:
+    /// per bucket, the first entry with that key plus one, or 0 (empty).
+    buckets: Vec<u32>,
+    /// Per block.
+    ebbs: Vec<Ebb>,
+}
+
+/// A numbered instruction.
+#[derive(Clone, Copy)]
+struct Found {
+    inst: Inst,
+    block: Block,
+    dst: Local,
+    expr: Expr,
+    /// `expr`'s [`fingerprint`].
+    key: u64,
+    /// `key` mixed with the first block of the instruction's extended block: equal for equal
+    /// expressions in one extended block.
+    group: u64,
+}
+
+/// A block's place in its extended block.
+#[derive(Clone, Copy, Default)]
+struct Ebb {
+    /// The block it starts from ([`extended_blocks::walk`]): its only predecessor, or [`NONE`].
+    parent: u32,
+    /// The first block of its extended block.
+    first: u32,
+    /// The numbered instructions from `first` to the end of the block.
+    along: u32,
+    /// Whether the walk visits it.
+    wanted: bool,
+}
+
+/// The room the tables start with: enough for an ordinary function, rather than growing step
+/// by step (a reallocation each) over the first few.
+const MIN_ROOM: usize = 64;
+
+impl Default for Numbered {
+    fn default() -> Numbered {
+        Numbered {
+            slot: Vec::with_capacity(4 * MIN_ROOM),
+            found: Vec::with_capacity(MIN_ROOM),
+            buckets: Vec::with_capacity(2 * MIN_ROOM),
+            ebbs: Vec::with_capacity(MIN_ROOM),
+        }
+    }
+}
+
+impl Numbered {
+    /// Finds the kept instructions and the wanted blocks among the blocks the walk visits.
+    /// Returns whether any instruction is kept.
+    fn find_repeats(&mut self, func: &Function, cfg: &Cfg) -> bool {
+        if self.collect(func, cfg) > MAX_AVAILABLE_EXPRS {
+            self.keep_all();
+        } else {
+            self.keep_repeats();
+        }
+        // A wanted block's parent is wanted: backwards, reverse post-order meets a block
+        // before its parent.
+        let mut any = false;
+        for &block in cfg.rpo().iter().rev() {
+            let ebb = self.ebbs[block.index()];
+            if ebb.wanted {
+                any = true;
+                if let Some(parent) = self.ebbs.get_mut(ebb.parent as usize) {
+                    parent.wanted = true;
+                }
+            }
+        }
+        any
+    }
+
+    /// Fills `found` and `ebbs` (nothing kept, no block wanted yet) from the blocks of `cfg`'s
+    /// reverse post-order. Returns the most numbered instructions from the first block of an
+    /// extended block to the end of one of its blocks.
+    fn collect(&mut self, func: &Function, cfg: &Cfg) -> usize {
+        self.slot.clear();
+        self.slot.resize(func.insts.len(), NONE);
+        self.found.clear();
+        self.ebbs.clear();
+        self.ebbs.resize(func.blocks.len(), Ebb::default());
+        let mut longest = 0;
+        for &block in cfg.rpo() {
+            let before = self.found.len();
+            let ebb = match cfg.only_pred(block) {
+                Some(p) => Ebb {
+                    parent: p.index() as u32,
+                    ..self.ebbs[p.index()]
+                },
+                None => Ebb {
+                    parent: NONE,
+                    first: block.index() as u32,
+                    along: 0,
+                    wanted: false,
+                },
+            };
+            let salt = u64::from(ebb.first).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            for &inst in &func.blocks[block].insts {
+                if let Some((dst, expr)) = expr_of(func, func.inst(inst)) {
+                    let key = fingerprint(&expr);
+                    self.found.push(Found {
+                        inst,
+                        block,
+                        dst,
+                        expr,
+                        key,
+                        group: key ^ salt,
+                    });
+                }
+            }
+            let along = ebb.along + (self.found.len() - before) as u32;
+            longest = longest.max(along);
+            self.ebbs[block.index()] = Ebb { along, ..ebb };
+        }
+        longest as usize
+    }
+
+    /// Keeps every instruction of `found`, and wants their blocks.
+    fn keep_all(&mut self) {
+        for at in 0..self.found.len() {
+            self.keep(at);
+        }
+    }
+
+    fn keep(&mut self, at: usize) {
+        let found = self.found[at];
+        self.slot[found.inst.index()] = at as u32;
+        self.ebbs[found.block.index()].wanted = true;
+    }
+
+    /// Keeps the instructions of `found` that share their group with another (by an
+    /// open-addressing table over the groups), and wants their blocks.
+    fn keep_repeats(&mut self) {
+        // At least twice as many buckets as entries; a bucket is chosen by the top bits.
+        let bits = (2 * self.found.len())
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(1);
+        let mask = (1usize << bits) - 1;
+        self.buckets.clear();
+        self.buckets.resize(1 << bits, 0);
+        for at in 0..self.found.len() {
+            let group = self.found[at].group;
+            let mut bucket = (group >> (64 - bits)) as usize;
+            loop {
+                match self.buckets[bucket] {
+                    0 => {
+                        self.buckets[bucket] = at as u32 + 1;
+                        break;
+                    }
+                    first => {
+                        let first = first as usize - 1;
+                        if self.found[first].group == group {
+                            self.keep(first);
+                            self.keep(at);
+                            break;
+                        }
+                        bucket = (bucket + 1) & mask;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the walk visits `block`.
+    fn wanted(&self, block: Block) -> bool {
+        self.ebbs.get(block.index()).is_some_and(|ebb| ebb.wanted)
+    }
+
+    /// The destination, expression and fingerprint of `inst`, if it is kept.
+    fn get(&self, inst: Inst) -> Option<(Local, Expr, u64)> {
+        let at = *self.slot.get(inst.index())?;
+        self.found
+            .get(at as usize)
+            .map(|found| (found.dst, found.expr, found.key))
     }
 }
 
@@ -252,11 +459,11 @@ fn visit(
     block: Block,
     inst: Inst,
     state: &mut State,
+    numbered: &Numbered,
 ) -> bool {
     let mut changed = false;
-    let numbered = expr_of(func, func.inst(inst));
-    let key = numbered.map_or(0, |(_, expr)| fingerprint(&expr));
-    if let Some((dst, expr)) = numbered {
+    let numbered = numbered.get(inst);
+    if let Some((dst, expr, key)) = numbered {
         if let Some(a) = state
             .live
             .iter()
@@ -326,11 +533,7 @@ fn visit(
             )
         });
         // Unless the instruction just became a copy, it is the expression numbered above.
-        let own = if changed {
-            expr_of(func, kind).map(|(dst, expr)| (dst, expr, fingerprint(&expr)))
-        } else {
-            numbered.map(|(dst, expr)| (dst, expr, key))
-        };
+        let own = if changed { None } else { numbered };
         if let Some((dst, expr, key)) = own {
             // `i = add i, 1` computes from the old `i`: not available afterwards.
             if !expr.mentions(dst) {
@@ -353,4 +556,158 @@ fn visit(
         }
     }
     changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Remark, Stats};
+    use poolopt_ir::{print_function, Module};
+
+    /// Value numbering of a copy of `func`, with the shortcut (`full` false) or as the full
+    /// walk (every numbered instruction kept, every block visited): whether it changed the
+    /// function, the function printed, the remarks and the counters.
+    fn number(module: &Module, func: &Function, full: bool) -> (bool, String, Vec<Remark>, Stats) {
+        let mut func = func.clone();
+        let (mut remarks, mut stats) = (Vec::new(), Stats::default());
+        let mut cx = PassContext::new(module, &func.name, &mut remarks, &mut stats);
+        cx.set_pass("value-numbering");
+        let changed = if full {
+            let mut numbered = Numbered::default();
+            numbered.collect(&func, cx.cfg(&func));
+            numbered.keep_all();
+            extended_blocks::walk(
+                &mut func,
+                &mut cx,
+                |state: &mut State, explain| state.explain = explain,
+                |func, cx, block, inst, state| visit(func, cx, block, inst, state, &numbered),
+            )
+        } else {
+            ValueNumbering.run(&mut func, &mut cx)
+        };
+        (changed, print_function(module, &func), remarks, stats)
+    }
+
+    /// `func` after the passes the pipeline runs before value numbering (but `inline`), as
+    /// the pass manager runs them.
+    fn prepared(module: &Module, func: &Function) -> Function {
+        let mut func = func.clone();
+        let (mut remarks, mut stats) = (Vec::new(), Stats::default());
+        let mut cx = PassContext::new(module, &func.name, &mut remarks, &mut stats);
+        let before = [
+            "temp-elision",
+            "global-copy-prop",
+            "copy-prop",
+            "branch-threading",
+            "store-load-forward",
+        ];
+        for name in before {
+            let pass = crate::pass_by_name(name).unwrap();
+            cx.set_pass(pass.name());
+            if pass.run(&mut func, &mut cx) {
+                if pass.preserves_cfg() {
+                    cx.invalidate_dataflow();
+                } else {
+                    cx.invalidate();
+                }
+            }
+        }
+        func
+    }
+
+    /// On every function of the repository's programs, as parsed and as the pipeline hands it
+    /// to value numbering, the shortcut numbers, reports and counts what the full walk does.
+    #[test]
+    fn the_shortcut_numbers_what_the_full_walk_numbers() {
+        let (mut checked, mut changed) = (0, 0);
+        for (path, module) in crate::test_programs::modules_with_paths() {
+            for func in module.funcs.values() {
+                for func in [func.clone(), prepared(&module, func)] {
+                    let quick = number(&module, &func, false);
+                    let full = number(&module, &func, true);
+                    assert_eq!(quick, full, "{} {}", path.display(), func.name);
+                    checked += 1;
+                    changed += usize::from(quick.0);
+                }
+            }
+        }
+        assert!(checked > 400 && changed > 10, "{checked} {changed}");
+    }
+
+    /// The names of the destinations of `func`'s kept instructions, and of its wanted blocks.
+    fn kept_and_wanted(src: &str) -> (Vec<String>, Vec<String>, bool) {
+        let module = poolopt_ir::parse(src).unwrap();
+        let func = module.funcs.values().next().unwrap();
+        let cfg = Cfg::compute(func);
+        let mut numbered = Numbered::default();
+        let any = numbered.find_repeats(func, &cfg);
+        let mut kept = Vec::new();
+        for &block in &func.layout {
+            for &inst in &func.blocks[block].insts {
+                if let Some((dst, ..)) = numbered.get(inst) {
+                    kept.push(func.local_name(dst).to_string());
+                }
+            }
+        }
+        let wanted = func.layout.iter().filter(|&&b| numbered.wanted(b));
+        let wanted = wanted.map(|&b| func.blocks[b].name.to_string()).collect();
+        (kept, wanted, any)
+    }
+
+    #[test]
+    fn kept_are_the_expressions_repeated_in_one_extended_block() {
+        let src = "
+fn f(a: i64, b: i64, c: bool) -> i64 {
+    var x: i64
+    var y: i64
+    var z: i64
+    var w: i64
+    var u: i64
+    var v: i64
+entry:
+    x = add a, b
+    y = mul a, b
+    brif c, left, right
+left:
+    z = add b, a
+    w = sub a, b
+    br join
+right:
+    u = sub a, b
+    br join
+join:
+    v = mul a, b
+    ret v
+}
+";
+        // `y` and `v` compute the same in two extended blocks (`join` has two ways in): no
+        // lookup can find one from the other. `w` and `u` lie on two paths of one extended
+        // block: kept (the walk finds nothing, as the full walk would).
+        let (kept, wanted, any) = kept_and_wanted(src);
+        assert_eq!(kept, ["x", "z", "w", "u"]);
+        assert_eq!(wanted, ["entry", "left", "right"]);
+        assert!(any);
+        // Nothing repeated within an extended block: no walk.
+        let src = src.replace("z = add b, a", "z = add b, 1");
+        let src = src.replace("u = sub a, b", "u = sub b, a");
+        let (kept, wanted, any) = kept_and_wanted(&src);
+        assert!(kept.is_empty() && wanted.is_empty() && !any);
+    }
+
+    #[test]
+    fn an_extended_block_past_the_bound_keeps_every_numbered_instruction() {
+        let lines = |n: usize| {
+            let vars: String = (0..n).map(|k| format!("    var t{k}: i64\n")).collect();
+            let insts: String = (0..n).map(|k| format!("    t{k} = add a, {k}\n")).collect();
+            format!(
+                "fn f(a: i64) -> i64 {{\n{vars}    var r: i64\nentry:\n{insts}    r = add a, 0\n    ret r\n}}\n"
+            )
+        };
+        // 64 numbered instructions and the repeat: within the bound.
+        let (kept, ..) = kept_and_wanted(&lines(MAX_AVAILABLE_EXPRS - 1));
+        assert_eq!(kept, ["t0", "r"]);
+        let (kept, wanted, any) = kept_and_wanted(&lines(MAX_AVAILABLE_EXPRS));
+        assert_eq!(kept.len(), MAX_AVAILABLE_EXPRS + 1);
+        assert_eq!((wanted, any), (vec!["entry".to_string()], true));
+    }
 }
