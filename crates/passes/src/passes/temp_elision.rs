@@ -135,15 +135,20 @@ fn fully_defines(kind: &InstKind, local: Local) -> bool {
 const NONE: u32 = u32::MAX;
 
 /// Where the block so far last mentions a local, and last writes it (`setfield` included):
-/// positions of remaining instructions, or `NONE`.
+/// positions of remaining instructions, or `NONE`. Valid only for the block numbered `block`
+/// ([`Scratch::block`]): an entry of an earlier block reads as no position, so moving on to
+/// the next block resets nothing.
 #[derive(Copy, Clone)]
 struct Positions {
+    block: u32,
     mention: u32,
     def: u32,
 }
 
 impl Positions {
+    /// No position in any block (block numbers start at 1).
     const NONE: Positions = Positions {
+        block: 0,
         mention: NONE,
         def: NONE,
     };
@@ -167,8 +172,8 @@ struct Scratch {
     spans: Vec<(u32, u32)>,
     /// Per local, where the block so far last mentions and last writes it.
     positions: Vec<Positions>,
-    /// Locals whose table entries are set, to reset them for the next block.
-    touched: Vec<Local>,
+    /// The number of the block being rewritten, from 1 in each function.
+    block: u32,
     deleted: Vec<bool>,
     readers: Vec<Local>,
     /// Temporaries elided in the function so far (counted once at the end).
@@ -183,7 +188,7 @@ impl Default for Scratch {
             reads: Vec::with_capacity(MIN_ROOM),
             spans: Vec::with_capacity(MIN_ROOM),
             positions: Vec::with_capacity(MIN_ROOM),
-            touched: Vec::with_capacity(MIN_ROOM),
+            block: 0,
             deleted: Vec::with_capacity(MIN_ROOM),
             readers: Vec::with_capacity(MIN_ROOM),
             elided: 0,
@@ -193,12 +198,13 @@ impl Default for Scratch {
 
 impl Scratch {
     /// Ready for a function of `num_locals` locals: no position recorded for any local (the
-    /// per-block buffers are cleared where each block starts, and `live` is overwritten).
+    /// per-block buffers are cleared, and the positions left behind, where each block starts;
+    /// `live` is overwritten).
     fn reset(&mut self, num_locals: usize) {
         // `live` is overwritten per block (`LiveSet::copy_into`, which resizes it).
         self.positions.clear();
         self.positions.resize(num_locals, Positions::NONE);
-        self.touched.clear();
+        self.block = 0;
         self.elided = 0;
     }
 
@@ -209,28 +215,46 @@ impl Scratch {
             .any(|&(x, live)| x == l && live)
     }
 
+    /// Starts the positions of a new block: none recorded.
+    fn next_block(&mut self) {
+        self.block += 1;
+    }
+
+    /// The positions of `l` in the current block.
+    fn positions_of(&self, l: Local) -> Positions {
+        match self.positions[l.index()] {
+            p if p.block == self.block => p,
+            _ => Positions::NONE,
+        }
+    }
+
     fn last_mention(&self, l: Local) -> Option<usize> {
-        position(self.positions[l.index()].mention)
+        position(self.positions_of(l).mention)
     }
 
     fn last_def(&self, l: Local) -> Option<usize> {
-        position(self.positions[l.index()].def)
+        position(self.positions_of(l).def)
     }
 
     fn set_mention(&mut self, l: Local, pos: usize) {
-        // A local with a recorded definition has a recorded mention too (`set_def`).
+        let block = self.block;
         let p = &mut self.positions[l.index()];
-        if p.mention == NONE {
-            self.touched.push(l);
+        if p.block == block {
+            p.mention = pos as u32;
+        } else {
+            *p = Positions {
+                block,
+                mention: pos as u32,
+                def: NONE,
+            };
         }
-        p.mention = pos as u32;
     }
 
     /// Always called right after [`Scratch::set_mention`] of the same local (a definition is
-    /// a mention), which has put the local in `touched`.
+    /// a mention), which has made its entry the current block's.
     fn set_def(&mut self, l: Local, pos: usize) {
         let p = &mut self.positions[l.index()];
-        debug_assert_ne!(p.mention, NONE);
+        debug_assert_eq!(p.block, self.block);
         p.def = pos as u32;
     }
 
@@ -269,13 +293,6 @@ impl Scratch {
             self.set_def(d, pos);
         }
     }
-
-    /// Clears the per-local tables for the next block.
-    fn reset_positions(&mut self) {
-        for l in self.touched.drain(..) {
-            self.positions[l.index()] = Positions::NONE;
-        }
-    }
 }
 
 fn position(p: u32) -> Option<usize> {
@@ -304,6 +321,7 @@ fn elide_in_block(
     // The block's instruction list is only rebuilt at the end; take it out meanwhile.
     let insts = std::mem::take(&mut func.blocks[block].insts);
     let n = insts.len();
+    st.next_block();
 
     // For each local read at position j >= first (n = the terminator), whether it is live
     // right after j, computed on the code as it is now. Rewrites only touch positions at or
@@ -514,7 +532,6 @@ fn elide_in_block(
             }
         }
     }
-    st.reset_positions();
 
     let mut insts = insts;
     if changed {
@@ -597,5 +614,35 @@ fn rhs_text(func: &Function, cx: &PassContext<'_>, inst: poolopt_ir::Inst) -> St
     match text.split_once(" = ") {
         Some((_, rhs)) => rhs.to_string(),
         None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_the_current_blocks_only() {
+        let (a, b) = (Local::new(0), Local::new(1));
+        let mut st = Scratch::default();
+        st.reset(2);
+        st.next_block();
+        assert_eq!((st.last_mention(a), st.last_def(a)), (None, None));
+        st.set_mention(a, 3);
+        st.set_def(a, 3);
+        st.set_mention(a, 5);
+        st.set_mention(b, 4);
+        assert_eq!((st.last_mention(a), st.last_def(a)), (Some(5), Some(3)));
+        assert_eq!((st.last_mention(b), st.last_def(b)), (Some(4), None));
+        // The next block starts with none; a mention there does not bring back the old def.
+        st.next_block();
+        assert_eq!((st.last_mention(a), st.last_def(a)), (None, None));
+        st.set_mention(a, 0);
+        assert_eq!((st.last_mention(a), st.last_def(a)), (Some(0), None));
+        assert_eq!(st.last_mention(b), None);
+        // A new function starts with none, whatever its blocks are numbered.
+        st.reset(2);
+        st.next_block();
+        assert_eq!((st.last_mention(a), st.last_mention(b)), (None, None));
     }
 }
