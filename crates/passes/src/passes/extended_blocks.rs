@@ -9,7 +9,7 @@
 //! before it in the chain.
 
 use crate::pass::PassContext;
-use poolopt_ir::{Block, Function, Inst, SecondaryMap};
+use poolopt_ir::{Block, Function, Inst};
 
 /// A walk's per-block state, recycled: the walk keeps the states it no longer needs and starts
 /// later blocks (and later functions) in their storage instead of allocating afresh.
@@ -34,45 +34,49 @@ pub(crate) fn walk<S: WalkState>(
     start: impl Fn(&mut S, bool),
     visit: impl FnMut(&mut Function, &mut PassContext<'_>, Block, Inst, &mut S) -> bool,
 ) -> bool {
-    walk_wanted(func, cx, |_| true, start, visit)
+    let cfg = cx.shared_cfg(func);
+    let order: Vec<(Block, u32)> = cfg
+        .rpo()
+        .iter()
+        .map(|&block| {
+            let from = cfg.only_pred(block).and_then(|p| cfg.rpo_index(p));
+            (block, from.unwrap_or(NO_BLOCK))
+        })
+        .collect();
+    walk_in(func, cx, &order, start, visit)
 }
 
-/// [`walk`] over the blocks `wanted` selects only. A block left out hands no state on: a
-/// selected block whose only predecessor is left out starts from the empty state.
-pub(crate) fn walk_wanted<S: WalkState>(
+/// In [`walk_in`]'s order: the block starts from the empty state.
+pub(crate) const NO_BLOCK: u32 = u32::MAX;
+
+/// [`walk`] over the blocks of `order` only, in its order: each with the position in `order`
+/// of the block whose end state it starts from (its only predecessor, which comes earlier), or
+/// [`NO_BLOCK`]. A block left out hands no state on.
+pub(crate) fn walk_in<S: WalkState>(
     func: &mut Function,
     cx: &mut PassContext<'_>,
-    wanted: impl Fn(Block) -> bool,
+    order: &[(Block, u32)],
     start: impl Fn(&mut S, bool),
     mut visit: impl FnMut(&mut Function, &mut PassContext<'_>, Block, Inst, &mut S) -> bool,
 ) -> bool {
-    let cfg = cx.shared_cfg(func);
-    // States no block needs any more, kept from one function to the next.
-    let mut spare: Vec<S> = cx.take_scratch();
+    let mut scratch: WalkScratch<S> = cx.take_scratch();
+    let WalkScratch { spare, ends } = &mut scratch;
     let fresh = |spare: &mut Vec<S>| {
         spare.pop().map_or_else(S::default, |mut s| {
             s.reset();
             s
         })
     };
-    // Per block, how many blocks have yet to start from its end state (the last one takes it
-    // instead of a copy: a long chain of guarded blocks copies nothing), and that state; one
-    // table for both.
-    let mut ends: SecondaryMap<Block, (u32, Option<S>)> = func.block_map();
-    let only_wanted_pred = |block| cfg.only_pred(block).filter(|&p| wanted(p));
-    for &block in cfg.rpo() {
-        if let Some(p) = only_wanted_pred(block).filter(|_| wanted(block)) {
-            ends[p].0 += 1;
+    ends.clear();
+    ends.resize_with(order.len(), || (0, None));
+    for &(_, from) in order {
+        if let Some(end) = ends.get_mut(from as usize) {
+            end.0 += 1;
         }
     }
     let mut changed = false;
-    for &block in cfg.rpo() {
-        if !wanted(block) {
-            continue;
-        }
-        let single = only_wanted_pred(block);
-        let inherited = single.and_then(|p| {
-            let (waiting, out) = &mut ends[p];
+    for (at, &(block, from)) in order.iter().enumerate() {
+        let inherited = ends.get_mut(from as usize).and_then(|(waiting, out)| {
             *waiting -= 1;
             if *waiting == 0 {
                 out.take()
@@ -84,20 +88,41 @@ pub(crate) fn walk_wanted<S: WalkState>(
                 })
             }
         });
-        let mut state = inherited.unwrap_or_else(|| fresh(&mut spare));
+        let mut state = inherited.unwrap_or_else(|| fresh(spare));
         start(&mut state, cx.remarks_enabled());
         for at in 0..func.blocks[block].insts.len() {
             let inst = func.blocks[block].insts[at];
             changed |= visit(func, cx, block, inst, &mut state);
         }
-        if ends[block].0 > 0 {
-            ends[block].1 = Some(state);
+        let end = &mut ends[at];
+        if end.0 > 0 {
+            end.1 = Some(state);
         } else if spare.len() < MAX_SPARE_STATES {
             spare.push(state);
         }
     }
-    cx.give_scratch(spare);
+    cx.give_scratch(scratch);
     changed
+}
+
+/// The walk's tables, kept from one function to the next.
+struct WalkScratch<S> {
+    /// States no block needs any more.
+    spare: Vec<S>,
+    /// Per position of the order, how many blocks have yet to start from its end state (the
+    /// last one takes it instead of a copy: a long chain of guarded blocks copies nothing),
+    /// and that state; one table for both. Every state stored is taken by the end of the walk
+    /// (each block waited for comes later in the order).
+    ends: Vec<(u32, Option<S>)>,
+}
+
+impl<S> Default for WalkScratch<S> {
+    fn default() -> WalkScratch<S> {
+        WalkScratch {
+            spare: Vec::new(),
+            ends: Vec::new(),
+        }
+    }
 }
 
 /// What is available at a point of an extended block (stores, expressions), oldest first, at
@@ -173,8 +198,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_block_left_out_is_not_visited_and_hands_no_state_on() {
+    /// Per visited instruction of `f` (below) walked in `order` (all blocks when `None`), its
+    /// destination and those of the instructions seen before it, sorted.
+    fn visits(order: Option<&[(&str, u32)]>) -> Vec<String> {
         let src = "
 fn f(a: i64, c: bool) -> i64 {
     var x: i64
@@ -199,24 +225,51 @@ right:
         let mut func = module.funcs.values().next().unwrap().clone();
         let (mut remarks, mut stats) = (Vec::new(), Stats::default());
         let mut cx = PassContext::new(&module, "f", &mut remarks, &mut stats);
-        let left = func.layout[1];
-        // Per visited instruction, its destination and those of the instructions seen before.
         let mut visits = Vec::new();
-        walk_wanted(
-            &mut func,
-            &mut cx,
-            |block| block != left,
-            |_: &mut Seen, _| {},
-            |func, _, _, inst, seen| {
-                let name = |inst: Inst| func.local_name(func.inst(inst).def().unwrap()).to_string();
-                let before: Vec<String> = seen.0.iter().map(|&i| name(i)).collect();
-                visits.push(format!("{} after {before:?}", name(inst)));
-                seen.0.push(inst);
-                false
-            },
-        );
+        let visit = |func: &mut Function, _: &mut PassContext<'_>, _, inst, seen: &mut Seen| {
+            let name = |inst: Inst| func.local_name(func.inst(inst).def().unwrap()).to_string();
+            let before: Vec<String> = seen.0.iter().map(|&i| name(i)).collect();
+            visits.push(format!("{} after {before:?}", name(inst)));
+            seen.0.push(inst);
+            false
+        };
+        match order {
+            None => walk(&mut func, &mut cx, |_: &mut Seen, _| {}, visit),
+            Some(order) => {
+                let block = |name: &str| {
+                    *func
+                        .layout
+                        .iter()
+                        .find(|&&b| func.blocks[b].name == *name)
+                        .unwrap()
+                };
+                let order: Vec<(Block, u32)> =
+                    order.iter().map(|&(b, from)| (block(b), from)).collect();
+                walk_in(&mut func, &mut cx, &order, |_: &mut Seen, _| {}, visit)
+            }
+        };
         visits.sort();
-        // `inner` starts empty: its only predecessor is left out.
-        assert_eq!(visits, ["w after [\"x\"]", "x after []", "z after []"]);
+        visits
+    }
+
+    #[test]
+    fn a_block_starts_from_its_only_predecessors_end() {
+        let all = [
+            "w after [\"x\"]",
+            "x after []",
+            "y after [\"x\"]",
+            "z after [\"x\", \"y\"]",
+        ];
+        assert_eq!(visits(None), all);
+    }
+
+    #[test]
+    fn a_block_left_out_is_not_visited_and_hands_no_state_on() {
+        // `inner` starts empty: the block it would start from is left out.
+        let order = [("entry", NO_BLOCK), ("right", 0), ("inner", NO_BLOCK)];
+        assert_eq!(
+            visits(Some(&order)),
+            ["w after [\"x\"]", "x after []", "z after []"]
+        );
     }
 }

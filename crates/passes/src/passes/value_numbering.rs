@@ -240,10 +240,10 @@ impl Pass for ValueNumbering {
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         let mut numbered: Numbered = cx.take_scratch();
         let changed = numbered.find_repeats(func, cx.cfg(func))
-            && extended_blocks::walk_wanted(
+            && extended_blocks::walk_in(
                 func,
                 cx,
-                |block| numbered.wanted(block),
+                &numbered.order,
                 |state: &mut State, explain| state.explain = explain,
                 |func, cx, block, inst, state| visit(func, cx, block, inst, state, &numbered),
             );
@@ -279,6 +279,10 @@ struct Numbered {
     buckets: Vec<u32>,
     /// Per block.
     ebbs: Vec<Ebb>,
+    /// The wanted blocks in reverse post-order, each with the position here of the block it
+    /// starts from (its parent, wanted too), or [`extended_blocks::NO_BLOCK`]: the walk's
+    /// order ([`extended_blocks::walk_in`]).
+    order: Vec<(Block, u32)>,
 }
 
 /// A numbered instruction.
@@ -306,6 +310,8 @@ struct Ebb {
     along: u32,
     /// Whether the walk visits it.
     wanted: bool,
+    /// Its position in [`Numbered::order`], when wanted.
+    at: u32,
 }
 
 /// The room the tables start with: enough for an ordinary function, rather than growing step
@@ -319,6 +325,7 @@ impl Default for Numbered {
             found: Vec::with_capacity(MIN_ROOM),
             buckets: Vec::with_capacity(2 * MIN_ROOM),
             ebbs: Vec::with_capacity(MIN_ROOM),
+            order: Vec::with_capacity(MIN_ROOM),
         }
     }
 }
@@ -334,17 +341,25 @@ impl Numbered {
         }
         // A wanted block's parent is wanted: backwards, reverse post-order meets a block
         // before its parent.
-        let mut any = false;
         for &block in cfg.rpo().iter().rev() {
             let ebb = self.ebbs[block.index()];
             if ebb.wanted {
-                any = true;
                 if let Some(parent) = self.ebbs.get_mut(ebb.parent as usize) {
                     parent.wanted = true;
                 }
             }
         }
-        any
+        self.order.clear();
+        for &block in cfg.rpo() {
+            let ebb = self.ebbs[block.index()];
+            if ebb.wanted {
+                let from = self.ebbs.get(ebb.parent as usize);
+                let from = from.map_or(extended_blocks::NO_BLOCK, |parent| parent.at);
+                self.ebbs[block.index()].at = self.order.len() as u32;
+                self.order.push((block, from));
+            }
+        }
+        !self.order.is_empty()
     }
 
     /// Fills `found` and `ebbs` (nothing kept, no block wanted yet) from the blocks of `cfg`'s
@@ -367,8 +382,7 @@ impl Numbered {
                 None => Ebb {
                     parent: NONE,
                     first: block.index() as u32,
-                    along: 0,
-                    wanted: false,
+                    ..Ebb::default()
                 },
             };
             let salt = u64::from(ebb.first).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -437,11 +451,6 @@ impl Numbered {
                 }
             }
         }
-    }
-
-    /// Whether the walk visits `block`.
-    fn wanted(&self, block: Block) -> bool {
-        self.ebbs.get(block.index()).is_some_and(|ebb| ebb.wanted)
     }
 
     /// The destination, expression and fingerprint of `inst`, if it is kept.
@@ -649,8 +658,10 @@ mod tests {
                 }
             }
         }
-        let wanted = func.layout.iter().filter(|&&b| numbered.wanted(b));
-        let wanted = wanted.map(|&b| func.blocks[b].name.to_string()).collect();
+        // Each wanted block with the position of the block it starts from.
+        let wanted = numbered.order.iter();
+        let wanted = wanted.map(|&(b, from)| format!("{}<-{}", func.blocks[b].name, from as i32));
+        let wanted = wanted.collect();
         (kept, wanted, any)
     }
 
@@ -685,7 +696,7 @@ join:
         // block: kept (the walk finds nothing, as the full walk would).
         let (kept, wanted, any) = kept_and_wanted(src);
         assert_eq!(kept, ["x", "z", "w", "u"]);
-        assert_eq!(wanted, ["entry", "left", "right"]);
+        assert_eq!(wanted, ["entry<--1", "right<-0", "left<-0"]);
         assert!(any);
         // Nothing repeated within an extended block: no walk.
         let src = src.replace("z = add b, a", "z = add b, 1");
@@ -708,6 +719,6 @@ join:
         assert_eq!(kept, ["t0", "r"]);
         let (kept, wanted, any) = kept_and_wanted(&lines(MAX_AVAILABLE_EXPRS));
         assert_eq!(kept.len(), MAX_AVAILABLE_EXPRS + 1);
-        assert_eq!((wanted, any), (vec!["entry".to_string()], true));
+        assert_eq!((wanted, any), (vec!["entry<--1".to_string()], true));
     }
 }
