@@ -113,7 +113,7 @@ impl Pass for Inline {
         // The per-copy tables of the previous copy (or function), reset by each copy; boxed, so
         // the scratch store hands over a pointer and not the tables themselves.
         let mut work: Box<Work> = cx.take_scratch();
-        let loops = loop_depths(func, cx, call_graph, &mut work.loops);
+        let loops = blocks_in_loops(func, cx, call_graph, &mut work.loops);
         let original = func.inst_count();
         let budget = (GROWTH * original).max(original + MIN_BUDGET).min(HARD_CAP);
         let mut size = original;
@@ -132,12 +132,12 @@ impl Pass for Inline {
         // with the original block whose name the continuations are named after.
         let mut blocks = std::mem::take(&mut work.blocks);
         blocks.clear();
-        let depth = &work.loops.depth;
+        let in_loop = &work.loops.in_loop;
         blocks.extend(
             func.layout
                 .iter()
                 .rev()
-                .map(|&b| (b, loops && depth[b] > 0, b)),
+                .map(|&b| (b, loops && in_loop[b], b)),
         );
         while let Some((block, looped, origin)) = blocks.pop() {
             let mut index = 0;
@@ -279,18 +279,26 @@ fn merge_straight_jumps(
     cx.return_cfg(cfg);
 }
 
-/// Whether some block of `func` lies in a loop where a call's decision may ask for it; if so,
-/// `loops.depth` holds each block's loop depth ([`poolopt_ir::Cfg::loop_depths`]; a block
-/// lies in a loop when its depth is nonzero, as [`poolopt_ir::Cfg::blocks_in_loops`] says).
-/// Otherwise every block counts as outside loops, which changes no decision and no remark:
+/// Whether some block of `func` has a call whose decision may ask whether it lies in a loop
+/// ([`asks_for_loops`]); if so, `loops.in_loop[b]` says so for every block `b` with such a
+/// call: whether `b` lies on a cycle of the CFG ([`on_cycle`]). Otherwise every block counts as
+/// outside loops, which changes no decision and no remark:
 /// - when every branch goes to a block later in the layout, the CFG has no cycle, so no block
-///   is in a loop and no CFG need be built (the usual shape of a function that only calls
-///   others);
-/// - when no call of `func` is one whose decision asks whether it lies in a loop
-///   ([`may_ask_for_loops`]), the answer is never read.
+///   is in a loop (the usual shape of a function that only calls others);
+/// - when no call of `func` asks, the answer is never read.
+///
+/// A block lies on a cycle exactly when its loop depth
+/// ([`poolopt_ir::cfg::Cfg::loop_depths`]) is nonzero, every block of the caller being reachable (see [`merge_straight_jumps`]): a cycle
+/// through `b` enters its first block in reverse post-order by a retreating edge, whose walk
+/// back from the tail marks every block of the cycle; conversely the walk marks only blocks
+/// that reach the tail and, coming after the head in reverse post-order while reaching it,
+/// descend from the head in the depth-first search, so they lie on a cycle through the edge.
+/// The searches from the few blocks with such calls cost less than the CFG and its loop
+/// depths; past [`SEARCH_STEPS`] blocks per block of the layout in all, the loop depths are
+/// computed instead, so a function with many such calls stays linear.
 ///
 /// `loops` is working storage, kept from function to function.
-fn loop_depths(
+fn blocks_in_loops(
     func: &Function,
     cx: &mut PassContext<'_>,
     call_graph: &CallGraph,
@@ -308,21 +316,93 @@ fn loop_depths(
             .as_ref()
             .is_none_or(|t| t.successors().all(|s| position[s.index()] > k as u32))
     });
-    if forward || !may_ask_for_loops(func, cx.module, call_graph) {
+    if forward {
         return false;
     }
-    cx.cfg(func)
-        .loop_depths_into(&mut loops.depth, &mut loops.mark, &mut loops.stack);
-    true
+    let module = cx.module;
+    loops.in_loop.clear();
+    loops.mark.clear();
+    let mut steps_left = SEARCH_STEPS * func.layout.len();
+    let mut asked = false;
+    for (k, &b) in func.layout.iter().enumerate() {
+        let asks = func.blocks[b]
+            .insts
+            .iter()
+            .any(|&i| asks_for_loops(&func.insts[i].kind, module, call_graph));
+        if !asks {
+            continue;
+        }
+        asked = true;
+        let stamp = k as u32 + 1;
+        match on_cycle(
+            func,
+            b,
+            stamp,
+            &mut loops.mark,
+            &mut loops.stack,
+            &mut steps_left,
+        ) {
+            Some(on) => loops.in_loop[b] = on,
+            None => {
+                let Loops {
+                    in_loop,
+                    depth,
+                    mark,
+                    stack,
+                    ..
+                } = loops;
+                cx.cfg(func).loop_depths_into(depth, mark, stack);
+                for &b in &func.layout {
+                    in_loop[b] = depth[b] > 0;
+                }
+                return true;
+            }
+        }
+    }
+    asked
 }
 
-/// Whether [`decide`] may ask whether some call of `func` lies in a loop: only for a callee
-/// with a body, on no call-graph cycle, without an `inline` or `noinline` mark, of more than
+/// How many blocks, per block of the layout, [`blocks_in_loops`] searches in all before it
+/// computes the loop depths instead.
+const SEARCH_STEPS: usize = 2;
+
+/// Whether `target` reaches itself by one edge or more (`None` once `steps_left` blocks have
+/// been searched). A block the search reaches is marked with `stamp`, which no earlier search
+/// of the same marks used.
+fn on_cycle(
+    func: &Function,
+    target: Block,
+    stamp: u32,
+    mark: &mut SecondaryMap<Block, u32>,
+    stack: &mut Vec<Block>,
+    steps_left: &mut usize,
+) -> Option<bool> {
+    stack.clear();
+    stack.push(target);
+    while let Some(b) = stack.pop() {
+        *steps_left = steps_left.checked_sub(1)?;
+        let Some(term) = func.blocks.get(b).and_then(|d| d.terminator.as_ref()) else {
+            continue;
+        };
+        for s in term.successors() {
+            if s == target {
+                return Some(true);
+            }
+            if mark[s] != stamp {
+                mark[s] = stamp;
+                stack.push(s);
+            }
+        }
+    }
+    Some(false)
+}
+
+/// Whether [`decide`] may ask whether the call `kind` lies in a loop: only for a callee with a
+/// body, on no call-graph cycle, without an `inline` or `noinline` mark, of more than
 /// [`SMALL`] and at most [`MEDIUM`] instructions does it get that far (every other call is
-/// decided before). Every instruction of the arena is looked at, those of no block included:
-/// a few too many can only make the answer `true`, as it was before this test.
-fn may_ask_for_loops(func: &Function, module: &Module, call_graph: &CallGraph) -> bool {
-    func.insts.values().any(|d| match d.kind {
+/// decided before).
+fn asks_for_loops(kind: &InstKind, module: &Module, call_graph: &CallGraph) -> bool {
+    match *kind {
         InstKind::Call { func: id, .. } => module.funcs.get(id).is_some_and(|callee| {
             !callee.layout.is_empty()
                 && callee.inline == InlineHint::Default
@@ -330,14 +410,15 @@ fn may_ask_for_loops(func: &Function, module: &Module, call_graph: &CallGraph) -
                 && (SMALL + 1..=MEDIUM).contains(&callee.inst_count())
         }),
         _ => false,
-    })
+    }
 }
 
-/// The working storage of [`loop_depths`].
+/// The working storage of [`blocks_in_loops`].
 #[derive(Default)]
 struct Loops {
     /// Each block's position in the layout.
     position: Vec<u32>,
+    in_loop: SecondaryMap<Block, bool>,
     depth: SecondaryMap<Block, u32>,
     mark: SecondaryMap<Block, u32>,
     stack: Vec<Block>,
@@ -644,7 +725,7 @@ struct Work {
     new_blocks: Vec<Block>,
     /// The names the callees' copies start from.
     name_cache: NameCache,
-    /// The loop depths of the caller's blocks ([`loop_depths`]).
+    /// Whether the caller's blocks lie in loops ([`blocks_in_loops`]).
     loops: Loops,
     /// The blocks left to walk, each with whether it lies in a loop and its original block
     /// (`Inline::run`).
@@ -985,18 +1066,17 @@ mod tests {
         }
     }
 
-    /// [`may_ask_for_loops`] is `true` for every function of the repository's programs with a
-    /// call whose decision differs in and out of a loop, whatever the caller's size and the
-    /// unit's budget (the straightforward version: compute the loops and always pass them).
+    /// [`asks_for_loops`] is `true` for every call of the repository's programs whose decision
+    /// differs in and out of a loop, whatever the caller's size and the unit's budget.
     #[test]
     fn loops_are_asked_for_wherever_they_decide() {
         let (mut asked, mut deciding) = (0, 0);
         for module in modules() {
             let call_graph = CallGraph::compute(&module);
             for (_, func) in module.funcs.iter() {
-                let may_ask = may_ask_for_loops(func, &module, &call_graph);
-                asked += usize::from(may_ask);
                 for data in func.insts.values() {
+                    let may_ask = asks_for_loops(&data.kind, &module, &call_graph);
+                    asked += usize::from(may_ask);
                     let InstKind::Call { func: id, .. } = data.kind else {
                         continue;
                     };
@@ -1034,7 +1114,54 @@ mod tests {
         }
         assert!(
             asked > 0 && deciding > 0,
-            "{asked} functions, {deciding} decisions"
+            "{asked} calls, {deciding} decisions"
+        );
+    }
+
+    /// [`on_cycle`] says of every block of the repository's programs and of an irreducible
+    /// CFG what a nonzero loop depth says, and gives up once its steps are spent.
+    #[test]
+    fn a_block_is_on_a_cycle_where_its_loop_depth_is_nonzero() {
+        let irreducible = "fn f(c: bool) -> i64 {\nentry:\n    brif c, a, b\na:\n    \
+                           brif c, b, out\nb:\n    brif c, a, b\nout:\n    ret 0\n}\n";
+        let mut modules = modules();
+        modules.push(poolopt_ir::parse(irreducible).unwrap());
+        let (mut on, mut off) = (0, 0);
+        let (mut mark, mut stack) = (SecondaryMap::new(), Vec::new());
+        for module in &modules {
+            for (_, func) in module.funcs.iter() {
+                let depth = poolopt_ir::cfg::Cfg::compute(func).loop_depths();
+                mark.clear();
+                for (k, &b) in func.layout.iter().enumerate() {
+                    let mut steps = usize::MAX;
+                    let found = on_cycle(func, b, k as u32 + 1, &mut mark, &mut stack, &mut steps);
+                    assert_eq!(
+                        found,
+                        Some(depth[b] > 0),
+                        "{}: {}",
+                        func.name,
+                        func.blocks[b].name
+                    );
+                    if depth[b] > 0 {
+                        on += 1
+                    } else {
+                        off += 1
+                    }
+                }
+            }
+        }
+        assert!(on > 0 && off > 0, "{on} on cycles, {off} not");
+        let module = modules.last().unwrap();
+        let func = module.funcs.values().next().unwrap();
+        let entry = func.layout[0];
+        mark.clear();
+        assert_eq!(
+            on_cycle(func, entry, 1, &mut mark, &mut stack, &mut 3),
+            None
+        );
+        assert_eq!(
+            on_cycle(func, entry, 2, &mut mark, &mut stack, &mut 5),
+            Some(false)
         );
     }
 }
