@@ -11,10 +11,10 @@
 //! reassignments, since the IR is not SSA; extended blocks need no such check.)
 //!
 //! Before the walk, one scan finds the numbered instructions whose expression another numbered
-//! instruction of the same extended block computes too ([`Numbered`]): only they are looked up
+//! instruction of the same extended block computes too (`Numbered`): only they are looked up
 //! and made available, and the walk visits only their blocks and the blocks those start from.
 //! A lookup can only find such an expression, so leaving the others out changes nothing but the
-//! work (while no extended block holds more than [`MAX_AVAILABLE_EXPRS`] numbered instructions
+//! work (while no extended block holds more than `MAX_AVAILABLE_EXPRS` numbered instructions
 //! along one path; past that every one is kept, since what the bound forgets depends on all).
 //!
 //! An available expression `h = e` dies when
