@@ -1118,6 +1118,65 @@ mod tests {
         );
     }
 
+    /// [`blocks_in_loops`] marks every block holding a call the loop test could decide as a
+    /// nonzero loop depth does: on the repository's programs and on a caller whose loop is one
+    /// block branching to itself (a self-loop, which the layout test must not take for a
+    /// forward branch).
+    #[test]
+    fn blocks_in_loops_marks_what_the_loop_depths_say() {
+        let body: String = (0..=SMALL).map(|_| "    x = add x, 1\n").collect();
+        let src = format!(
+            "fn medium(x: i64) -> i64 {{\nentry:\n{body}    ret x\n}}\n\
+             fn spins(c: bool, x: i64) -> i64 {{\n    var y: i64\nentry:\n    br spin\n\
+             spin:\n    y = call medium(x)\n    brif c, spin, out\nout:\n    ret y\n}}\n\
+             fn once(x: i64) -> i64 {{\n    var y: i64\nentry:\n    y = call medium(x)\n    \
+             ret y\n}}\n"
+        );
+        let mut modules = modules();
+        modules.push(poolopt_ir::parse(&src).unwrap());
+        let (mut looped, mut straight) = (0, 0);
+        for module in &modules {
+            let call_graph = CallGraph::compute(module);
+            for (_, func) in module.funcs.iter() {
+                let depth = poolopt_ir::cfg::Cfg::compute(func).loop_depths();
+                let asking: Vec<Block> = func
+                    .layout
+                    .iter()
+                    .copied()
+                    .filter(|&b| {
+                        func.blocks[b]
+                            .insts
+                            .iter()
+                            .any(|&i| asks_for_loops(&func.insts[i].kind, module, &call_graph))
+                    })
+                    .collect();
+                let (mut remarks, mut stats) = (Vec::new(), crate::Stats::default());
+                let mut cx = PassContext::new(module, &func.name, &mut remarks, &mut stats);
+                let mut loops = Loops::default();
+                let any = blocks_in_loops(func, &mut cx, &call_graph, &mut loops);
+                for &b in &asking {
+                    let in_loop = any && loops.in_loop[b];
+                    assert_eq!(
+                        in_loop,
+                        depth[b] > 0,
+                        "{}: {}",
+                        func.name,
+                        func.blocks[b].name
+                    );
+                    if in_loop {
+                        looped += 1
+                    } else {
+                        straight += 1
+                    }
+                }
+            }
+        }
+        assert!(
+            looped > 0 && straight > 0,
+            "{looped} in loops, {straight} not"
+        );
+    }
+
     /// [`on_cycle`] says of every block of the repository's programs and of an irreducible
     /// CFG what a nonzero loop depth says, and gives up once its steps are spent.
     #[test]
