@@ -1119,9 +1119,10 @@ mod tests {
     }
 
     /// [`blocks_in_loops`] marks every block holding a call the loop test could decide as a
-    /// nonzero loop depth does: on the repository's programs and on a caller whose loop is one
-    /// block branching to itself (a self-loop, which the layout test must not take for a
-    /// forward branch).
+    /// nonzero loop depth does, by its searches and, past their step budget, by the loop
+    /// depths: on the repository's programs, on a caller whose loop is one block branching to
+    /// itself (a self-loop, which the layout test must not take for a forward branch) and on
+    /// a loop of ten blocks with such calls.
     #[test]
     fn blocks_in_loops_marks_what_the_loop_depths_say() {
         let body: String = (0..=SMALL).map(|_| "    x = add x, 1\n").collect();
@@ -1131,6 +1132,20 @@ mod tests {
              spin:\n    y = call medium(x)\n    brif c, spin, out\nout:\n    ret y\n}}\n\
              fn once(x: i64) -> i64 {{\n    var y: i64\nentry:\n    y = call medium(x)\n    \
              ret y\n}}\n"
+        );
+        // A loop of ten blocks each with such a call, after one outside it: the searches from
+        // them exceed the step budget, and the loop depths answer.
+        let ring: String = (0..10)
+            .map(|k| {
+                format!(
+                    "r{k}:\n    y = call medium(x)\n    brif c, r{}, out\n",
+                    (k + 1) % 10
+                )
+            })
+            .collect();
+        let src = format!(
+            "{src}fn ring(c: bool, x: i64) -> i64 {{\n    var y: i64\nentry:\n    y = call medium(x)\n    br r0\n{ring}\
+             out:\n    ret y\n}}\n"
         );
         let mut modules = modules();
         modules.push(poolopt_ir::parse(&src).unwrap());
