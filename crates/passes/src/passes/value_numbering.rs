@@ -727,5 +727,13 @@ join:
         let (kept, wanted, any) = kept_and_wanted(&lines(MAX_AVAILABLE_EXPRS));
         assert_eq!(kept.len(), MAX_AVAILABLE_EXPRS + 1);
         assert_eq!((wanted, any), (vec!["entry<--1".to_string()], true));
+        // The same split over two blocks of one extended block: counted along the path.
+        let split = lines(MAX_AVAILABLE_EXPRS).replacen(
+            "    t32 = add a, 32\n",
+            "    br next\nnext:\n    t32 = add a, 32\n",
+            1,
+        );
+        let (kept, ..) = kept_and_wanted(&split);
+        assert_eq!(kept.len(), MAX_AVAILABLE_EXPRS + 1, "{split}");
     }
 }
