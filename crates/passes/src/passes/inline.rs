@@ -1121,8 +1121,9 @@ mod tests {
     /// [`blocks_in_loops`] marks every block holding a call the loop test could decide as a
     /// nonzero loop depth does, by its searches and, past their step budget, by the loop
     /// depths: on the repository's programs, on a caller whose loop is one block branching to
-    /// itself (a self-loop, which the layout test must not take for a forward branch) and on
-    /// a loop of ten blocks with such calls.
+    /// itself (a self-loop, which the layout test must not take for a forward branch), on a
+    /// loop of ten blocks with such calls and on a loop through the entry block (the first
+    /// search, whose marks must not be taken for those of an earlier one).
     #[test]
     fn blocks_in_loops_marks_what_the_loop_depths_say() {
         let body: String = (0..=SMALL).map(|_| "    x = add x, 1\n").collect();
@@ -1145,7 +1146,9 @@ mod tests {
             .collect();
         let src = format!(
             "{src}fn ring(c: bool, x: i64) -> i64 {{\n    var y: i64\nentry:\n    y = call medium(x)\n    br r0\n{ring}\
-             out:\n    ret y\n}}\n"
+             out:\n    ret y\n}}\n\
+             fn head(c: bool, x: i64) -> i64 {{\n    var y: i64\nentry:\n    \
+             y = call medium(x)\n    brif c, back, out\nback:\n    br entry\nout:\n    ret y\n}}\n"
         );
         let mut modules = modules();
         modules.push(poolopt_ir::parse(&src).unwrap());
