@@ -36,7 +36,7 @@ use super::block_states::{self, BlockStates, Side};
 use super::demand::{demanded_blocks, FactDemand};
 use super::{
     block_deaths, live_edge_facts_into, step_block, CallKills, FactAnalysis, FactLimits,
-    FactQueries, FactSet, FactSetPool, GaveUp, Tracked,
+    FactQueries, FactSet, FactSetPool, GaveUp, RelevanceScratch, Tracked,
 };
 use crate::analysis::cfg::Cfg;
 use crate::analysis::liveness::{LiveWalk, Liveness};
@@ -84,6 +84,10 @@ pub(super) struct DriverScratch {
     demand_work: Vec<Block>,
     /// The backward walk of `block_deaths`.
     alive: LiveWalk,
+    /// The call kills' tables of the last recycled analysis (see [`CallKills::recompute`]).
+    pub(super) calls: CallKills,
+    /// The work space of the tracked locals' computation.
+    pub(super) relevance: RelevanceScratch,
 }
 
 /// Makes `v`, whose contents are about to be recomputed, hold `n` entries without growing:
@@ -137,11 +141,6 @@ impl FactAnalysis {
             return fa;
         };
         let mut scratch = std::mem::take(&mut pool.driver);
-        for &b in cfg.rpo() {
-            let start = fa.deaths.len() as u32;
-            block_deaths(func, b, live, &mut scratch.alive, &mut fa.deaths);
-            fa.death_range[b] = (start, fa.deaths.len() as u32);
-        }
         let blocks = func.blocks.len();
         room_for(&mut scratch.clocks, blocks);
         scratch.clocks.clear();
@@ -155,6 +154,10 @@ impl FactAnalysis {
             &mut scratch.demanded,
             &mut scratch.demand_work,
         );
+        // The deaths of the blocks the fixpoint evaluates: the others are never replayed
+        // (they get no state), unless the analysis gives up (below).
+        let demanded = |b: Block| !on_demand || scratch.demanded[b.index()];
+        list_deaths(&mut fa, (func, cfg, live), &mut scratch.alive, demanded);
         let mut components = std::mem::take(&mut scratch.components);
         components.compute(cfg);
         let mut fixpoint = Fixpoint {
@@ -176,12 +179,37 @@ impl FactAnalysis {
             ),
         };
         let outcome = fixpoint.run(&mut fa, &components);
+        if outcome.is_err() && on_demand {
+            // Giving up gives every reachable block a state (nothing known), which a replay
+            // of a block outside the demand reads with its deaths.
+            let scratch = &mut fixpoint.scratch;
+            let outside = |b: Block| !scratch.demanded[b.index()];
+            list_deaths(&mut fa, (func, cfg, live), &mut scratch.alive, outside);
+        }
         fixpoint.scratch.components = components;
         fixpoint.finish();
         match outcome {
             Ok(()) => fa,
             Err(why) => fa.give_up(func, cfg, why),
         }
+    }
+}
+
+/// Lists in `fa` the deaths (see `block_deaths`) of the reachable blocks that `wanted` picks
+/// and that hold instructions (a block without any has no deaths: its range stays empty).
+fn list_deaths(
+    fa: &mut FactAnalysis,
+    (func, cfg, live): (&Function, &Cfg, &Liveness),
+    alive: &mut LiveWalk,
+    wanted: impl Fn(Block) -> bool,
+) {
+    for &b in cfg.rpo() {
+        if func.blocks[b].insts.is_empty() || !wanted(b) {
+            continue;
+        }
+        let start = fa.deaths.len() as u32;
+        block_deaths(func, b, live, alive, &mut fa.deaths);
+        fa.death_range[b] = (start, fa.deaths.len() as u32);
     }
 }
 

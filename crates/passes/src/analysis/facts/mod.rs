@@ -68,8 +68,7 @@ use super::liveness::{LiveSet, LiveWalk, Liveness};
 use block_states::{BlockStates, Side};
 use poolopt_ir::{Block, Function, Inst, InstKind, Operand, SecondaryMap, Type};
 use poolopt_ir::{EntityRef, Local};
-use relevance::Tracked;
-use rustc_hash::FxHashMap as HashMap;
+use relevance::{RelevanceScratch, Tracked};
 use smallvec::SmallVec;
 use transfer::{edge_extra, transfer_with, Gen};
 
@@ -310,8 +309,8 @@ impl std::fmt::Display for GaveUp {
 }
 
 /// What may change a vec length in one function: for each function it calls, the vec types
-/// whose length the call may change (`None`: unknown, every vec; without a summary every call
-/// kills every length fact), and where each vec local's vecs come from.
+/// whose length the call may change (without a summary every call kills every length fact),
+/// and where each vec local's vecs come from.
 ///
 /// The *sites* of a vec local are the `new` instructions whose vecs it may hold: a `new` into
 /// it adds that instruction, a copy from another vec local adds that local's sites (to a
@@ -320,16 +319,45 @@ impl std::fmt::Display for GaveUp {
 /// length is 0 and cannot change: `push` traps), so two locals whose sites are known and
 /// disjoint never hold the same vec, even when their types are equal
 /// ([`CallKills::may_alias`]).
+///
+/// Every table is rebuilt in place ([`CallKills::recompute`]): the analyses of a module's
+/// functions, one after the other, reuse the storage of the last recycled one.
 #[derive(Clone, Debug, Default)]
 pub struct CallKills {
-    by_callee: Vec<(poolopt_ir::FuncId, Option<Vec<Type>>)>,
-    /// Indexed by local: the sites (`None`: unknown).
-    sites: Vec<Option<Vec<Inst>>>,
+    /// Each function called (with a summary): the callee and its range of `changed_types`.
+    by_callee: Vec<(poolopt_ir::FuncId, u32, u32)>,
+    /// The vec types each callee may change, one callee's after another.
+    changed_types: Vec<Type>,
+    /// The distinct vec types of the function's locals, in the order of the locals: the
+    /// *classes* of [`AliasKey`].
+    vec_types: Vec<Type>,
+    /// Indexed by local: whether its sites are unknown.
+    unknown_sites: Vec<bool>,
+    /// Indexed by local: its sites, when they are known (each list's storage is kept for the
+    /// next function).
+    sites: Vec<Vec<Inst>>,
     /// Indexed by local: what [`CallKills::may_alias`] compares, made once from the types
     /// and `sites`, so that a `push` shifting every length in a set asks in O(1).
     alias_keys: Vec<AliasKey>,
     /// Indexed by local: no other local may hold its vecs ([`CallKills::alone`]).
     alone: Vec<bool>,
+    /// Work space: the definitions of vec locals, in layout order.
+    vec_defs: Vec<(Local, VecDef)>,
+    /// Work space: the `(class, site)` of every local with a single site, sorted.
+    singles: Vec<(u32, Inst)>,
+    /// Work space: per class, whether a local of that type has unknown or several sites.
+    mixed: Vec<bool>,
+}
+
+/// How an instruction defines a vec local (see [`CallKills`]).
+#[derive(Copy, Clone, Debug)]
+enum VecDef {
+    /// A `new`: its vec.
+    New(Inst),
+    /// A copy of another vec local: that local's vecs.
+    Copy(Local),
+    /// Anything else (a call, a `pop`, a `get`): unknown vecs.
+    Other,
 }
 
 /// A vec local's type and sites in a form compared in O(1) (see [`CallKills::may_alias`]).
@@ -356,119 +384,12 @@ impl AliasKey {
     }
 }
 
-/// Which vec locals no other local may alias: a single known site that no other local's
-/// sites include, in a vec type no local with unknown or several sites has.
-fn alone(keys: &[AliasKey]) -> Vec<bool> {
-    let mut singles: HashMap<(u32, Inst), u32> = HashMap::default();
-    let mut mixed: Vec<u32> = Vec::new();
-    for key in keys {
-        match *key {
-            AliasKey::Single { class, site } => *singles.entry((class, site)).or_default() += 1,
-            AliasKey::Unknown { class } | AliasKey::Several { class } => mixed.push(class),
-            AliasKey::NotVec => {}
-        }
-    }
-    keys.iter()
-        .map(|key| match *key {
-            AliasKey::Single { class, site } => {
-                singles[&(class, site)] == 1 && !mixed.contains(&class)
-            }
-            _ => false,
-        })
-        .collect()
-}
-
-/// The alias keys of `func`'s locals from their types and `sites`.
-fn alias_keys(func: &Function, sites: &[Option<Vec<Inst>>]) -> Vec<AliasKey> {
-    let mut classes: Vec<Type> = Vec::new();
-    func.locals
-        .iter()
-        .map(|(local, data)| {
-            if !matches!(data.ty, Type::Vec(_)) {
-                return AliasKey::NotVec;
-            }
-            let class = match classes.iter().position(|&t| t == data.ty) {
-                Some(c) => c as u32,
-                None => {
-                    classes.push(data.ty);
-                    classes.len() as u32 - 1
-                }
-            };
-            match sites.get(local.index()).and_then(|s| s.as_deref()) {
-                None => AliasKey::Unknown { class },
-                Some([site]) => AliasKey::Single { class, site: *site },
-                Some(_) => AliasKey::Several { class },
-            }
-        })
-        .collect()
-}
-
 /// Past this many sites a local's sites count as unknown.
 const MAX_SITES: usize = 16;
 
-/// The sites of every vec local of `func` (see [`CallKills`]).
-fn vec_sites(func: &Function) -> Vec<Option<Vec<Inst>>> {
-    let mut sites: Vec<Option<Vec<Inst>>> =
-        func.locals.values().map(|_| Some(Vec::new())).collect();
-    for &p in &func.params {
-        if let Some(s) = sites.get_mut(p.index()) {
-            *s = None;
-        }
-    }
-    let mut changed = true;
-    let mut rounds = 0;
-    // Only a vec copy reads other locals' sites: without one, the first round is the fixpoint.
-    let mut copies = true;
-    while changed && copies && rounds < 64 {
-        changed = false;
-        copies = false;
-        rounds += 1;
-        for &b in &func.layout {
-            for &inst in &func.blocks[b].insts {
-                let kind = func.inst(inst);
-                let Some(d) = kind.def() else { continue };
-                if !matches!(func.local_ty(d), Type::Vec(_)) {
-                    continue;
-                }
-                let add: Option<Vec<Inst>> = match *kind {
-                    InstKind::VecNew { .. } => Some(vec![inst]),
-                    InstKind::Copy {
-                        src: Operand::Local(w),
-                        ..
-                    } => {
-                        copies = true;
-                        sites.get(w.index()).cloned().flatten()
-                    }
-                    _ => None,
-                };
-                let cur = &mut sites[d.index()];
-                match (cur.as_mut(), add) {
-                    (None, _) => {}
-                    (Some(_), None) => {
-                        *cur = None;
-                        changed = true;
-                    }
-                    (Some(set), Some(add)) => {
-                        for a in add {
-                            if !set.contains(&a) {
-                                set.push(a);
-                                changed = true;
-                            }
-                        }
-                        if set.len() > MAX_SITES {
-                            *cur = None;
-                        }
-                    }
-                }
-            }
-        }
-    }
-    if changed && copies {
-        // No fixpoint within the bound: know nothing.
-        sites.iter_mut().for_each(|s| *s = None);
-    }
-    sites
-}
+/// At most this many rounds of the sites' fixpoint; past them every local's sites count as
+/// unknown.
+const MAX_SITE_ROUNDS: usize = 64;
 
 impl CallKills {
     /// Whether vec locals `v` and `w` may hold the same vec: the same local, or the same type
@@ -496,12 +417,17 @@ impl CallKills {
         if !may_alias(func, v, w) {
             return false;
         }
-        match (
-            self.sites.get(v.index()).and_then(|s| s.as_ref()),
-            self.sites.get(w.index()).and_then(|s| s.as_ref()),
-        ) {
+        match (self.known_sites(v), self.known_sites(w)) {
             (Some(a), Some(b)) => a.iter().any(|x| b.contains(x)),
             _ => true,
+        }
+    }
+
+    /// The sites of `v`, when they are known.
+    fn known_sites(&self, v: Local) -> Option<&[Inst]> {
+        match self.unknown_sites.get(v.index()) {
+            Some(false) => self.sites.get(v.index()).map(Vec::as_slice),
+            _ => None,
         }
     }
 
@@ -513,52 +439,204 @@ impl CallKills {
 
     /// The kills of `func`'s calls under `effects`.
     pub fn of(func: &Function, effects: Option<&CallEffects>) -> CallKills {
-        let mut by_callee = Vec::new();
-        let sites = vec_sites(func);
-        let alias_keys = alias_keys(func, &sites);
-        let alone = alone(&alias_keys);
-        let Some(effects) = effects else {
-            return CallKills {
-                by_callee,
-                sites,
-                alias_keys,
-                alone,
-            };
-        };
-        let mut vec_types: Vec<Type> = Vec::new();
+        let mut calls = CallKills::default();
+        calls.recompute(func, effects);
+        calls
+    }
+
+    /// Makes `self` the kills of `func`'s calls under `effects` ([`CallKills::of`]), in the
+    /// storage of what it was.
+    pub fn recompute(&mut self, func: &Function, effects: Option<&CallEffects>) {
+        self.vec_types.clear();
         for ty in func.locals.values().map(|l| l.ty) {
-            if matches!(ty, Type::Vec(_)) && !vec_types.contains(&ty) {
-                vec_types.push(ty);
+            if matches!(ty, Type::Vec(_)) && !self.vec_types.contains(&ty) {
+                self.vec_types.push(ty);
             }
         }
+        self.compute_sites(func);
+        self.compute_alias_keys(func);
+        self.compute_alone();
+        self.by_callee.clear();
+        self.changed_types.clear();
+        let Some(effects) = effects else {
+            return;
+        };
         for data in func.insts.values() {
             if let InstKind::Call { func: callee, .. } = data.kind {
-                if by_callee.iter().any(|(c, _)| *c == callee) {
+                if self.by_callee.iter().any(|&(c, ..)| c == callee) {
                     continue;
                 }
-                let changed: Vec<Type> = vec_types
-                    .iter()
-                    .copied()
-                    .filter(|&ty| effects.may_change(callee, ty))
-                    .collect();
-                by_callee.push((callee, Some(changed)));
+                let start = self.changed_types.len() as u32;
+                let changed = self.vec_types.iter().copied();
+                let changed = changed.filter(|&ty| effects.may_change(callee, ty));
+                self.changed_types.extend(changed);
+                let end = self.changed_types.len() as u32;
+                self.by_callee.push((callee, start, end));
             }
-        }
-        CallKills {
-            by_callee,
-            sites,
-            alias_keys,
-            alone,
         }
     }
 
     /// Whether a call of `callee` may change the length of a vec of type `ty`.
     fn may_change(&self, callee: poolopt_ir::FuncId, ty: Type) -> bool {
-        match self.by_callee.iter().find(|(c, _)| *c == callee) {
-            Some((_, Some(types))) => types.contains(&ty),
-            _ => true,
+        match self.by_callee.iter().find(|&&(c, ..)| c == callee) {
+            Some(&(_, start, end)) => {
+                self.changed_types[start as usize..end as usize].contains(&ty)
+            }
+            None => true,
         }
     }
+
+    /// The sites of every vec local of `func` (see [`CallKills`]): the definitions of vec
+    /// locals are listed in one walk, then applied in layout order, round after round, until
+    /// a round changes nothing (one round without a vec copy: only a copy reads other
+    /// locals' sites).
+    fn compute_sites(&mut self, func: &Function) {
+        let n = func.locals.len();
+        let (unknown, sites) = (&mut self.unknown_sites, &mut self.sites);
+        unknown.clear();
+        unknown.resize(n, false);
+        sites.truncate(n);
+        sites.iter_mut().for_each(Vec::clear);
+        sites.resize_with(n, Vec::new);
+        for &p in &func.params {
+            if let Some(u) = unknown.get_mut(p.index()) {
+                *u = true;
+            }
+        }
+        let defs = &mut self.vec_defs;
+        defs.clear();
+        let mut copies = false;
+        for &b in &func.layout {
+            for &inst in &func.blocks[b].insts {
+                let kind = func.inst(inst);
+                let Some(d) = kind.def() else { continue };
+                if !matches!(func.local_ty(d), Type::Vec(_)) {
+                    continue;
+                }
+                let def = match *kind {
+                    InstKind::VecNew { .. } => VecDef::New(inst),
+                    InstKind::Copy {
+                        src: Operand::Local(w),
+                        ..
+                    } => {
+                        copies = true;
+                        VecDef::Copy(w)
+                    }
+                    _ => VecDef::Other,
+                };
+                defs.push((d, def));
+            }
+        }
+        let mut changed = true;
+        let mut rounds = 0;
+        while changed && rounds < MAX_SITE_ROUNDS {
+            changed = false;
+            rounds += 1;
+            for &(d, def) in defs.iter() {
+                changed |= add_sites(unknown, sites, d, def);
+            }
+            if !copies {
+                break;
+            }
+        }
+        if changed && copies {
+            // No fixpoint within the bound: know nothing.
+            unknown.iter_mut().for_each(|u| *u = true);
+        }
+    }
+
+    /// The alias keys of `func`'s locals from their types and sites.
+    fn compute_alias_keys(&mut self, func: &Function) {
+        self.alias_keys.clear();
+        self.alias_keys.reserve(func.locals.len());
+        for (local, data) in func.locals.iter() {
+            let key = if matches!(data.ty, Type::Vec(_)) {
+                let class = self.vec_types.iter().position(|&t| t == data.ty);
+                let class = class.unwrap_or(0) as u32;
+                match self.known_sites(local) {
+                    None => AliasKey::Unknown { class },
+                    Some(&[site]) => AliasKey::Single { class, site },
+                    Some(_) => AliasKey::Several { class },
+                }
+            } else {
+                AliasKey::NotVec
+            };
+            self.alias_keys.push(key);
+        }
+    }
+
+    /// Which vec locals no other local may alias: a single known site that no other local's
+    /// sites include, in a vec type no local with unknown or several sites has.
+    fn compute_alone(&mut self) {
+        self.singles.clear();
+        self.mixed.clear();
+        self.mixed.resize(self.vec_types.len(), false);
+        for key in &self.alias_keys {
+            match *key {
+                AliasKey::Single { class, site } => self.singles.push((class, site)),
+                AliasKey::Unknown { class } | AliasKey::Several { class } => {
+                    if let Some(m) = self.mixed.get_mut(class as usize) {
+                        *m = true;
+                    }
+                }
+                AliasKey::NotVec => {}
+            }
+        }
+        self.singles.sort_unstable();
+        let (singles, mixed) = (&self.singles, &self.mixed);
+        self.alone.clear();
+        self.alone
+            .extend(self.alias_keys.iter().map(|key| match *key {
+                AliasKey::Single { class, site } => {
+                    let first = singles.partition_point(|&s| s < (class, site));
+                    let shared = singles.get(first + 1) == Some(&(class, site));
+                    !shared && !mixed.get(class as usize).copied().unwrap_or(false)
+                }
+                _ => false,
+            }));
+    }
+}
+
+/// Applies the definition `def` of vec local `d` to its sites (`unknown`, `sites`: see
+/// [`CallKills`]); returns whether they changed.
+fn add_sites(unknown: &mut [bool], sites: &mut [Vec<Inst>], d: Local, def: VecDef) -> bool {
+    let d = d.index();
+    if unknown.get(d) != Some(&false) {
+        return false; // unknown already (or not a local)
+    }
+    let mut changed = false;
+    let mut add = |set: &mut Vec<Inst>, site: Inst| {
+        if !set.contains(&site) {
+            set.push(site);
+            changed = true;
+        }
+    };
+    match def {
+        VecDef::New(inst) => add(&mut sites[d], inst),
+        // Its own sites: nothing new.
+        VecDef::Copy(w) if w.index() == d => {}
+        VecDef::Copy(w) if unknown.get(w.index()) == Some(&false) => {
+            let w = w.index();
+            let (set, source) = if d < w {
+                let (low, high) = sites.split_at_mut(w);
+                (&mut low[d], &high[0])
+            } else {
+                let (low, high) = sites.split_at_mut(d);
+                (&mut high[0], &low[w])
+            };
+            for &site in source {
+                add(set, site);
+            }
+        }
+        VecDef::Copy(_) | VecDef::Other => {
+            unknown[d] = true;
+            return true;
+        }
+    }
+    if sites[d].len() > MAX_SITES {
+        unknown[d] = true;
+    }
+    changed
 }
 
 /// What block `block`'s terminator keeps alive to the end of the block: the local it reads
@@ -770,7 +848,7 @@ impl FactAnalysis {
     ) -> FactAnalysis {
         let mut pool = FactSetPool::default();
         let run = (limits, FactDemand::Everywhere);
-        FactAnalysis::compute_of(func, cfg, live, effects, run, &mut pool, Tracked::of)
+        FactAnalysis::compute_of(func, cfg, live, effects, run, &mut pool, Tracked::of_in)
     }
 
     /// [`FactAnalysis::compute_with_effects`] with its sets taken from `pool` (hand them back
@@ -785,7 +863,7 @@ impl FactAnalysis {
         demand: FactDemand,
     ) -> FactAnalysis {
         let run = (FactLimits::default(), demand);
-        FactAnalysis::compute_of(func, cfg, live, effects, run, pool, Tracked::of)
+        FactAnalysis::compute_of(func, cfg, live, effects, run, pool, Tracked::of_in)
     }
 
     /// The analysis of `func` tracking the locals `tracked` picks given the calls' effects.
@@ -796,10 +874,12 @@ impl FactAnalysis {
         effects: Option<&CallEffects>,
         (limits, demand): (FactLimits, FactDemand),
         pool: &mut FactSetPool,
-        tracked: impl FnOnce(&Function, &CallKills) -> Tracked,
+        tracked: impl FnOnce(&Function, &CallKills, &mut RelevanceScratch) -> Tracked,
     ) -> FactAnalysis {
-        let calls = CallKills::of(func, effects);
-        let tracked = tracked(func, &calls);
+        // The tables of the last recycled analysis, rebuilt in place.
+        let mut calls = std::mem::take(&mut pool.driver.calls);
+        calls.recompute(func, effects);
+        let tracked = tracked(func, &calls, &mut pool.driver.relevance);
         let run = (limits, demand);
         FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, run, pool)
     }
@@ -814,6 +894,8 @@ impl FactAnalysis {
     pub fn recycle(self, pool: &mut FactSetPool) {
         pool.give_state_buffers(self.states.into_buffers());
         pool.deaths = (self.deaths, self.death_range);
+        pool.driver.calls = self.calls;
+        pool.driver.relevance.give_locals(self.tracked);
     }
 
     /// Like [`FactAnalysis::compute_with_effects`], tracking only the locals linked to a
@@ -826,7 +908,9 @@ impl FactAnalysis {
         effects: Option<&CallEffects>,
         pool: &mut FactSetPool,
     ) -> FactAnalysis {
-        let tracked = |func: &Function, _: &CallKills| Tracked::of_divisors(func);
+        let tracked = |func: &Function, _: &CallKills, scratch: &mut RelevanceScratch| {
+            Tracked::of_divisors_in(func, scratch)
+        };
         let run = (FactLimits::default(), FactDemand::Everywhere);
         FactAnalysis::compute_of(func, cfg, live, effects, run, pool, tracked)
     }
@@ -945,6 +1029,8 @@ impl FactAnalysis {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::CallGraph;
+    use rustc_hash::FxHashMap as HashMap;
 
     /// The functions of the repository's programs.
     fn programs() -> Vec<Function> {
@@ -1078,6 +1164,208 @@ mod tests {
         assert!(
             edges > 1000 && changed > 100,
             "{edges} edges, {changed} changed"
+        );
+    }
+
+    /// The earlier sites: a set per local, `None` when unknown, the function's instructions
+    /// walked round after round.
+    fn sites_as_before(func: &Function) -> Vec<Option<Vec<Inst>>> {
+        let mut sites: Vec<Option<Vec<Inst>>> =
+            func.locals.values().map(|_| Some(Vec::new())).collect();
+        for &p in &func.params {
+            if let Some(s) = sites.get_mut(p.index()) {
+                *s = None;
+            }
+        }
+        let (mut changed, mut rounds, mut copies) = (true, 0, true);
+        while changed && copies && rounds < 64 {
+            changed = false;
+            copies = false;
+            rounds += 1;
+            for &b in &func.layout {
+                for &inst in &func.blocks[b].insts {
+                    let kind = func.inst(inst);
+                    let Some(d) = kind.def() else { continue };
+                    if !matches!(func.local_ty(d), Type::Vec(_)) {
+                        continue;
+                    }
+                    let add: Option<Vec<Inst>> = match *kind {
+                        InstKind::VecNew { .. } => Some(vec![inst]),
+                        InstKind::Copy {
+                            src: Operand::Local(w),
+                            ..
+                        } => {
+                            copies = true;
+                            sites.get(w.index()).cloned().flatten()
+                        }
+                        _ => None,
+                    };
+                    let cur = &mut sites[d.index()];
+                    match (cur.as_mut(), add) {
+                        (None, _) => {}
+                        (Some(_), None) => {
+                            *cur = None;
+                            changed = true;
+                        }
+                        (Some(set), Some(add)) => {
+                            for a in add {
+                                if !set.contains(&a) {
+                                    set.push(a);
+                                    changed = true;
+                                }
+                            }
+                            if set.len() > MAX_SITES {
+                                *cur = None;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if changed && copies {
+            sites.iter_mut().for_each(|s| *s = None);
+        }
+        sites
+    }
+
+    /// The earlier alias keys and lone locals, from the earlier sites (`alone` counted the
+    /// single sites in a hash map).
+    fn keys_as_before(func: &Function, sites: &[Option<Vec<Inst>>]) -> (Vec<AliasKey>, Vec<bool>) {
+        let mut classes: Vec<Type> = Vec::new();
+        let keys: Vec<AliasKey> = func
+            .locals
+            .iter()
+            .map(|(local, data)| {
+                if !matches!(data.ty, Type::Vec(_)) {
+                    return AliasKey::NotVec;
+                }
+                let class = match classes.iter().position(|&t| t == data.ty) {
+                    Some(c) => c as u32,
+                    None => {
+                        classes.push(data.ty);
+                        classes.len() as u32 - 1
+                    }
+                };
+                match sites.get(local.index()).and_then(|s| s.as_deref()) {
+                    None => AliasKey::Unknown { class },
+                    Some([site]) => AliasKey::Single { class, site: *site },
+                    Some(_) => AliasKey::Several { class },
+                }
+            })
+            .collect();
+        let mut singles: HashMap<(u32, Inst), u32> = HashMap::default();
+        let mut mixed: Vec<u32> = Vec::new();
+        for key in &keys {
+            match *key {
+                AliasKey::Single { class, site } => *singles.entry((class, site)).or_default() += 1,
+                AliasKey::Unknown { class } | AliasKey::Several { class } => mixed.push(class),
+                AliasKey::NotVec => {}
+            }
+        }
+        let alone = keys
+            .iter()
+            .map(|key| match *key {
+                AliasKey::Single { class, site } => {
+                    singles[&(class, site)] == 1 && !mixed.contains(&class)
+                }
+                _ => false,
+            })
+            .collect();
+        (keys, alone)
+    }
+
+    /// The call kills rebuilt in place (one `CallKills` reused from function to function, as
+    /// the analyses reuse it) have the sites, alias keys and lone locals of the earlier
+    /// version, and the same kills per callee and vec type, on every function of the
+    /// repository's programs, with and without the module's call effects.
+    #[test]
+    fn call_kills_rebuilt_in_place_are_those_of_the_earlier_version() {
+        let mut calls = CallKills::default();
+        let (mut functions, mut with_sites, mut several, mut shared) = (0, 0, 0, 0);
+        for module in crate::test_programs::modules() {
+            let graph = CallGraph::compute(&module);
+            let effects = CallEffects::compute(&module, &graph);
+            for func in module.funcs.values() {
+                for fx in [None, Some(&effects)] {
+                    calls.recompute(func, fx);
+                    let sites = sites_as_before(func);
+                    for (l, before) in sites.iter().enumerate() {
+                        let now = calls.known_sites(Local::new(l));
+                        assert_eq!(now, before.as_deref(), "{} local {l}", func.name);
+                    }
+                    let (keys, alone) = keys_as_before(func, &sites);
+                    assert_eq!(calls.alias_keys, keys, "{}", func.name);
+                    assert_eq!(calls.alone, alone, "{}", func.name);
+                    let vec_types: Vec<Type> = func
+                        .locals
+                        .values()
+                        .map(|l| l.ty)
+                        .filter(|ty| matches!(ty, Type::Vec(_)))
+                        .collect();
+                    for data in func.insts.values() {
+                        if let InstKind::Call { func: callee, .. } = data.kind {
+                            for &ty in &vec_types {
+                                let before = fx.is_none_or(|fx| fx.may_change(callee, ty));
+                                assert_eq!(calls.may_change(callee, ty), before, "{}", func.name);
+                            }
+                        }
+                    }
+                    functions += 1;
+                    with_sites += usize::from(sites.iter().flatten().any(|s| !s.is_empty()));
+                    several += usize::from(sites.iter().flatten().any(|s| s.len() > 1));
+                    shared += usize::from(
+                        alone
+                            .iter()
+                            .zip(&keys)
+                            .any(|(&a, k)| !a && matches!(k, AliasKey::Single { .. })),
+                    );
+                }
+            }
+        }
+        assert!(
+            functions > 400 && with_sites > 50 && several > 0 && shared > 0,
+            "{functions} functions, {with_sites} with sites, {several} with several, {shared}"
+        );
+    }
+
+    /// An analysis of the blocks that reach a check lists the deaths of every block it
+    /// evaluates as the analysis of every block does, and, when it gives up (every reachable
+    /// block then has a state, which a replay reads with its deaths), those of every block,
+    /// on every function of the repository's programs.
+    #[test]
+    fn deaths_on_demand_are_those_of_every_block_where_a_replay_reads_them() {
+        let mut pool = FactSetPool::default();
+        let gives_up = FactLimits {
+            work_base: 0,
+            work_per_inst: 0,
+            ..FactLimits::default()
+        };
+        let (mut blocks, mut skipped, mut gave_up) = (0, 0, 0);
+        for func in programs() {
+            let cfg = Cfg::compute(&func);
+            let live = Liveness::compute(&func, &cfg);
+            let every = FactAnalysis::compute_with(&func, &cfg, &live);
+            for limits in [FactLimits::default(), gives_up] {
+                let run = (limits, FactDemand::AtChecks);
+                let pooled = &mut pool;
+                let fa =
+                    FactAnalysis::compute_of(&func, &cfg, &live, None, run, pooled, Tracked::of_in);
+                for &b in cfg.rpo() {
+                    if fa.block_in(b).is_some() {
+                        assert_eq!(fa.deaths_of(b), every.deaths_of(b), "{} {b}", func.name);
+                        blocks += 1;
+                    } else {
+                        let has_deaths = !every.deaths_of(b).is_empty();
+                        skipped += usize::from(has_deaths);
+                    }
+                }
+                gave_up += usize::from(fa.gave_up().is_some());
+                fa.recycle(&mut pool);
+            }
+        }
+        assert!(
+            blocks > 1000 && skipped > 10 && gave_up > 100,
+            "{blocks} blocks, {skipped} skipped, {gave_up} gave up"
         );
     }
 }

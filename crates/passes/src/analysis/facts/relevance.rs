@@ -44,6 +44,49 @@ pub struct Tracked {
     locals: Vec<bool>,
 }
 
+/// A bool local that a conditional branch reads (its compare's operands are guarded).
+const BRANCH_COND: u8 = 1;
+/// A bool local that an explicit check's branch or an `and`/`or` reads (its compare's
+/// operands are seeds).
+const TESTED: u8 = 2;
+/// An operand of a compare that a conditional branch reads (a `len` into it may be a guard).
+const GUARDED: u8 = 4;
+
+/// The work space of [`Tracked::of`] and [`Tracked::of_divisors`], kept from one analysis to
+/// the next so that an analysis allocates none of it once earlier ones have grown it.
+///
+/// The function is walked once: what the seeds need (compares, `len`s, checked accesses and
+/// divisors, the branches' conditions) is listed, and every link of the propagation is
+/// recorded as a directed edge between locals. The propagation is then a search from the
+/// seeds over those edges (each edge is followed once), where it used to sweep the function
+/// again until a sweep added nothing (at least two sweeps, one per link against the order
+/// in the worst case).
+#[derive(Clone, Debug, Default)]
+pub struct RelevanceScratch {
+    /// Per local: [`BRANCH_COND`], [`TESTED`], [`GUARDED`].
+    flags: Vec<u8>,
+    /// Every compare: destination and operands.
+    compares: Vec<(Local, Operand, Operand)>,
+    /// Every `n = len w`: `(n, w)`.
+    lens: Vec<(Local, Local)>,
+    /// The locals of the checked accesses (vec and index) and the checked divisions' divisors.
+    seeds: Vec<Local>,
+    /// Whether each entry of `seeds` is a divisor (the rest are accesses' locals).
+    seed_is_divisor: Vec<bool>,
+    /// The propagation's links: if the first local is tracked, so is the second.
+    links: Vec<(u32, u32)>,
+    /// The links by their first local: local `l`'s second locals are
+    /// `link_to[link_start[l]..link_start[l + 1]]`.
+    link_start: Vec<u32>,
+    link_to: Vec<u32>,
+    /// The tracked locals in the order they were found (the search's work list).
+    found: Vec<Local>,
+    /// The checked vecs, ascending.
+    checked_vecs: Vec<Local>,
+    /// The table of a recycled [`Tracked`], for the next one.
+    spare_locals: Vec<bool>,
+}
+
 impl Tracked {
     /// Every local tracked (for callers without a function at hand).
     pub fn all() -> Tracked {
@@ -62,66 +105,208 @@ impl Tracked {
 
     /// The tracked locals of `func`.
     pub fn of(func: &Function, calls: &CallKills) -> Tracked {
+        Tracked::of_in(func, calls, &mut RelevanceScratch::default())
+    }
+
+    /// [`Tracked::of`] in the work space `scratch` (its contents are overwritten).
+    pub fn of_in(func: &Function, calls: &CallKills, scratch: &mut RelevanceScratch) -> Tracked {
         let n = func.locals.len();
-        let mut on = vec![false; n];
-        let mark = |on: &mut Vec<bool>, o: Operand| {
-            if let Operand::Local(l) = o {
-                if let Some(slot) = on.get_mut(l.index()) {
-                    *slot = true;
+        scratch.scan(func);
+        let mut on = scratch.fresh_locals(n);
+        let s = scratch;
+        s.found.clear();
+        // Seeds: the checked accesses, the explicit checks' compares, the checked divisions'
+        // divisors; and the locals a branch's compare reads.
+        for &(dst, lhs, rhs) in &s.compares {
+            let flags = s.flags.get(dst.index()).copied().unwrap_or(0);
+            for l in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
+                if flags & BRANCH_COND != 0 {
+                    if let Some(f) = s.flags.get_mut(l.index()) {
+                        *f |= GUARDED;
+                    }
+                }
+                if flags & TESTED != 0 {
+                    mark(&mut on, &mut s.found, l);
+                }
+            }
+        }
+        for &l in &s.seeds {
+            mark(&mut on, &mut s.found, l);
+        }
+        // `n = len w` where `w` may be a checked vec: a guard that may be about the wrong vec,
+        // which the kept check's remark names ("only len(a) > 0 is known"). The checked vecs
+        // are the seeds' vec locals (a divisor or a compare's operand is never a vec).
+        let guarded = |l: Local| s.flags.get(l.index()).is_some_and(|&f| f & GUARDED != 0);
+        if s.lens.iter().any(|&(dst, _)| guarded(dst)) {
+            s.checked_vecs.clear();
+            s.checked_vecs.extend(
+                s.found
+                    .iter()
+                    .copied()
+                    .filter(|&l| matches!(func.local_ty(l), Type::Vec(_))),
+            );
+            s.checked_vecs.sort_unstable();
+            for &(dst, vec) in &s.lens {
+                if !guarded(dst) {
+                    continue;
+                }
+                // A vec no other local may alias is a checked vec's only when it is one.
+                let checked = if calls.alone(vec) {
+                    s.checked_vecs.binary_search(&vec).is_ok()
+                } else {
+                    s.checked_vecs
+                        .iter()
+                        .any(|&w| calls.may_alias(func, vec, w))
+                };
+                if checked {
+                    mark(&mut on, &mut s.found, dst);
+                    mark(&mut on, &mut s.found, vec);
+                }
+            }
+        }
+        s.propagate(on)
+    }
+
+    /// The locals linked to a checked division's divisor: each divisor, then the propagation
+    /// of [`Tracked::of`].
+    pub fn of_divisors(func: &Function) -> Tracked {
+        Tracked::of_divisors_in(func, &mut RelevanceScratch::default())
+    }
+
+    /// [`Tracked::of_divisors`] in the work space `scratch` (its contents are overwritten).
+    pub fn of_divisors_in(func: &Function, scratch: &mut RelevanceScratch) -> Tracked {
+        scratch.scan(func);
+        let mut on = scratch.fresh_locals(func.locals.len());
+        let s = scratch;
+        s.found.clear();
+        for (&l, &divisor) in s.seeds.iter().zip(&s.seed_is_divisor) {
+            if divisor {
+                mark(&mut on, &mut s.found, l);
+            }
+        }
+        s.propagate(on)
+    }
+}
+
+/// Tracks `l` (if it is a local of the function) and lists it in `found` when it is new.
+fn mark(on: &mut [bool], found: &mut Vec<Local>, l: Local) {
+    if let Some(slot) = on.get_mut(l.index()) {
+        if !*slot {
+            *slot = true;
+            found.push(l);
+        }
+    }
+}
+
+impl RelevanceScratch {
+    /// Keeps the table of `tracked` (an analysis being recycled) for the next analysis.
+    pub fn give_locals(&mut self, tracked: Tracked) {
+        self.spare_locals = tracked.locals;
+    }
+
+    /// A table of `n` untracked locals, in the storage of a recycled one when there is one.
+    fn fresh_locals(&mut self, n: usize) -> Vec<bool> {
+        let mut on = std::mem::take(&mut self.spare_locals);
+        on.clear();
+        on.resize(n, false);
+        on
+    }
+
+    /// One walk over `func`: the branches' conditions, the compares, the `len`s, the checked
+    /// accesses' and divisions' locals, and the propagation's links (module docs):
+    /// - `copy`: destination and source both ways;
+    /// - unary and binary operations: destination to each operand;
+    /// - `n = len v`: both ways;
+    /// - a compare of two locals: both ways (one tracked operand tracks the other);
+    /// - a quotient `d = x sdiv k` ([`quotient_of`]): `x` to `d`.
+    fn scan(&mut self, func: &Function) {
+        let n = func.locals.len();
+        self.flags.clear();
+        self.flags.resize(n, 0);
+        self.compares.clear();
+        self.lens.clear();
+        self.seeds.clear();
+        self.seed_is_divisor.clear();
+        self.links.clear();
+        // Room for an ordinary function's links and lists at once: grown one doubling at a
+        // time, the first analyses' buffers cost more than the walk.
+        self.links.reserve(256);
+        self.compares.reserve(32);
+        self.seeds.reserve(32);
+        self.lens.reserve(32);
+        self.seed_is_divisor.reserve(32);
+        let links = &mut self.links;
+        let mut link = |from: Local, to: Operand| {
+            if let Operand::Local(to) = to {
+                if from.index() < n && to.index() < n {
+                    links.push((from.index() as u32, to.index() as u32));
                 }
             }
         };
-        // Bool locals that an explicit check's branch or an and/or reads.
-        let mut tested = vec![false; n];
-        // Bool locals a conditional branch reads (their compares' operands are guarded).
-        let mut branch_cond = vec![false; n];
+        let flag = |flags: &mut Vec<u8>, l: Local, f: u8| {
+            if let Some(slot) = flags.get_mut(l.index()) {
+                *slot |= f;
+            }
+        };
         for &b in &func.layout {
+            let data = &func.blocks[b];
             if let Some(Terminator::BrIf {
                 cond: Operand::Local(c),
                 then_block,
                 else_block,
-            }) = func.terminator(b)
+            }) = data.terminator
             {
-                branch_cond[c.index()] = true;
+                flag(&mut self.flags, c, BRANCH_COND);
                 let traps = |t| matches!(func.terminator(t), Some(Terminator::Trap(_)));
-                if traps(*then_block) || traps(*else_block) {
-                    tested[c.index()] = true;
+                if traps(then_block) || traps(else_block) {
+                    flag(&mut self.flags, c, TESTED);
                 }
             }
-            for &inst in &func.blocks[b].insts {
-                if let InstKind::Binary {
-                    op: BinaryOp::And | BinaryOp::Or,
-                    lhs,
-                    rhs,
-                    ..
-                } = *func.inst(inst)
-                {
-                    for o in [lhs, rhs] {
-                        if let Operand::Local(l) = o {
-                            tested[l.index()] = true;
+            for &inst in &data.insts {
+                let kind = func.inst(inst);
+                match *kind {
+                    InstKind::Copy { dst, src } => {
+                        link(dst, src);
+                        if let Operand::Local(src) = src {
+                            link(src, Operand::Local(dst));
                         }
                     }
-                }
-            }
-        }
-        // Seeds (checked accesses, explicit checks' compares, checked divisions' divisors), the
-        // locals a branch's compare reads, and every `n = len w` (judged below, once the
-        // checked vecs are known), in one walk.
-        let mut guarded = vec![false; n];
-        let mut lens: Vec<(Local, Local)> = Vec::new();
-        for &b in &func.layout {
-            for &inst in &func.blocks[b].insts {
-                match *func.inst(inst) {
-                    InstKind::Compare { dst, lhs, rhs, .. } => {
-                        if branch_cond[dst.index()] {
+                    InstKind::Unary { dst, arg, .. } => link(dst, arg),
+                    InstKind::Binary {
+                        op,
+                        dst,
+                        lhs,
+                        rhs,
+                        check,
+                    } => {
+                        if matches!(op, BinaryOp::And | BinaryOp::Or) {
                             for l in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
-                                guarded[l.index()] = true;
+                                flag(&mut self.flags, l, TESTED);
                             }
                         }
-                        if tested[dst.index()] {
-                            mark(&mut on, lhs);
-                            mark(&mut on, rhs);
+                        link(dst, lhs);
+                        link(dst, rhs);
+                        if let Some(q) = quotient_of(func, kind) {
+                            link(q.x, Operand::Local(q.d));
                         }
+                        if let Operand::Local(d) = rhs {
+                            if check.is_checked() && op.is_division() {
+                                self.seeds.push(d);
+                                self.seed_is_divisor.push(true);
+                            }
+                        }
+                    }
+                    InstKind::VecLen { dst, vec } => {
+                        link(dst, Operand::Local(vec));
+                        link(vec, Operand::Local(dst));
+                        self.lens.push((dst, vec));
+                    }
+                    InstKind::Compare { dst, lhs, rhs, .. } => {
+                        if let (Operand::Local(l), Operand::Local(r)) = (lhs, rhs) {
+                            link(l, rhs);
+                            link(r, lhs);
+                        }
+                        self.compares.push((dst, lhs, rhs));
                     }
                     InstKind::VecGet {
                         vec, index, check, ..
@@ -129,77 +314,78 @@ impl Tracked {
                     | InstKind::VecSet {
                         vec, index, check, ..
                     } if check.is_checked() => {
-                        mark(&mut on, Operand::Local(vec));
-                        mark(&mut on, index);
+                        self.seeds.push(vec);
+                        self.seed_is_divisor.push(false);
+                        if let Operand::Local(i) = index {
+                            self.seeds.push(i);
+                            self.seed_is_divisor.push(false);
+                        }
                     }
                     InstKind::VecPop { vec, check, .. } if check.is_checked() => {
-                        mark(&mut on, Operand::Local(vec));
+                        self.seeds.push(vec);
+                        self.seed_is_divisor.push(false);
                     }
-                    InstKind::Binary {
-                        op,
-                        rhs: Operand::Local(d),
-                        check,
-                        ..
-                    } if check.is_checked() && op.is_division() => {
-                        mark(&mut on, Operand::Local(d));
-                    }
-                    InstKind::VecLen { dst, vec } => lens.push((dst, vec)),
                     _ => {}
                 }
             }
         }
-        // `n = len w` where `w` may be a checked vec: a guard that may be about the wrong vec,
-        // which the kept check's remark names ("only len(a) > 0 is known"). The checked vecs
-        // are the seeds' vec locals (a divisor or a compare's operand is never a vec).
-        let checked_vecs: Vec<Local> = (0..n)
-            .map(Local::new)
-            .filter(|&l| on[l.index()] && matches!(func.local_ty(l), Type::Vec(_)))
-            .collect();
-        for (dst, vec) in lens {
-            if !guarded[dst.index()] {
-                continue;
-            }
-            // A vec no other local may alias is a checked vec's only when it is one.
-            let checked = if calls.alone(vec) {
-                checked_vecs.binary_search(&vec).is_ok()
-            } else {
-                checked_vecs.iter().any(|&w| calls.may_alias(func, vec, w))
-            };
-            if checked {
-                on[dst.index()] = true;
-                on[vec.index()] = true;
+    }
+
+    /// Adds to the tracked locals `on` (those in `self.found`) every local a chain of links
+    /// reaches from them: the least fixpoint of the module docs' rules, whatever the order.
+    fn propagate(&mut self, mut on: Vec<bool>) -> Tracked {
+        let n = on.len();
+        // The links by their first local (a counting sort).
+        let starts = &mut self.link_start;
+        starts.clear();
+        starts.resize(n + 1, 0);
+        for &(from, _) in &self.links {
+            starts[from as usize] += 1;
+        }
+        let mut end = 0;
+        for s in starts.iter_mut() {
+            end += *s;
+            *s = end;
+        }
+        self.link_to.clear();
+        self.link_to.resize(self.links.len(), 0);
+        for &(from, to) in &self.links {
+            let slot = &mut starts[from as usize];
+            *slot -= 1;
+            self.link_to[*slot as usize] = to;
+        }
+        // `starts[l]` is now where `l`'s links start, `starts[n]` their total.
+        let mut next = 0;
+        while let Some(&l) = self.found.get(next) {
+            next += 1;
+            let range = starts[l.index()] as usize..starts[l.index() + 1] as usize;
+            for &to in &self.link_to[range] {
+                let to = to as usize;
+                if !on[to] {
+                    on[to] = true;
+                    self.found.push(Local::new(to));
+                }
             }
         }
-        Tracked::propagate(func, on, true)
+        Tracked { locals: on }
     }
+}
 
-    /// The locals linked to a checked division's divisor: each divisor, then the propagation
-    /// of [`Tracked::of`].
-    pub fn of_divisors(func: &Function) -> Tracked {
-        let mut on = vec![false; func.locals.len()];
-        mark_divisors(func, &mut on);
-        Tracked::propagate(func, on, true)
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    /// Adds, to a fixpoint, the locals linked to the tracked ones `on` (module docs); with
-    /// `quotients`, a quotient `d = x sdiv k` ([`quotient_of`]) also links a tracked `x` to
-    /// `d`: a bound on the quotient bounds `x` away from zero.
-    fn propagate(func: &Function, mut on: Vec<bool>, quotients: bool) -> Tracked {
-        // Propagation to a fixpoint (each round only adds; at most one round per local).
+    /// The earlier propagation: sweeps over the function's instructions, backwards, until
+    /// one adds nothing.
+    fn propagate_as_before(func: &Function, mut on: Vec<bool>) -> Vec<bool> {
         let is = |on: &Vec<bool>, o: Operand| o.as_local().is_some_and(|l| on[l.index()]);
         let mut changed = true;
         while changed {
             changed = false;
-            // Backwards: most links run from a definition's destination to its operands,
-            // defined earlier, so a backward sweep follows a whole chain at once (the least
-            // fixpoint, hence the result, does not depend on the order).
             for &b in func.layout.iter().rev() {
                 for &inst in func.blocks[b].insts.iter().rev() {
                     let mut add: [Option<Operand>; 2] = [None, None];
-                    if let Some(q) = quotients
-                        .then(|| quotient_of(func, func.inst(inst)))
-                        .flatten()
-                    {
+                    if let Some(q) = quotient_of(func, func.inst(inst)) {
                         if on[q.x.index()] && !on[q.d.index()] {
                             add[0] = Some(Operand::Local(q.d));
                         }
@@ -235,27 +421,153 @@ impl Tracked {
                 }
             }
         }
-        Tracked { locals: on }
+        on
     }
-}
 
-/// Marks the divisor of every checked division.
-fn mark_divisors(func: &Function, on: &mut [bool]) {
-    for &b in &func.layout {
-        for &inst in &func.blocks[b].insts {
-            if let InstKind::Binary {
-                op,
-                rhs: Operand::Local(d),
-                check,
-                ..
-            } = *func.inst(inst)
-            {
-                if check.is_checked() && op.is_division() {
-                    if let Some(slot) = on.get_mut(d.index()) {
-                        *slot = true;
+    /// The earlier divisor seeds.
+    fn divisors_as_before(func: &Function, on: &mut [bool]) {
+        for &b in &func.layout {
+            for &inst in &func.blocks[b].insts {
+                if let InstKind::Binary {
+                    op,
+                    rhs: Operand::Local(d),
+                    check,
+                    ..
+                } = *func.inst(inst)
+                {
+                    if check.is_checked() && op.is_division() {
+                        on[d.index()] = true;
                     }
                 }
             }
         }
+    }
+
+    /// The earlier `Tracked::of`: two walks for the seeds, then the sweeps.
+    fn of_as_before(func: &Function, calls: &CallKills) -> Vec<bool> {
+        let n = func.locals.len();
+        let mut on = vec![false; n];
+        let mark = |on: &mut Vec<bool>, o: Operand| {
+            if let Operand::Local(l) = o {
+                on[l.index()] = true;
+            }
+        };
+        let mut tested = vec![false; n];
+        let mut branch_cond = vec![false; n];
+        for &b in &func.layout {
+            if let Some(Terminator::BrIf {
+                cond: Operand::Local(c),
+                then_block,
+                else_block,
+            }) = func.terminator(b)
+            {
+                branch_cond[c.index()] = true;
+                let traps = |t| matches!(func.terminator(t), Some(Terminator::Trap(_)));
+                if traps(*then_block) || traps(*else_block) {
+                    tested[c.index()] = true;
+                }
+            }
+            for &inst in &func.blocks[b].insts {
+                if let InstKind::Binary {
+                    op: BinaryOp::And | BinaryOp::Or,
+                    lhs,
+                    rhs,
+                    ..
+                } = *func.inst(inst)
+                {
+                    for l in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
+                        tested[l.index()] = true;
+                    }
+                }
+            }
+        }
+        let mut guarded = vec![false; n];
+        let mut lens: Vec<(Local, Local)> = Vec::new();
+        for &b in &func.layout {
+            for &inst in &func.blocks[b].insts {
+                match *func.inst(inst) {
+                    InstKind::Compare { dst, lhs, rhs, .. } => {
+                        if branch_cond[dst.index()] {
+                            for l in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
+                                guarded[l.index()] = true;
+                            }
+                        }
+                        if tested[dst.index()] {
+                            mark(&mut on, lhs);
+                            mark(&mut on, rhs);
+                        }
+                    }
+                    InstKind::VecGet {
+                        vec, index, check, ..
+                    }
+                    | InstKind::VecSet {
+                        vec, index, check, ..
+                    } if check.is_checked() => {
+                        mark(&mut on, Operand::Local(vec));
+                        mark(&mut on, index);
+                    }
+                    InstKind::VecPop { vec, check, .. } if check.is_checked() => {
+                        mark(&mut on, Operand::Local(vec));
+                    }
+                    InstKind::VecLen { dst, vec } => lens.push((dst, vec)),
+                    _ => {}
+                }
+            }
+        }
+        divisors_as_before(func, &mut on);
+        let checked_vecs: Vec<Local> = (0..n)
+            .map(Local::new)
+            .filter(|&l| on[l.index()] && matches!(func.local_ty(l), Type::Vec(_)))
+            .collect();
+        for (dst, vec) in lens {
+            if !guarded[dst.index()] {
+                continue;
+            }
+            let checked = if calls.alone(vec) {
+                checked_vecs.binary_search(&vec).is_ok()
+            } else {
+                checked_vecs.iter().any(|&w| calls.may_alias(func, vec, w))
+            };
+            if checked {
+                on[dst.index()] = true;
+                on[vec.index()] = true;
+            }
+        }
+        propagate_as_before(func, on)
+    }
+
+    /// One walk and a search over the links track the locals the earlier walks and sweeps
+    /// tracked, for the check passes and for the divisors, on every function of the
+    /// repository's programs, with one work space reused from function to function (and the
+    /// tables of recycled results) as the analyses reuse them.
+    #[test]
+    fn one_walk_and_a_search_track_what_the_sweeps_tracked() {
+        let mut scratch = RelevanceScratch::default();
+        let (mut functions, mut propagated, mut divisors) = (0, 0, 0);
+        for func in crate::test_programs::functions() {
+            let calls = CallKills::of(&func, None);
+            let tracked = Tracked::of_in(&func, &calls, &mut scratch);
+            let before = of_as_before(&func, &calls);
+            assert_eq!(tracked.locals, before, "{}", func.name);
+            let seeds = scratch.seeds.len() + scratch.compares.len();
+            propagated += usize::from(scratch.found.len() > seeds);
+            scratch.give_locals(tracked);
+            let tracked = Tracked::of_divisors_in(&func, &mut scratch);
+            let mut on = vec![false; func.locals.len()];
+            divisors_as_before(&func, &mut on);
+            divisors += usize::from(on.contains(&true));
+            assert_eq!(
+                tracked.locals,
+                propagate_as_before(&func, on),
+                "{}",
+                func.name
+            );
+            scratch.give_locals(tracked);
+            functions += 1;
+        }
+        assert!(
+            functions > 200 && propagated > 50 && divisors > 10,
+            "{functions} functions, {propagated} propagated, {divisors} with divisors"
+        );
     }
 }
