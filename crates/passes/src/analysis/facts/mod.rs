@@ -324,7 +324,8 @@ impl std::fmt::Display for GaveUp {
 /// functions, one after the other, reuse the storage of the last recycled one.
 #[derive(Clone, Debug, Default)]
 pub struct CallKills {
-    /// Each function called (with a summary): the callee and its range of `changed_types`.
+    /// Each function called (with a summary; a callee not found here may change every vec):
+    /// the callee and its range of `changed_types`.
     by_callee: Vec<(poolopt_ir::FuncId, u32, u32)>,
     /// The vec types each callee may change, one callee's after another.
     changed_types: Vec<Type>,
@@ -341,6 +342,8 @@ pub struct CallKills {
     alias_keys: Vec<AliasKey>,
     /// Indexed by local: no other local may hold its vecs ([`CallKills::alone`]).
     alone: Vec<bool>,
+    /// Work space: the vec locals and their classes.
+    vec_locals: Vec<(Local, u32)>,
     /// Work space: the definitions of vec locals, in layout order.
     vec_defs: Vec<(Local, VecDef)>,
     /// Work space: the `(class, site)` of every local with a single site, sorted.
@@ -447,33 +450,36 @@ impl CallKills {
     /// Makes `self` the kills of `func`'s calls under `effects` ([`CallKills::of`]), in the
     /// storage of what it was.
     pub fn recompute(&mut self, func: &Function, effects: Option<&CallEffects>) {
+        let n = func.locals.len();
+        // The vec locals with their classes, in one walk over the locals; the tables of the
+        // others are filled whole (not a vec, not alone).
         self.vec_types.clear();
-        for ty in func.locals.values().map(|l| l.ty) {
-            if matches!(ty, Type::Vec(_)) && !self.vec_types.contains(&ty) {
-                self.vec_types.push(ty);
+        self.vec_locals.clear();
+        for (local, data) in func.locals.iter() {
+            if matches!(data.ty, Type::Vec(_)) {
+                let class = match self.vec_types.iter().position(|&t| t == data.ty) {
+                    Some(c) => c,
+                    None => {
+                        self.vec_types.push(data.ty);
+                        self.vec_types.len() - 1
+                    }
+                };
+                self.vec_locals.push((local, class as u32));
             }
         }
-        self.compute_sites(func);
-        self.compute_alias_keys(func);
-        self.compute_alone();
         self.by_callee.clear();
         self.changed_types.clear();
-        let Some(effects) = effects else {
-            return;
-        };
-        for data in func.insts.values() {
-            if let InstKind::Call { func: callee, .. } = data.kind {
-                if self.by_callee.iter().any(|&(c, ..)| c == callee) {
-                    continue;
-                }
-                let start = self.changed_types.len() as u32;
-                let changed = self.vec_types.iter().copied();
-                let changed = changed.filter(|&ty| effects.may_change(callee, ty));
-                self.changed_types.extend(changed);
-                let end = self.changed_types.len() as u32;
-                self.by_callee.push((callee, start, end));
-            }
+        self.compute_sites(func, effects);
+        self.alias_keys.clear();
+        self.alias_keys.resize(n, AliasKey::NotVec);
+        for &(local, class) in &self.vec_locals {
+            self.alias_keys[local.index()] = match self.known_sites(local) {
+                None => AliasKey::Unknown { class },
+                Some(&[site]) => AliasKey::Single { class, site },
+                Some(_) => AliasKey::Several { class },
+            };
         }
+        self.compute_alone(n);
     }
 
     /// Whether a call of `callee` may change the length of a vec of type `ty`.
@@ -487,10 +493,11 @@ impl CallKills {
     }
 
     /// The sites of every vec local of `func` (see [`CallKills`]): the definitions of vec
-    /// locals are listed in one walk, then applied in layout order, round after round, until
+    /// locals are listed in one walk (which also records what each callee may change under
+    /// `effects`), then applied in layout order, round after round, until
     /// a round changes nothing (one round without a vec copy: only a copy reads other
     /// locals' sites).
-    fn compute_sites(&mut self, func: &Function) {
+    fn compute_sites(&mut self, func: &Function, effects: Option<&CallEffects>) {
         let n = func.locals.len();
         let (unknown, sites) = (&mut self.unknown_sites, &mut self.sites);
         unknown.clear();
@@ -509,6 +516,10 @@ impl CallKills {
         for &b in &func.layout {
             for &inst in &func.blocks[b].insts {
                 let kind = func.inst(inst);
+                if let (InstKind::Call { func: callee, .. }, Some(effects)) = (kind, effects) {
+                    let kills = (&mut self.by_callee, &mut self.changed_types);
+                    add_callee(kills, &self.vec_types, *callee, effects);
+                }
                 let Some(d) = kind.def() else { continue };
                 if !matches!(func.local_ty(d), Type::Vec(_)) {
                     continue;
@@ -545,34 +556,14 @@ impl CallKills {
         }
     }
 
-    /// The alias keys of `func`'s locals from their types and sites.
-    fn compute_alias_keys(&mut self, func: &Function) {
-        self.alias_keys.clear();
-        self.alias_keys.reserve(func.locals.len());
-        for (local, data) in func.locals.iter() {
-            let key = if matches!(data.ty, Type::Vec(_)) {
-                let class = self.vec_types.iter().position(|&t| t == data.ty);
-                let class = class.unwrap_or(0) as u32;
-                match self.known_sites(local) {
-                    None => AliasKey::Unknown { class },
-                    Some(&[site]) => AliasKey::Single { class, site },
-                    Some(_) => AliasKey::Several { class },
-                }
-            } else {
-                AliasKey::NotVec
-            };
-            self.alias_keys.push(key);
-        }
-    }
-
     /// Which vec locals no other local may alias: a single known site that no other local's
     /// sites include, in a vec type no local with unknown or several sites has.
-    fn compute_alone(&mut self) {
+    fn compute_alone(&mut self, n: usize) {
         self.singles.clear();
         self.mixed.clear();
         self.mixed.resize(self.vec_types.len(), false);
-        for key in &self.alias_keys {
-            match *key {
+        for &(local, _) in &self.vec_locals {
+            match self.alias_keys[local.index()] {
                 AliasKey::Single { class, site } => self.singles.push((class, site)),
                 AliasKey::Unknown { class } | AliasKey::Several { class } => {
                     if let Some(m) = self.mixed.get_mut(class as usize) {
@@ -583,18 +574,34 @@ impl CallKills {
             }
         }
         self.singles.sort_unstable();
-        let (singles, mixed) = (&self.singles, &self.mixed);
         self.alone.clear();
-        self.alone
-            .extend(self.alias_keys.iter().map(|key| match *key {
-                AliasKey::Single { class, site } => {
-                    let first = singles.partition_point(|&s| s < (class, site));
-                    let shared = singles.get(first + 1) == Some(&(class, site));
-                    !shared && !mixed.get(class as usize).copied().unwrap_or(false)
-                }
-                _ => false,
-            }));
+        self.alone.resize(n, false);
+        for &(local, _) in &self.vec_locals {
+            if let AliasKey::Single { class, site } = self.alias_keys[local.index()] {
+                let first = self.singles.partition_point(|&s| s < (class, site));
+                let shared = self.singles.get(first + 1) == Some(&(class, site));
+                let mixed = self.mixed.get(class as usize).copied().unwrap_or(false);
+                self.alone[local.index()] = !shared && !mixed;
+            }
+        }
     }
+}
+
+/// Records in `by_callee` and `changed_types` (see [`CallKills`]) which of `vec_types` a call
+/// of `callee` may change under `effects`, unless it is recorded.
+fn add_callee(
+    (by_callee, changed_types): (&mut Vec<(poolopt_ir::FuncId, u32, u32)>, &mut Vec<Type>),
+    vec_types: &[Type],
+    callee: poolopt_ir::FuncId,
+    effects: &CallEffects,
+) {
+    if by_callee.iter().any(|&(c, ..)| c == callee) {
+        return;
+    }
+    let start = changed_types.len() as u32;
+    let changed = vec_types.iter().copied();
+    changed_types.extend(changed.filter(|&ty| effects.may_change(callee, ty)));
+    by_callee.push((callee, start, changed_types.len() as u32));
 }
 
 /// Applies the definition `def` of vec local `d` to its sites (`unknown`, `sites`: see
@@ -685,13 +692,16 @@ fn block_deaths(
 ) {
     let first = deaths.len();
     let data = &func.blocks[block];
+    // Only `i64` locals have value terms and only bools hold compares: forgetting any other
+    // local changes nothing (and keeping facts about a dead local is sound). The walk only
+    // asks whether such a local is live, so only they are made live or dead.
+    let has_facts = |l: Local| matches!(func.local_ty(l), Type::I64 | Type::BOOL);
     alive.start(live, block);
     for l in terminator_uses(func, block) {
-        alive.insert(live, l);
+        if has_facts(l) {
+            alive.insert(live, l);
+        }
     }
-    // Only `i64` locals have value terms and only bools hold compares: forgetting any other
-    // local changes nothing (and keeping facts about a dead local is sound).
-    let has_facts = |l: Local| matches!(func.local_ty(l), Type::I64 | Type::BOOL);
     for (index, &inst) in data.insts.iter().enumerate().rev() {
         let kind = func.inst(inst);
         // The locals mentioned here that are dead after it, each once, in one walk over the
@@ -699,9 +709,9 @@ fn block_deaths(
         // each operand as it is made live (an operand that is the destination was looked at
         // as such; a repeated one is live at its second mention).
         let start = deaths.len();
-        let def = kind.def();
+        let def = kind.def().filter(|&d| has_facts(d));
         if let Some(d) = def {
-            if has_facts(d) && !alive.contains(live, d) {
+            if !alive.contains(live, d) {
                 deaths.push((index, d));
             }
             if !matches!(kind, InstKind::SetField { .. }) {
@@ -710,10 +720,12 @@ fn block_deaths(
         }
         kind.for_each_use(|op| {
             if let Operand::Local(l) = op {
-                if def != Some(l) && has_facts(l) && !alive.contains(live, l) {
-                    deaths.push((index, l));
+                if has_facts(l) {
+                    if def != Some(l) && !alive.contains(live, l) {
+                        deaths.push((index, l));
+                    }
+                    alive.insert(live, l);
                 }
-                alive.insert(live, l);
             }
         });
         // In ascending order of the locals before the block's list is reversed.
@@ -1302,8 +1314,9 @@ mod tests {
                         .map(|l| l.ty)
                         .filter(|ty| matches!(ty, Type::Vec(_)))
                         .collect();
-                    for data in func.insts.values() {
-                        if let InstKind::Call { func: callee, .. } = data.kind {
+                    let insts = func.layout.iter().flat_map(|&b| &func.blocks[b].insts);
+                    for &inst in insts {
+                        if let InstKind::Call { func: callee, .. } = *func.inst(inst) {
                             for &ty in &vec_types {
                                 let before = fx.is_none_or(|fx| fx.may_change(callee, ty));
                                 assert_eq!(calls.may_change(callee, ty), before, "{}", func.name);
