@@ -63,11 +63,12 @@ pub fn is_trap_block(func: &Function, block: Block) -> bool {
 }
 
 /// The blocks `demand` asks for, by block index, written into `on` (`work` is scratch
-/// space); `false` (and `on` left alone) for every block.
+/// space); `false` (and `on` left alone) for every block. `decides` is [`decides_in`] of
+/// `func` (the analysis reads it from the walk that found the tracked locals).
 pub(super) fn demanded_blocks(
     func: &Function,
     cfg: &Cfg,
-    demand: FactDemand,
+    (demand, decides): (FactDemand, impl Fn(Block) -> bool),
     on: &mut Vec<bool>,
     work: &mut Vec<Block>,
 ) -> bool {
@@ -78,7 +79,7 @@ pub(super) fn demanded_blocks(
     on.resize(func.blocks.len(), false);
     work.clear();
     for &b in cfg.rpo() {
-        if decides_in(func, b) {
+        if decides(b) {
             on[b.index()] = true;
             work.push(b);
         }

@@ -33,7 +33,7 @@
 //! [`FactLimits::max_stored_facts`] facts together; past either the analysis gives up.
 
 use super::block_states::{self, BlockStates, Side};
-use super::demand::{demanded_blocks, FactDemand};
+use super::demand::{decides_in, demanded_blocks, FactDemand};
 use super::{
     block_deaths, live_edge_facts_into, step_block, CallKills, FactAnalysis, FactLimits,
     FactQueries, FactSet, FactSetPool, GaveUp, RelevanceScratch, Tracked,
@@ -84,6 +84,15 @@ pub(super) struct DriverScratch {
     demand_work: Vec<Block>,
     /// The backward walk of `block_deaths`.
     alive: LiveWalk,
+    /// The work space of the tables made before the fixpoint, boxed: this struct moves in
+    /// and out of the pool and the driver at every analysis, and the tables' dozens of vectors
+    /// made each move cost as much as the rest of it.
+    pub(super) setup: Option<Box<SetupScratch>>,
+}
+
+/// The work space of the tables made before the fixpoint (see [`DriverScratch`]).
+#[derive(Debug, Default)]
+pub(super) struct SetupScratch {
     /// The call kills' tables of the last recycled analysis (see [`CallKills::recompute`]).
     pub(super) calls: CallKills,
     /// The work space of the tracked locals' computation.
@@ -147,10 +156,17 @@ impl FactAnalysis {
         scratch.clocks.resize(blocks, BlockClock::default());
         room_for(&mut scratch.demanded, blocks);
         room_for(&mut scratch.demand_work, blocks);
+        // Where the check passes decide something, from the walk that found the tracked
+        // locals (a block it did not see is looked at anew).
+        let scanned = scratch.setup.as_deref().map(|s| &s.relevance);
+        let decides = |b| {
+            let seen = scanned.and_then(|r| r.decides(b));
+            seen.unwrap_or_else(|| decides_in(func, b))
+        };
         let on_demand = demanded_blocks(
             func,
             cfg,
-            demand,
+            (demand, decides),
             &mut scratch.demanded,
             &mut scratch.demand_work,
         );

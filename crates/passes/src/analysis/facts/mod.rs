@@ -860,7 +860,15 @@ impl FactAnalysis {
     ) -> FactAnalysis {
         let mut pool = FactSetPool::default();
         let run = (limits, FactDemand::Everywhere);
-        FactAnalysis::compute_of(func, cfg, live, effects, run, &mut pool, Tracked::of_in)
+        FactAnalysis::compute_of(
+            func,
+            cfg,
+            live,
+            effects,
+            run,
+            &mut pool,
+            Tracked::of_scanned,
+        )
     }
 
     /// [`FactAnalysis::compute_with_effects`] with its sets taken from `pool` (hand them back
@@ -875,10 +883,11 @@ impl FactAnalysis {
         demand: FactDemand,
     ) -> FactAnalysis {
         let run = (FactLimits::default(), demand);
-        FactAnalysis::compute_of(func, cfg, live, effects, run, pool, Tracked::of_in)
+        FactAnalysis::compute_of(func, cfg, live, effects, run, pool, Tracked::of_scanned)
     }
 
-    /// The analysis of `func` tracking the locals `tracked` picks given the calls' effects.
+    /// The analysis of `func` tracking the locals `tracked` picks given the calls' effects and
+    /// the walk of `func` ([`RelevanceScratch::scan`], which the demand reads too).
     fn compute_of(
         func: &Function,
         cfg: &Cfg,
@@ -889,9 +898,13 @@ impl FactAnalysis {
         tracked: impl FnOnce(&Function, &CallKills, &mut RelevanceScratch) -> Tracked,
     ) -> FactAnalysis {
         // The tables of the last recycled analysis, rebuilt in place.
-        let mut calls = std::mem::take(&mut pool.driver.calls);
+        let setup = pool.driver.setup.get_or_insert_default();
+        let mut calls = std::mem::take(&mut setup.calls);
         calls.recompute(func, effects);
-        let tracked = tracked(func, &calls, &mut pool.driver.relevance);
+        // One walk over the function for the tracked locals and the demand (see
+        // `RelevanceScratch`).
+        setup.relevance.scan(func);
+        let tracked = tracked(func, &calls, &mut setup.relevance);
         let run = (limits, demand);
         FactAnalysis::compute_tracked(func, cfg, live, calls, tracked, run, pool)
     }
@@ -906,8 +919,9 @@ impl FactAnalysis {
     pub fn recycle(self, pool: &mut FactSetPool) {
         pool.give_state_buffers(self.states.into_buffers());
         pool.deaths = (self.deaths, self.death_range);
-        pool.driver.calls = self.calls;
-        pool.driver.relevance.give_locals(self.tracked);
+        let setup = pool.driver.setup.get_or_insert_default();
+        setup.calls = self.calls;
+        setup.relevance.give_locals(self.tracked);
     }
 
     /// Like [`FactAnalysis::compute_with_effects`], tracking only the locals linked to a
@@ -921,7 +935,7 @@ impl FactAnalysis {
         pool: &mut FactSetPool,
     ) -> FactAnalysis {
         let tracked = |func: &Function, _: &CallKills, scratch: &mut RelevanceScratch| {
-            Tracked::of_divisors_in(func, scratch)
+            Tracked::of_divisors_scanned(func, scratch)
         };
         let run = (FactLimits::default(), FactDemand::Everywhere);
         FactAnalysis::compute_of(func, cfg, live, effects, run, pool, tracked)
@@ -1361,8 +1375,15 @@ mod tests {
             for limits in [FactLimits::default(), gives_up] {
                 let run = (limits, FactDemand::AtChecks);
                 let pooled = &mut pool;
-                let fa =
-                    FactAnalysis::compute_of(&func, &cfg, &live, None, run, pooled, Tracked::of_in);
+                let fa = FactAnalysis::compute_of(
+                    &func,
+                    &cfg,
+                    &live,
+                    None,
+                    run,
+                    pooled,
+                    Tracked::of_scanned,
+                );
                 for &b in cfg.rpo() {
                     if fa.block_in(b).is_some() {
                         assert_eq!(fa.deaths_of(b), every.deaths_of(b), "{} {b}", func.name);

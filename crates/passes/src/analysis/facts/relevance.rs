@@ -32,9 +32,12 @@
 //! reads the facts as "proved" or "not proved"; an untracked local simply never appears in a
 //! constraint.
 
-use poolopt_ir::{BinaryOp, EntityRef, Function, InstKind, Local, Operand, Terminator, Type};
+use poolopt_ir::{
+    BinaryOp, Block, EntityRef, Function, InstKind, Local, Operand, Terminator, Type,
+};
 
 use super::constraints::Term;
+use super::demand::ends_in_explicit_check;
 use super::transfer::quotient_of;
 use super::CallKills;
 
@@ -79,6 +82,9 @@ pub struct RelevanceScratch {
     /// `link_to[link_start[l]..link_start[l + 1]]`.
     link_start: Vec<u32>,
     link_to: Vec<u32>,
+    /// Per block (by index): whether it holds something the check passes decide with facts
+    /// ([`super::demand::decides_in`]), which is where the demand of an analysis starts.
+    deciding: Vec<bool>,
     /// The tracked locals in the order they were found (the search's work list).
     found: Vec<Local>,
     /// The checked vecs, ascending.
@@ -110,8 +116,17 @@ impl Tracked {
 
     /// [`Tracked::of`] in the work space `scratch` (its contents are overwritten).
     pub fn of_in(func: &Function, calls: &CallKills, scratch: &mut RelevanceScratch) -> Tracked {
-        let n = func.locals.len();
         scratch.scan(func);
+        Tracked::of_scanned(func, calls, scratch)
+    }
+
+    /// [`Tracked::of`] from `scratch` holding the walk of `func` ([`RelevanceScratch::scan`]).
+    pub fn of_scanned(
+        func: &Function,
+        calls: &CallKills,
+        scratch: &mut RelevanceScratch,
+    ) -> Tracked {
+        let n = func.locals.len();
         let mut on = scratch.fresh_locals(n);
         let s = scratch;
         s.found.clear();
@@ -176,6 +191,12 @@ impl Tracked {
     /// [`Tracked::of_divisors`] in the work space `scratch` (its contents are overwritten).
     pub fn of_divisors_in(func: &Function, scratch: &mut RelevanceScratch) -> Tracked {
         scratch.scan(func);
+        Tracked::of_divisors_scanned(func, scratch)
+    }
+
+    /// [`Tracked::of_divisors`] from `scratch` holding the walk of `func`
+    /// ([`RelevanceScratch::scan`]).
+    pub fn of_divisors_scanned(func: &Function, scratch: &mut RelevanceScratch) -> Tracked {
         let mut on = scratch.fresh_locals(func.locals.len());
         let s = scratch;
         s.found.clear();
@@ -213,14 +234,17 @@ impl RelevanceScratch {
     }
 
     /// One walk over `func`: the branches' conditions, the compares, the `len`s, the checked
-    /// accesses' and divisions' locals, and the propagation's links (module docs):
+    /// accesses' and divisions' locals, the blocks that decide something
+    /// ([`RelevanceScratch::decides`]), and the propagation's links (module docs):
     /// - `copy`: destination and source both ways;
     /// - unary and binary operations: destination to each operand;
     /// - `n = len v`: both ways;
     /// - a compare of two locals: both ways (one tracked operand tracks the other);
-    /// - a quotient `d = x sdiv k` ([`quotient_of`]): `x` to `d`.
-    fn scan(&mut self, func: &Function) {
+    /// - a quotient `d = x sdiv k` (a constant `k >= 1`): `x` to `d`.
+    pub fn scan(&mut self, func: &Function) {
         let n = func.locals.len();
+        self.deciding.clear();
+        self.deciding.resize(func.blocks.len(), false);
         self.flags.clear();
         self.flags.resize(n, 0);
         self.compares.clear();
@@ -250,6 +274,7 @@ impl RelevanceScratch {
         };
         for &b in &func.layout {
             let data = &func.blocks[b];
+            let mut decides = ends_in_explicit_check(func, b);
             if let Some(Terminator::BrIf {
                 cond: Operand::Local(c),
                 then_block,
@@ -289,8 +314,9 @@ impl RelevanceScratch {
                         if let Some(q) = quotient_of(func, kind) {
                             link(q.x, Operand::Local(q.d));
                         }
-                        if let Operand::Local(d) = rhs {
-                            if check.is_checked() && op.is_division() {
+                        if check.is_checked() && op.is_division() {
+                            decides = true;
+                            if let Operand::Local(d) = rhs {
                                 self.seeds.push(d);
                                 self.seed_is_divisor.push(true);
                             }
@@ -314,6 +340,7 @@ impl RelevanceScratch {
                     | InstKind::VecSet {
                         vec, index, check, ..
                     } if check.is_checked() => {
+                        decides = true;
                         self.seeds.push(vec);
                         self.seed_is_divisor.push(false);
                         if let Operand::Local(i) = index {
@@ -322,13 +349,24 @@ impl RelevanceScratch {
                         }
                     }
                     InstKind::VecPop { vec, check, .. } if check.is_checked() => {
+                        decides = true;
                         self.seeds.push(vec);
                         self.seed_is_divisor.push(false);
                     }
                     _ => {}
                 }
             }
+            if let Some(d) = self.deciding.get_mut(b.index()) {
+                *d = decides;
+            }
         }
+    }
+
+    /// Whether block `b` of the function last walked ([`RelevanceScratch::scan`]) holds
+    /// something the check passes decide with facts ([`super::demand::decides_in`]); `None`
+    /// for a block out of its range.
+    pub fn decides(&self, b: Block) -> Option<bool> {
+        self.deciding.get(b.index()).copied()
     }
 
     /// Adds to the tracked locals `on` (those in `self.found`) every local a chain of links
@@ -568,6 +606,28 @@ mod tests {
         assert!(
             functions > 200 && propagated > 50 && divisors > 10,
             "{functions} functions, {propagated} propagated, {divisors} with divisors"
+        );
+    }
+
+    /// The walk's deciding blocks are those `decides_in` finds, on every reachable block of
+    /// every function of the repository's programs.
+    #[test]
+    fn the_walk_finds_the_blocks_that_decide() {
+        let mut scratch = RelevanceScratch::default();
+        let (mut blocks, mut deciding) = (0, 0);
+        for func in crate::test_programs::functions() {
+            scratch.scan(&func);
+            let cfg = crate::analysis::Cfg::compute(&func);
+            for &b in cfg.rpo() {
+                let before = super::super::demand::decides_in(&func, b);
+                assert_eq!(scratch.decides(b), Some(before), "{} {b}", func.name);
+                blocks += 1;
+                deciding += usize::from(before);
+            }
+        }
+        assert!(
+            blocks > 1000 && deciding > 300,
+            "{blocks} blocks, {deciding} deciding"
         );
     }
 }
