@@ -103,7 +103,7 @@ pub(super) struct SetupScratch {
 /// when it cannot, it is replaced by one with room for twice as many (at least 64, at most
 /// 4,096 more), since the functions of a module come in roughly increasing size and growing
 /// to each in turn costs more than the allocations the reuse saves.
-fn room_for<T>(v: &mut Vec<T>, n: usize) {
+pub(super) fn room_for<T>(v: &mut Vec<T>, n: usize) {
     if v.capacity() < n {
         let room = if n <= 4096 { (2 * n).max(64) } else { n };
         *v = Vec::with_capacity(room);

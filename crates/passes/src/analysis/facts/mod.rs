@@ -66,6 +66,7 @@ use super::cfg::Cfg;
 use super::effects::CallEffects;
 use super::liveness::{LiveSet, LiveWalk, Liveness};
 use block_states::{BlockStates, Side};
+use driver::room_for;
 use poolopt_ir::{Block, Function, Inst, InstKind, Operand, SecondaryMap, Type};
 use poolopt_ir::{EntityRef, Local};
 use relevance::{RelevanceScratch, Tracked};
@@ -451,6 +452,11 @@ impl CallKills {
     /// storage of what it was.
     pub fn recompute(&mut self, func: &Function, effects: Option<&CallEffects>) {
         let n = func.locals.len();
+        // Tables by local with room for the next functions too (see `room_for`).
+        room_for(&mut self.alias_keys, n);
+        room_for(&mut self.alone, n);
+        room_for(&mut self.unknown_sites, n);
+        room_for(&mut self.vec_locals, n);
         // The vec locals with their classes, in one walk over the locals; the tables of the
         // others are filled whole (not a vec, not alone).
         self.vec_types.clear();

@@ -38,6 +38,7 @@ use poolopt_ir::{
 
 use super::constraints::Term;
 use super::demand::ends_in_explicit_check;
+use super::driver::room_for;
 use super::transfer::quotient_of;
 use super::CallKills;
 
@@ -243,6 +244,11 @@ impl RelevanceScratch {
     /// - a quotient `d = x sdiv k` (a constant `k >= 1`): `x` to `d`.
     pub fn scan(&mut self, func: &Function) {
         let n = func.locals.len();
+        // Tables by local and by block with room for the next functions too (`room_for`).
+        room_for(&mut self.flags, n);
+        room_for(&mut self.link_start, n + 1);
+        room_for(&mut self.spare_locals, n);
+        room_for(&mut self.deciding, func.blocks.len());
         self.deciding.clear();
         self.deciding.resize(func.blocks.len(), false);
         self.flags.clear();
