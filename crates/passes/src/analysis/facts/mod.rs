@@ -652,16 +652,16 @@ fn add_sites(unknown: &mut [bool], sites: &mut [Vec<Inst>], d: Local, def: VecDe
     changed
 }
 
-/// What block `block`'s terminator keeps alive to the end of the block: the local it reads
-/// and, for `brif c` with `c` a compare of this block, the compare's operands and the vec whose
-/// length an operand holds (the branch's edge facts are derived from them).
-fn terminator_uses(func: &Function, block: Block) -> SmallVec<[Local; 4]> {
+/// Calls `f` on what block `block`'s terminator keeps alive to the end of the block: the
+/// local it reads and, for `brif c` with `c` a compare of this block, the compare's operands
+/// and, with `vecs`, the vec whose length an operand holds (the branch's edge facts are
+/// derived from them).
+fn terminator_uses(func: &Function, block: Block, vecs: bool, mut f: impl FnMut(Local)) {
     let data = &func.blocks[block];
-    let mut uses: SmallVec<[Local; 4]> = SmallVec::new();
     let Some(Operand::Local(c)) = data.terminator.as_ref().and_then(|t| t.used_operand()) else {
-        return uses;
+        return;
     };
-    uses.push(c);
+    f(c);
     let def_of = |x: Local| {
         data.insts
             .iter()
@@ -671,16 +671,18 @@ fn terminator_uses(func: &Function, block: Block) -> SmallVec<[Local; 4]> {
     if let Some(&i) = def_of(c) {
         if let InstKind::Compare { lhs, rhs, .. } = *func.inst(i) {
             for x in [lhs, rhs].into_iter().filter_map(Operand::as_local) {
-                uses.push(x);
+                f(x);
+                if !vecs {
+                    continue;
+                }
                 if let Some(&j) = def_of(x) {
                     if let InstKind::VecLen { vec, .. } = *func.inst(j) {
-                        uses.push(vec);
+                        f(vec);
                     }
                 }
             }
         }
     }
-    uses
 }
 
 /// Where the locals of `block` die: after which instruction each local is no longer live. A
@@ -703,11 +705,12 @@ fn block_deaths(
     // asks whether such a local is live, so only they are made live or dead.
     let has_facts = |l: Local| matches!(func.local_ty(l), Type::I64 | Type::BOOL);
     alive.start(live, block);
-    for l in terminator_uses(func, block) {
+    // The vecs the terminator keeps alive have no facts: they are not looked for.
+    terminator_uses(func, block, false, |l| {
         if has_facts(l) {
             alive.insert(live, l);
         }
-    }
+    });
     for (index, &inst) in data.insts.iter().enumerate().rev() {
         let kind = func.inst(inst);
         // The locals mentioned here that are dead after it, each once, in one walk over the
@@ -1077,9 +1080,7 @@ mod tests {
         let mut deaths = Vec::new();
         let data = &func.blocks[block];
         alive.start(live, block);
-        for l in terminator_uses(func, block) {
-            alive.insert(live, l);
-        }
+        terminator_uses(func, block, true, |l| alive.insert(live, l));
         for (index, &inst) in data.insts.iter().enumerate().rev() {
             let kind = func.inst(inst);
             let mut mentioned: Vec<Local> = Vec::new();
