@@ -16,7 +16,7 @@
 //! [`LocalData::packed`]: poolopt_ir::LocalData::packed
 
 use crate::pass::{OptLevel, Pass, PassContext};
-use poolopt_ir::{EntityRef, Function, Local, Type};
+use poolopt_ir::{EntityRef, Function, Local, NotPackable, StructId, Type};
 
 /// The small-struct scalarization pass.
 pub struct Scalarize;
@@ -39,6 +39,9 @@ impl Pass for Scalarize {
             return false;
         };
         let mut changed = false;
+        // The verdict on the struct of the last struct local looked at: the locals of a
+        // function are mostly of one struct, whose layout is then computed once.
+        let mut last: Option<(StructId, Result<(), NotPackable>)> = None;
         // By index: the loop marks locals but adds none.
         for index in 0..func.locals.len() {
             let local = Local::new(index);
@@ -53,7 +56,12 @@ impl Pass for Scalarize {
                 continue;
             };
             let loc = data.loc;
-            match cx.module.packing(s) {
+            let packing = match last {
+                Some((sid, packing)) if sid == s => packing,
+                _ => cx.module.packing(s),
+            };
+            last = Some((s, packing));
+            match packing {
                 Ok(()) => {
                     let size = def.size();
                     func.locals[local].packed = true;

@@ -46,7 +46,7 @@
 
 use super::names::{joined, Names};
 use crate::pass::{OptLevel, Pass, PassContext};
-use poolopt_ir::field_wise::{field_wise_struct, for_each_barred};
+use poolopt_ir::field_wise::{field_wise_mention, field_wise_struct};
 use poolopt_ir::{
     Block, Check, EntityRef, Function, Inst, InstData, InstKind, Local, LocalData, Module, Operand,
     StructId, Terminator, Type,
@@ -251,12 +251,71 @@ struct LocalUse {
     escape: Option<WholeReason>,
 }
 
+/// Calls `f` with each local `kind` mentions (assigned or read, possibly more than once) and
+/// whether that mention bars it from being held field by field: one walk over the operands
+/// for what [`for_each_barred`](poolopt_ir::field_wise::for_each_barred) and a walk of every mention would find in two.
+fn for_each_mention(kind: &InstKind, mut f: impl FnMut(Local, bool)) {
+    let allowed = field_wise_mention(kind);
+    if let Some(d) = kind.def() {
+        f(d, Some(d) != allowed);
+    }
+    kind.for_each_use(|op| {
+        if let Operand::Local(l) = op {
+            f(l, Some(l) != allowed);
+        }
+    });
+}
+
+/// Per local to split, which of its fields the function reads, in one flat table: a table
+/// per local cost an allocation (and a free) for each, and a vector header for every other
+/// local of the function.
+#[derive(Default)]
+struct FieldsRead {
+    /// Per local: where its fields start in `read` and how many (none for a local not split).
+    spans: Vec<(u32, u32)>,
+    read: Vec<bool>,
+}
+
+impl FieldsRead {
+    /// Nothing read yet, with room for the fields of every local `verdicts` splits.
+    fn new(verdicts: &[Verdict], module: &Module) -> FieldsRead {
+        let mut table = FieldsRead {
+            spans: Vec::with_capacity(verdicts.len()),
+            read: Vec::new(),
+        };
+        for v in verdicts {
+            let start = table.read.len() as u32;
+            if let Verdict::Split(s) = v {
+                let n = module.structs[*s].fields.len();
+                table.read.resize(table.read.len() + n, false);
+            }
+            table.spans.push((start, table.read.len() as u32));
+        }
+        table
+    }
+
+    /// The fields of `l` read (empty for a local not split).
+    fn of(&self, l: Local) -> &[bool] {
+        match self.spans.get(l.index()) {
+            Some(&(a, b)) => &self.read[a as usize..b as usize],
+            None => &[],
+        }
+    }
+
+    fn of_mut(&mut self, l: Local) -> &mut [bool] {
+        match self.spans.get(l.index()) {
+            Some(&(a, b)) => &mut self.read[a as usize..b as usize],
+            None => &mut [],
+        }
+    }
+}
+
 /// The decisions for one function, and the field locals of every split local.
 struct Plan {
     verdicts: Vec<Verdict>,
-    /// Per local: the fields read anywhere in the function (all of them when the local is
-    /// read whole).
-    read: Vec<Vec<bool>>,
+    /// The fields read anywhere in the function (all of them when the local is read whole),
+    /// of the locals to split only: [`Plan::fields_read`].
+    read: FieldsRead,
     /// Per split local: its field locals, in field order.
     fields: Vec<Vec<Local>>,
     /// Per split local: the whole temporary that a store of it is built in, once created.
@@ -291,7 +350,7 @@ impl Plan {
             // verdict to report (an empty list stands for all `NotCandidate`).
             return Plan {
                 verdicts: Vec::new(),
-                read: Vec::new(),
+                read: FieldsRead::default(),
                 fields: Vec::new(),
                 whole: Vec::new(),
                 names: None,
@@ -308,26 +367,16 @@ impl Plan {
         for &p in &func.params {
             uses[p.index()].escape = Some(WholeReason::Parameter);
         }
-        let mut read: Vec<Vec<bool>> = verdicts
-            .iter()
-            .map(|v| match v {
-                Verdict::Split(s) => vec![false; module.structs[*s].fields.len()],
-                _ => Vec::new(),
-            })
-            .collect();
+        let mut read = FieldsRead::new(&verdicts, module);
         for &block in &func.layout {
             let data = &func.blocks[block];
             for &inst in &data.insts {
                 let kind = &func.insts[inst].kind;
-                if let Some(d) = kind.def() {
-                    uses[d.index()].mentioned = true;
-                }
-                kind.for_each_use(|op| {
-                    if let Operand::Local(l) = op {
-                        uses[l.index()].mentioned = true;
-                    }
+                for_each_mention(kind, |l, barred| {
+                    let u = &mut uses[l.index()];
+                    u.mentioned = true;
+                    u.barred |= barred;
                 });
-                for_each_barred(kind, |l| uses[l.index()].barred = true);
                 let mut escape = |l: Local, why: WholeReason| {
                     uses[l.index()].escape.get_or_insert(why);
                 };
@@ -342,7 +391,7 @@ impl Plan {
                     }
                     InstKind::VecPop { dst: Some(d), .. } => escape(*d, WholeReason::Popped),
                     InstKind::GetField { src, field, .. } => {
-                        if let Some(r) = read[src.index()].get_mut(*field as usize) {
+                        if let Some(r) = read.of_mut(*src).get_mut(*field as usize) {
                             *r = true;
                         }
                     }
@@ -359,7 +408,7 @@ impl Plan {
                     | InstKind::VecPush {
                         value: Operand::Local(l),
                         ..
-                    } => read[l.index()].iter_mut().for_each(|r| *r = true),
+                    } => read.of_mut(*l).fill(true),
                     _ => {}
                 }
             }
@@ -548,7 +597,7 @@ impl Plan {
                 field: None,
                 check,
             } if self.split_struct(dst).is_some() => {
-                let read = &self.read[dst.index()];
+                let read = self.read.of(dst);
                 let first = read.iter().position(|&r| r).unwrap_or(0);
                 let order = std::iter::once(first)
                     .chain((0..read.len()).filter(|&k| k != first && read[k]))
@@ -653,4 +702,43 @@ fn candidate(data: &LocalData, module: &Module) -> Verdict {
         return Verdict::Whole(WholeReason::TooManyFields(def.fields.len()));
     }
     Verdict::Split(sid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use poolopt_ir::field_wise::for_each_barred;
+    use std::collections::BTreeSet;
+
+    /// `for_each_mention` reports, for every instruction of the repository's programs, the
+    /// locals `for_each_barred` bars as barred, and every other local the instruction assigns
+    /// or reads as not barred.
+    #[test]
+    fn mentions_are_the_uses_and_definition_with_field_wise_bars() {
+        let mut checked = 0;
+        for func in crate::test_programs::functions() {
+            for &block in &func.layout {
+                for &inst in &func.blocks[block].insts {
+                    let kind = &func.insts[inst].kind;
+                    let (mut barred, mut mentioned) = (BTreeSet::new(), BTreeSet::new());
+                    for_each_barred(kind, |l| {
+                        barred.insert(l);
+                    });
+                    kind.for_each_use(|op| mentioned.extend(op.as_local()));
+                    mentioned.extend(kind.def());
+                    let (mut got_barred, mut got_mentioned) = (BTreeSet::new(), BTreeSet::new());
+                    for_each_mention(kind, |l, bars| {
+                        got_mentioned.insert(l);
+                        if bars {
+                            got_barred.insert(l);
+                        }
+                    });
+                    assert_eq!(got_barred, barred, "{}: {kind:?}", func.name);
+                    assert_eq!(got_mentioned, mentioned, "{}: {kind:?}", func.name);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked} instructions");
+    }
 }
