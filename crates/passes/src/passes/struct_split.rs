@@ -75,7 +75,12 @@ impl Pass for StructSplit {
         let Some(entry) = func.entry() else {
             return false;
         };
-        let mut plan = Plan::new(func, cx.module);
+        // Most functions have no struct local over 8 bytes: nothing to decide or report.
+        let mut by_struct = Vec::new();
+        let Some(first) = first_candidate(func, cx.module, &mut by_struct) else {
+            return false;
+        };
+        let mut plan = Plan::new(func, cx.module, first, by_struct, cx.take_scratch());
         let mut any = false;
         for (local, verdict) in plan.verdicts.iter().enumerate() {
             let local = Local::new(local);
@@ -105,6 +110,7 @@ impl Pass for StructSplit {
             }
         }
         if !any {
+            cx.give_scratch(plan.into_tables());
             return false;
         }
         plan.create_field_locals(func, cx.module);
@@ -128,6 +134,7 @@ impl Pass for StructSplit {
         }
         cx.invalidate_dataflow();
         check_a_live_field(func, cx, &split_gets);
+        cx.give_scratch(plan.into_tables());
         true
     }
 }
@@ -278,20 +285,17 @@ struct FieldsRead {
 
 impl FieldsRead {
     /// Nothing read yet, with room for the fields of every local `verdicts` splits.
-    fn new(verdicts: &[Verdict], module: &Module) -> FieldsRead {
-        let mut table = FieldsRead {
-            spans: Vec::with_capacity(verdicts.len()),
-            read: Vec::new(),
-        };
+    fn reset(&mut self, verdicts: &[Verdict], module: &Module) {
+        self.spans.clear();
+        self.read.clear();
         for v in verdicts {
-            let start = table.read.len() as u32;
+            let start = self.read.len() as u32;
             if let Verdict::Split(s) = v {
                 let n = module.structs[*s].fields.len();
-                table.read.resize(table.read.len() + n, false);
+                self.read.resize(self.read.len() + n, false);
             }
-            table.spans.push((start, table.read.len() as u32));
+            self.spans.push((start, self.read.len() as u32));
         }
-        table
     }
 
     /// The fields of `l` read (empty for a local not split).
@@ -322,52 +326,92 @@ struct Plan {
     whole: Vec<Option<Local>>,
     /// The names of the function's locals, for fresh ones (filled when the first is needed).
     names: Option<Names>,
+    /// The storage of [`Tables::uses`], which the plan does not read (kept for the next
+    /// function).
+    uses: Vec<LocalUse>,
+}
+
+/// The per-local tables of [`Plan::new`], kept from one function to the next
+/// ([`PassContext::take_scratch`]): a function with a struct local over 8 bytes allocated
+/// them, and freed them, for the usual verdict of no split. Every one is overwritten before
+/// it is read.
+#[derive(Default)]
+struct Tables {
+    verdicts: Vec<Verdict>,
+    uses: Vec<LocalUse>,
+    read: FieldsRead,
+}
+
+/// The verdict on a local before looking at how it is used ([`candidate`]), judging each
+/// struct once: it depends only on the struct (and whether the local is packed). `by_struct`
+/// keeps the verdicts per struct. (Inlined: it is asked of every local, most not structs.)
+#[inline]
+fn first_verdict(
+    data: &LocalData,
+    module: &Module,
+    by_struct: &mut Vec<Option<Verdict>>,
+) -> Verdict {
+    match data.ty {
+        Type::Struct(sid) if !data.packed => {
+            if by_struct.len() <= sid.index() {
+                by_struct.resize(sid.index() + 1, None);
+            }
+            by_struct[sid.index()]
+                .get_or_insert_with(|| candidate(data, module))
+                .clone()
+        }
+        _ => Verdict::NotCandidate,
+    }
+}
+
+/// The first local of `func` whose first verdict is not [`Verdict::NotCandidate`], if any.
+fn first_candidate(
+    func: &Function,
+    module: &Module,
+    by_struct: &mut Vec<Option<Verdict>>,
+) -> Option<usize> {
+    func.locals.values().position(|data| {
+        !matches!(
+            first_verdict(data, module, by_struct),
+            Verdict::NotCandidate
+        )
+    })
 }
 
 impl Plan {
-    fn new(func: &Function, module: &Module) -> Plan {
+    /// The plan for `func`, whose first candidate local is `first` ([`first_candidate`],
+    /// which left its verdicts per struct in `by_struct`), in the storage of `tables`.
+    fn new(
+        func: &Function,
+        module: &Module,
+        first: usize,
+        mut by_struct: Vec<Option<Verdict>>,
+        tables: Tables,
+    ) -> Plan {
+        let Tables {
+            mut verdicts,
+            mut uses,
+            mut read,
+        } = tables;
         let n = func.locals.len();
-        // A local's first verdict depends only on its struct (and whether it is packed):
-        // each struct is judged once.
-        let mut by_struct: Vec<Option<Verdict>> = Vec::new();
-        let mut first_verdict = |data: &LocalData| match data.ty {
-            Type::Struct(sid) if !data.packed => {
-                if by_struct.len() <= sid.index() {
-                    by_struct.resize(sid.index() + 1, None);
-                }
-                by_struct[sid.index()]
-                    .get_or_insert_with(|| candidate(data, module))
-                    .clone()
-            }
-            _ => Verdict::NotCandidate,
-        };
-        let first = func
-            .locals
-            .values()
-            .position(|data| !matches!(first_verdict(data), Verdict::NotCandidate));
-        let Some(first) = first else {
-            // No struct local over 8 bytes: nothing to look at (most functions), and no
-            // verdict to report (an empty list stands for all `NotCandidate`).
-            return Plan {
-                verdicts: Vec::new(),
-                read: FieldsRead::default(),
-                fields: Vec::new(),
-                whole: Vec::new(),
-                names: None,
-            };
-        };
-        let mut verdicts: Vec<Verdict> = Vec::with_capacity(n);
+        verdicts.clear();
         verdicts.resize(first, Verdict::NotCandidate);
-        verdicts.extend(func.locals.values().skip(first).map(first_verdict));
+        verdicts.extend(
+            func.locals
+                .values()
+                .skip(first)
+                .map(|data| first_verdict(data, module, &mut by_struct)),
+        );
         // One scan: which locals are mentioned at all (one nobody mentions is dead-local-elim's,
         // not worth a remark), which escape whole (and why), which fields are read; and, per
         // local, whether some mention bars the back end from holding it field by field (see
         // `poolopt_ir::field_wise`; parameters are barred by their escape).
-        let mut uses: Vec<LocalUse> = vec![LocalUse::default(); n];
+        uses.clear();
+        uses.resize(n, LocalUse::default());
         for &p in &func.params {
             uses[p.index()].escape = Some(WholeReason::Parameter);
         }
-        let mut read = FieldsRead::new(&verdicts, module);
+        read.reset(&verdicts, module);
         for &block in &func.layout {
             let data = &func.blocks[block];
             for &inst in &data.insts {
@@ -425,10 +469,10 @@ impl Plan {
                 _ => {}
             }
         }
-        for (v, u) in verdicts.iter_mut().zip(uses) {
-            match (&v, u.escape) {
+        for (v, u) in verdicts.iter_mut().zip(&uses) {
+            match (&v, &u.escape) {
                 _ if !u.mentioned => *v = Verdict::NotCandidate,
-                (Verdict::Split(_), Some(why)) => *v = Verdict::Whole(why),
+                (Verdict::Split(_), Some(why)) => *v = Verdict::Whole(why.clone()),
                 (Verdict::Split(sid), None) if !u.barred && field_wise_struct(module, *sid) => {
                     *v = Verdict::Whole(WholeReason::HeldFieldWise)
                 }
@@ -440,9 +484,19 @@ impl Plan {
         Plan {
             verdicts,
             read,
+            uses,
             fields: Vec::new(),
             whole: Vec::new(),
             names: None,
+        }
+    }
+
+    /// The storage of the per-local tables, for the next function.
+    fn into_tables(self) -> Tables {
+        Tables {
+            verdicts: self.verdicts,
+            uses: self.uses,
+            read: self.read,
         }
     }
 
