@@ -45,6 +45,7 @@
 //! [`Module::packable`]: poolopt_ir::Module::packable
 
 use super::names::{joined, Names};
+use crate::analysis::liveness::live_after_in_block;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::field_wise::{field_wise_mention, field_wise_struct};
 use poolopt_ir::{
@@ -148,26 +149,17 @@ fn check_a_live_field(
     cx: &mut PassContext<'_>,
     split_gets: &[(Block, Vec<(usize, usize)>)],
 ) {
-    if split_gets.is_empty() {
-        return;
-    }
-    let live = cx.liveness(func);
     for (block, gets) in split_gets {
         let block = *block;
-        let insts = &func.blocks[block].insts;
         // The reads of a group write distinct fresh locals and read none of them, so each
         // destination's liveness after the group is its liveness after its own read.
         let mut swaps = Vec::new();
         for &(start, len) in gets {
             let last = start + len - 1;
-            let dst_live = |i: usize| {
-                func.insts[insts[i]]
-                    .kind
-                    .def()
-                    .is_some_and(|d| live.live_after(func, block, last, d))
-            };
-            if !dst_live(start) {
-                if let Some(i) = (start + 1..start + len).find(|&i| dst_live(i)) {
+            if !dst_live_after(func, cx, block, start, last) {
+                if let Some(i) =
+                    (start + 1..start + len).find(|&i| dst_live_after(func, cx, block, i, last))
+                {
                     swaps.push((start, i));
                 }
             }
@@ -180,6 +172,25 @@ fn check_a_live_field(
             set_check(&mut func.insts[a].kind, check);
         }
     }
+}
+
+/// Whether the destination of the instruction at position `i` of `block` is live after
+/// position `last`. The liveness analysis is asked only when the block's code after `last`
+/// leaves it open (a split field is usually read in the block that loads it); the swaps
+/// already made in other blocks reorder reads of fresh locals and change no block's live-in
+/// or live-out set, so the analysis computed now is the one of the function before them.
+fn dst_live_after(
+    func: &Function,
+    cx: &mut PassContext<'_>,
+    block: Block,
+    i: usize,
+    last: usize,
+) -> bool {
+    let Some(d) = func.insts[func.blocks[block].insts[i]].kind.def() else {
+        return false;
+    };
+    live_after_in_block(func, block, last, d)
+        .unwrap_or_else(|| cx.liveness(func).live_out(block).contains(d))
 }
 
 /// Sets the check of a `get` and returns the one it had.
