@@ -150,6 +150,11 @@ impl<T> Available<T> {
         self.items.iter()
     }
 
+    /// Whether nothing is available.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
     /// Removes every item `dies` selects, handing each (oldest first) to `gone`.
     pub(crate) fn remove_where(&mut self, dies: impl Fn(&T) -> bool, mut gone: impl FnMut(T)) {
         self.items

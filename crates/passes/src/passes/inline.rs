@@ -120,7 +120,8 @@ impl Pass for Inline {
         let mut fresh = Fresh {
             // Filled with this function's names at the first copy.
             names: std::mem::take(&mut work.names),
-            names_ready: false,
+            locals_ready: false,
+            blocks_ready: false,
             zero_locals: FxHashMap::default(),
         };
         let mut inlined = 0u64;
@@ -579,7 +580,7 @@ fn inline_call(
     } = work;
     let (call_loc, dst) = call_at(func, block, index, args)?;
     let (callee_id, callee) = (source.id, source.body);
-    fresh.prepare_names(func);
+    fresh.prepare_names(func, true);
     let callee_names = name_cache.of(source);
 
     // Room for the copies at once, not one growth after another.
@@ -690,18 +691,27 @@ struct Callee<'c> {
 /// per struct or vec type whose value is that type's zero.
 struct Fresh {
     names: Names,
-    /// Whether `names` holds the function's names yet ([`Fresh::prepare_names`]).
-    names_ready: bool,
+    /// Whether `names` holds the function's local names yet ([`Fresh::prepare_names`]).
+    locals_ready: bool,
+    /// Whether `names` holds the function's block names yet.
+    blocks_ready: bool,
     zero_locals: FxHashMap<Type, Local>,
 }
 
 impl Fresh {
-    /// Fills the name sets with `func`'s names before its first copy: a function none of
-    /// whose calls is inlined never hashes its names.
-    fn prepare_names(&mut self, func: &Function) {
-        if !self.names_ready {
-            self.names.reset(func);
-            self.names_ready = true;
+    /// Fills the name sets with `func`'s local names before its first copy and, when it
+    /// makes `blocks`, with its block names before its first copy laid out as blocks: a
+    /// function none of whose calls is inlined never hashes its names, and one whose copies
+    /// are all spliced into their blocks ([`splice_call`]) never hashes its block names. The
+    /// copies spliced before add no block, so the block names are still the function's.
+    fn prepare_names(&mut self, func: &Function, blocks: bool) {
+        if !self.locals_ready {
+            self.names.reset_locals(func);
+            self.locals_ready = true;
+        }
+        if blocks && !self.blocks_ready {
+            self.names.reset_blocks(func);
+            self.blocks_ready = true;
         }
     }
 }
@@ -860,7 +870,7 @@ fn splice_call(
     let Some(Terminator::Ret(value)) = data.terminator else {
         return None;
     };
-    fresh.prepare_names(func);
+    fresh.prepare_names(func, false);
     binding.bind(func, source, args, &mut fresh.names, name_cache.of(source));
     binding.prologue(func, source, args, fresh, prologue);
     copy.clear();
@@ -1064,6 +1074,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A copy laid out as blocks after copies spliced in place ([`splice_call`], which make
+    /// no block names) still gets block names unique among the function's: the block names are
+    /// hashed at the first copy that makes one ([`Fresh::prepare_names`]).
+    #[test]
+    fn block_names_stay_unique_after_splices() {
+        let src = "fn one(x: i64) -> i64 {\nentry:\n    ret x\n}\n\
+                   fn two(c: bool) -> i64 {\nentry:\n    brif c, a, b\na:\n    ret 1\nb:\n    \
+                   ret 2\n}\n\
+                   fn f(c: bool) -> i64 {\n    var y: i64\n    var z: i64\nentry:\n    \
+                   y = call one(1)\n    brif c, two_a, other\nother:\n    br two_a\ntwo_a:\n    \
+                   z = call two(c)\n    ret z\n}\n";
+        let mut module = poolopt_ir::parse(src).unwrap();
+        let manager = crate::PassManager::from_names(&["inline"]).unwrap();
+        let report = manager.run(&mut module).unwrap();
+        assert_eq!(report.stats.get("inline", "calls_inlined"), 2);
+        let f = &module.funcs[module.func_by_name("f").unwrap()];
+        let printed = poolopt_ir::print_function(&module, f);
+        let labels: Vec<&str> = printed.lines().filter(|l| l.starts_with("two_")).collect();
+        assert_eq!(
+            labels,
+            ["two_a:", "two_a_2:", "two_b:", "two_a_after_two:"],
+            "{printed}"
+        );
     }
 
     /// [`asks_for_loops`] is `true` for every call of the repository's programs whose decision

@@ -157,17 +157,29 @@ impl Names {
 
     /// Makes these the names of `func` (as [`Names::of`]), in the sets' storage.
     pub(crate) fn reset(&mut self, func: &Function) {
+        self.reset_locals(func);
+        self.reset_blocks(func);
+    }
+
+    /// The first half of [`Names::reset`], for a user that may make no block name: makes the
+    /// local names those of `func`, and forgets the suffixes tried. [`Names::reset_blocks`]
+    /// completes it before the first block name is made, as long as no block was added since.
+    pub(crate) fn reset_locals(&mut self, func: &Function) {
         hashes_with_room(
             &mut self.locals,
             func.locals.values().map(|l| &l.name),
             func.locals.len(),
         );
+        self.next_suffix.clear();
+    }
+
+    /// The second half of [`Names::reset`]: makes the block names those of `func`.
+    pub(crate) fn reset_blocks(&mut self, func: &Function) {
         hashes_with_room(
             &mut self.blocks,
             func.blocks.values().map(|b| &b.name),
             func.blocks.len(),
         );
-        self.next_suffix.clear();
     }
 
     /// `None` when `base` (hashed `h`) is new, now taken; otherwise the first `base_n` not

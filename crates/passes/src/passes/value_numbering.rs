@@ -16,6 +16,8 @@
 //! A lookup can only find such an expression, so leaving the others out changes nothing but the
 //! work (while no extended block holds more than `MAX_AVAILABLE_EXPRS` numbered instructions
 //! along one path; past that every one is kept, since what the bound forgets depends on all).
+//! In a visited block, an instruction that is not kept and can kill no available expression
+//! (it assigns no local one mentions, or none is available) is passed over after that test.
 //!
 //! An available expression `h = e` dies when
 //!
@@ -469,6 +471,8 @@ impl Numbered {
     }
 }
 
+/// Visits `inst`: numbers it when it is kept and its expression is available, and updates
+/// what is available after it.
 fn visit(
     func: &mut Function,
     cx: &mut PassContext<'_>,
@@ -477,8 +481,42 @@ fn visit(
     state: &mut State,
     numbered: &Numbered,
 ) -> bool {
-    let mut changed = false;
     let numbered = numbered.get(inst);
+    if numbered.is_none() && !may_kill(func.inst(inst), state) {
+        return false;
+    }
+    visit_effective(func, cx, block, inst, state, numbered)
+}
+
+/// Whether `kind`, an instruction that is not kept (so never looked up nor made available),
+/// may kill an available expression of `state`. Otherwise its visit changes nothing: most
+/// instructions of a visited block are such, and they skip the rest of the visit. (A kill that
+/// removes nothing only recomputes [`State::mentioned`], a filter that may stay larger.)
+fn may_kill(kind: &InstKind, state: &State) -> bool {
+    if state.live.is_empty() {
+        return false;
+    }
+    match kind {
+        InstKind::VecPush { .. }
+        | InstKind::VecPop { .. }
+        | InstKind::VecDrop { .. }
+        | InstKind::Call { .. } => true,
+        _ => kind.def().is_some_and(|d| state.mentioned & bit(d) != 0),
+    }
+}
+
+/// [`visit`] of an instruction that is kept or may kill something (`numbered`: its
+/// destination, expression and fingerprint when kept).
+#[inline(never)]
+fn visit_effective(
+    func: &mut Function,
+    cx: &mut PassContext<'_>,
+    block: Block,
+    inst: Inst,
+    state: &mut State,
+    numbered: Option<(Local, Expr, u64)>,
+) -> bool {
+    let mut changed = false;
     if let Some((dst, expr, key)) = numbered {
         if let Some(a) = state
             .live
@@ -580,9 +618,10 @@ mod tests {
     use crate::{Remark, Stats};
     use poolopt_ir::{print_function, Module};
 
-    /// Value numbering of a copy of `func`, with the shortcut (`full` false) or as the full
-    /// walk (every numbered instruction kept, every block visited): whether it changed the
-    /// function, the function printed, the remarks and the counters.
+    /// Value numbering of a copy of `func`, with the shortcuts (`full` false) or as the full
+    /// walk (every numbered instruction kept, every block visited, every instruction visited
+    /// in full, without [`may_kill`]): whether it changed the function, the function printed,
+    /// the remarks and the counters.
     fn number(module: &Module, func: &Function, full: bool) -> (bool, String, Vec<Remark>, Stats) {
         let mut func = func.clone();
         let (mut remarks, mut stats) = (Vec::new(), Stats::default());
@@ -596,7 +635,10 @@ mod tests {
                 &mut func,
                 &mut cx,
                 |state: &mut State, explain| state.explain = explain,
-                |func, cx, block, inst, state| visit(func, cx, block, inst, state, &numbered),
+                |func, cx, block, inst, state| {
+                    let kept = numbered.get(inst);
+                    visit_effective(func, cx, block, inst, state, kept)
+                },
             )
         } else {
             ValueNumbering.run(&mut func, &mut cx)
