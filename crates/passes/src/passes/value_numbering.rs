@@ -83,6 +83,19 @@ fn sorted(a: Operand, b: Operand) -> (Operand, Operand) {
     }
 }
 
+/// Whether the binary operator's operands commute (its expression has them [`sorted`]).
+fn commutes(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::Add | BinaryOp::Mul | BinaryOp::And | BinaryOp::Or | BinaryOp::Xor
+    )
+}
+
+/// Whether the comparison's operands commute (its expression has them [`sorted`]).
+fn compare_commutes(op: CmpOp) -> bool {
+    matches!(op, CmpOp::Eq | CmpOp::Ne)
+}
+
 /// The expression `kind` computes, if it is numbered.
 fn expr_of(func: &Function, kind: &InstKind) -> Option<(Local, Expr)> {
     Some(match *kind {
@@ -90,18 +103,18 @@ fn expr_of(func: &Function, kind: &InstKind) -> Option<(Local, Expr)> {
         InstKind::Binary {
             dst, op, lhs, rhs, ..
         } => {
-            let (lhs, rhs) = match op {
-                BinaryOp::Add | BinaryOp::Mul | BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
-                    sorted(lhs, rhs)
-                }
-                _ => (lhs, rhs),
+            let (lhs, rhs) = if commutes(op) {
+                sorted(lhs, rhs)
+            } else {
+                (lhs, rhs)
             };
             (dst, Expr::Binary(op, lhs, rhs, func.local_ty(dst)))
         }
         InstKind::Compare { dst, op, lhs, rhs } => {
-            let (lhs, rhs) = match op {
-                CmpOp::Eq | CmpOp::Ne => sorted(lhs, rhs),
-                _ => (lhs, rhs),
+            let (lhs, rhs) = if compare_commutes(op) {
+                sorted(lhs, rhs)
+            } else {
+                (lhs, rhs)
             };
             (dst, Expr::Compare(op, lhs, rhs))
         }
@@ -114,17 +127,50 @@ fn expr_of(func: &Function, kind: &InstKind) -> Option<(Local, Expr)> {
 #[derive(Clone, Copy)]
 struct Avail {
     expr: Expr,
-    /// `expr`'s [`fingerprint`]: a lookup compares it first, one integer instead of the
+    /// The instruction's [`key_of`]: a lookup compares it first, one integer instead of the
     /// expression's operands and types.
     key: u64,
     holder: Local,
     inst: Inst,
 }
 
-/// A hash of `expr` (equal expressions have equal fingerprints).
-fn fingerprint(expr: &Expr) -> u64 {
-    use std::hash::BuildHasher;
-    rustc_hash::FxBuildHasher.hash_one(expr)
+/// A fingerprint of the expression `kind` computes, if it is numbered ([`expr_of`]): equal
+/// expressions have equal fingerprints. It is read off the instruction, without making the
+/// expression (the scan before the walk takes one of every numbered instruction, and makes the
+/// expressions of the few kept ones only): the destination type is left out, and the operands
+/// of a commutative operator are ordered by their words here (any one order makes equal
+/// operand pairs equal). Expressions that differ only there, or whose fingerprints collide,
+/// are told apart when compared.
+fn key_of(kind: &InstKind) -> Option<u64> {
+    // FxHash's multiplier: odd, and a product's top bits (the bucket of `Numbered::buckets`)
+    // depend on every bit below them.
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let word = |o: Operand| match o {
+        Operand::Local(l) => ((poolopt_ir::EntityRef::index(l) as u64) << 1) | 1,
+        Operand::Const(c) => (c as u64) << 1,
+    };
+    let ordered = |a: Operand, b: Operand, commutes: bool| {
+        let (a, b) = (word(a), word(b));
+        if commutes && b < a {
+            (b, a)
+        } else {
+            (a, b)
+        }
+    };
+    let (op, (a, b)) = match *kind {
+        InstKind::Unary { op, arg, .. } => (op as u64, (word(arg), 0)),
+        InstKind::Binary { op, lhs, rhs, .. } => {
+            (0x100 | op as u64, ordered(lhs, rhs, commutes(op)))
+        }
+        InstKind::Compare { op, lhs, rhs, .. } => {
+            (0x200 | op as u64, ordered(lhs, rhs, compare_commutes(op)))
+        }
+        InstKind::Cast { op, arg, .. } => (0x300 | op as u64, (word(arg), 0)),
+        InstKind::VecLen { vec, .. } => (0x400, (word(Operand::Local(vec)), 0)),
+        _ => return None,
+    };
+    let h = (op.wrapping_mul(K) ^ a).wrapping_mul(K);
+    Some((h.rotate_left(26) ^ b).wrapping_mul(K))
 }
 
 /// How many expressions are kept available at once, and how many kills are remembered for
@@ -265,7 +311,9 @@ impl Pass for ValueNumbering {
 const NONE: u32 = u32::MAX;
 
 /// The numbered instructions of a function whose expression another instruction of the same
-/// extended block computes too, found before the walk, and the blocks the walk needs.
+/// extended block computes too, found before the walk, and the blocks the walk needs. The scan
+/// takes every numbered instruction's fingerprint ([`key_of`]); only the kept ones get their
+/// expression made.
 ///
 /// Only those instructions can be numbered: a lookup finds an available expression equal to
 /// its own, made available earlier in the same extended block by another instruction. So only
@@ -279,10 +327,12 @@ const NONE: u32 = u32::MAX;
 /// (a block's state reaches only the blocks that start from it): what the visits of the other
 /// blocks would make available or kill, no kept instruction would ever look up.
 struct Numbered {
-    /// Per instruction of the arena: its entry in `found` when it is kept, or [`NONE`].
+    /// Per instruction of the arena: its entry in `kept` when it is kept, or [`NONE`].
     slot: Vec<u32>,
     /// Every numbered instruction.
     found: Vec<Found>,
+    /// The kept instructions' destinations, expressions and fingerprints.
+    kept: Vec<(Local, Expr, u64)>,
     /// An open-addressing table over the keys ([`Found::group`]) of `found`, to find repeats:
     /// per bucket, the first entry with that key plus one, or 0 (empty).
     buckets: Vec<u32>,
@@ -299,9 +349,7 @@ struct Numbered {
 struct Found {
     inst: Inst,
     block: Block,
-    dst: Local,
-    expr: Expr,
-    /// `expr`'s [`fingerprint`].
+    /// Its [`key_of`].
     key: u64,
     /// `key` mixed with the first block of the instruction's extended block: equal for equal
     /// expressions in one extended block.
@@ -332,6 +380,7 @@ impl Default for Numbered {
         Numbered {
             slot: Vec::with_capacity(4 * MIN_ROOM),
             found: Vec::with_capacity(MIN_ROOM),
+            kept: Vec::with_capacity(MIN_ROOM),
             buckets: Vec::with_capacity(2 * MIN_ROOM),
             ebbs: Vec::with_capacity(MIN_ROOM),
             order: Vec::with_capacity(MIN_ROOM),
@@ -344,9 +393,9 @@ impl Numbered {
     /// Returns whether any instruction is kept.
     fn find_repeats(&mut self, func: &Function, cfg: &Cfg) -> bool {
         if self.collect(func, cfg) > MAX_AVAILABLE_EXPRS {
-            self.keep_all();
+            self.keep_all(func);
         } else {
-            self.keep_repeats();
+            self.keep_repeats(func);
         }
         // A wanted block's parent is wanted: backwards, reverse post-order meets a block
         // before its parent.
@@ -378,6 +427,7 @@ impl Numbered {
         self.slot.clear();
         self.slot.resize(func.insts.len(), NONE);
         self.found.clear();
+        self.kept.clear();
         self.ebbs.clear();
         self.ebbs.resize(func.blocks.len(), Ebb::default());
         let mut longest = 0;
@@ -396,13 +446,10 @@ impl Numbered {
             };
             let salt = u64::from(ebb.first).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             for &inst in &func.blocks[block].insts {
-                if let Some((dst, expr)) = expr_of(func, func.inst(inst)) {
-                    let key = fingerprint(&expr);
+                if let Some(key) = key_of(func.inst(inst)) {
                     self.found.push(Found {
                         inst,
                         block,
-                        dst,
-                        expr,
                         key,
                         group: key ^ salt,
                     });
@@ -416,21 +463,30 @@ impl Numbered {
     }
 
     /// Keeps every instruction of `found`, and wants their blocks.
-    fn keep_all(&mut self) {
+    fn keep_all(&mut self, func: &Function) {
         for at in 0..self.found.len() {
-            self.keep(at);
+            self.keep(func, at);
         }
     }
 
-    fn keep(&mut self, at: usize) {
+    /// Keeps `found[at]` (once), making its expression, and wants its block.
+    fn keep(&mut self, func: &Function, at: usize) {
         let found = self.found[at];
-        self.slot[found.inst.index()] = at as u32;
-        self.ebbs[found.block.index()].wanted = true;
+        let slot = &mut self.slot[found.inst.index()];
+        if *slot != NONE {
+            return;
+        }
+        // A numbered instruction has an expression.
+        if let Some((dst, expr)) = expr_of(func, func.inst(found.inst)) {
+            *slot = self.kept.len() as u32;
+            self.kept.push((dst, expr, found.key));
+            self.ebbs[found.block.index()].wanted = true;
+        }
     }
 
     /// Keeps the instructions of `found` that share their group with another (by an
     /// open-addressing table over the groups), and wants their blocks.
-    fn keep_repeats(&mut self) {
+    fn keep_repeats(&mut self, func: &Function) {
         // At least twice as many buckets as entries; a bucket is chosen by the top bits.
         let bits = (2 * self.found.len())
             .next_power_of_two()
@@ -451,8 +507,8 @@ impl Numbered {
                     first => {
                         let first = first as usize - 1;
                         if self.found[first].group == group {
-                            self.keep(first);
-                            self.keep(at);
+                            self.keep(func, first);
+                            self.keep(func, at);
                             break;
                         }
                         bucket = (bucket + 1) & mask;
@@ -465,9 +521,7 @@ impl Numbered {
     /// The destination, expression and fingerprint of `inst`, if it is kept.
     fn get(&self, inst: Inst) -> Option<(Local, Expr, u64)> {
         let at = *self.slot.get(inst.index())?;
-        self.found
-            .get(at as usize)
-            .map(|found| (found.dst, found.expr, found.key))
+        self.kept.get(at as usize).copied()
     }
 }
 
@@ -630,7 +684,7 @@ mod tests {
         let changed = if full {
             let mut numbered = Numbered::default();
             numbered.collect(&func, cx.cfg(&func));
-            numbered.keep_all();
+            numbered.keep_all(&func);
             extended_blocks::walk(
                 &mut func,
                 &mut cx,
@@ -690,6 +744,39 @@ mod tests {
             }
         }
         assert!(checked > 400 && changed > 10, "{checked} {changed}");
+    }
+
+    /// On every instruction of the repository's programs, [`key_of`] fingerprints exactly the
+    /// numbered ones, equal expressions alike; and expressions that differ by more than the
+    /// destination type (which it leaves out) differently: none collides with another.
+    #[test]
+    fn fingerprints_tell_the_expressions_apart() {
+        let without_type = |expr: Expr| match expr {
+            Expr::Unary(op, a, _) => Expr::Unary(op, a, Type::I64),
+            Expr::Binary(op, a, b, _) => Expr::Binary(op, a, b, Type::I64),
+            Expr::Cast(op, a, _) => Expr::Cast(op, a, Type::I64),
+            other => other,
+        };
+        let mut numbered = 0;
+        for module in crate::test_programs::modules() {
+            for func in module.funcs.values() {
+                let mut by_key = std::collections::HashMap::new();
+                let mut by_expr = std::collections::HashMap::new();
+                for data in func.insts.values() {
+                    let key = key_of(&data.kind);
+                    let expr = expr_of(func, &data.kind);
+                    assert_eq!(key.is_some(), expr.is_some(), "{}", func.name);
+                    let (Some(key), Some((_, expr))) = (key, expr) else {
+                        continue;
+                    };
+                    numbered += 1;
+                    assert_eq!(*by_expr.entry(expr).or_insert(key), key, "{}", func.name);
+                    let first = *by_key.entry(key).or_insert(without_type(expr));
+                    assert_eq!(first, without_type(expr), "{}: {key:x}", func.name);
+                }
+            }
+        }
+        assert!(numbered > 1000, "{numbered} numbered instructions");
     }
 
     /// The names of the destinations of `func`'s kept instructions, and of its wanted blocks.
