@@ -162,6 +162,12 @@ impl<T> Available<T> {
             .for_each(&mut gone);
     }
 
+    /// Keeps only the items `keep` selects ([`Available::remove_where`] of the others, when
+    /// no one asks which went).
+    pub(crate) fn retain(&mut self, keep: impl FnMut(&T) -> bool) {
+        self.items.retain(keep);
+    }
+
     /// Forgets every item, keeping the storage.
     pub(crate) fn clear(&mut self) {
         self.items.clear();

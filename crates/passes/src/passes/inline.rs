@@ -113,6 +113,9 @@ impl Pass for Inline {
         // The per-copy tables of the previous copy (or function), reset by each copy; boxed, so
         // the scratch store hands over a pointer and not the tables themselves.
         let mut work: Box<Work> = cx.take_scratch();
+        // The callees cannot change while this function is optimized, but may have since the
+        // last run.
+        work.binding.assigned_for = None;
         let loops = blocks_in_loops(func, cx, call_graph, &mut work.loops);
         let original = func.inst_count();
         let budget = (GROWTH * original).max(original + MIN_BUDGET).min(HARD_CAP);
@@ -914,6 +917,9 @@ struct Binding {
     bound: SecondaryMap<Local, bool>,
     /// For each parameter of the callee, whether its body assigns it.
     assigned: Vec<bool>,
+    /// The callee `assigned` was found for in this run of the pass, if any: copies of one
+    /// callee one after the other (its calls in one block) find it once.
+    assigned_for: Option<FuncId>,
 }
 
 impl Default for Binding {
@@ -922,6 +928,7 @@ impl Default for Binding {
             local_map: SecondaryMap::with_default(Local::new(0)),
             bound: SecondaryMap::with_default(false),
             assigned: Vec::new(),
+            assigned_for: None,
         }
     }
 }
@@ -943,12 +950,16 @@ impl Binding {
             local_map,
             bound,
             assigned,
+            assigned_for,
         } = self;
         local_map.clear();
         local_map.resize(callee.locals.len());
         bound.clear();
         bound.resize(callee.locals.len());
-        assigned_params_into(callee, assigned);
+        if *assigned_for != Some(callee_id) {
+            assigned_params_into(callee, assigned);
+            *assigned_for = Some(callee_id);
+        }
         for (k, (&p, &arg)) in callee.params.iter().zip(args).enumerate() {
             if let Operand::Local(a) = arg {
                 if !assigned[k] && !bound[p] && func.locals[a].ty == callee.locals[p].ty {
@@ -1099,6 +1110,29 @@ mod tests {
             ["two_a:", "two_a_2:", "two_b:", "two_a_after_two:"],
             "{printed}"
         );
+    }
+
+    /// A parameter is read in place of its argument only in the copies of a callee that never
+    /// assigns it, whichever callee was copied before ([`Binding::assigned_for`]): `bump`
+    /// assigns its parameter, `keep` does not, and `a` is only ever assigned by `f` itself.
+    #[test]
+    fn only_parameters_never_assigned_read_their_arguments() {
+        let src = "fn keep(x: i64) -> i64 {\nentry:\n    ret x\n}\n\
+                   fn bump(x: i64) -> i64 {\nentry:\n    x = add x, 1\n    ret x\n}\n\
+                   fn f(n: i64) -> i64 {\n    var a: i64\n    var y: i64\nentry:\n    \
+                   a = copy n\n    y = call keep(a)\n    y = call bump(a)\n    \
+                   y = call keep(a)\n    y = call bump(a)\n    ret y\n}\n";
+        let mut module = poolopt_ir::parse(src).unwrap();
+        let manager = crate::PassManager::from_names(&["inline"]).unwrap();
+        let report = manager.run(&mut module).unwrap();
+        assert_eq!(report.stats.get("inline", "calls_inlined"), 4);
+        let f = &module.funcs[module.func_by_name("f").unwrap()];
+        let printed = poolopt_ir::print_function(&module, f);
+        let writes_a = printed
+            .lines()
+            .filter(|l| l.trim_start().starts_with("a = "));
+        assert_eq!(writes_a.count(), 1, "{printed}");
+        assert!(printed.contains("bump_x = copy a"), "{printed}");
     }
 
     /// [`asks_for_loops`] is `true` for every call of the repository's programs whose decision

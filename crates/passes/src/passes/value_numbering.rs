@@ -237,16 +237,16 @@ impl extended_blocks::WalkState for State {
 
 impl State {
     fn kill(&mut self, why: impl Fn() -> String, dies: impl Fn(&Avail) -> bool) {
-        let mut gone: Vec<Expr> = Vec::new();
-        let explain = self.explain;
-        self.live.remove_where(dies, |a| {
-            if explain {
-                gone.push(a.expr);
-            }
-        });
-        if let Some(why) = (!gone.is_empty()).then(&why) {
-            for expr in gone {
-                self.remember_killed(expr, why.clone());
+        if !self.explain {
+            // No remark asks what died.
+            self.live.retain(|a| !dies(a));
+        } else {
+            let mut gone: Vec<Expr> = Vec::new();
+            self.live.remove_where(dies, |a| gone.push(a.expr));
+            if let Some(why) = (!gone.is_empty()).then(&why) {
+                for expr in gone {
+                    self.remember_killed(expr, why.clone());
+                }
             }
         }
         self.mentioned = self.live.iter().fold(0, |m, a| m | bits_of(a));
@@ -677,9 +677,20 @@ mod tests {
     /// in full, without [`may_kill`]): whether it changed the function, the function printed,
     /// the remarks and the counters.
     fn number(module: &Module, func: &Function, full: bool) -> (bool, String, Vec<Remark>, Stats) {
+        number_with(module, func, full, true)
+    }
+
+    /// [`number`], collecting remarks or not (`explain`).
+    fn number_with(
+        module: &Module,
+        func: &Function,
+        full: bool,
+        explain: bool,
+    ) -> (bool, String, Vec<Remark>, Stats) {
         let mut func = func.clone();
         let (mut remarks, mut stats) = (Vec::new(), Stats::default());
         let mut cx = PassContext::new(module, &func.name, &mut remarks, &mut stats);
+        cx.set_remarks_enabled(explain);
         cx.set_pass("value-numbering");
         let changed = if full {
             let mut numbered = Numbered::default();
@@ -738,6 +749,15 @@ mod tests {
                     let quick = number(&module, &func, false);
                     let full = number(&module, &func, true);
                     assert_eq!(quick, full, "{} {}", path.display(), func.name);
+                    // Without remarks, kills take another way (`State::kill`).
+                    let quiet = number_with(&module, &func, false, false);
+                    assert_eq!(
+                        (&quiet.0, &quiet.1, &quiet.3),
+                        (&quick.0, &quick.1, &quick.3),
+                        "{} {}",
+                        path.display(),
+                        func.name
+                    );
                     checked += 1;
                     changed += usize::from(quick.0);
                 }
