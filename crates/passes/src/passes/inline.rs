@@ -67,7 +67,7 @@
 //!   ([`crate::unit_budget`]: their original size, or [`HARD_CAP`] if larger); once it is spent,
 //!   every further call is kept, `inline` callees included.
 
-use super::names::{concat, joined, Composed, Names};
+use super::names::{concat, Composed, Joiner, Names};
 use super::simplify_cfg::{merge_blocks, merge_into_only_predecessors, remove_unreachable};
 use crate::analysis::CallGraph;
 use crate::pass::{OptLevel, Pass, PassContext};
@@ -756,6 +756,8 @@ struct CalleeNames {
     locals: Vec<Option<Composed>>,
     /// By the callee's block index.
     blocks: Vec<Option<Composed>>,
+    /// Makes them, from `<callee>_`.
+    joiner: Joiner,
 }
 
 impl CalleeNames {
@@ -765,18 +767,21 @@ impl CalleeNames {
         self.locals.resize_with(callee.locals.len(), || None);
         self.blocks.clear();
         self.blocks.resize_with(callee.blocks.len(), || None);
+        self.joiner.clear();
     }
 
     /// `<callee>_<local>` for the callee's local `l`.
     fn local(&mut self, callee: &Function, l: Local) -> &Composed {
+        let joiner = &mut self.joiner;
         self.locals[l.index()]
-            .get_or_insert_with(|| Composed::new(joined(&callee.name, &callee.locals[l].name)))
+            .get_or_insert_with(|| Composed::new(joiner.join(&callee.name, &callee.locals[l].name)))
     }
 
     /// `<callee>_<block>` for the callee's block `b`.
     fn block(&mut self, callee: &Function, b: Block) -> &Composed {
+        let joiner = &mut self.joiner;
         self.blocks[b.index()]
-            .get_or_insert_with(|| Composed::new(joined(&callee.name, &callee.blocks[b].name)))
+            .get_or_insert_with(|| Composed::new(joiner.join(&callee.name, &callee.blocks[b].name)))
     }
 }
 

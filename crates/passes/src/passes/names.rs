@@ -114,11 +114,12 @@ fn floor_char_boundary(s: &str, at: usize) -> usize {
 /// The longest name held inline: `compact_str` keeps a string of up to its own size in place.
 const INLINE_NAME: usize = std::mem::size_of::<Name>();
 
-/// `base_n`, without the formatting machinery: the digits are written on the stack, and a
-/// name held inline is assembled there whole (`base`, `_`, the digits) and checked as UTF-8
-/// once, instead of being appended to part by part ([`joined`]).
-fn suffixed(base: &str, n: u32) -> Name {
-    let mut digits = [0u8; 10];
+/// `base_n`, without the formatting machinery: `_` and the digits are written on the stack
+/// and, when the name is held inline, appended to a copy of `base` at once (one append of a
+/// short ASCII `str`, where assembling the whole name on the stack would check all of it as
+/// UTF-8 again).
+fn suffixed(base: &Name, n: u32) -> Name {
+    let mut digits = [0u8; 11];
     let mut at = digits.len();
     let mut rest = n;
     loop {
@@ -129,21 +130,46 @@ fn suffixed(base: &str, n: u32) -> Name {
             break;
         }
     }
-    let digits = &digits[at..];
-    let len = base.len() + 1 + digits.len();
-    if len <= INLINE_NAME {
-        let mut buf = [0u8; INLINE_NAME];
-        buf[..base.len()].copy_from_slice(base.as_bytes());
-        buf[base.len()] = b'_';
-        buf[base.len() + 1..len].copy_from_slice(digits);
-        // A `str`, `_` and ASCII digits one after the other are UTF-8.
-        if let Ok(text) = std::str::from_utf8(&buf[..len]) {
-            return Name::from(text);
-        }
+    at -= 1;
+    digits[at] = b'_';
+    // `_` and ASCII digits are UTF-8.
+    let tail = std::str::from_utf8(&digits[at..]).unwrap_or_default();
+    if base.len() + tail.len() <= INLINE_NAME {
+        let mut name = base.clone();
+        name.push_str(tail);
+        return name;
     }
-    // ASCII digits are UTF-8.
-    let digits = std::str::from_utf8(digits).unwrap_or_default();
-    joined(base, digits)
+    joined(base, &tail[1..])
+}
+
+/// The names `a_b` of one `a` and many `b`s (a callee's name and those of its locals and
+/// blocks), as [`joined`] makes them: `a_` is made once, at the first, and each name held
+/// inline is a copy of it with `b` appended, one append instead of three steps.
+#[derive(Clone, Default)]
+pub(crate) struct Joiner {
+    head: Option<Name>,
+}
+
+impl Joiner {
+    /// Forgets `a_`, for another `a`.
+    pub(crate) fn clear(&mut self) {
+        self.head = None;
+    }
+
+    /// `a_b`; `a` must be the same since the last [`Joiner::clear`].
+    pub(crate) fn join(&mut self, a: &str, b: &str) -> Name {
+        if a.len() + 1 + b.len() > INLINE_NAME {
+            return joined(a, b);
+        }
+        let head = self.head.get_or_insert_with(|| joined(a, ""));
+        debug_assert!(
+            head.len() == a.len() + 1 && head.starts_with(a),
+            "{head} for {a}"
+        );
+        let mut name = head.clone();
+        name.push_str(b);
+        name
+    }
 }
 
 impl Names {
@@ -187,7 +213,7 @@ impl Names {
     fn fresh(
         set: &mut FxHashSet<u64>,
         next_suffix: &mut FxHashMap<u64, u32>,
-        base: &str,
+        base: &Name,
         h: u64,
     ) -> Option<Name> {
         debug_assert!(could_be_made(base), "`{base}` could equal a name left out");
@@ -281,10 +307,10 @@ mod tests {
         assert_eq!(&*joined("f", "x"), "f_x");
         assert_eq!(&*concat(&["a", "_after_", "g"]), "a_after_g");
         for n in [0, 2, 9, 10, 99, 100, 12345, u32::MAX] {
-            assert_eq!(&*suffixed("t", n), format!("t_{n}"));
+            assert_eq!(&*suffixed(&Name::from("t"), n), format!("t_{n}"));
         }
         let long = "x".repeat(30);
-        assert_eq!(&*suffixed(&long, 7), format!("{long}_7"));
+        assert_eq!(&*suffixed(&Name::from(&*long), 7), format!("{long}_7"));
         // Around the longest name held inline, and with characters of several bytes.
         for base in [
             "y".repeat(20),
@@ -293,7 +319,7 @@ mod tests {
             "é".repeat(11),
         ] {
             for n in [7, 99, 100, 12345] {
-                assert_eq!(&*suffixed(&base, n), format!("{base}_{n}"));
+                assert_eq!(&*suffixed(&Name::from(&*base), n), format!("{base}_{n}"));
             }
         }
         // As the name joined from the base and the digits (the earlier version), whatever the
@@ -302,7 +328,7 @@ mod tests {
             for base in ["q".repeat(len), "ü".repeat(len / 2)] {
                 for n in [2, 10, 999, u32::MAX] {
                     assert_eq!(
-                        suffixed(&base, n),
+                        suffixed(&Name::from(&*base), n),
                         joined(&base, &n.to_string()),
                         "{base} {n}"
                     );
@@ -315,6 +341,24 @@ mod tests {
             &*concat(&[&long, "_", "_", &exactly]),
             format!("{long}__{exactly}")
         );
+    }
+
+    /// A [`Joiner`] makes what [`joined`] makes, whatever the lengths (held inline, on the
+    /// heap, shortened) and characters, from one `a_` for many `b`s.
+    #[test]
+    fn a_joiner_joins_as_joined_does() {
+        for a_len in 0..70 {
+            for a in ["f".repeat(a_len), "é".repeat(a_len / 2)] {
+                let mut joiner = Joiner::default();
+                for b_len in 0..70 {
+                    for b in ["t".repeat(b_len), "ü".repeat(b_len / 2)] {
+                        assert_eq!(joiner.join(&a, &b), joined(&a, &b), "{a} {b}");
+                    }
+                }
+                joiner.clear();
+                assert_eq!(joiner.join("g", "x"), "g_x");
+            }
+        }
     }
 
     /// A function's names with `_` are taken (a made name equal to one gets the next
