@@ -267,13 +267,22 @@ impl Search {
                 // The edges k.a -> t into the frontier's terms, in one pass over the set: each
                 // term's smallest frontier distance is marked first (a larger one of the same
                 // term could not win a relaxation the smallest one makes).
-                in_frontier.clear();
-                for &(t, d) in frontier.iter() {
-                    in_frontier.lower(t, d);
-                }
-                for k in set.cons {
-                    if let Some(d) = in_frontier.get(k.b) {
-                        relax(dist, k.a, d + k.c as i128, next);
+                // A frontier of one term (the first round's) is compared with directly.
+                if let &[(t, d)] = frontier.as_slice() {
+                    for k in set.cons {
+                        if k.b == t {
+                            relax(dist, k.a, d + k.c as i128, next);
+                        }
+                    }
+                } else {
+                    in_frontier.clear();
+                    for &(t, d) in frontier.iter() {
+                        in_frontier.lower(t, d);
+                    }
+                    for k in set.cons {
+                        if let Some(d) = in_frontier.get(k.b) {
+                            relax(dist, k.a, d + k.c as i128, next);
+                        }
                     }
                 }
                 for &(t, d) in frontier.iter() {
@@ -1267,11 +1276,19 @@ impl FactSet {
             // The kept constraints are moved down in place (each decision reads only `k`,
             // the pair after it, still unmoved, and `old`).
             let mut kept = 0;
+            // Where `k`'s pair is in the old state's constraints (both sorted by pair: one
+            // merge instead of a binary search per constraint).
+            let mut o = 0;
             for at in 0..self.cons.len() {
                 let k = self.cons[at];
+                let key = k.packed_key();
+                while old.cons.get(o).is_some_and(|r| r.packed_key() < key) {
+                    o += 1;
+                }
+                let recorded = old.cons.get(o).filter(|r| r.packed_key() == key);
                 // The old state's recorded offset bounds its shortest path: a smaller one
                 // there already rejects `k` without a search.
-                let keep = if old.recorded(k.a, k.b).is_some_and(|r| r < k.c) {
+                let keep = if recorded.is_some_and(|r| r.c < k.c) {
                     false
                 } else {
                     let more = self.cons.get(at + 1).is_some_and(|n| n.a == k.a);
