@@ -1039,28 +1039,31 @@ impl FactSet {
     /// with every lower bound would make every set at a header quadratic in its terms.
     pub fn close_through_zero(&mut self) {
         let mut pinned: SmallVec<[(Term, i64); INLINE_TERMS]> = SmallVec::new();
-        let upper = |set: &FactSet, t: Term| {
-            set.constraints_from(t)
-                .iter()
-                .find(|u| u.b == Term::ZERO)
-                .map(|u| u.c as i128)
-        };
-        for k in self.constraints_from(Term::ZERO) {
-            // 0 <= t + c, i.e. t >= -c; pinned when t <= -c is recorded too.
-            let t = k.b;
-            if upper(self, t) == Some(-(k.c as i128)) {
-                pinned.push((t, -k.c));
+        // One pass over the upper bounds `t <= 0 + c`, merged with the lower bounds `0 <= t +
+        // c` (the constraints from 0, which come first, sorted by `t`); an upper bound is the
+        // first constraint of its term, as 0 is the smallest term.
+        let lowers_end = self.cons.partition_point(|k| k.a == Term::ZERO);
+        let (lowers, rest) = self.cons.split_at(lowers_end);
+        let mut at = 0;
+        for u in rest.iter().filter(|u| u.b == Term::ZERO) {
+            let t = u.a;
+            while lowers.get(at).is_some_and(|l| l.b < t) {
+                at += 1;
             }
-        }
-        // A length is at least 0 without a recorded bound (`implied_by_length`): pinned at 0
-        // when `len <= 0` is recorded.
-        for k in &self.cons {
-            if k.a.is_len()
-                && k.b == Term::ZERO
-                && k.c == 0
-                && self.recorded(Term::ZERO, k.a).is_none()
-            {
-                pinned.push((k.a, 0));
+            match lowers.get(at).filter(|l| l.b == t) {
+                // 0 <= t + c, i.e. t >= -c; pinned when t <= -c is recorded too.
+                Some(l) => {
+                    if u.c as i128 == -(l.c as i128) {
+                        pinned.push((t, -l.c));
+                    }
+                }
+                // A length is at least 0 without a recorded bound (`implied_by_length`):
+                // pinned at 0 when `len <= 0` is recorded.
+                None => {
+                    if t.is_len() && u.c == 0 {
+                        pinned.push((t, 0));
+                    }
+                }
             }
         }
         if pinned.len() > INLINE_TERMS {
@@ -2288,6 +2291,70 @@ pub(super) mod tests {
         empty.close_through_zero();
         assert_eq!(empty.recorded(lv, lw), Some(0));
         assert_eq!(empty.recorded(lw, lv), Some(0));
+    }
+
+    /// The earlier `close_through_zero`: each lower bound's upper bound found by a search of
+    /// the set, then a second pass for the lengths recorded `<= 0`.
+    fn close_through_zero_as_before(set: &mut FactSet) {
+        let mut pinned: Vec<(Term, i64)> = Vec::new();
+        let upper = |set: &FactSet, t: Term| {
+            set.constraints_from(t)
+                .iter()
+                .find(|u| u.b == Term::ZERO)
+                .map(|u| u.c as i128)
+        };
+        for k in set.constraints_from(Term::ZERO) {
+            let t = k.b;
+            if upper(set, t) == Some(-(k.c as i128)) {
+                pinned.push((t, -k.c));
+            }
+        }
+        for k in &set.cons {
+            if k.a.is_len()
+                && k.b == Term::ZERO
+                && k.c == 0
+                && set.recorded(Term::ZERO, k.a).is_none()
+            {
+                pinned.push((k.a, 0));
+            }
+        }
+        if pinned.len() > INLINE_TERMS {
+            return;
+        }
+        pinned.sort_unstable_by_key(|&(t, _)| t);
+        for (i, &(x, cx)) in pinned.iter().enumerate() {
+            for &(y, cy) in &pinned[i + 1..] {
+                set.add_eq(x, y, cx as i128 - cy as i128);
+            }
+        }
+    }
+
+    /// The one-pass `close_through_zero` relates the terms the earlier two-pass one related,
+    /// on random sets with terms pinned to constants, lengths recorded `<= 0`, and bounds
+    /// that almost pin a term.
+    #[test]
+    fn close_through_zero_pins_what_the_two_pass_version_pins() {
+        let mut rng = Rng(0x510e_527f_ade6_82d1);
+        let mut related = 0;
+        for _ in 0..5000 {
+            let mut set = rng.set(10);
+            for _ in 0..rng.next() % 5 {
+                let t = rng.term();
+                let v = (rng.next() % 7) as i64 - 3;
+                set.add(t, Term::ZERO, v);
+                if !rng.next().is_multiple_of(4) {
+                    let off = i64::from(rng.next().is_multiple_of(3));
+                    set.add(Term::ZERO, t, -v + off);
+                }
+            }
+            let mut before = set.clone();
+            close_through_zero_as_before(&mut before);
+            let mut now = set.clone();
+            now.close_through_zero();
+            assert_eq!(now, before, "{set:?}");
+            related += usize::from(now != set);
+        }
+        assert!(related > 500, "{related}");
     }
 
     /// At a loop header at most `INLINE_TERMS` pinned terms are related pairwise: sixteen
