@@ -373,7 +373,7 @@ pub fn lower_function(
                 message: "too many memory flags".to_string(),
             })?,
     };
-    reserve_function(out, &env.sizes);
+    reserve_function(out, &env.sizes, ir);
     let b = FunctionBuilder::new(out, fbc);
     scratch.reset(ir, &env.sizes);
     let mut l = FnLower {

@@ -229,7 +229,10 @@ impl LowerScratch {
 /// value-list pool (the result, argument and block-call lists of its instructions). Cranelift
 /// keeps their storage when the caller clears `out` for the next function, so this allocates
 /// once per module, where growing would reallocate each of them several times.
-pub(crate) fn reserve_function(out: &mut cl::Function, largest: &ModuleSizes) {
+///
+/// It also lengthens the layout's per-instruction and per-block tables to about what `ir`
+/// will need ([`lengthen_layout`]).
+pub(crate) fn reserve_function(out: &mut cl::Function, largest: &ModuleSizes, ir: &Function) {
     let dfg = &mut out.dfg;
     if dfg.num_insts() != 0 || dfg.num_blocks() != 0 {
         return; // not empty: its lists live in the pool
@@ -242,6 +245,33 @@ pub(crate) fn reserve_function(out: &mut cl::Function, largest: &ModuleSizes) {
     if dfg.value_lists.capacity() < pool {
         dfg.value_lists = cl::ValueListPool::with_capacity(pool);
     }
+    // Cranelift instructions per IR instruction or block: 2 to 3 in most functions (more
+    // in short ones full of checks, fewer in long straight runs of stores); Cranelift blocks
+    // per IR block: about 2 (trap edges, slow paths). An entry too many costs writing it
+    // (6 to 14 instructions), one too few its own growth call (45 to 100).
+    let ir_insts = ir.inst_count() + ir.blocks.len();
+    lengthen_layout(&mut out.layout, 3 * ir_insts, 2 * ir.blocks.len());
+}
+
+/// Makes the per-instruction table of the empty layout `layout` at least `insts` entries
+/// long and its per-block table at least `blocks`, all of them unused (as if fresh).
+///
+/// `Layout` keeps one entry per instruction (and per block) in a dense table that
+/// `Function::clear` empties but does not shrink; it grows by one entry, through a call of
+/// its own (~45 instructions), for every instruction appended after that, which was a
+/// twentieth of the lowering's count. Cranelift offers no way to size it, but appending one
+/// instruction (not even created in the function) to one block and taking both out again
+/// grows each table to the index used at once and leaves every entry as it was; entries past
+/// the function's real size are merely never used.
+fn lengthen_layout(layout: &mut cl::Layout, insts: usize, blocks: usize) {
+    if insts == 0 || blocks == 0 || layout.entry_block().is_some() {
+        return;
+    }
+    let (inst, block) = (cl::Inst::new(insts - 1), cl::Block::new(blocks - 1));
+    layout.append_block(block);
+    layout.append_inst(inst, block);
+    layout.remove_inst(inst);
+    layout.remove_block(block);
 }
 
 /// Empties `v` and gives it `n` entries `x` (within its storage when it has room).
