@@ -285,3 +285,72 @@ pub(crate) fn refill<K: EntityRef, V: Clone + Default>(map: &mut SecondaryMap<K,
     map.clear();
     map.resize(n);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::lengthen_layout;
+    use crate::test_clif::{frontend, signature};
+    use cranelift_codegen::ir::{self as cl, types, InstBuilder};
+    use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+
+    /// Builds a small function with a branch and a cold block into the empty `func`.
+    fn build(func: &mut cl::Function) -> String {
+        func.signature = signature();
+        let mut fbc = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(func, &mut fbc);
+        let (entry, then, other) = (b.create_block(), b.create_block(), b.create_block());
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let x = b.block_params(entry)[0];
+        b.ins().brif(x, then, &[], other, &[]);
+        b.switch_to_block(then);
+        let one = b.ins().iconst(types::I64, 1);
+        let y = b.ins().iadd(x, one);
+        b.ins().return_(&[y]);
+        b.switch_to_block(other);
+        b.set_cold_block(other);
+        b.ins().return_(&[x]);
+        b.seal_all_blocks();
+        b.finalize(frontend());
+        func.display().to_string()
+    }
+
+    #[test]
+    fn a_lengthened_layout_is_an_empty_one_with_room() {
+        let mut layout = cl::Layout::new();
+        lengthen_layout(&mut layout, 50, 10);
+        assert!(layout.block_capacity() >= 10);
+        assert!(layout.entry_block().is_none());
+        assert_eq!(layout.blocks().count(), 0);
+        // Every entry as in a fresh layout (equality ignores entries left at their default).
+        assert_eq!(layout, cl::Layout::new());
+        // A layout that is not empty is left alone.
+        let mut func = cl::Function::new();
+        let text = build(&mut func);
+        let before = func.layout.clone();
+        lengthen_layout(&mut func.layout, 50, 10);
+        assert_eq!(func.layout, before);
+        assert_eq!(func.display().to_string(), text);
+    }
+
+    #[test]
+    fn a_function_laid_out_in_a_lengthened_layout_is_the_same() {
+        let mut fresh = cl::Function::new();
+        let expected = build(&mut fresh);
+        // Longer and shorter than the function needs (4 instructions, 3 blocks), and exactly
+        // as long; in a new function and in one cleared after another.
+        for (insts, blocks) in [(100, 20), (2, 1), (4, 3), (3, 2)] {
+            let mut func = cl::Function::new();
+            for _ in 0..2 {
+                func.clear();
+                lengthen_layout(&mut func.layout, insts, blocks);
+                let text = build(&mut func);
+                assert_eq!(
+                    text, expected,
+                    "lengthened to {insts} insts, {blocks} blocks"
+                );
+                assert_eq!(func.layout, fresh.layout);
+            }
+        }
+    }
+}
