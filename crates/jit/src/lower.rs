@@ -2399,10 +2399,10 @@ impl FnLower<'_, '_, '_, '_> {
         let wide = if abi::scalar_cl(fty) == types::I64 {
             v
         } else {
-            s.b.ins().uextend(types::I64, v)
+            s.ins().uextend(types::I64, v)
         };
         if off > 0 {
-            s.b.ins().ishl_imm_u(wide, i64::from(8 * off))
+            s.ins().ishl_imm_u(wide, i64::from(8 * off))
         } else {
             wide
         }
