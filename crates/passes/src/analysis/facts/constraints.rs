@@ -974,10 +974,20 @@ impl FactSet {
 
     /// Removes term `t`, first composing every pair of constraints through it (sound: the
     /// composed constraints held while `t` had its old value, and do not mention `t`).
+    ///
+    /// The scan for the first constraint about `t` is inlined into the callers: many terms
+    /// they eliminate have none (a destination's old value, a dead temporary), and then the
+    /// scan is all there is to do.
+    #[inline]
     pub fn eliminate(&mut self, t: Term) {
-        let Some(first) = self.cons.iter().position(|k| k.mentions(t)) else {
-            return;
-        };
+        if let Some(first) = self.cons.iter().position(|k| k.mentions(t)) {
+            self.eliminate_from(t, first);
+        }
+    }
+
+    /// [`FactSet::eliminate`] of `t`, whose first constraint is at `first`.
+    #[inline(never)]
+    fn eliminate_from(&mut self, t: Term, first: usize) {
         let mut ins = ConstraintBuf::new();
         let mut outs = ConstraintBuf::new();
         // One pass from the first constraint that goes: what goes is gathered (and logged) as
@@ -1085,6 +1095,34 @@ impl FactSet {
             self.eliminate(Term::value(l));
             self.eliminate(Term::len(l));
         }
+        self.remove_cmps_where(|f| f.mentions(l));
+        if !self.quotients.is_empty() {
+            self.quotients.retain(|q| !q.mentions(l));
+        }
+    }
+
+    /// [`FactSet::kill_local`] for a local of which only the term `t` can be in a constraint:
+    /// a value term is only ever made for an `i64` local and a length only for a vec local,
+    /// so the caller, knowing the local's type, names the one term. It is eliminated and the
+    /// compares and quotients that mention the local are dropped, as `kill_local` does,
+    /// without the scans for the other term (one to find the local, one more when it has
+    /// constraints).
+    pub fn kill_term(&mut self, t: Term) {
+        let Some(l) = t.local() else {
+            return;
+        };
+        debug_assert!(
+            {
+                let other = if t.is_len() {
+                    Term::value(l)
+                } else {
+                    Term::len(l)
+                };
+                !self.cons.iter().any(|k| k.mentions(other))
+            },
+            "a constraint about the other term of a local"
+        );
+        self.eliminate(t);
         self.remove_cmps_where(|f| f.mentions(l));
         if !self.quotients.is_empty() {
             self.quotients.retain(|q| !q.mentions(l));
