@@ -950,11 +950,19 @@ impl FactSet {
     }
 
     /// Removes the compares `kill` selects, logging each.
+    ///
+    /// Most calls remove nothing: the scan that finds so is inlined into the callers, the
+    /// removal is not.
+    #[inline]
     fn remove_cmps_where(&mut self, kill: impl Fn(&CmpFact) -> bool) {
-        // Most calls remove nothing: no pass over the vector then.
-        if !self.cmps.iter().any(&kill) {
-            return;
+        if self.cmps.iter().any(&kill) {
+            self.remove_some_cmps_where(kill);
         }
+    }
+
+    /// [`FactSet::remove_cmps_where`] once a compare to remove is known to be there.
+    #[inline(never)]
+    fn remove_some_cmps_where(&mut self, kill: impl Fn(&CmpFact) -> bool) {
         if self.log.is_some() {
             let mut removed = Vec::new();
             self.cmps.retain(|f| {
@@ -1107,6 +1115,7 @@ impl FactSet {
     /// compares and quotients that mention the local are dropped, as `kill_local` does,
     /// without the scans for the other term (one to find the local, one more when it has
     /// constraints).
+    #[inline]
     pub fn kill_term(&mut self, t: Term) {
         let Some(l) = t.local() else {
             return;
