@@ -512,7 +512,7 @@ fn packed_pair(a: Term, b: Term) -> u64 {
 }
 
 /// Sets at most this long are searched by a scan from the start instead of by halving.
-const SCAN_AT_MOST: usize = 16;
+const SCAN_AT_MOST: usize = 8;
 
 /// Where the pair `key` ([`packed_pair`]) is in `cons` (sorted by pair), or where it would go:
 /// what `binary_search_by_key` answers. Most sets hold a few constraints (seven on average
