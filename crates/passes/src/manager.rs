@@ -14,6 +14,7 @@ use poolopt_ir::{
     print_function, verify_function_with, verify_with, EntityRef, FuncId, Function, Module, Type,
     VerifyError, VerifyOptions,
 };
+use std::cell::RefCell;
 use std::time::Duration;
 use thiserror::Error;
 
@@ -258,7 +259,7 @@ impl PassManager {
         // One CFG's storage and one pool of fact sets serve every function in turn.
         let mut storage = Storage::default();
         storage.timings.record_analysis(Analysis::CallGraph, start);
-        let entry_live = EntryLiveCache::default();
+        let entry_live: EntryLiveCache = RefCell::new(vec![None; module.funcs.len()]);
         let mut per_function: Vec<PassReport> = vec![PassReport::default(); module.funcs.len()];
         // The stub standing for the function being optimized; each one's storage serves the
         // next.

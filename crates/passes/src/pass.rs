@@ -7,8 +7,7 @@ use crate::remark::{Remark, RemarkKind, Stats};
 use crate::scratch::ScratchStore;
 use crate::timing::{Analysis, PassTimings, Stopwatch};
 use crate::unit_budget::UnitBudget;
-use poolopt_ir::{Block, FuncId, Function, Loc, Local, Module, Name};
-use rustc_hash::FxHashMap;
+use poolopt_ir::{Block, EntityRef, FuncId, Function, Loc, Local, Module, Name};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -137,8 +136,9 @@ pub struct PassContext<'a> {
 /// Per module run: for each function already optimized, its locals other than parameters that
 /// are live on entry (read before written on some path). The inliner resets them in every copy
 /// of the body; callers are optimized after their callees, so each callee's set is computed
-/// once however many callers inline it.
-pub type EntryLiveCache = RefCell<FxHashMap<FuncId, Rc<[Local]>>>;
+/// once however many callers inline it. A table indexed by function (grown on the first
+/// insertion past its end): a lookup per call site is an index, not a hash and a probe.
+pub type EntryLiveCache = RefCell<Vec<Option<Rc<[Local]>>>>;
 
 impl<'a> PassContext<'a> {
     /// A context for running passes over `function` of `module`.
@@ -205,7 +205,10 @@ impl<'a> PassContext<'a> {
     /// parameters that may be read before they are written: those live on entry. From the
     /// run's cache when the manager provided one.
     pub fn entry_live_locals(&mut self, id: FuncId, callee: &Function) -> Rc<[Local]> {
-        if let Some(hit) = self.entry_live.and_then(|c| c.borrow().get(&id).cloned()) {
+        if let Some(hit) = self
+            .entry_live
+            .and_then(|c| c.borrow().get(id.index()).cloned().flatten())
+        {
             return hit;
         }
         let start = self.stopwatch();
@@ -214,7 +217,11 @@ impl<'a> PassContext<'a> {
         self.give_scratch(scratch);
         self.timings.record_analysis(Analysis::Liveness, start);
         if let Some(cache) = self.entry_live {
-            cache.borrow_mut().insert(id, Rc::clone(&locals));
+            let mut table = cache.borrow_mut();
+            if table.len() <= id.index() {
+                table.resize(id.index() + 1, None);
+            }
+            table[id.index()] = Some(Rc::clone(&locals));
         }
         locals
     }
