@@ -280,6 +280,11 @@ impl Numbering {
     }
 }
 
+/// Past this many words a liveness's storage is shrunk to its sets once its computation no
+/// longer needs the room after them (a copy that costs little beside such a computation, and
+/// frees half the memory of a large function's liveness).
+const SHRINK_SETS_PAST: usize = 1 << 14;
+
 /// Sweeps after which liveness is computed by exploration instead: a loop nest needs about
 /// one sweep per level (a change crosses one back edge per sweep), and each sweep costs the
 /// blocks times their sets, so a nest 1,600 deep took 0.3 s (plain) and 5.5 s (strong) by
@@ -351,11 +356,23 @@ impl Liveness {
 
     /// [`Liveness::empty`] with its sets in `sets` (storage to reuse; its contents are
     /// overwritten).
-    fn empty_in(func: &Function, cfg: &Cfg, mut sets: Vec<u64>) -> Liveness {
+    fn empty_in(func: &Function, cfg: &Cfg, sets: Vec<u64>) -> Liveness {
+        Liveness::empty_with_room(func, cfg, sets, 2)
+    }
+
+    /// [`Liveness::empty_in`] with room in `sets` for `room_sets` sets per block (the two
+    /// of the liveness and any its computation puts after them).
+    fn empty_with_room(
+        func: &Function,
+        cfg: &Cfg,
+        mut sets: Vec<u64>,
+        room_sets: usize,
+    ) -> Liveness {
         let numbering = Numbering::of(func, cfg);
         let w = numbering.bits().div_ceil(64).max(1);
         let nb = func.blocks.len();
         sets.clear();
+        sets.reserve(room_sets.max(2) * nb * w);
         sets.resize(2 * nb * w, 0);
         Liveness {
             words: w,
@@ -399,11 +416,18 @@ impl Liveness {
     /// Liveness by iterative sweeps over the blocks in post-order, or `None` when they have
     /// not reached the fixpoint after `max_sweeps` (`usize::MAX`: sweep until they do).
     pub fn by_sweeps(func: &Function, cfg: &Cfg, max_sweeps: usize) -> Option<Liveness> {
-        let mut live = Liveness::empty(func, cfg);
+        // gen and kill go after the live-in and live-out sets, in their allocation, and are
+        // cut off at the end: an allocation and a free fewer per computation (a function
+        // whose sets are large gives the room back).
+        let mut live = Liveness::empty_with_room(func, cfg, Vec::new(), 4);
         let w = live.words;
         let nb = func.blocks.len();
-        // gen at `[0, nb * w)`, kill after it: one allocation.
-        let mut gen_kill = vec![0u64; 2 * nb * w];
+        live.sets.resize(4 * nb * w, 0);
+        let Liveness {
+            sets, numbering, ..
+        } = &mut live;
+        let numbering = &*numbering;
+        let (in_out, gen_kill) = sets.split_at_mut(2 * nb * w);
         let (gen, kill) = gen_kill.split_at_mut(nb * w);
         let set = |v: &mut [u64], b: usize, g: usize| {
             v[b * w + g / 64] |= 1 << (g % 64);
@@ -414,7 +438,7 @@ impl Liveness {
             // One word per set (at most 64 bits): the block's two words are built in
             // registers and stored once.
             for &blk in cfg.rpo() {
-                let ([g], [k]) = gen_kill_words::<1>(func, &func.blocks[blk], &live.numbering);
+                let ([g], [k]) = gen_kill_words::<1>(func, &func.blocks[blk], numbering);
                 gen[blk.index()] = g;
                 kill[blk.index()] = k;
             }
@@ -422,7 +446,7 @@ impl Liveness {
             // Likewise in two fixed arrays, of which the set's words are stored.
             const N: usize = DENSE_LOCALS / 64;
             for &blk in cfg.rpo() {
-                let (g, k) = gen_kill_words::<N>(func, &func.blocks[blk], &live.numbering);
+                let (g, k) = gen_kill_words::<N>(func, &func.blocks[blk], numbering);
                 let words = blk.index() * w..(blk.index() + 1) * w;
                 gen[words.clone()].copy_from_slice(&g[..w]);
                 kill[words].copy_from_slice(&k[..w]);
@@ -433,13 +457,13 @@ impl Liveness {
                 for &inst in &func.blocks[blk].insts {
                     let kind = &func.insts[inst].kind;
                     kind.for_each_use(|op| {
-                        if let Some(g) = op.as_local().and_then(|l| live.numbering.bit_of(l)) {
+                        if let Some(g) = op.as_local().and_then(|l| numbering.bit_of(l)) {
                             if !has(kill, b, g) {
                                 set(gen, b, g);
                             }
                         }
                     });
-                    if let Some(g) = kind.def().and_then(|d| live.numbering.bit_of(d)) {
+                    if let Some(g) = kind.def().and_then(|d| numbering.bit_of(d)) {
                         set(kill, b, g);
                     }
                 }
@@ -448,7 +472,7 @@ impl Liveness {
                     .as_ref()
                     .and_then(|t| t.used_operand())
                     .and_then(|op| op.as_local())
-                    .and_then(|l| live.numbering.bit_of(l))
+                    .and_then(|l| numbering.bit_of(l))
                 {
                     if !has(kill, b, g) {
                         set(gen, b, g);
@@ -456,7 +480,7 @@ impl Liveness {
                 }
             }
         }
-        let (live_in, live_out) = live.sets.split_at_mut(nb * w);
+        let (live_in, live_out) = in_out.split_at_mut(nb * w);
         // Sweeps in post-order until nothing changes. In the first one, every successor
         // that is not later in reverse post-order (a back edge, a self loop) is noted: without
         // one, each block's successors were final before it, so that sweep reached the
@@ -522,6 +546,10 @@ impl Liveness {
                 break;
             }
             first = false;
+        }
+        live.sets.truncate(2 * nb * w);
+        if live.sets.capacity() > SHRINK_SETS_PAST {
+            live.sets.shrink_to_fit();
         }
         Some(live)
     }
