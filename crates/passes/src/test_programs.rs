@@ -52,3 +52,18 @@ pub(crate) fn functions() -> Vec<Function> {
     assert!(funcs.len() > 200, "{} functions", funcs.len());
     funcs
 }
+
+/// Every function of the repository's programs after the O2 pipeline (the modules it
+/// optimizes without an error): the shapes the passes themselves produce, such as
+/// `.unchecked` accesses and inlined bodies, which few source programs hold. Panics when
+/// fewer than 200 are found.
+pub(crate) fn optimized_functions() -> Vec<Function> {
+    let manager = crate::PassManager::for_level(crate::OptLevel::O2);
+    let funcs: Vec<Function> = modules()
+        .into_iter()
+        .filter_map(|mut m| manager.run(&mut m).ok().map(|_| m))
+        .flat_map(|m| m.funcs.into_iter().map(|(_, f)| f))
+        .collect();
+    assert!(funcs.len() > 200, "{} optimized functions", funcs.len());
+    funcs
+}

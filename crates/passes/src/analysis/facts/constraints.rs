@@ -1732,6 +1732,36 @@ impl Fact {
 pub(super) mod tests {
     use super::*;
 
+    /// Killing a local's term drops the quotients that mention the local, as a dividend or
+    /// as a quotient, as `kill_local` does, and keeps the others (the repository's programs
+    /// rarely hold a quotient when one of its locals is reassigned).
+    #[test]
+    fn killing_a_term_drops_the_quotients_that_mention_its_local() {
+        let l = Local::new;
+        let mut s = FactSet::default();
+        s.add_quotient(QuotientFact {
+            d: l(1),
+            x: l(2),
+            k: 2,
+        });
+        s.add_quotient(QuotientFact {
+            d: l(3),
+            x: l(4),
+            k: 8,
+        });
+        s.add(Term::value(l(2)), Term::ZERO, 100);
+        for killed in [l(1), l(2), l(5)] {
+            let mut by_term = s.clone();
+            by_term.kill_term(Term::value(killed));
+            let mut by_local = s.clone();
+            by_local.kill_local(killed);
+            assert_eq!(by_term, by_local, "{killed:?}");
+            let kept = by_term.quotient_facts();
+            assert_eq!(kept.len(), if killed == l(5) { 2 } else { 1 }, "{killed:?}");
+            assert!(kept.iter().all(|q| q.d != killed && q.x != killed));
+        }
+    }
+
     /// A small deterministic generator (xorshift), also for the transfer rules' tests.
     pub(in crate::analysis::facts) struct Rng(pub(in crate::analysis::facts) u64);
 

@@ -580,15 +580,40 @@ mod tests {
         propagate_as_before(func, on)
     }
 
+    /// The repository's functions as parsed and after the O2 pipeline, and how many of them
+    /// hold an unchecked access (which must be neither a seed nor a deciding block).
+    fn parsed_and_optimized() -> (Vec<Function>, usize) {
+        let mut funcs = crate::test_programs::functions();
+        funcs.extend(crate::test_programs::optimized_functions());
+        let unchecked = funcs
+            .iter()
+            .filter(|f| {
+                f.insts.values().any(|d| match d.kind {
+                    InstKind::VecGet { check, .. }
+                    | InstKind::VecSet { check, .. }
+                    | InstKind::VecPop { check, .. } => !check.is_checked(),
+                    _ => false,
+                })
+            })
+            .count();
+        (funcs, unchecked)
+    }
+
     /// One walk and a search over the links track the locals the earlier walks and sweeps
     /// tracked, for the check passes and for the divisors, on every function of the
-    /// repository's programs, with one work space reused from function to function (and the
-    /// tables of recycled results) as the analyses reuse them.
+    /// repository's programs as parsed and after the O2 pipeline, with one work space reused
+    /// from function to function (and the tables of recycled results) as the analyses reuse
+    /// them.
     #[test]
     fn one_walk_and_a_search_track_what_the_sweeps_tracked() {
         let mut scratch = RelevanceScratch::default();
         let (mut functions, mut propagated, mut divisors) = (0, 0, 0);
-        for func in crate::test_programs::functions() {
+        let (funcs, unchecked) = parsed_and_optimized();
+        assert!(
+            unchecked > 50,
+            "{unchecked} functions with unchecked accesses"
+        );
+        for func in funcs {
             let calls = CallKills::of(&func, None);
             let tracked = Tracked::of_in(&func, &calls, &mut scratch);
             let before = of_as_before(&func, &calls);
@@ -615,13 +640,45 @@ mod tests {
         );
     }
 
+    /// A `len` of a vec that may hold the checked one is tracked only when a branch's compare
+    /// reads it (a guard on possibly the wrong vec, which a kept check's remark names): not
+    /// when the compare's result is only returned.
+    #[test]
+    fn a_len_is_a_guard_only_under_a_branch() {
+        let src = |tail: &str| {
+            format!(
+                "fn f(v: vec<i64>, w: vec<i64>, i: i64) -> bool {{\n\
+                 var x: i64\nvar n: i64\nvar t: bool\n\
+                 entry:\nx = get v[i]\nn = len w\nt = slt n, 5\n{tail}\n}}\n"
+            )
+        };
+        let returned = src("ret t");
+        let branched = src("brif t, yes, no\nyes:\nret t\nno:\nret t");
+        for (text, guard) in [(returned, false), (branched, true)] {
+            let module = poolopt_ir::parse(&text).unwrap();
+            let func = module.funcs.values().next().unwrap();
+            let calls = CallKills::of(func, None);
+            let tracked = Tracked::of(func, &calls);
+            let local = |name| func.local_by_name(name).unwrap();
+            assert!(tracked.local(local("v")) && tracked.local(local("i")));
+            assert_eq!(tracked.local(local("n")), guard, "{text}");
+            assert_eq!(tracked.local(local("w")), guard, "{text}");
+            assert!(calls.may_alias(func, local("v"), local("w")));
+        }
+    }
+
     /// The walk's deciding blocks are those `decides_in` finds, on every reachable block of
-    /// every function of the repository's programs.
+    /// every function of the repository's programs as parsed and after the O2 pipeline.
     #[test]
     fn the_walk_finds_the_blocks_that_decide() {
         let mut scratch = RelevanceScratch::default();
         let (mut blocks, mut deciding) = (0, 0);
-        for func in crate::test_programs::functions() {
+        let (funcs, unchecked) = parsed_and_optimized();
+        assert!(
+            unchecked > 50,
+            "{unchecked} functions with unchecked accesses"
+        );
+        for func in funcs {
             scratch.scan(&func);
             let cfg = crate::analysis::Cfg::compute(&func);
             for &b in cfg.rpo() {
