@@ -596,6 +596,124 @@ impl InstKind {
         }
     }
 
+    /// A copy of the instruction with every local it assigns or reads replaced by `f` of it
+    /// (constants stay): what cloning it and renaming its destination ([`InstKind::def_mut`])
+    /// and its operands ([`InstKind::for_each_use_mut`]) gives, in one match, without the
+    /// clone's match and the two walks (the inliner copies every callee instruction this
+    /// way). A variant added to [`InstKind`] must be added here.
+    pub fn map_locals(&self, mut local: impl FnMut(Local) -> Local) -> InstKind {
+        match *self {
+            InstKind::Copy { dst, src } => InstKind::Copy {
+                dst: local(dst),
+                src: map_operand(&mut local, src),
+            },
+            InstKind::Unary { dst, op, arg } => InstKind::Unary {
+                dst: local(dst),
+                op,
+                arg: map_operand(&mut local, arg),
+            },
+            InstKind::Binary {
+                dst,
+                op,
+                lhs,
+                rhs,
+                check,
+            } => InstKind::Binary {
+                dst: local(dst),
+                op,
+                lhs: map_operand(&mut local, lhs),
+                rhs: map_operand(&mut local, rhs),
+                check,
+            },
+            InstKind::Compare { dst, op, lhs, rhs } => InstKind::Compare {
+                dst: local(dst),
+                op,
+                lhs: map_operand(&mut local, lhs),
+                rhs: map_operand(&mut local, rhs),
+            },
+            InstKind::Cast { dst, op, arg } => InstKind::Cast {
+                dst: local(dst),
+                op,
+                arg: map_operand(&mut local, arg),
+            },
+            InstKind::Make {
+                dst,
+                ty,
+                ref fields,
+            } => InstKind::Make {
+                dst: local(dst),
+                ty,
+                fields: fields
+                    .iter()
+                    .map(|&op| map_operand(&mut local, op))
+                    .collect(),
+            },
+            InstKind::GetField { dst, src, field } => InstKind::GetField {
+                dst: local(dst),
+                src: local(src),
+                field,
+            },
+            InstKind::SetField { dst, field, value } => InstKind::SetField {
+                dst: local(dst),
+                field,
+                value: map_operand(&mut local, value),
+            },
+            InstKind::VecNew { dst, elem } => InstKind::VecNew {
+                dst: local(dst),
+                elem,
+            },
+            InstKind::VecLen { dst, vec } => InstKind::VecLen {
+                dst: local(dst),
+                vec: local(vec),
+            },
+            InstKind::VecPush { vec, value } => InstKind::VecPush {
+                vec: local(vec),
+                value: map_operand(&mut local, value),
+            },
+            InstKind::VecPop { dst, vec, check } => InstKind::VecPop {
+                dst: dst.map(&mut local),
+                vec: local(vec),
+                check,
+            },
+            InstKind::VecGet {
+                dst,
+                vec,
+                index,
+                field,
+                check,
+            } => InstKind::VecGet {
+                dst: local(dst),
+                vec: local(vec),
+                index: map_operand(&mut local, index),
+                field,
+                check,
+            },
+            InstKind::VecSet {
+                vec,
+                index,
+                field,
+                value,
+                check,
+            } => InstKind::VecSet {
+                vec: local(vec),
+                index: map_operand(&mut local, index),
+                field,
+                value: map_operand(&mut local, value),
+                check,
+            },
+            InstKind::VecDrop { vec } => InstKind::VecDrop { vec: local(vec) },
+            InstKind::Call {
+                dst,
+                func,
+                ref args,
+            } => InstKind::Call {
+                dst: dst.map(&mut local),
+                func,
+                args: args.iter().map(|&a| map_operand(&mut local, a)).collect(),
+            },
+        }
+    }
+
     /// Whether the instruction may trap (checked vec operations, division, push growth, drop of
     /// a dropped vec, calls).
     pub fn may_trap(&self) -> bool {
@@ -672,6 +790,14 @@ impl InstKind {
     }
 }
 
+/// `op` with its local, if it has one, replaced by `f` of it.
+fn map_operand(f: &mut impl FnMut(Local) -> Local, op: Operand) -> Operand {
+    match op {
+        Operand::Local(l) => Operand::Local(f(l)),
+        c => c,
+    }
+}
+
 fn rename_local(local: &mut Local, mut f: impl FnMut(&mut Operand)) {
     let mut op = Operand::Local(*local);
     f(&mut op);
@@ -741,6 +867,125 @@ impl Terminator {
             Terminator::BrIf { cond, .. } => Some(cond),
             Terminator::Ret(v) => v.as_mut(),
             _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CastOp, EntityRef, ScalarType};
+
+    /// [`InstKind::map_locals`] gives what cloning an instruction and renaming its
+    /// destination and operands gives, for every kind of instruction.
+    #[test]
+    fn mapping_the_locals_is_cloning_then_renaming() {
+        let map = |l: Local| Local::new(100 + 3 * l.index());
+        let l = Local::new;
+        let (a, b, c) = (
+            Operand::Local(l(1)),
+            Operand::Local(l(2)),
+            Operand::Const(7),
+        );
+        let kinds = [
+            InstKind::Copy { dst: l(0), src: a },
+            InstKind::Unary {
+                dst: l(0),
+                op: UnaryOp::Neg,
+                arg: b,
+            },
+            InstKind::Binary {
+                dst: l(3),
+                op: BinaryOp::Add,
+                lhs: a,
+                rhs: c,
+                check: Check::Unchecked,
+            },
+            InstKind::Compare {
+                dst: l(4),
+                op: CmpOp::Slt,
+                lhs: c,
+                rhs: b,
+            },
+            InstKind::Cast {
+                dst: l(5),
+                op: CastOp::Sext,
+                arg: a,
+            },
+            InstKind::Make {
+                dst: l(6),
+                ty: StructId::new(0),
+                fields: vec![a, c, b],
+            },
+            InstKind::GetField {
+                dst: l(0),
+                src: l(6),
+                field: 2,
+            },
+            InstKind::SetField {
+                dst: l(6),
+                field: 1,
+                value: b,
+            },
+            InstKind::VecNew {
+                dst: l(7),
+                elem: ElemType::Scalar(ScalarType::I64),
+            },
+            InstKind::VecLen {
+                dst: l(0),
+                vec: l(7),
+            },
+            InstKind::VecPush {
+                vec: l(7),
+                value: a,
+            },
+            InstKind::VecPop {
+                dst: Some(l(1)),
+                vec: l(7),
+                check: Check::Checked,
+            },
+            InstKind::VecPop {
+                dst: None,
+                vec: l(7),
+                check: Check::Unchecked,
+            },
+            InstKind::VecGet {
+                dst: l(2),
+                vec: l(7),
+                index: a,
+                field: Some(1),
+                check: Check::Checked,
+            },
+            InstKind::VecSet {
+                vec: l(7),
+                index: c,
+                field: None,
+                value: b,
+                check: Check::Checked,
+            },
+            InstKind::VecDrop { vec: l(7) },
+            InstKind::Call {
+                dst: Some(l(3)),
+                func: FuncId::new(1),
+                args: vec![b, c, a],
+            },
+            InstKind::Call {
+                dst: None,
+                func: FuncId::new(0),
+                args: vec![],
+            },
+        ];
+        for kind in kinds {
+            let mut expected = kind.clone();
+            if let Some(d) = expected.def_mut() {
+                *d = map(*d);
+            }
+            expected.for_each_use_mut(|op| {
+                if let Operand::Local(l) = op {
+                    *l = map(*l);
+                }
+            });
+            assert_eq!(kind.map_locals(map), expected, "{kind:?}");
         }
     }
 }
