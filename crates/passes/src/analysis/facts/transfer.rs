@@ -804,33 +804,43 @@ mod tests {
     use crate::analysis::facts::constraints::tests::Rng;
     use poolopt_ir::EntityRef;
 
+    /// Calls `f` with every instruction of the repository's programs, as parsed and after the
+    /// O2 pipeline, and the facts the analysis has before it.
+    fn replay_every_instruction(
+        mut f: impl FnMut(&Function, &crate::analysis::facts::FactAnalysis, Inst, &FactSet),
+    ) {
+        use crate::analysis::cfg::Cfg;
+        use crate::analysis::facts::FactAnalysis;
+        let mut funcs = crate::test_programs::functions();
+        funcs.extend(crate::test_programs::optimized_functions());
+        for func in funcs {
+            let cfg = Cfg::compute(&func);
+            let fa = FactAnalysis::compute(&func, &cfg);
+            for &b in cfg.rpo() {
+                fa.replay(&func, b, |_, inst, before| f(&func, &fa, inst, before));
+            }
+        }
+    }
+
     /// Where [`untracked_write`] takes the short way, the full rules change the facts the
     /// same way: on every instruction of the repository's programs, from the facts the
     /// analysis has before it (some of them compares the write drops).
     #[test]
     fn an_untracked_write_does_what_the_rules_do() {
-        use crate::analysis::cfg::Cfg;
-        use crate::analysis::facts::FactAnalysis;
         let (mut short, mut dropped) = (0, 0);
-        for func in crate::test_programs::functions() {
-            let cfg = Cfg::compute(&func);
-            let fa = FactAnalysis::compute(&func, &cfg);
-            for &b in cfg.rpo() {
-                fa.replay(&func, b, |_, inst, before| {
-                    let kind = func.inst(inst);
-                    let Some(d) = untracked_write(&func, &fa.tracked, kind) else {
-                        return;
-                    };
-                    let mut quick = before.clone();
-                    quick.kill_untracked_local(d);
-                    let mut full = before.clone();
-                    transfer_rules(&func, &fa.calls, &fa.tracked, kind, &mut full);
-                    assert_eq!(quick, full, "{}: {inst}", func.name);
-                    short += 1;
-                    dropped += usize::from(quick != *before);
-                });
-            }
-        }
+        replay_every_instruction(|func, fa, inst, before| {
+            let kind = func.inst(inst);
+            let Some(d) = untracked_write(func, &fa.tracked, kind) else {
+                return;
+            };
+            let mut quick = before.clone();
+            quick.kill_untracked_local(d);
+            let mut full = before.clone();
+            transfer_rules(func, &fa.calls, &fa.tracked, kind, &mut full);
+            assert_eq!(quick, full, "{}: {inst}", func.name);
+            short += 1;
+            dropped += usize::from(quick != *before);
+        });
         assert!(
             short > 1000 && dropped > 0,
             "{short} short, {dropped} dropping"
@@ -842,30 +852,22 @@ mod tests {
     /// the analysis has before it.
     #[test]
     fn an_untracked_compare_does_what_the_rules_do() {
-        use crate::analysis::cfg::Cfg;
-        use crate::analysis::facts::FactAnalysis;
         let mut short = 0;
-        for func in crate::test_programs::functions() {
-            let cfg = Cfg::compute(&func);
-            let fa = FactAnalysis::compute(&func, &cfg);
-            for &b in cfg.rpo() {
-                fa.replay(&func, b, |_, inst, before| {
-                    let kind = func.inst(inst);
-                    let Some((d, cmp)) = untracked_compare(&func, &fa.tracked, kind) else {
-                        return;
-                    };
-                    let mut quick = before.clone();
-                    quick.kill_untracked_local(d);
-                    if let Some(f) = cmp {
-                        quick.add_cmp(f);
-                    }
-                    let mut full = before.clone();
-                    transfer_rules(&func, &fa.calls, &fa.tracked, kind, &mut full);
-                    assert_eq!(quick, full, "{}: {inst}", func.name);
-                    short += 1;
-                });
+        replay_every_instruction(|func, fa, inst, before| {
+            let kind = func.inst(inst);
+            let Some((d, cmp)) = untracked_compare(func, &fa.tracked, kind) else {
+                return;
+            };
+            let mut quick = before.clone();
+            quick.kill_untracked_local(d);
+            if let Some(f) = cmp {
+                quick.add_cmp(f);
             }
-        }
+            let mut full = before.clone();
+            transfer_rules(func, &fa.calls, &fa.tracked, kind, &mut full);
+            assert_eq!(quick, full, "{}: {inst}", func.name);
+            short += 1;
+        });
         assert!(short > 500, "{short} short");
     }
 
@@ -875,31 +877,23 @@ mod tests {
     /// analysis has before it.
     #[test]
     fn killing_the_destination_s_term_is_killing_the_local() {
-        use crate::analysis::cfg::Cfg;
-        use crate::analysis::facts::FactAnalysis;
         let (mut kills, mut changed) = (0, 0);
-        for func in crate::test_programs::functions() {
-            let cfg = Cfg::compute(&func);
-            let fa = FactAnalysis::compute(&func, &cfg);
-            for &b in cfg.rpo() {
-                fa.replay(&func, b, |_, inst, before| {
-                    let Some(d) = func.inst(inst).def() else {
-                        return;
-                    };
-                    let mut by_term = before.clone();
-                    by_term.kill_term(if is_vec(&func, d) {
-                        Term::len(d)
-                    } else {
-                        Term::value(d)
-                    });
-                    let mut by_local = before.clone();
-                    by_local.kill_local(d);
-                    assert_eq!(by_term, by_local, "{}: {inst}", func.name);
-                    kills += 1;
-                    changed += usize::from(by_term != *before);
-                });
-            }
-        }
+        replay_every_instruction(|func, _, inst, before| {
+            let Some(d) = func.inst(inst).def() else {
+                return;
+            };
+            let mut by_term = before.clone();
+            by_term.kill_term(if is_vec(func, d) {
+                Term::len(d)
+            } else {
+                Term::value(d)
+            });
+            let mut by_local = before.clone();
+            by_local.kill_local(d);
+            assert_eq!(by_term, by_local, "{}: {inst}", func.name);
+            kills += 1;
+            changed += usize::from(by_term != *before);
+        });
         assert!(
             kills > 1000 && changed > 30,
             "{kills} kills, {changed} changed"
