@@ -131,6 +131,12 @@ struct BlockClock {
 }
 
 impl FactAnalysis {
+    /// The analysis of `func` over the locals `tracked` (the driver's entry point).
+    ///
+    /// The demand reads the deciding blocks off the relevance walk kept in
+    /// `pool.driver.setup`, which must therefore be the walk of `func` (`RelevanceScratch::scan`,
+    /// as `FactAnalysis::compute_of` does just before): a stale walk of another function
+    /// would pick the wrong blocks.
     pub(super) fn compute_tracked(
         func: &Function,
         cfg: &Cfg,
