@@ -297,10 +297,16 @@ fn mflags() -> MemFlagsData {
 /// the flags again costs a new table and two hashes per function. The next
 /// [`lower_function`] finds them where interning would put them (the set's first entry).
 pub(crate) fn reusable_mem_flags(func: &mut cl::Function) -> Option<MemFlagsSet> {
-    let (first, second) = (MemFlags::with_number(0)?, MemFlags::with_number(1)?);
+    let second = MemFlags::with_number(1)?;
     let flags = &func.dfg.mem_flags;
-    let only_ours = flags.is_valid(first) && flags[first] == mflags() && !flags.is_valid(second);
+    let only_ours = ours_first(flags).is_some() && !flags.is_valid(second);
     only_ours.then(|| std::mem::replace(&mut func.dfg.mem_flags, MemFlagsSet::new()))
+}
+
+/// The set's first entry, when it holds the lowering's flags ([`mflags`]).
+fn ours_first(flags: &MemFlagsSet) -> Option<MemFlags> {
+    let first = MemFlags::with_number(0)?;
+    (flags.is_valid(first) && flags[first] == mflags()).then_some(first)
 }
 
 /// Masks `c` to the width of `ty` after wrapping it, as Cranelift's `iconst` requires.
@@ -358,13 +364,9 @@ pub fn lower_function(
     out.signature = env.signature(fid);
     out.name = cl::UserFuncName::user(0, env.ir_func_index.get(fid.index()).copied().unwrap_or(0));
     // Already the first entry when the caller kept the set ([`reusable_mem_flags`]).
-    let notrap = match MemFlags::with_number(0) {
-        Some(first)
-            if out.dfg.mem_flags.is_valid(first) && out.dfg.mem_flags[first] == mflags() =>
-        {
-            first
-        }
-        _ => out
+    let notrap = match ours_first(&out.dfg.mem_flags) {
+        Some(first) => first,
+        None => out
             .dfg
             .mem_flags
             .insert(mflags())
