@@ -44,8 +44,8 @@
 use super::block_states::{self, BlockStates, Side};
 use super::demand::{decides_in, demanded_blocks, FactDemand};
 use super::{
-    block_deaths, live_edge_facts_into, step_block, CallKills, FactAnalysis, FactLimits,
-    FactQueries, FactSet, FactSetPool, GaveUp, RelevanceScratch, Tracked,
+    block_deaths, edge_keeps_out, live_edge_facts_into, step_block, CallKills, FactAnalysis,
+    FactLimits, FactQueries, FactSet, FactSetPool, GaveUp, RelevanceScratch, Tracked,
 };
 use crate::analysis::cfg::Cfg;
 use crate::analysis::liveness::{LiveWalk, Liveness};
@@ -332,10 +332,18 @@ impl Fixpoint<'_> {
             let Some(out) = fa.states.get(p, Side::Exit) else {
                 continue; // unreachable or not yet visited: top
             };
-            if built {
+            // An edge that adds and removes nothing (a jump, nothing dying) is the stored
+            // out-state itself: met with as it is, or copied once as the first edge.
+            let as_is = edge_keeps_out(func, p, out, live_in);
+            if built && as_is {
+                questions += self.work.meet_with(out) as u64;
+            } else if built {
                 let edge = &mut self.edge_scratch;
                 live_edge_facts_into(func, &fa.tracked, (p, b), out, live_in, edge);
                 questions += self.work.meet_with(self.edge_scratch.view()) as u64;
+            } else if as_is {
+                self.work.copy_from(out);
+                built = true;
             } else {
                 live_edge_facts_into(func, &fa.tracked, (p, b), out, live_in, &mut self.work);
                 built = true;

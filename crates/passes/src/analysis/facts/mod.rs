@@ -69,7 +69,7 @@ use super::effects::CallEffects;
 use super::liveness::{LiveSet, LiveWalk, Liveness};
 use block_states::{BlockStates, Side};
 use poolopt_ir::Local;
-use poolopt_ir::{Block, Function, Inst, InstKind, Operand, SecondaryMap, Type};
+use poolopt_ir::{Block, Function, Inst, InstKind, Operand, SecondaryMap, Terminator, Type};
 use relevance::{RelevanceScratch, Tracked};
 use smallvec::SmallVec;
 use transfer::{edge_extra, transfer_with, Gen};
@@ -104,6 +104,13 @@ fn drop_dead(s: &mut FactSet, live: LiveSet<'_>) {
         check(k.b);
     }
     if dying.is_empty() {
+        return;
+    }
+    // Without compares no dead local is kept for one: every one goes.
+    if s.compares().is_empty() {
+        for l in dying {
+            s.forget_local(l);
+        }
         return;
     }
     let mut operands: SmallVec<[Local; 8]> = SmallVec::new();
@@ -159,6 +166,35 @@ fn live_edge_facts_into(
     s.copy_keeping_cmps(out, |f| live.contains(f.c));
     add_branch_facts(func, tracked, from, to, out, s);
     drop_dead(s, live);
+}
+
+/// Whether the facts on the edge `from → to` ([`live_edge_facts_into`]) are `out` itself,
+/// `live` being what is live on entry to `to`: `from` does not branch two ways (the edge adds
+/// nothing: [`edge_extra`] returns at once), and every local a compare is held by, a
+/// quotient mentions or a constraint's value term is about is live (the edge removes nothing:
+/// the copy keeps every compare, [`drop_dead`] finds nothing dying). That is the usual edge of
+/// a jump into a loop header or a join; the driver then reads the stored out-state as it is
+/// instead of building a copy of it.
+fn edge_keeps_out(func: &Function, from: Block, out: FactView<'_>, live: LiveSet<'_>) -> bool {
+    let branches = matches!(
+        func.terminator(from),
+        Some(Terminator::BrIf { cond: Operand::Local(_), then_block, else_block })
+            if then_block != else_block
+    );
+    let live_value = |t: Term| match t.kind() {
+        TermKind::Value(l) => live.contains(l),
+        _ => true,
+    };
+    !branches
+        && out.compares().iter().all(|f| live.contains(f.c))
+        && out
+            .quotient_facts()
+            .iter()
+            .all(|q| live.contains(q.d) && live.contains(q.x))
+        && out
+            .constraints()
+            .iter()
+            .all(|k| live_value(k.a) && live_value(k.b))
 }
 
 /// Adds to `s` what the branch condition of `from` says on the edge to `to` (`out`: the
@@ -854,6 +890,46 @@ mod tests {
             edges > 1000 && changed > 100,
             "{edges} edges, {changed} changed"
         );
+    }
+
+    /// Wherever `edge_keeps_out` says an edge is the out-state as it is, the edge's facts
+    /// built in full are exactly that out-state, on every edge of the repository's programs,
+    /// as written and after the O2 pipeline; and it says so of many edges.
+    #[test]
+    fn edges_kept_as_is_are_the_edge_facts() {
+        let (mut edges, mut as_is) = (0, 0);
+        for func in programs()
+            .into_iter()
+            .chain(crate::test_programs::optimized_functions())
+        {
+            let cfg = Cfg::compute(&func);
+            let live = Liveness::compute(&func, &cfg);
+            let fa = FactAnalysis::compute_with(&func, &cfg, &live);
+            for &p in cfg.rpo() {
+                let Some(out) = fa.block_out(p) else {
+                    continue;
+                };
+                for &b in cfg.succs(p) {
+                    edges += 1;
+                    if !edge_keeps_out(&func, p, out, live.live_in(b)) {
+                        continue;
+                    }
+                    let mut built = FactSet::new();
+                    let edge = (p, b);
+                    live_edge_facts_into(
+                        &func,
+                        &fa.tracked,
+                        edge,
+                        out,
+                        live.live_in(b),
+                        &mut built,
+                    );
+                    assert_eq!(built.view(), out, "{} {p} -> {b}", func.name);
+                    as_is += 1;
+                }
+            }
+        }
+        assert!(edges > 1000 && as_is > 300, "{edges} edges, {as_is} as is");
     }
 
     /// An analysis of the blocks that reach a check lists the deaths of every block it
