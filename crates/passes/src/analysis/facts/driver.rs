@@ -12,12 +12,18 @@
 //!
 //! **One evaluation** of block `b`: the facts of each edge into it (the predecessor's
 //! out-state and what the branch condition says), minus the facts about locals dead on entry
-//! to `b`, met over the edges (a pair of terms keeps the weaker offset); at a loop header (a
-//! predecessor not before it in the reverse post-order) relations implied by constant bounds
-//! are made explicit and the new in-state is widened against the old one (an offset that grew
-//! is dropped; past `strict_after` visits only directly recorded pairs stay, so the pairs
-//! only shrink and every cycle, which passes through a header, settles). If the in-state is
-//! unchanged nothing else is done; otherwise each instruction's transfer gives the out-state.
+//! to `b`, met over the edges (a pair of terms keeps the weaker offset). An edge from a block
+//! that does not branch two ways, whose out-state mentions no local dead on entry to `b`, is
+//! that out-state as it is (`edge_keeps_out`): the jumps into loop headers and joins, half
+//! the edges of slot_pool_8's O2 analyses (90 of 179). Such an edge is read in place, met
+//! with or copied once, instead of being copied, given its (no) branch facts and scanned
+//! again for what dies; on slot_pool_8 at O2 that saved ~21 K instructions of ~820 K in
+//! `bounds-check-elim`. At a loop header (a predecessor not before it in the reverse
+//! post-order) relations implied by constant bounds are made explicit and the new in-state is
+//! widened against the old one (an offset that grew is dropped; past `strict_after` visits
+//! only directly recorded pairs stay, so the pairs only shrink and every cycle, which passes
+//! through a header, settles). If the in-state is unchanged nothing else is done; otherwise
+//! each instruction's transfer gives the out-state.
 //!
 //! **Soundness** does not depend on the order: the result is a post-fixpoint of the same
 //! equations (each block's in-state is the meet of its edges' facts, widened at headers,
