@@ -58,56 +58,89 @@ pub fn is_recursive(module: &Module, fid: FuncId) -> bool {
 /// components come out in reverse topological order: every component after all the
 /// components it reaches (callees before callers).
 pub fn strongly_connected_components(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    const NONE: usize = usize::MAX;
-    let n = succ.len();
-    let mut index = vec![NONE; n];
-    let mut low = vec![0usize; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
-    let mut next_index = 0;
     let mut out = Vec::new();
+    for_each_component(
+        succ.len(),
+        |v, k| succ[v].get(k).copied(),
+        |scc| out.push(scc.to_vec()),
+    );
+    out
+}
+
+/// The components of [`strongly_connected_components`], in the same order and each with its
+/// members in the same order, handed to `emit` one at a time from the search's own stack:
+/// nothing is allocated per component or per node's successor list. `succ(v, k)` is the
+/// `k`-th successor of node `v` (`None` past the last), so a caller keeps its edges in
+/// whatever form it has them (the pass manager's call graph: one flat list). The search's
+/// work space is three vectors of at most `n` entries each.
+pub fn for_each_component(
+    n: usize,
+    succ: impl Fn(usize, usize) -> Option<usize>,
+    mut emit: impl FnMut(&[usize]),
+) {
+    /// Per node: discovery number (`NONE`: not visited yet), the smallest discovery number
+    /// reachable through the search tree and one edge back, and whether it is on the stack.
+    #[derive(Copy, Clone)]
+    struct Visit {
+        index: usize,
+        low: usize,
+        on_stack: bool,
+    }
+    const NONE: usize = usize::MAX;
+    let mut visit = vec![
+        Visit {
+            index: NONE,
+            low: 0,
+            on_stack: false,
+        };
+        n
+    ];
+    let mut stack: Vec<usize> = Vec::with_capacity(n);
+    let mut next_index = 0;
     // (node, position in its successor list)
-    let mut work: Vec<(usize, usize)> = Vec::new();
+    let mut work: Vec<(usize, usize)> = Vec::with_capacity(n);
     for root in 0..n {
-        if index[root] != NONE {
+        if visit[root].index != NONE {
             continue;
         }
         work.push((root, 0));
         while let Some(&mut (v, ref mut pos)) = work.last_mut() {
-            if *pos == 0 && index[v] == NONE {
-                index[v] = next_index;
-                low[v] = next_index;
+            if *pos == 0 && visit[v].index == NONE {
+                visit[v] = Visit {
+                    index: next_index,
+                    low: next_index,
+                    on_stack: true,
+                };
                 next_index += 1;
                 stack.push(v);
-                on_stack[v] = true;
             }
-            if let Some(&w) = succ[v].get(*pos) {
+            if let Some(w) = succ(v, *pos) {
                 *pos += 1;
-                if index[w] == NONE {
+                if visit[w].index == NONE {
                     work.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
+                } else if visit[w].on_stack {
+                    visit[v].low = visit[v].low.min(visit[w].index);
                 }
                 continue;
             }
             work.pop();
             if let Some(&(parent, _)) = work.last() {
-                low[parent] = low[parent].min(low[v]);
+                visit[parent].low = visit[parent].low.min(visit[v].low);
             }
-            if low[v] == index[v] {
-                let mut scc = Vec::new();
-                while let Some(w) = stack.pop() {
-                    on_stack[w] = false;
-                    scc.push(w);
-                    if w == v {
-                        break;
-                    }
+            if visit[v].low == visit[v].index {
+                // The component is the stack's tail from `v` on, emitted in the order the
+                // stack pops it (last pushed first).
+                let from = stack.iter().rposition(|&w| w == v).unwrap_or(0);
+                let members = &mut stack[from..];
+                members.reverse();
+                for &w in members.iter() {
+                    visit[w].on_stack = false;
                 }
-                out.push(scc);
+                emit(members);
+                stack.truncate(from);
             }
         }
     }
-    out
 }
 
 /// Marks the functions reachable through calls from `roots` (the roots included).
@@ -162,6 +195,17 @@ mod tests {
         );
         // A chain has only singletons.
         assert_eq!(sccs(&[&[1], &[2], &[]]), vec![vec![0], vec![1], vec![2]]);
+    }
+
+    #[test]
+    fn components_come_callees_first_with_members_in_pop_order() {
+        // 0 -> 1 -> 2 -> 0, 2 -> 3, 4 alone: the search from 0 closes {3} first, then pops
+        // 2, 1, 0; the pass manager processes functions in exactly this order.
+        let succ: Vec<Vec<usize>> = vec![vec![1], vec![2], vec![0, 3], vec![], vec![]];
+        assert_eq!(
+            strongly_connected_components(&succ),
+            vec![vec![3], vec![2, 1, 0], vec![4]]
+        );
     }
 
     #[test]

@@ -248,7 +248,8 @@ impl PassManager {
         if let Some(wanted) = &wanted {
             call_graph.count_sites_in(wanted);
         }
-        let call_effects = CallEffects::compute(module, &call_graph);
+        // Only the functions being optimized are summarized: a call can only reach those.
+        let call_effects = CallEffects::compute_for(module, &call_graph, wanted.as_ref());
         let unit_size: usize = module
             .funcs
             .iter()
@@ -305,10 +306,11 @@ impl PassManager {
     ) -> Result<(), PassError> {
         let mut remarks = Vec::new();
         let mut stats = Stats::default();
-        let name = func.name.clone();
+        // The function's name, read from its stub in the module (not copied).
+        let name: &str = &module.funcs[id].name;
         let mut failure = None;
         {
-            let mut cx = PassContext::new(module, &name, &mut remarks, &mut stats);
+            let mut cx = PassContext::new(module, name, &mut remarks, &mut stats);
             for cfg in storage.cfgs.drain(..) {
                 cx.return_cfg(cfg);
             }
@@ -351,7 +353,7 @@ impl PassManager {
                         if self.verify_each && !liveness_is_current(func, &mut cx, &live) {
                             failure = Some(PassError::StaleAnalysis {
                                 pass: pass.name(),
-                                function: name.clone(),
+                                function: name.to_string(),
                                 analysis: "liveness",
                             });
                             break;
@@ -363,7 +365,7 @@ impl PassManager {
                     if let Err(errors) = verify_after_pass(cx.module, id, func) {
                         failure = Some(PassError::VerifyFailed {
                             pass: pass.name(),
-                            function: name.clone(),
+                            function: name.to_string(),
                             errors,
                         });
                         break;
@@ -379,7 +381,7 @@ impl PassManager {
                     };
                     report.dumps.push(crate::PassDump {
                         pass: pass.name(),
-                        function: name.clone(),
+                        function: name.to_string(),
                         after,
                         changed,
                         diff,
