@@ -2,13 +2,11 @@
 //! analyses until a pass reports a change, and — outside the passes — verifies after each
 //! pass, records the IR after each pass and a unified diff of what it changed.
 
-use crate::analysis::facts::FactSetPool;
-use crate::analysis::{CallEffects, CallGraph, Cfg, Liveness};
-use crate::pass::{EntryLiveCache, OptLevel, Pass, PassContext};
+use crate::analysis::{CallEffects, CallGraph, Liveness};
+use crate::pass::{ContextStorage, EntryLiveCache, OptLevel, Pass, PassContext};
 use crate::registry;
 use crate::remark::{Remark, Stats};
-use crate::scratch::ScratchStore;
-use crate::timing::{Analysis, PassTimings, Stopwatch};
+use crate::timing::{Analysis, PassTimings, Stopwatch, Timing};
 use crate::unit_budget::UnitBudget;
 use poolopt_ir::{
     print_function, verify_function_with, verify_with, EntityRef, FuncId, Function, Module, Type,
@@ -98,17 +96,6 @@ impl PassReport {
             && self.timings.passes.is_empty()
             && self.timings.analyses.is_empty()
     }
-}
-
-/// Analysis storage handed from one function's context to the next: a CFG's vectors and the
-/// fact sets of dropped analyses; and the run's timings, which each function's context adds
-/// to in turn (per pass and per analysis, so the order of the functions does not matter).
-#[derive(Default)]
-struct Storage {
-    cfgs: Vec<Cfg>,
-    fact_sets: FactSetPool,
-    scratch: ScratchStore,
-    timings: PassTimings,
 }
 
 /// A pipeline of passes plus the manager's debugging switches.
@@ -257,9 +244,15 @@ impl PassManager {
             .map(|(_, f)| f.inst_count())
             .sum();
         let unit_budget = UnitBudget::for_unit(unit_size);
-        // One CFG's storage and one pool of fact sets serve every function in turn.
-        let mut storage = Storage::default();
+        // One CFG's storage, one pool of fact sets and one set of work spaces serve every
+        // function in turn; the timings are kept per pass and per analysis, so the order of
+        // the functions does not matter.
+        let mut storage = ContextStorage::default();
         storage.timings.record_analysis(Analysis::CallGraph, start);
+        // Each pipeline position's runs, changes and time over the whole run, added to the
+        // timings once at the end: recorded by name at every pass run, they cost a lookup and
+        // a hundred instructions each time.
+        let mut pass_runs = vec![Timing::default(); self.passes.len()];
         let entry_live: EntryLiveCache = RefCell::new(vec![None; module.funcs.len()]);
         let mut per_function: Vec<PassReport> = vec![PassReport::default(); module.funcs.len()];
         // The stub standing for the function being optimized; each one's storage serves the
@@ -271,19 +264,25 @@ impl PassManager {
             }
             signature_only_into(&module.funcs[id], &mut stub);
             let mut func = std::mem::replace(&mut module.funcs[id], stub);
-            let result = self.run_function(
+            let result;
+            (result, storage) = self.run_function(
                 module,
                 id,
                 (&call_graph, &call_effects, &entry_live, &unit_budget),
                 &mut func,
                 &mut per_function[id.index()],
-                &mut storage,
+                (storage, &mut pass_runs),
             );
             stub = std::mem::replace(&mut module.funcs[id], func);
             result?;
         }
         for part in per_function {
             report.merge(part);
+        }
+        for (position, (pass, runs)) in self.passes.iter().zip(&pass_runs).enumerate() {
+            if runs.runs > 0 {
+                storage.timings.add_pass_at(position, pass.name(), runs);
+            }
         }
         report.timings = std::mem::take(&mut storage.timings);
         report.stats.sort_by_pass(&self.pass_names());
@@ -302,21 +301,15 @@ impl PassManager {
         ),
         func: &mut Function,
         report: &mut PassReport,
-        storage: &mut Storage,
-    ) -> Result<(), PassError> {
+        (storage, pass_runs): (ContextStorage, &mut [Timing]),
+    ) -> (Result<(), PassError>, ContextStorage) {
         let mut remarks = Vec::new();
         let mut stats = Stats::default();
         // The function's name, read from its stub in the module (not copied).
         let name: &str = &module.funcs[id].name;
         let mut failure = None;
-        {
-            let mut cx = PassContext::new(module, name, &mut remarks, &mut stats);
-            for cfg in storage.cfgs.drain(..) {
-                cx.return_cfg(cfg);
-            }
-            cx.set_fact_pool(std::mem::take(&mut storage.fact_sets));
-            cx.set_scratch_store(std::mem::take(&mut storage.scratch));
-            cx.set_timings(std::mem::take(&mut storage.timings));
+        let storage = {
+            let mut cx = PassContext::with_storage(module, name, &mut remarks, &mut stats, storage);
             cx.set_remarks_enabled(self.remarks);
             cx.set_timing_enabled(self.time_passes);
             cx.set_call_graph(call_graph);
@@ -332,7 +325,10 @@ impl PassManager {
                 let changed = pass.run(func, &mut cx);
                 let elapsed = start.elapsed();
                 report.pass_time += elapsed;
-                cx.record_pass(position, pass.name(), changed, elapsed);
+                let runs = &mut pass_runs[position];
+                runs.runs += 1;
+                runs.changed += u64::from(changed);
+                runs.time += elapsed;
                 if changed {
                     let kept_facts = pass
                         .preserves_facts()
@@ -388,11 +384,8 @@ impl PassManager {
                     });
                 }
             }
-            storage.fact_sets = cx.take_fact_pool();
-            storage.scratch = cx.take_scratch_store();
-            storage.cfgs = cx.take_cfg_storage();
-            storage.timings = cx.take_timings();
-        }
+            cx.into_storage()
+        };
         report.remarks.extend(remarks);
         if report.stats.is_empty() {
             // The function's first counters: moved, not copied.
@@ -400,10 +393,11 @@ impl PassManager {
         } else {
             report.stats.merge(&stats);
         }
-        match failure {
+        let result = match failure {
             Some(e) => Err(e),
             None => Ok(()),
-        }
+        };
+        (result, storage)
     }
 }
 
@@ -518,8 +512,41 @@ pub fn unified_diff(before: &str, after: &str, label: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::signature_only_into;
+    use super::{signature_only_into, PassManager};
     use poolopt_ir::{parse, Function};
+
+    #[test]
+    fn each_pass_is_timed_once_per_function_in_pipeline_order() {
+        let mut module = parse(
+            "fn f(a: i64) -> i64 {\n    var t: i64\nentry:\n    t = copy a\n    ret t\n}\n\
+             fn g(a: i64) -> i64 {\n    var r: i64\nentry:\n    r = call f(a)\n    ret r\n}\n\
+             fn h() {\nentry:\n    ret\n}\n",
+        )
+        .unwrap();
+        // A pass listed twice shares one record, at its first position.
+        let manager = PassManager::from_names(&["copy-prop", "simplify-cfg", "copy-prop"]).unwrap();
+        let report = manager.run(&mut module).unwrap();
+        let runs: Vec<(&str, u64)> = report
+            .timings
+            .passes
+            .iter()
+            .map(|(p, t)| (*p, t.runs))
+            .collect();
+        assert_eq!(runs, [("copy-prop", 6), ("simplify-cfg", 3)]);
+        // `t = copy a; ret t` becomes `ret a` once: one change, in one function.
+        assert_eq!(report.timings.passes[0].1.changed, 1);
+        // Only the functions an entry reaches run the passes.
+        let mut module =
+            parse("fn f() {\nentry:\n    ret\n}\nfn g() {\nentry:\n    call f()\n    ret\n}\n")
+                .unwrap();
+        let root = module.func_by_name("f").unwrap();
+        let report = manager.run_reachable(&mut module, &[root]).unwrap();
+        assert_eq!(
+            report.timings.passes[1],
+            ("simplify-cfg", report.timings.passes[1].1)
+        );
+        assert_eq!(report.timings.passes[1].1.runs, 1);
+    }
 
     #[test]
     fn the_stub_keeps_every_parameter_with_its_type_and_nothing_else() {

@@ -133,6 +133,19 @@ pub struct PassContext<'a> {
     timings: PassTimings,
 }
 
+/// What a context keeps for the next function's ([`PassContext::into_storage`],
+/// [`PassContext::with_storage`]): the storage of dropped CFGs and the emptied shared handle of
+/// a cached one, the fact sets of dropped analyses, the passes' work space, and the run's
+/// timings, which each function's context adds to in turn.
+#[derive(Default)]
+pub(crate) struct ContextStorage {
+    spare_cfgs: Vec<Cfg>,
+    cfg_shell: Option<Rc<Cfg>>,
+    fact_pool: FactSetPool,
+    scratch: ScratchStore,
+    pub(crate) timings: PassTimings,
+}
+
 /// Per module run: for each function already optimized, its locals other than parameters that
 /// are live on entry (read before written on some path). The inliner resets them in every copy
 /// of the body; callers are optimized after their callees, so each callee's set is computed
@@ -148,6 +161,28 @@ impl<'a> PassContext<'a> {
         remarks: &'a mut Vec<Remark>,
         stats: &'a mut Stats,
     ) -> PassContext<'a> {
+        PassContext::with_storage(module, function, remarks, stats, ContextStorage::default())
+    }
+
+    /// A context like [`PassContext::new`] that starts with the storage an earlier function's
+    /// context left ([`PassContext::into_storage`]): the pass manager's way from one function
+    /// to the next. The storage is moved in and out whole, once each: taken and set field by
+    /// field, each field's empty stand-in was made and dropped twice per function (the fact
+    /// pool's dozens of vectors at every drop).
+    pub(crate) fn with_storage(
+        module: &'a Module,
+        function: &str,
+        remarks: &'a mut Vec<Remark>,
+        stats: &'a mut Stats,
+        storage: ContextStorage,
+    ) -> PassContext<'a> {
+        let ContextStorage {
+            spare_cfgs,
+            cfg_shell,
+            fact_pool,
+            scratch,
+            timings,
+        } = storage;
         PassContext {
             module,
             pass: "",
@@ -156,20 +191,34 @@ impl<'a> PassContext<'a> {
             stats_from: stats.len(),
             stats,
             cfg: None,
-            spare_cfgs: Vec::new(),
-            cfg_shell: None,
+            spare_cfgs,
+            cfg_shell,
             domtree: None,
             liveness: None,
             facts: None,
-            fact_pool: FactSetPool::default(),
-            scratch: ScratchStore::default(),
+            fact_pool,
+            scratch,
             remarks_enabled: true,
             timing_enabled: false,
             call_graph: None,
             unit_budget: None,
             call_effects: None,
             entry_live: None,
-            timings: PassTimings::default(),
+            timings,
+        }
+    }
+
+    /// The storage this context keeps for the next function's
+    /// ([`PassContext::with_storage`]); the cached analyses are dropped first, their storage
+    /// kept.
+    pub(crate) fn into_storage(mut self) -> ContextStorage {
+        self.invalidate();
+        ContextStorage {
+            spare_cfgs: self.spare_cfgs,
+            cfg_shell: self.cfg_shell,
+            fact_pool: self.fact_pool,
+            scratch: self.scratch,
+            timings: self.timings,
         }
     }
 
@@ -315,17 +364,6 @@ impl<'a> PassContext<'a> {
     /// Keeps a pass's work space for its next function (`crate::scratch`).
     pub fn give_scratch<T: 'static>(&mut self, value: T) {
         self.scratch.give(value);
-    }
-
-    /// The passes' kept work space, for the next function's context
-    /// ([`PassContext::set_scratch_store`] there).
-    pub(crate) fn take_scratch_store(&mut self) -> ScratchStore {
-        std::mem::take(&mut self.scratch)
-    }
-
-    /// Gives this context the passes' work space (from [`PassContext::take_scratch_store`]).
-    pub(crate) fn set_scratch_store(&mut self, store: ScratchStore) {
-        self.scratch = store;
     }
 
     /// Drops the CFG and what depends on it (dominators, liveness) but keeps the fact

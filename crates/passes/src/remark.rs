@@ -105,11 +105,17 @@ impl Stats {
     pub fn sort_by_pass(&mut self, passes: &[&str]) {
         // Each counter's rank once (not once per comparison), then a sort by (rank, position):
         // the stable order, without comparing names in the sort.
-        let rank = |p: &str| {
-            passes
+        // Consecutive counters are mostly a single pass's: its rank is tried first.
+        let mut last = 0;
+        let mut rank = |p: &str| {
+            if passes.get(last).is_some_and(|q| same_name(q, p)) {
+                return last;
+            }
+            last = passes
                 .iter()
                 .position(|q| same_name(q, p))
-                .unwrap_or(passes.len())
+                .unwrap_or(passes.len());
+            last
         };
         let mut keyed: Vec<(usize, usize)> = self
             .entries

@@ -114,14 +114,20 @@ impl PassTimings {
             changed: u64::from(changed),
             time,
         };
+        self.add_pass_at(position, pass, &t);
+    }
+
+    /// Adds `t` (any number of runs) to the record of `pass`, at position `position` of the
+    /// pipeline, as [`PassTimings::record_pass_at`] adds one run.
+    pub fn add_pass_at(&mut self, position: usize, pass: &'static str, t: &Timing) {
         match find_from(&self.passes, position, |(p, _)| same_name(p, pass)) {
-            Some(at) => self.passes[at].1.add(&t),
+            Some(at) => self.passes[at].1.add(t),
             None => {
                 // Room for a whole pipeline at once (O2 has 14 passes), not four growths.
                 if self.passes.capacity() == 0 {
                     self.passes.reserve(16);
                 }
-                self.passes.push((pass, t))
+                self.passes.push((pass, *t))
             }
         }
     }

@@ -87,6 +87,22 @@ pub(crate) fn substitute_term(
     0
 }
 
+/// The pass's tables, kept from one function to the next (`crate::scratch`): made afresh for
+/// each function, they were its only allocations.
+#[derive(Default)]
+struct Scratch {
+    /// The copies active at the current point of a block.
+    active: HashMap<Local, Active>,
+    /// Reverse index: `(x, d)` for the copies `d = copy x` made active, in order (some may
+    /// have ended since).
+    readers: Vec<(Local, Local)>,
+    /// The copies of a block that ended, for its remarks.
+    finished: Vec<(Local, Active)>,
+    /// The operands of a rewritten instruction before and after (remarks only).
+    olds: Vec<Operand>,
+    news: Vec<Operand>,
+}
+
 /// One active copy `d = copy x`: where it is and how many reads it rewrote.
 #[derive(Clone, Copy)]
 struct Active {
@@ -110,18 +126,24 @@ impl Pass for CopyProp {
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         let mut changed = false;
-        // Reused across blocks (cleared at each block's start).
-        let mut active: HashMap<Local, Active> = HashMap::default();
-        // Reverse index: `(x, d)` for the copies `d = copy x` made active, in order (some
-        // may have ended since).
-        let mut readers: Vec<(Local, Local)> = Vec::new();
-        let mut finished: Vec<(Local, Active)> = Vec::new();
+        // Reused across blocks (cleared at each block's start) and functions; taken at the
+        // first block with a copy (a function without one takes nothing).
+        let mut scratch: Option<Scratch> = None;
+        // How many reads each copy rewrote is told only in remarks: not counted without them.
+        let count_uses = cx.remarks_enabled();
         for at_block in 0..func.layout.len() {
             let block = func.layout[at_block];
             // Without a `copy` nothing becomes active: nothing to substitute or report.
             if !has_copy(func, block) {
                 continue;
             }
+            let Scratch {
+                active,
+                readers,
+                finished,
+                olds,
+                news,
+            } = scratch.get_or_insert_with(|| cx.take_scratch());
             active.clear();
             readers.clear();
             finished.clear();
@@ -136,24 +158,26 @@ impl Pass for CopyProp {
                 if !reads_active {
                     let kind = &func.insts[inst].kind;
                     if let Some(def) = kind.def() {
-                        kill(def, &mut active, &mut readers, &mut finished);
+                        kill(def, active, readers, finished);
                     }
-                    record_copy(func, inst, &mut active, &mut readers);
+                    record_copy(func, inst, active, readers);
                     continue;
                 }
                 let mut kind = func.insts[inst].kind.clone();
                 let n = substitute_inst(&mut kind, &mut |l| active.get(&l).map(|a| a.src));
                 if n > 0 {
-                    count_replaced(&func.insts[inst].kind, &kind, &mut active);
+                    if count_uses {
+                        count_replaced(&func.insts[inst].kind, &kind, active, (olds, news));
+                    }
                     func.insts[inst].kind = kind;
                     changed = true;
                     cx.stat("copies_propagated", n as u64);
                 }
                 let kind = &func.insts[inst].kind;
                 if let Some(def) = kind.def() {
-                    kill(def, &mut active, &mut readers, &mut finished);
+                    kill(def, active, readers, finished);
                 }
-                record_copy(func, inst, &mut active, &mut readers);
+                record_copy(func, inst, active, readers);
             }
             if let Some(mut term) = func.blocks[block].terminator.take() {
                 let old = term.used_operand();
@@ -175,7 +199,7 @@ impl Pass for CopyProp {
                 continue;
             }
             finished.sort_by_key(|(_, a)| a.loc);
-            for &(d, a) in &finished {
+            for &(d, a) in finished.iter() {
                 if a.uses > 0 {
                     let msg = || {
                         format!(
@@ -191,6 +215,9 @@ impl Pass for CopyProp {
                     cx.applied_with(func, block, a.loc, msg);
                 }
             }
+        }
+        if let Some(scratch) = scratch {
+            cx.give_scratch(scratch);
         }
         changed
     }
@@ -224,13 +251,21 @@ fn record_copy(
     }
 }
 
-/// Credits each replaced operand of `old` (now different in `new`) to its active copy.
-fn count_replaced(old: &InstKind, new: &InstKind, active: &mut HashMap<Local, Active>) {
-    let mut olds = Vec::new();
-    old.clone().for_each_use_mut(|op| olds.push(*op));
-    let mut news = Vec::new();
-    new.clone().for_each_use_mut(|op| news.push(*op));
-    for (o, n) in olds.iter().zip(&news) {
+/// Credits each replaced operand of `old` (now different in `new`) to its active copy
+/// (`olds` and `news` are work space). The operands are read in place: both instructions are
+/// walked the same way, so position `k` of one is position `k` of the other (a `setfield`'s
+/// struct, read first, is never substituted).
+fn count_replaced(
+    old: &InstKind,
+    new: &InstKind,
+    active: &mut HashMap<Local, Active>,
+    (olds, news): (&mut Vec<Operand>, &mut Vec<Operand>),
+) {
+    olds.clear();
+    old.for_each_use(|op| olds.push(op));
+    news.clear();
+    new.for_each_use(|op| news.push(op));
+    for (o, n) in olds.iter().zip(news.iter()) {
         if let (Operand::Local(l), true) = (*o, o != n) {
             if let Some(a) = active.get_mut(&l) {
                 a.uses += 1;
