@@ -124,6 +124,8 @@ pub struct PassContext<'a> {
     /// The passes' work space, kept from one function to the next ([`ScratchStore`]).
     scratch: ScratchStore,
     remarks_enabled: bool,
+    /// Whether counters are kept ([`PassContext::stat`]).
+    stats_enabled: bool,
     /// Whether analyses' wall time is measured (their computations are always counted).
     timing_enabled: bool,
     call_graph: Option<&'a CallGraph>,
@@ -199,6 +201,7 @@ impl<'a> PassContext<'a> {
             fact_pool,
             scratch,
             remarks_enabled: true,
+            stats_enabled: true,
             timing_enabled: false,
             call_graph: None,
             unit_budget: None,
@@ -283,6 +286,12 @@ impl<'a> PassContext<'a> {
     /// Turns remark collection on or off (on by default).
     pub fn set_remarks_enabled(&mut self, on: bool) {
         self.remarks_enabled = on;
+    }
+
+    /// Turns the counters on or off (on by default): off, [`PassContext::stat`] keeps
+    /// nothing.
+    pub fn set_stats_enabled(&mut self, on: bool) {
+        self.stats_enabled = on;
     }
 
     /// Turns the clock of the analyses' timings on or off (off by default; the computations
@@ -650,9 +659,11 @@ impl<'a> PassContext<'a> {
         });
     }
 
-    /// Adds `n` to the current pass's counter `counter`.
+    /// Adds `n` to the current pass's counter `counter` (nothing when counters are off).
     pub fn stat(&mut self, counter: &'static str, n: u64) {
-        self.stats.add_from(self.stats_from, self.pass, counter, n);
+        if self.stats_enabled {
+            self.stats.add_from(self.stats_from, self.pass, counter, n);
+        }
     }
 }
 

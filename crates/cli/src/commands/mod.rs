@@ -183,8 +183,9 @@ fn stdout_with(
     }
 }
 
-/// The pass manager of `opt`; remarks are collected only when they will be printed.
-fn pass_manager(opt: &OptOptions, remarks: bool) -> Result<PassManager, Failure> {
+/// The pass manager of `opt`; remarks and counters are collected only when they will be
+/// printed.
+fn pass_manager(opt: &OptOptions, remarks: bool, stats: bool) -> Result<PassManager, Failure> {
     let manager = match &opt.passes {
         Some(items) => PassManager::new(
             pipeline::resolve(items).map_err(|e| Failure::usage(format!("error: {e}")))?,
@@ -199,7 +200,8 @@ fn pass_manager(opt: &OptOptions, remarks: bool) -> Result<PassManager, Failure>
     };
     Ok(manager
         .verify_each(opt.verify_each || cfg!(debug_assertions))
-        .collect_remarks(remarks))
+        .collect_remarks(remarks)
+        .collect_stats(stats))
 }
 
 fn optimize(session: Session, manager: &PassManager) -> Result<Session, Failure> {
@@ -213,7 +215,10 @@ fn run(args: RunArgs) -> Result<ExitCode, Failure> {
     require_function(&session, &args.entry, "--entry")?;
     // Only what the entry reaches is optimized (and compiled: `compile_for_entry` below).
     let session = session
-        .optimize_for_entries(&pass_manager(&args.opt, false)?, &[args.entry.as_str()])
+        .optimize_for_entries(
+            &pass_manager(&args.opt, false, false)?,
+            &[args.entry.as_str()],
+        )
         .map_err(|e| Failure::internal(format!("error: {e}")))?;
     let defaults = RunLimits::default();
     let limits = RunLimits {
@@ -306,7 +311,7 @@ fn opt(args: OptArgs) -> Result<ExitCode, Failure> {
             }
         }
     }
-    let manager = pass_manager(&args.opt, remark_format.is_some())?
+    let manager = pass_manager(&args.opt, remark_format.is_some(), args.stats)?
         .record_dumps(args.print_after_all || args.diff || args.print_changed)
         .record_diffs(args.diff)
         .time_passes(args.time_passes);
@@ -405,7 +410,7 @@ fn emit(args: EmitArgs) -> Result<ExitCode, Failure> {
     if let Some(func) = &args.output.func {
         require_function(&session, func, "--func")?;
     }
-    let session = optimize(session, &pass_manager(&args.opt, false)?)?;
+    let session = optimize(session, &pass_manager(&args.opt, false, false)?)?;
     let module = session.module().module();
     let text = match args.emit {
         EmitKind::Ir => match args

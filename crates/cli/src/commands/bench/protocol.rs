@@ -185,7 +185,8 @@ pub fn run_jit(
     let program = case.elem.program();
     let manager = PassManager::for_level(level)
         .verify_each(false)
-        .collect_remarks(false);
+        .collect_remarks(false)
+        .collect_stats(false);
 
     let start = meter.read()?;
     let module = parse_and_verify(&program.file_name(), program.source)
