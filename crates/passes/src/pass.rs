@@ -119,8 +119,10 @@ pub struct PassContext<'a> {
     domtree: Option<DomTree>,
     liveness: Option<Liveness>,
     facts: Option<Rc<FactAnalysis>>,
-    /// The sets of dropped fact analyses, for the next one (see [`FactSetPool`]).
-    fact_pool: FactSetPool,
+    /// The sets of dropped fact analyses, for the next one (see [`FactSetPool`]); boxed, as
+    /// its dozens of vectors would make the context and its storage large to move from one
+    /// function to the next.
+    fact_pool: Box<FactSetPool>,
     /// The passes' work space, kept from one function to the next ([`ScratchStore`]).
     scratch: ScratchStore,
     remarks_enabled: bool,
@@ -143,7 +145,7 @@ pub struct PassContext<'a> {
 pub(crate) struct ContextStorage {
     spare_cfgs: Vec<Cfg>,
     cfg_shell: Option<Rc<Cfg>>,
-    fact_pool: FactSetPool,
+    fact_pool: Box<FactSetPool>,
     scratch: ScratchStore,
     pub(crate) timings: PassTimings,
 }
@@ -356,12 +358,12 @@ impl<'a> PassContext<'a> {
     /// ([`PassContext::set_fact_pool`] there); the cached analyses are dropped.
     pub fn take_fact_pool(&mut self) -> FactSetPool {
         self.invalidate();
-        std::mem::take(&mut self.fact_pool)
+        std::mem::take(&mut *self.fact_pool)
     }
 
     /// Gives this context fact sets to reuse (from [`PassContext::take_fact_pool`]).
     pub fn set_fact_pool(&mut self, pool: FactSetPool) {
-        self.fact_pool = pool;
+        *self.fact_pool = pool;
     }
 
     /// The work space of type `T` a pass gave back on an earlier function
