@@ -401,12 +401,15 @@ pub fn lower_function(
         messages,
         slot_bytes: 0,
         site_line: 0,
+        sealed: 0,
     };
     let result = l.lower();
     let (slot_bytes, tier) = (l.slot_bytes, l.tier);
     match result {
         Ok(()) => {
-            l.b.seal_all_blocks();
+            if !l.all_sealed() {
+                l.b.seal_all_blocks();
+            }
             // `finalize` also resets the shared builder context for the next function.
             l.b.finalize(frontend);
         }
@@ -606,6 +609,8 @@ struct FnLower<'e, 'f, 'm, 's> {
     slot_bytes: u64,
     /// The source line trap sites being emitted are attributed to (see [`FnLower::site_code`]).
     site_line: u32,
+    /// How many blocks [`FnLower::seal`] has sealed.
+    sealed: u32,
 }
 
 type R<T> = Result<T, JitError>;
@@ -964,7 +969,7 @@ impl FnLower<'_, '_, '_, '_> {
         let trap_blocks = std::mem::take(&mut self.t.all_trap_blocks);
         for &(kind, blk) in &trap_blocks {
             self.b.switch_to_block(blk);
-            self.b.seal_block(blk);
+            self.seal(blk);
             let (site, a, b) = match *self.b.block_params(blk) {
                 [site, a, b] => (site, Some(a), Some(b)),
                 [site, a] => (site, Some(a), None),
@@ -1047,8 +1052,8 @@ impl FnLower<'_, '_, '_, '_> {
             let fail = self.ins().icmp(cc, x, y);
             self.b.ins().brif(fail, edge, &[], cont, &[]);
         }
-        self.b.seal_block(edge);
-        self.b.seal_block(cont);
+        self.seal(edge);
+        self.seal(cont);
         self.b.switch_to_block(edge);
         self.emit_trap_call(kind, a, b)?;
         self.b.switch_to_block(cont);
@@ -1080,7 +1085,7 @@ impl FnLower<'_, '_, '_, '_> {
         let cont = self.b.create_block();
         let (then_block, else_block) = if nonzero { (bail, cont) } else { (cont, bail) };
         self.b.ins().brif(value, then_block, &[], else_block, &[]);
-        self.b.seal_block(cont);
+        self.seal(cont);
         self.b.switch_to_block(cont);
         Ok(())
     }
@@ -1096,37 +1101,50 @@ impl FnLower<'_, '_, '_, '_> {
     /// zero in the entry block only for a read that some path reaches before any assignment,
     /// so a local that every path writes before reading costs nothing). In the huge tier it
     /// lives in 8 bytes of the function's locals slot, stored here (zero without `init`).
+    ///
+    /// The `Variable` returned is the lowering's own (an index of `var_kinds`); only the
+    /// locals that meet the SSA construction also get one of cranelift-frontend's, kept in
+    /// their [`VarKind`]: the frontend then sizes its per-variable tables for those alone
+    /// (most locals of an optimized function are fixed or block-local).
     fn declare_local_var(
         &mut self,
         local: Local,
         ty: types::Type,
         init: Option<Value>,
     ) -> Variable {
-        let var = self.b.declare_var(ty);
-        let i = var.index();
-        if self.t.var_kinds.len() <= i {
-            self.t.var_kinds.resize(i + 1, VarKind::Frontend);
+        let i = self.t.var_kinds.len();
+        let var = Variable::new(i);
+        if self.t.block_values.len() <= i {
             self.t.block_values.resize(i + 1, None);
             self.t.deferred.resize(i + 1, None);
         }
-        if self.t.block_local[local] && init.is_none() {
-            self.t.var_kinds[i] = VarKind::BlockLocal(ty);
+        let kind = if self.t.block_local[local] && init.is_none() {
+            VarKind::BlockLocal(ty)
         } else if self.t.fixed[local] {
-            let read_early = self.hoisted_vec(local);
-            self.t.var_kinds[i] = VarKind::Fixed {
+            let early = self.hoisted_vec(local).then(|| self.b.declare_var(ty));
+            if let (Some(v), Some(fv)) = (init, early) {
+                self.b.def_var(fv, v);
+            }
+            VarKind::Fixed {
                 value: init,
-                read_early,
-            };
-            if let (Some(v), true) = (init, read_early) {
-                self.b.def_var(var, v);
+                early,
+                ty,
             }
         } else if let Some(mem) = self.huge.as_mut() {
-            self.t.var_kinds[i] = VarKind::Memory(mem.next_offset, ty);
+            let offset = mem.next_offset;
             mem.next_offset += 8;
+            VarKind::Memory(offset, ty)
+        } else {
+            let fv = self.b.declare_var(ty);
+            if let Some(v) = init {
+                self.b.def_var(fv, v);
+            }
+            VarKind::Frontend(fv)
+        };
+        self.t.var_kinds.push(kind);
+        if let VarKind::Memory(..) = kind {
             let v = init.unwrap_or_else(|| self.ins().iconst(ty, 0));
             self.write_var(var, v);
-        } else if let Some(v) = init {
-            self.b.def_var(var, v);
         }
         var
     }
@@ -1203,33 +1221,34 @@ impl FnLower<'_, '_, '_, '_> {
             self.remember(i, v);
             return v;
         }
-        match self
-            .t
-            .var_kinds
-            .get(i)
-            .copied()
-            .unwrap_or(VarKind::Frontend)
-        {
-            VarKind::Frontend => self.b.use_var(var),
+        match self.t.var_kinds[i] {
+            VarKind::Frontend(fv) => self.b.use_var(fv),
             // Never read before its write in the block (see `block_local_locals`); the
             // local's initial zero keeps this total.
             VarKind::BlockLocal(ty) => self.ins().iconst(ty, 0),
             // Every IR read is lowered after the assignment (see `fixed_locals`) and gets its
             // value directly. A read the lowering adds itself can come earlier (a hoisted loop
             // header's vec, loaded at the end of a preheader laid out before the block that
-            // creates the vec): the assignment also defined the variable, so cranelift-frontend
-            // answers that one.
+            // creates the vec): the assignment also defined the frontend variable, so
+            // cranelift-frontend answers that one.
             VarKind::Fixed { value: Some(v), .. } => v,
             VarKind::Fixed {
                 value: None,
-                read_early,
+                early,
+                ty,
             } => {
-                debug_assert!(read_early, "a fixed local read before its assignment");
-                self.b.use_var(var)
+                debug_assert!(early.is_some(), "a fixed local read before its assignment");
+                match early {
+                    Some(fv) => self.b.use_var(fv),
+                    // Unreachable (see `fixed_locals`); the local's initial zero keeps this
+                    // total.
+                    None => self.ins().iconst(ty, 0),
+                }
             }
             VarKind::Memory(offset, ty) => {
                 let Some(slot) = self.huge.as_ref().map(|m| m.slot) else {
-                    return self.b.use_var(var);
+                    // Unreachable: only the huge tier keeps locals in memory.
+                    return self.ins().iconst(ty, 0);
                 };
                 let base = self.huge_base(slot);
                 let v = self.load(ty, base, offset as i32);
@@ -1247,25 +1266,20 @@ impl FnLower<'_, '_, '_, '_> {
                 *d = None;
             }
         }
-        match self
-            .t
-            .var_kinds
-            .get(i)
-            .copied()
-            .unwrap_or(VarKind::Frontend)
-        {
-            VarKind::Frontend => {
-                self.b.def_var(var, v);
+        match self.t.var_kinds[i] {
+            VarKind::Frontend(fv) => {
+                self.b.def_var(fv, v);
                 return;
             }
             VarKind::BlockLocal(_) => {}
-            VarKind::Fixed { read_early, .. } => {
+            VarKind::Fixed { early, ty, .. } => {
                 self.t.var_kinds[i] = VarKind::Fixed {
                     value: Some(v),
-                    read_early,
+                    early,
+                    ty,
                 };
-                if read_early {
-                    self.b.def_var(var, v);
+                if let Some(fv) = early {
+                    self.b.def_var(fv, v);
                 }
                 return;
             }
@@ -1528,7 +1542,7 @@ impl FnLower<'_, '_, '_, '_> {
         self.b.set_cold_block(bail);
         self.bail = Some(bail);
         self.b.switch_to_block(start);
-        self.b.seal_block(start);
+        self.seal(start);
         self.t.params.extend_from_slice(self.b.block_params(start));
         let params = &self.t.params;
         let ctx = params[0];
@@ -1762,7 +1776,10 @@ impl FnLower<'_, '_, '_, '_> {
                 self.fill_bail(bail);
             }
         }
-        self.fill_trap_blocks()
+        self.fill_trap_blocks()?;
+        // Every branch into the bail block is emitted (the trap blocks' were the last).
+        self.seal(bail);
+        Ok(())
     }
 
     /// Fills `bail` with the bail-out return: a dummy result and the status 1 (trapped).
@@ -1789,13 +1806,27 @@ impl FnLower<'_, '_, '_, '_> {
         }
     }
 
+    /// Seals `blk` (all its predecessors are emitted), counting it: when every block of the
+    /// function is sealed this way, the end of the lowering skips
+    /// `FunctionBuilder::seal_all_blocks`, which would visit every block again to find none
+    /// left.
+    fn seal(&mut self, blk: cl::Block) {
+        self.b.seal_block(blk);
+        self.sealed += 1;
+    }
+
+    /// Whether every block created in the function has been sealed ([`FnLower::seal`]).
+    fn all_sealed(&self) -> bool {
+        self.sealed as usize == self.b.func.dfg.num_blocks()
+    }
+
     /// Records that one branch into `target` is emitted; seals it once all are.
     fn edge_emitted(&mut self, target: cl::Block) {
         let n = &mut self.t.preds_left[target];
         if *n > 0 {
             *n -= 1;
             if *n == 0 {
-                self.b.seal_block(target);
+                self.seal(target);
             }
         }
     }
@@ -2365,15 +2396,15 @@ impl FnLower<'_, '_, '_, '_> {
         let cty = abi::scalar_cl(ty);
         let r = self.b.append_block_param(join, cty);
         self.b.ins().brif(is_m1, m1_blk, &[], div_blk, &[]);
-        self.b.seal_block(m1_blk);
-        self.b.seal_block(div_blk);
+        self.seal(m1_blk);
+        self.seal(div_blk);
         self.b.switch_to_block(m1_blk);
         let special = self.ins().ineg(x);
         self.b.ins().jump(join, &[special.into()]);
         self.b.switch_to_block(div_blk);
         let q = self.ins().sdiv(x, y);
         self.b.ins().jump(join, &[q.into()]);
-        self.b.seal_block(join);
+        self.seal(join);
         self.b.switch_to_block(join);
         Ok(r)
     }
@@ -2687,11 +2718,11 @@ impl FnLower<'_, '_, '_, '_> {
             let full = self.ins().icmp(IntCC::SignedGreaterThanOrEqual, len, cap);
             self.b.ins().brif(full, grow, &[], store_blk, &[]);
         }
-        self.b.seal_block(grow);
+        self.seal(grow);
         if size > SHARED_PUSH_STORE_ABOVE {
             return self.push_shared_store(h, len, size, v, grow, store_blk);
         }
-        self.b.seal_block(store_blk);
+        self.seal(store_blk);
         // The fast path stores and continues; the grow path stores a copy of its own and
         // joins after the store, so the fast path's store block has one predecessor and the
         // register allocator places nothing of the cold path on it.
@@ -2709,13 +2740,13 @@ impl FnLower<'_, '_, '_, '_> {
         let grown = self.b.create_block();
         self.b.set_cold_block(grown);
         self.b.ins().brif(status, bail, &[], grown, &[]);
-        self.b.seal_block(grown);
+        self.seal(grown);
         self.b.switch_to_block(grown);
         let stored = self.push_store(h, len, size, v);
         self.t.block_consts.truncate(main_consts);
         stored?;
         self.b.ins().jump(cont, &[]);
-        self.b.seal_block(cont);
+        self.seal(cont);
         self.b.switch_to_block(cont);
         Ok(())
     }
@@ -2744,7 +2775,7 @@ impl FnLower<'_, '_, '_, '_> {
         self.b.switch_to_block(grow);
         let (status, bail) = self.grow_call(h)?;
         self.b.ins().brif(status, bail, &[], store_blk, &[]);
-        self.b.seal_block(store_blk);
+        self.seal(store_blk);
         self.b.switch_to_block(store_blk);
         self.push_store(h, len, size, v)
     }
@@ -2907,21 +2938,22 @@ pub(crate) struct Deferred {
 /// Where a scalar, vec or packed local's value lives.
 #[derive(Copy, Clone, Debug)]
 pub(crate) enum VarKind {
-    /// A cranelift-frontend `Variable` (SSA construction).
-    Frontend,
+    /// This cranelift-frontend `Variable` (SSA construction).
+    Frontend(Variable),
     /// Only in the IR block being lowered (the local is block-local), of this type.
     BlockLocal(types::Type),
     /// At this offset of the huge tier's locals slot, of this type.
     Memory(u32, types::Type),
     /// The value of the local's one assignment, which dominates every read (the local is
-    /// fixed: see [`crate::fixed_locals`]), once lowered. With `read_early`, the assignment also
-    /// defines the variable, for the one read the lowering itself adds that can come before
-    /// it: a hoisted loop header's vec (see [`FnLower::load_loop_headers`]). Other fixed
-    /// locals never meet cranelift-frontend's SSA construction (`def_var` alone builds a
-    /// per-variable table).
+    /// fixed: see [`crate::fixed_locals`]), once lowered, of type `ty`. With `early`, the
+    /// assignment also defines that cranelift-frontend variable, for the one read the lowering
+    /// itself adds that can come before it: a hoisted loop header's vec (see
+    /// [`FnLower::load_loop_headers`]). Other fixed locals never meet cranelift-frontend's SSA
+    /// construction (`def_var` alone builds a per-variable table) and have no variable there.
     Fixed {
         value: Option<Value>,
-        read_early: bool,
+        early: Option<Variable>,
+        ty: types::Type,
     },
 }
 

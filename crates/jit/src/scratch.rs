@@ -108,7 +108,8 @@ pub struct LowerScratch {
     pub(crate) block_loops: SecondaryMap<Block, Vec<u32>>,
     /// Per IR block: the loops of `hoist_loops` it is the preheader of (as `block_loops`).
     pub(crate) preheader_of: SecondaryMap<Block, Vec<u32>>,
-    /// Per variable: where its value lives.
+    /// Per variable (the lowering's own numbering, see `FnLower::declare_local_var`): where
+    /// its value lives.
     pub(crate) var_kinds: Vec<VarKind>,
     /// Per variable: its value in the IR block being lowered, where known, and the position
     /// in the block (IR instruction index) where it was last written or loaded.
@@ -173,7 +174,7 @@ impl LowerScratch {
         self.hoisted.clear();
         // One variable per scalar, vec or packed local at most, besides the field variables
         // of field-wise struct locals, for which the lowering grows these further.
-        refill_vec(&mut self.var_kinds, n_locals, VarKind::Frontend);
+        self.var_kinds.clear(); // filled as the variables are declared
         refill_vec(&mut self.block_values, n_locals, None);
         refill_vec(&mut self.deferred, n_locals, None);
         self.known.clear();
