@@ -176,6 +176,27 @@ impl<'a> LowerEnv<'a> {
         }
     }
 
+    /// Makes `out` IR function `fid`'s Cranelift signature, within `out`'s own storage: the
+    /// function being lowered into is cleared, not dropped, from one IR function to the next,
+    /// and `Function::clear` empties its signature's lists without freeing them, so copying
+    /// into them spares a `malloc` and a `free` per list and function.
+    fn signature_into(&self, fid: FuncId, out: &mut Signature) {
+        out.params.clear();
+        out.returns.clear();
+        match self.signatures.get(fid.index()) {
+            Some(Signature {
+                params,
+                returns,
+                call_conv,
+            }) => {
+                out.params.extend_from_slice(params);
+                out.returns.extend_from_slice(returns);
+                out.call_conv = *call_conv;
+            }
+            None => out.call_conv = self.call_conv,
+        }
+    }
+
     /// Whether `fid` lies on a cycle of the call graph (it checks the call depth).
     pub fn is_recursive(&self, fid: FuncId) -> bool {
         self.recursive.get(fid.index()).copied().unwrap_or(true)
@@ -361,7 +382,7 @@ pub fn lower_function(
             function: String::new(),
             message: format!("no function {fid}"),
         })?;
-    out.signature = env.signature(fid);
+    env.signature_into(fid, &mut out.signature);
     out.name = cl::UserFuncName::user(0, env.ir_func_index.get(fid.index()).copied().unwrap_or(0));
     // Already the first entry when the caller kept the set ([`reusable_mem_flags`]).
     let notrap = match ours_first(&out.dfg.mem_flags) {
