@@ -586,6 +586,19 @@ impl Liveness {
         scratch: &mut StrongScratch,
         max_sweeps: usize,
     ) -> Option<Liveness> {
+        Liveness::strong_sweeps(func, cfg, scratch, max_sweeps, true)
+    }
+
+    /// [`Liveness::strong_by_sweeps`]; `one_word`: by [`strong_sweeps_one_word`] when the
+    /// function has at most 64 locals (the tests turn it off to hold the two against each
+    /// other).
+    fn strong_sweeps(
+        func: &Function,
+        cfg: &Cfg,
+        scratch: &mut StrongScratch,
+        max_sweeps: usize,
+        one_word: bool,
+    ) -> Option<Liveness> {
         let mut live = Liveness::empty_in(func, cfg, std::mem::take(&mut scratch.spare_sets));
         let w = live.words;
         let nb = func.blocks.len();
@@ -615,6 +628,23 @@ impl Liveness {
         // least fixpoint.
         queued.clear();
         queued.resize(nb, true);
+        if let Numbering::Every { num_locals } = live.numbering {
+            if w == 1 && one_word {
+                let done = strong_sweeps_one_word(
+                    func,
+                    cfg,
+                    &mut live.sets,
+                    num_locals,
+                    OneWordScratch {
+                        queued,
+                        defines,
+                        dead_definition,
+                    },
+                    max_sweeps,
+                );
+                return done.then_some(live);
+            }
+        }
         let (live_in, live_out) = live.sets.split_at_mut(live.out);
         let mut dirty = true;
         let mut sweeps = 0;
@@ -858,6 +888,97 @@ fn strong_transfer(
     dead
 }
 
+/// The per-block buffers of [`strong_sweeps_one_word`], from [`StrongScratch`].
+struct OneWordScratch<'a> {
+    /// Per block: whether it is to be walked (again); all `true` on entry.
+    queued: &'a mut [bool],
+    /// Per block: the bits of the locals it defines (written by its first walk).
+    defines: &'a mut [u64],
+    /// Per block: whether its last walk met a dead definition.
+    dead_definition: &'a mut [bool],
+}
+
+/// [`Liveness::strong_by_sweeps`] for a function of at most 64 locals, each its own bit
+/// (`Numbering::Every`): the same sweeps over the same blocks in the same order, making the
+/// same decisions, on one word per set held in a register (the general loop's per-word
+/// loops, its `grown` buffer and its slices of one word cost more than the walk of a small
+/// block). `sets` holds the live-in words of the blocks, then their live-out words; returns
+/// whether the sweeps reached the fixpoint within `max_sweeps`.
+fn strong_sweeps_one_word(
+    func: &Function,
+    cfg: &Cfg,
+    sets: &mut [u64],
+    num_locals: usize,
+    scratch: OneWordScratch<'_>,
+    max_sweeps: usize,
+) -> bool {
+    let OneWordScratch {
+        queued,
+        defines,
+        dead_definition,
+    } = scratch;
+    let nb = func.blocks.len();
+    let (live_in, live_out) = sets.split_at_mut(nb);
+    let mut dirty = true;
+    let mut sweeps = 0;
+    while dirty {
+        if sweeps == max_sweeps {
+            return false;
+        }
+        sweeps += 1;
+        dirty = false;
+        for &blk in cfg.rpo().iter().rev() {
+            let b = blk.index();
+            let (Some(queue), Some(out), Some(defined)) =
+                (queued.get_mut(b), live_out.get_mut(b), defines.get_mut(b))
+            else {
+                continue;
+            };
+            if !*queue {
+                continue;
+            }
+            *queue = false;
+            let mut o = 0u64;
+            for &s in cfg.succs(blk) {
+                o |= live_in.get(s.index()).copied().unwrap_or(0);
+            }
+            // As in the general loop: a block is walked in the first sweep, and again only
+            // when its live-out set gained a local it defines.
+            let grown = o & !*out;
+            *out = o;
+            let old_in = live_in.get(b).copied().unwrap_or(0);
+            let new_in = if sweeps == 1 || grown & *defined != 0 {
+                let mut set = DenseWalk::<1>::start(std::slice::from_ref(&o), num_locals);
+                let dead = strong_transfer(
+                    func,
+                    &func.blocks[blk],
+                    &mut set,
+                    std::slice::from_mut(defined),
+                );
+                if let Some(d) = dead_definition.get_mut(b) {
+                    *d = dead;
+                }
+                set.bits()[0]
+            } else {
+                old_in | grown
+            };
+            if let Some(i) = live_in.get_mut(b) {
+                *i = new_in;
+            }
+            if new_in != old_in {
+                for &p in cfg.preds(blk) {
+                    if cfg.is_reachable(p) && !queued[p.index()] {
+                        queued[p.index()] = true;
+                        // Across a back edge (or to itself): the next sweep.
+                        dirty |= cfg.rpo_index(p) >= cfg.rpo_index(blk);
+                    }
+                }
+            }
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -906,6 +1027,44 @@ mod tests {
             }
         }
         assert!(checked > 10_000 && open > 1_000, "{checked} {open}");
+    }
+
+    /// On every function of the repository's programs of at most 64 locals, as written and
+    /// after the O2 pipeline, the one-word strong sweeps give the general loop's answer: the
+    /// same sets, the same blocks with a dead definition, and the same verdict when the sweeps
+    /// are cut short (after one, two or three of them).
+    #[test]
+    fn one_word_strong_sweeps_are_the_general_ones() {
+        let (mut compared, mut cut_short) = (0, 0);
+        let optimized = crate::test_programs::optimized_functions();
+        for func in programs().into_iter().chain(optimized) {
+            if func.locals.len() > 64 {
+                continue;
+            }
+            let cfg = Cfg::compute(&func);
+            for max_sweeps in [1, 2, 3, usize::MAX] {
+                let (mut one, mut general) = (StrongScratch::default(), StrongScratch::default());
+                let by_one = Liveness::strong_sweeps(&func, &cfg, &mut one, max_sweeps, true);
+                let by_general =
+                    Liveness::strong_sweeps(&func, &cfg, &mut general, max_sweeps, false);
+                assert_eq!(by_one.is_some(), by_general.is_some(), "{}", func.name);
+                let (Some(by_one), Some(by_general)) = (by_one, by_general) else {
+                    cut_short += 1;
+                    continue;
+                };
+                assert_eq!(by_one.sets, by_general.sets, "{}", func.name);
+                for &b in cfg.rpo() {
+                    assert_eq!(
+                        one.has_dead_definition(b),
+                        general.has_dead_definition(b),
+                        "{} {b:?}",
+                        func.name
+                    );
+                }
+                compared += 1;
+            }
+        }
+        assert!(compared > 1000 && cut_short > 20, "{compared} {cut_short}");
     }
 
     impl LocalSet {
