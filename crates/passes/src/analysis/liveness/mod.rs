@@ -1065,19 +1065,19 @@ mod tests {
             two_words += usize::from((65..=128).contains(&func.locals.len()));
             let cfg = Cfg::compute(&func);
             for max_sweeps in [1, 2, 3, usize::MAX] {
-                let (mut one, mut general) = (StrongScratch::default(), StrongScratch::default());
-                let by_one = Liveness::strong_sweeps(&func, &cfg, &mut one, max_sweeps, true);
+                let (mut dense, mut general) = (StrongScratch::default(), StrongScratch::default());
+                let by_dense = Liveness::strong_sweeps(&func, &cfg, &mut dense, max_sweeps, true);
                 let by_general =
                     Liveness::strong_sweeps(&func, &cfg, &mut general, max_sweeps, false);
-                assert_eq!(by_one.is_some(), by_general.is_some(), "{}", func.name);
-                let (Some(by_one), Some(by_general)) = (by_one, by_general) else {
+                assert_eq!(by_dense.is_some(), by_general.is_some(), "{}", func.name);
+                let (Some(by_dense), Some(by_general)) = (by_dense, by_general) else {
                     cut_short += 1;
                     continue;
                 };
-                assert_eq!(by_one.sets, by_general.sets, "{}", func.name);
+                assert_eq!(by_dense.sets, by_general.sets, "{}", func.name);
                 for &b in cfg.rpo() {
                     assert_eq!(
-                        one.has_dead_definition(b),
+                        dense.has_dead_definition(b),
                         general.has_dead_definition(b),
                         "{} {b:?}",
                         func.name
