@@ -442,6 +442,15 @@ impl Liveness {
                 gen[blk.index()] = g;
                 kill[blk.index()] = k;
             }
+        } else if w == 2 {
+            // Two words (65 to 128 bits): likewise, in arrays of exactly the set's words (the
+            // general arrays below are eight words, zeroed and cut for every block).
+            for &blk in cfg.rpo() {
+                let (g, k) = gen_kill_words::<2>(func, &func.blocks[blk], numbering);
+                let words = blk.index() * 2..(blk.index() + 1) * 2;
+                gen[words.clone()].copy_from_slice(&g);
+                kill[words].copy_from_slice(&k);
+            }
         } else if w <= DENSE_LOCALS / 64 {
             // Likewise in two fixed arrays, of which the set's words are stored.
             const N: usize = DENSE_LOCALS / 64;
@@ -1102,11 +1111,11 @@ mod tests {
     }
 
     /// `gen_kill_words` gives, for every block of every function whose sets fit its words
-    /// (one, and eight), the bits of the straightforward definition: a local read before the
+    /// (one, two and eight), the bits of the straightforward definition: a local read before the
     /// block writes it (a `setfield` reads before it writes), and a local the block writes.
     #[test]
     fn gen_kill_words_are_the_straightforward_gen_and_kill() {
-        let (mut one, mut eight, mut wide) = (0, 0, 0);
+        let (mut one, mut two, mut eight, mut wide) = (0, 0, 0, 0);
         // Besides the repository's functions (none of which has more than a word of boundary
         // locals in most blocks), functions with 100, 300 and 500 locals live across a block
         // boundary, so every word of the eight is used.
@@ -1178,9 +1187,21 @@ mod tests {
                     );
                     one += 1;
                 }
+                if numbering.bits() <= 128 {
+                    assert_eq!(
+                        gen_kill_words::<2>(&func, data, &numbering),
+                        ([gen[0], gen[1]], [kill[0], kill[1]]),
+                        "{} {blk:?}",
+                        func.name
+                    );
+                    two += 1;
+                }
             }
         }
-        assert!(one > 500 && eight > one, "{one} and {eight} blocks");
+        assert!(
+            one > 500 && two > one && eight > two,
+            "{one}, {two} and {eight} blocks"
+        );
         assert!(
             wide >= 3,
             "{wide} functions of more than 72 boundary locals"
