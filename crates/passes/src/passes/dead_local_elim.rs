@@ -278,9 +278,9 @@ fn for_each_local(kind: &InstKind, mut f: impl FnMut(Local)) {
                 operand_local(op, &mut f);
             }
         }
-        InstKind::GetField { dst, src: vec, .. } | InstKind::VecLen { dst, vec } => {
+        InstKind::GetField { dst, src, .. } | InstKind::VecLen { dst, vec: src } => {
             f(*dst);
-            f(*vec);
+            f(*src);
         }
         InstKind::VecNew { dst, .. } => f(*dst),
         InstKind::VecPop { dst, vec, .. } => {
@@ -351,9 +351,9 @@ fn for_each_local_mut(kind: &mut InstKind, mut f: impl FnMut(&mut Local)) {
                 operand_local_mut(op, &mut f);
             }
         }
-        InstKind::GetField { dst, src: vec, .. } | InstKind::VecLen { dst, vec } => {
+        InstKind::GetField { dst, src, .. } | InstKind::VecLen { dst, vec: src } => {
             f(dst);
-            f(vec);
+            f(src);
         }
         InstKind::VecNew { dst, .. } => f(dst),
         InstKind::VecPop { dst, vec, .. } => {
