@@ -50,8 +50,8 @@
 use super::block_states::{self, BlockStates, Side};
 use super::demand::{decides_in, demanded_blocks, FactDemand};
 use super::{
-    block_deaths, edge_keeps_out, live_edge_facts_into, step_block, CallKills, FactAnalysis,
-    FactLimits, FactQueries, FactSet, FactSetPool, GaveUp, RelevanceScratch, Tracked,
+    block_deaths, edge_keeps_out, live_edge_facts_into, step_block, watched_locals, CallKills,
+    FactAnalysis, FactLimits, FactQueries, FactSet, FactSetPool, GaveUp, RelevanceScratch, Tracked,
 };
 use crate::analysis::cfg::Cfg;
 use crate::analysis::liveness::{LiveWalk, Liveness};
@@ -97,8 +97,10 @@ pub(super) struct DriverScratch {
     /// The demanded blocks, by index, and the demand's work list.
     demanded: Vec<bool>,
     demand_work: Vec<Block>,
-    /// The backward walk of `block_deaths`.
+    /// The backward walk of `block_deaths`, and the locals whose deaths it lists
+    /// (`watched_locals`).
     alive: LiveWalk,
+    watched: Vec<bool>,
     /// The work space of the tables made before the fixpoint, boxed: this struct moves in
     /// and out of the pool and the driver at every analysis, and the tables' dozens of vectors
     /// made each move cost as much as the rest of it.
@@ -194,7 +196,12 @@ impl FactAnalysis {
         // The deaths of the blocks the fixpoint evaluates: the others are never replayed
         // (they get no state), unless the analysis gives up (below).
         let demanded = |b: Block| !on_demand || scratch.demanded[b.index()];
-        list_deaths(&mut fa, (func, cfg, live), &mut scratch.alive, demanded);
+        // Only the deaths that can change a set (`watched_locals`), read off the same walk.
+        room_for(&mut scratch.watched, func.locals.len());
+        let holds_compare = |l| scanned.and_then(|r| r.may_hold_compare(l)).unwrap_or(true);
+        watched_locals(func, &fa.tracked, holds_compare, &mut scratch.watched);
+        let (alive, watched) = (&mut scratch.alive, &scratch.watched[..]);
+        list_deaths(&mut fa, (func, cfg, live, watched), alive, demanded);
         let mut components = std::mem::take(&mut scratch.components);
         components.compute(cfg);
         let mut fixpoint = Fixpoint {
@@ -221,7 +228,8 @@ impl FactAnalysis {
             // of a block outside the demand reads with its deaths.
             let scratch = &mut fixpoint.scratch;
             let outside = |b: Block| !scratch.demanded[b.index()];
-            list_deaths(&mut fa, (func, cfg, live), &mut scratch.alive, outside);
+            let (alive, watched) = (&mut scratch.alive, &scratch.watched[..]);
+            list_deaths(&mut fa, (func, cfg, live, watched), alive, outside);
         }
         fixpoint.scratch.components = components;
         fixpoint.finish();
@@ -232,11 +240,12 @@ impl FactAnalysis {
     }
 }
 
-/// Lists in `fa` the deaths (see `block_deaths`) of the reachable blocks that `wanted` picks
-/// and that hold instructions (a block without any has no deaths: its range stays empty).
+/// Lists in `fa` the deaths of the locals `watched` marks (see `block_deaths`) in the
+/// reachable blocks that `wanted` picks and that hold instructions (a block without any has
+/// no deaths: its range stays empty).
 fn list_deaths(
     fa: &mut FactAnalysis,
-    (func, cfg, live): (&Function, &Cfg, &Liveness),
+    (func, cfg, live, watched): (&Function, &Cfg, &Liveness, &[bool]),
     alive: &mut LiveWalk,
     wanted: impl Fn(Block) -> bool,
 ) {
@@ -245,7 +254,7 @@ fn list_deaths(
             continue;
         }
         let start = fa.deaths.len() as u32;
-        block_deaths(func, b, live, alive, &mut fa.deaths);
+        block_deaths(func, b, (live, watched), alive, &mut fa.deaths);
         fa.death_range[b] = (start, fa.deaths.len() as u32);
     }
 }

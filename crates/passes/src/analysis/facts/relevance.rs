@@ -55,6 +55,9 @@ const BRANCH_COND: u8 = 1;
 const TESTED: u8 = 2;
 /// An operand of a compare that a conditional branch reads (a `len` into it may be a guard).
 const GUARDED: u8 = 4;
+/// A local that a compare or a unary operation writes: among bools, the only ones a compare
+/// fact may be held by (a compare's, or a `not`'s of a held compare).
+const HOLDS_COMPARE: u8 = 8;
 
 /// The work space of [`Tracked::of`] and [`Tracked::of_divisors`], kept from one analysis to
 /// the next so that an analysis allocates none of it once earlier ones have grown it.
@@ -67,7 +70,7 @@ const GUARDED: u8 = 4;
 /// in the worst case).
 #[derive(Clone, Debug, Default)]
 pub struct RelevanceScratch {
-    /// Per local: [`BRANCH_COND`], [`TESTED`], [`GUARDED`].
+    /// Per local: [`BRANCH_COND`], [`TESTED`], [`GUARDED`], [`HOLDS_COMPARE`].
     flags: Vec<u8>,
     /// Every compare: destination and operands.
     compares: Vec<(Local, Operand, Operand)>,
@@ -302,7 +305,10 @@ impl RelevanceScratch {
                             link(src, Operand::Local(dst));
                         }
                     }
-                    InstKind::Unary { dst, arg, .. } => link(dst, arg),
+                    InstKind::Unary { dst, arg, .. } => {
+                        flag(&mut self.flags, dst, HOLDS_COMPARE);
+                        link(dst, arg);
+                    }
                     InstKind::Binary {
                         op,
                         dst,
@@ -338,6 +344,7 @@ impl RelevanceScratch {
                             link(l, rhs);
                             link(r, lhs);
                         }
+                        flag(&mut self.flags, dst, HOLDS_COMPARE);
                         self.compares.push((dst, lhs, rhs));
                     }
                     InstKind::VecGet {
@@ -373,6 +380,13 @@ impl RelevanceScratch {
     /// for a block out of its range.
     pub fn decides(&self, b: Block) -> Option<bool> {
         self.deciding.get(b.index()).copied()
+    }
+
+    /// Whether a compare or a unary operation of the function last walked
+    /// ([`RelevanceScratch::scan`]) writes `l`: a bool no such instruction writes never holds a
+    /// compare fact. `None` for a local out of its range.
+    pub fn may_hold_compare(&self, l: Local) -> Option<bool> {
+        self.flags.get(l.index()).map(|&f| f & HOLDS_COMPARE != 0)
     }
 
     /// Adds to the tracked locals `on` (those in `self.found`) every local a chain of links
