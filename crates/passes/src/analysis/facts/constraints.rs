@@ -169,22 +169,29 @@ impl OutEdges {
             self.generation = 1;
         }
         self.lens.clear();
-        let mut at = 0;
-        while let Some(k) = cons.get(at) {
-            let a = k.a;
-            let mut end = at + 1;
-            while cons.get(end).is_some_and(|k| k.a == a) {
-                end += 1;
+        // The set is sorted by first term: the last one is the largest, so the table grows
+        // (if it must) once, and a run's range is closed when the next run starts.
+        let Some(last) = cons.last() else { return };
+        let top = last.a.0 as usize;
+        if top >= self.ranges.len() {
+            self.ranges.resize(table_len(top), (0, 0, 0));
+        }
+        let generation = self.generation;
+        let mut run = cons[0].a;
+        let mut start = 0;
+        for (at, k) in cons.iter().enumerate().skip(1) {
+            if k.a != run {
+                self.ranges[run.0 as usize] = (generation, start as u32, at as u32);
+                if run.is_len() {
+                    self.lens.push(run);
+                }
+                run = k.a;
+                start = at;
             }
-            let i = a.0 as usize;
-            if i >= self.ranges.len() {
-                self.ranges.resize(table_len(i), (0, 0, 0));
-            }
-            self.ranges[i] = (self.generation, at as u32, end as u32);
-            if a.is_len() {
-                self.lens.push(a);
-            }
-            at = end;
+        }
+        self.ranges[run.0 as usize] = (generation, start as u32, cons.len() as u32);
+        if run.is_len() {
+            self.lens.push(run);
         }
     }
 
