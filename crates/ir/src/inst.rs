@@ -596,6 +596,140 @@ impl InstKind {
         }
     }
 
+    /// Calls `f` on every local the instruction mentions: its destination and the locals
+    /// among its operands, what [`InstKind::def`] and [`InstKind::for_each_use`] give together
+    /// (a `setfield`'s struct, its destination and a read, comes once), in one match instead
+    /// of their two (dead-local-elim's walk that marks the locals still mentioned runs it on
+    /// every instruction). A variant added to [`InstKind`] must be added here.
+    pub fn for_each_local(&self, mut f: impl FnMut(Local)) {
+        match self {
+            InstKind::Copy { dst, src: arg }
+            | InstKind::Unary { dst, arg, .. }
+            | InstKind::Cast { dst, arg, .. }
+            | InstKind::SetField {
+                dst, value: arg, ..
+            } => {
+                f(*dst);
+                operand_local(arg, &mut f);
+            }
+            InstKind::Binary { dst, lhs, rhs, .. } | InstKind::Compare { dst, lhs, rhs, .. } => {
+                f(*dst);
+                operand_local(lhs, &mut f);
+                operand_local(rhs, &mut f);
+            }
+            InstKind::Make { dst, fields, .. } => {
+                f(*dst);
+                for op in fields {
+                    operand_local(op, &mut f);
+                }
+            }
+            InstKind::GetField { dst, src, .. } | InstKind::VecLen { dst, vec: src } => {
+                f(*dst);
+                f(*src);
+            }
+            InstKind::VecNew { dst, .. } => f(*dst),
+            InstKind::VecPop { dst, vec, .. } => {
+                if let Some(d) = dst {
+                    f(*d);
+                }
+                f(*vec);
+            }
+            InstKind::VecDrop { vec } => f(*vec),
+            InstKind::VecPush { vec, value } => {
+                f(*vec);
+                operand_local(value, &mut f);
+            }
+            InstKind::VecGet {
+                dst, vec, index, ..
+            } => {
+                f(*dst);
+                f(*vec);
+                operand_local(index, &mut f);
+            }
+            InstKind::VecSet {
+                vec, index, value, ..
+            } => {
+                f(*vec);
+                operand_local(index, &mut f);
+                operand_local(value, &mut f);
+            }
+            InstKind::Call { dst, args, .. } => {
+                if let Some(d) = dst {
+                    f(*d);
+                }
+                for op in args {
+                    operand_local(op, &mut f);
+                }
+            }
+        }
+    }
+
+    /// Calls `f` on every local reference of an instruction (destination and operands), each
+    /// once: what [`InstKind::def_mut`] and [`InstKind::for_each_use_mut`] give together, in one
+    /// match instead of their two (dead-local-elim's renumbering runs it on every instruction).
+    pub fn for_each_local_mut(&mut self, mut f: impl FnMut(&mut Local)) {
+        match self {
+            InstKind::Copy { dst, src: arg }
+            | InstKind::Unary { dst, arg, .. }
+            | InstKind::Cast { dst, arg, .. }
+            | InstKind::SetField {
+                dst, value: arg, ..
+            } => {
+                f(dst);
+                operand_local_mut(arg, &mut f);
+            }
+            InstKind::Binary { dst, lhs, rhs, .. } | InstKind::Compare { dst, lhs, rhs, .. } => {
+                f(dst);
+                operand_local_mut(lhs, &mut f);
+                operand_local_mut(rhs, &mut f);
+            }
+            InstKind::Make { dst, fields, .. } => {
+                f(dst);
+                for op in fields {
+                    operand_local_mut(op, &mut f);
+                }
+            }
+            InstKind::GetField { dst, src, .. } | InstKind::VecLen { dst, vec: src } => {
+                f(dst);
+                f(src);
+            }
+            InstKind::VecNew { dst, .. } => f(dst),
+            InstKind::VecPop { dst, vec, .. } => {
+                if let Some(d) = dst {
+                    f(d);
+                }
+                f(vec);
+            }
+            InstKind::VecDrop { vec } => f(vec),
+            InstKind::VecPush { vec, value } => {
+                f(vec);
+                operand_local_mut(value, &mut f);
+            }
+            InstKind::VecGet {
+                dst, vec, index, ..
+            } => {
+                f(dst);
+                f(vec);
+                operand_local_mut(index, &mut f);
+            }
+            InstKind::VecSet {
+                vec, index, value, ..
+            } => {
+                f(vec);
+                operand_local_mut(index, &mut f);
+                operand_local_mut(value, &mut f);
+            }
+            InstKind::Call { dst, args, .. } => {
+                if let Some(d) = dst {
+                    f(d);
+                }
+                for op in args {
+                    operand_local_mut(op, &mut f);
+                }
+            }
+        }
+    }
+
     /// A copy of the instruction with every local it assigns or reads replaced by `f` of it
     /// (constants stay): what cloning it and renaming its destination ([`InstKind::def_mut`])
     /// and its operands ([`InstKind::for_each_use_mut`]) gives, in one match, without the
@@ -868,6 +1002,20 @@ impl Terminator {
             Terminator::Ret(v) => v.as_mut(),
             _ => None,
         }
+    }
+}
+
+/// Calls `f` on the local `op` reads, if it reads one.
+fn operand_local(op: &Operand, f: &mut impl FnMut(Local)) {
+    if let Operand::Local(l) = *op {
+        f(l);
+    }
+}
+
+/// Calls `f` on the local `op` reads, if it reads one, to rename it.
+fn operand_local_mut(op: &mut Operand, f: &mut impl FnMut(&mut Local)) {
+    if let Operand::Local(l) = op {
+        f(l);
     }
 }
 

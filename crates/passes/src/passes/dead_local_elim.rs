@@ -252,153 +252,6 @@ fn sweep(
     changed
 }
 
-/// Calls `f` on every local an instruction mentions: its destination and the locals among its
-/// operands, what [`InstKind::def`] and [`InstKind::for_each_use`] give together (a
-/// `setfield`'s struct, its destination and a read, comes once), in one match instead of
-/// their two: the walk that marks the locals still mentioned runs it on every instruction.
-fn for_each_local(kind: &InstKind, mut f: impl FnMut(Local)) {
-    match kind {
-        InstKind::Copy { dst, src: arg }
-        | InstKind::Unary { dst, arg, .. }
-        | InstKind::Cast { dst, arg, .. }
-        | InstKind::SetField {
-            dst, value: arg, ..
-        } => {
-            f(*dst);
-            operand_local(arg, &mut f);
-        }
-        InstKind::Binary { dst, lhs, rhs, .. } | InstKind::Compare { dst, lhs, rhs, .. } => {
-            f(*dst);
-            operand_local(lhs, &mut f);
-            operand_local(rhs, &mut f);
-        }
-        InstKind::Make { dst, fields, .. } => {
-            f(*dst);
-            for op in fields {
-                operand_local(op, &mut f);
-            }
-        }
-        InstKind::GetField { dst, src, .. } | InstKind::VecLen { dst, vec: src } => {
-            f(*dst);
-            f(*src);
-        }
-        InstKind::VecNew { dst, .. } => f(*dst),
-        InstKind::VecPop { dst, vec, .. } => {
-            if let Some(d) = dst {
-                f(*d);
-            }
-            f(*vec);
-        }
-        InstKind::VecDrop { vec } => f(*vec),
-        InstKind::VecPush { vec, value } => {
-            f(*vec);
-            operand_local(value, &mut f);
-        }
-        InstKind::VecGet {
-            dst, vec, index, ..
-        } => {
-            f(*dst);
-            f(*vec);
-            operand_local(index, &mut f);
-        }
-        InstKind::VecSet {
-            vec, index, value, ..
-        } => {
-            f(*vec);
-            operand_local(index, &mut f);
-            operand_local(value, &mut f);
-        }
-        InstKind::Call { dst, args, .. } => {
-            if let Some(d) = dst {
-                f(*d);
-            }
-            for op in args {
-                operand_local(op, &mut f);
-            }
-        }
-    }
-}
-
-/// Calls `f` on the local `op` reads, if it reads one.
-fn operand_local(op: &Operand, f: &mut impl FnMut(Local)) {
-    if let Operand::Local(l) = *op {
-        f(l);
-    }
-}
-
-/// Calls `f` on every local reference of an instruction (destination and operands), each
-/// once: what [`InstKind::def_mut`] and [`InstKind::for_each_use_mut`] give together, in one
-/// match instead of their two (the renumbering runs it on every instruction).
-fn for_each_local_mut(kind: &mut InstKind, mut f: impl FnMut(&mut Local)) {
-    match kind {
-        InstKind::Copy { dst, src: arg }
-        | InstKind::Unary { dst, arg, .. }
-        | InstKind::Cast { dst, arg, .. }
-        | InstKind::SetField {
-            dst, value: arg, ..
-        } => {
-            f(dst);
-            operand_local_mut(arg, &mut f);
-        }
-        InstKind::Binary { dst, lhs, rhs, .. } | InstKind::Compare { dst, lhs, rhs, .. } => {
-            f(dst);
-            operand_local_mut(lhs, &mut f);
-            operand_local_mut(rhs, &mut f);
-        }
-        InstKind::Make { dst, fields, .. } => {
-            f(dst);
-            for op in fields {
-                operand_local_mut(op, &mut f);
-            }
-        }
-        InstKind::GetField { dst, src, .. } | InstKind::VecLen { dst, vec: src } => {
-            f(dst);
-            f(src);
-        }
-        InstKind::VecNew { dst, .. } => f(dst),
-        InstKind::VecPop { dst, vec, .. } => {
-            if let Some(d) = dst {
-                f(d);
-            }
-            f(vec);
-        }
-        InstKind::VecDrop { vec } => f(vec),
-        InstKind::VecPush { vec, value } => {
-            f(vec);
-            operand_local_mut(value, &mut f);
-        }
-        InstKind::VecGet {
-            dst, vec, index, ..
-        } => {
-            f(dst);
-            f(vec);
-            operand_local_mut(index, &mut f);
-        }
-        InstKind::VecSet {
-            vec, index, value, ..
-        } => {
-            f(vec);
-            operand_local_mut(index, &mut f);
-            operand_local_mut(value, &mut f);
-        }
-        InstKind::Call { dst, args, .. } => {
-            if let Some(d) = dst {
-                f(d);
-            }
-            for op in args {
-                operand_local_mut(op, &mut f);
-            }
-        }
-    }
-}
-
-/// Calls `f` on the local `op` reads, if it reads one, to rename it.
-fn operand_local_mut(op: &mut Operand, f: &mut impl FnMut(&mut Local)) {
-    if let Operand::Local(l) = op {
-        f(l);
-    }
-}
-
 /// The buffers of [`remove_unused_locals`]; every one is overwritten before it is read.
 struct RenumberScratch {
     /// Per local: [`NONE`] until a parameter, placed instruction or terminator mentions it,
@@ -452,7 +305,7 @@ fn remove_unused_locals(
     for &block in &func.layout {
         let data = &func.blocks[block];
         for &inst in &data.insts {
-            for_each_local(&func.insts[inst].kind, &mut mark);
+            func.insts[inst].kind.for_each_local(&mut mark);
         }
         if let Some(Operand::Local(l)) = data.terminator.as_ref().and_then(|t| t.used_operand()) {
             mark(l);
@@ -522,7 +375,7 @@ fn remove_unused_locals(
                 position[inst.index()] = placed as u32;
                 holder[placed] = inst.index() as u32;
             }
-            for_each_local_mut(&mut arena[placed].kind, fix);
+            arena[placed].kind.for_each_local_mut(fix);
             *inst = Inst::new(placed);
             placed += 1;
         }
@@ -565,7 +418,7 @@ mod tests {
     use super::*;
 
     /// On every instruction of the repository's programs, as written and after the O2
-    /// pipeline, `for_each_local` gives the locals `def` and `for_each_use` give, and
+    /// pipeline, `InstKind::for_each_local` gives the locals `def` and `for_each_use` give, and
     /// `for_each_local_mut` renames exactly what `def_mut` and `for_each_use_mut` rename.
     #[test]
     fn one_match_walks_are_def_and_uses() {
@@ -580,7 +433,7 @@ mod tests {
                 let mut expected: Vec<Local> = kind.def().into_iter().collect();
                 kind.for_each_use(|op| expected.extend(op.as_local()));
                 let mut got = Vec::new();
-                for_each_local(kind, |l| got.push(l));
+                kind.for_each_local(|l| got.push(l));
                 expected.sort();
                 expected.dedup();
                 got.sort();
@@ -598,7 +451,7 @@ mod tests {
                     }
                 });
                 let mut by_one = kind.clone();
-                for_each_local_mut(&mut by_one, rename);
+                by_one.for_each_local_mut(rename);
                 assert_eq!(by_one, by_two, "{}: {kind:?}", func.name);
                 insts += 1;
             }

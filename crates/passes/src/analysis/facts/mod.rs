@@ -790,6 +790,25 @@ mod tests {
         crate::test_programs::functions()
     }
 
+    /// Calls `f` with every function of the repository's programs, as written and (when
+    /// `optimized`) after the O2 pipeline, with its CFG, liveness and fact analysis.
+    fn for_each_analyzed(
+        optimized: bool,
+        mut f: impl FnMut(&Function, &Cfg, &Liveness, &FactAnalysis),
+    ) {
+        let extra = if optimized {
+            crate::test_programs::optimized_functions()
+        } else {
+            Vec::new()
+        };
+        for func in programs().into_iter().chain(extra) {
+            let cfg = Cfg::compute(&func);
+            let live = Liveness::compute(&func, &cfg);
+            let fa = FactAnalysis::compute_with(&func, &cfg, &live);
+            f(&func, &cfg, &live, &fa);
+        }
+    }
+
     /// The deaths of `block` as the earlier version found them: a walk over each
     /// instruction's operands for the locals it mentions (all of them sorted and deduplicated,
     /// then the dead ones kept) and another to make its uses live.
@@ -869,24 +888,18 @@ mod tests {
     fn deaths_of_unwatched_locals_change_no_set() {
         let mut alive = LiveWalk::default();
         let (mut steps, mut left_out) = (0, 0);
-        for func in programs()
-            .into_iter()
-            .chain(crate::test_programs::optimized_functions())
-        {
-            let cfg = Cfg::compute(&func);
-            let live = Liveness::compute(&func, &cfg);
-            let fa = FactAnalysis::compute_with(&func, &cfg, &live);
-            let every = with_facts(&func);
+        for_each_analyzed(true, |func, cfg, live, fa| {
+            let every = with_facts(func);
             for &b in cfg.rpo() {
-                let (Some(start), Some(mut watched)) = (fa.block_in(b), fa.cursor(&func, b)) else {
+                let (Some(start), Some(mut watched)) = (fa.block_in(b), fa.cursor(func, b)) else {
                     continue;
                 };
                 let mut all = Vec::new();
-                block_deaths(&func, b, (&live, &every), &mut alive, &mut all);
+                block_deaths(func, b, (live, &every), &mut alive, &mut all);
                 left_out += all.len() - fa.deaths_of(b).len();
                 let mut full = FactCursor {
                     deaths: &all,
-                    ..fa.cursor_from(&func, b, start.to_set())
+                    ..fa.cursor_from(func, b, start.to_set())
                 };
                 loop {
                     assert_eq!(full.facts(), watched.facts(), "{} {b}", func.name);
@@ -898,7 +911,7 @@ mod tests {
                     steps += 1;
                 }
             }
-        }
+        });
         assert!(
             steps > 1000 && left_out > 100,
             "{steps} steps, {left_out} deaths left out"
@@ -936,34 +949,24 @@ mod tests {
     #[test]
     fn live_edge_facts_are_the_edge_facts_less_the_dead() {
         let (mut edges, mut changed) = (0, 0);
-        for func in programs() {
-            let cfg = Cfg::compute(&func);
-            let live = Liveness::compute(&func, &cfg);
-            let fa = FactAnalysis::compute_with(&func, &cfg, &live);
+        for_each_analyzed(false, |func, cfg, live, fa| {
             for &p in cfg.rpo() {
                 let Some(out) = fa.block_out(p) else {
                     continue;
                 };
                 for &b in cfg.succs(p) {
                     let mut before = FactSet::new();
-                    edge_facts_into(&func, &fa.tracked, p, b, out, &mut before);
+                    edge_facts_into(func, &fa.tracked, p, b, out, &mut before);
                     let full = before.clone();
                     drop_dead_as_before(&mut before, live.live_in(b));
                     let mut now = FactSet::new();
-                    live_edge_facts_into(
-                        &func,
-                        &fa.tracked,
-                        (p, b),
-                        out,
-                        live.live_in(b),
-                        &mut now,
-                    );
+                    live_edge_facts_into(func, &fa.tracked, (p, b), out, live.live_in(b), &mut now);
                     assert_eq!(now, before, "{} {p} -> {b}", func.name);
                     edges += 1;
                     changed += usize::from(full != before);
                 }
             }
-        }
+        });
         assert!(
             edges > 1000 && changed > 100,
             "{edges} edges, {changed} changed"
@@ -976,37 +979,24 @@ mod tests {
     #[test]
     fn edges_kept_as_is_are_the_edge_facts() {
         let (mut edges, mut as_is) = (0, 0);
-        for func in programs()
-            .into_iter()
-            .chain(crate::test_programs::optimized_functions())
-        {
-            let cfg = Cfg::compute(&func);
-            let live = Liveness::compute(&func, &cfg);
-            let fa = FactAnalysis::compute_with(&func, &cfg, &live);
+        for_each_analyzed(true, |func, cfg, live, fa| {
             for &p in cfg.rpo() {
                 let Some(out) = fa.block_out(p) else {
                     continue;
                 };
                 for &b in cfg.succs(p) {
                     edges += 1;
-                    if !edge_keeps_out(&func, p, out, live.live_in(b)) {
+                    if !edge_keeps_out(func, p, out, live.live_in(b)) {
                         continue;
                     }
                     let mut built = FactSet::new();
                     let edge = (p, b);
-                    live_edge_facts_into(
-                        &func,
-                        &fa.tracked,
-                        edge,
-                        out,
-                        live.live_in(b),
-                        &mut built,
-                    );
+                    live_edge_facts_into(func, &fa.tracked, edge, out, live.live_in(b), &mut built);
                     assert_eq!(built.view(), out, "{} {p} -> {b}", func.name);
                     as_is += 1;
                 }
             }
-        }
+        });
         assert!(edges > 1000 && as_is > 300, "{edges} edges, {as_is} as is");
     }
 
