@@ -973,6 +973,56 @@ mod tests {
         );
     }
 
+    /// A quotient fact keeps a jump edge from being read as it is unless both its locals are
+    /// live on the target: the edge build drops a quotient that mentions a dead local.
+    #[test]
+    fn a_quotient_with_a_dead_local_is_not_kept_as_is() {
+        let source = "fn f(x: i64) -> i64 {\n    var d: i64\nentry:\n    d = sdiv x, 4\n    \
+                      br next\nnext:\n    RET\n}\n";
+        // Live on entry to `next`: only `d`, only `x`, and both.
+        for (ret, kept) in [
+            ("ret d", false),
+            ("ret x", false),
+            ("d = add d, x\n    ret d", true),
+        ] {
+            let module = poolopt_ir::parse(&source.replace("RET", ret)).expect("parses");
+            let func = module
+                .funcs
+                .into_iter()
+                .map(|(_, f)| f)
+                .next()
+                .expect("one function");
+            let cfg = Cfg::compute(&func);
+            let live = Liveness::compute(&func, &cfg);
+            let (Some(entry), Some(next)) =
+                (func.block_by_name("entry"), func.block_by_name("next"))
+            else {
+                panic!("blocks entry and next");
+            };
+            let (Some(d), Some(x)) = (func.local_by_name("d"), func.local_by_name("x")) else {
+                panic!("locals d and x");
+            };
+            let mut out = FactSet::new();
+            out.add_quotient(QuotientFact { d, x, k: 4 });
+            assert_eq!(
+                edge_keeps_out(&func, entry, out.view(), live.live_in(next)),
+                kept,
+                "{ret}"
+            );
+            let mut built = FactSet::new();
+            let tracked = FactAnalysis::compute_with(&func, &cfg, &live).tracked;
+            live_edge_facts_into(
+                &func,
+                &tracked,
+                (entry, next),
+                out.view(),
+                live.live_in(next),
+                &mut built,
+            );
+            assert_eq!(built.view() == out.view(), kept, "{ret}");
+        }
+    }
+
     /// Wherever `edge_keeps_out` says an edge is the out-state as it is, the edge's facts
     /// built in full are exactly that out-state, on every edge of the repository's programs,
     /// as written and after the O2 pipeline; and it says so of many edges.
