@@ -49,8 +49,8 @@ pub struct Components {
 /// The work space of the search (see [`Components::compute`]).
 #[derive(Clone, Debug, Default)]
 struct Search {
-    /// Per block, by index: its component, [`OPEN`] for a reachable block not in one yet, or
-    /// [`UNREACHABLE`].
+    /// Per reachable block, by its position in the reverse post-order: its component, or
+    /// [`OPEN`] while it is in none yet.
     component: Vec<u32>,
     /// The blocks found but not yet searched from.
     stack: Vec<Block>,
@@ -58,11 +58,8 @@ struct Search {
     place: Vec<u32>,
 }
 
-/// [`Search::component`] of a reachable block not yet in a component.
-const OPEN: u32 = u32::MAX - 1;
-
-/// [`Search::component`] of a block not reachable from the entry.
-const UNREACHABLE: u32 = u32::MAX;
+/// [`Search::component`] of a block not yet in a component.
+const OPEN: u32 = u32::MAX;
 
 /// Makes `v` hold at least `need` elements without growing: when it cannot, replaces it (its
 /// contents are about to be recomputed) with one of capacity `room`.
@@ -84,7 +81,6 @@ impl Components {
     /// Makes `self` the components of `cfg` (as [`Components::of`]), reusing its buffers.
     pub fn compute(&mut self, cfg: &Cfg) {
         let rpo = cfg.rpo();
-        let n = rpo.iter().map(|b| b.index() + 1).max().unwrap_or(0);
         let Search {
             component,
             stack,
@@ -102,12 +98,9 @@ impl Components {
                 need
             }
         };
-        make_room(component, n, room(n));
+        make_room(component, reachable, room(reachable));
         component.clear();
-        component.resize(n, UNREACHABLE);
-        for &b in rpo {
-            component[b.index()] = OPEN;
-        }
+        component.resize(reachable, OPEN);
         for v in [&mut *stack, &mut self.blocks] {
             make_room(v, reachable, room(reachable));
             v.clear();
@@ -120,19 +113,22 @@ impl Components {
         self.cyclic.clear();
         // Each component from its first block in the reverse post-order: the open blocks
         // that reach it. `place` counts each component's blocks for now.
-        for &root in rpo {
-            if component[root.index()] != OPEN {
+        for (at, &root) in rpo.iter().enumerate() {
+            if component[at] != OPEN {
                 continue;
             }
             let k = place.len() as u32;
-            component[root.index()] = k;
+            component[at] = k;
             stack.push(root);
             let mut size = 0;
             while let Some(v) = stack.pop() {
                 size += 1;
                 for &p in cfg.preds(v) {
-                    // A predecessor may be unreachable, or past every reachable block.
-                    if let Some(c) = component.get_mut(p.index()).filter(|c| **c == OPEN) {
+                    // A predecessor may be unreachable: it has no position.
+                    let Some(c) = cfg.rpo_index(p).map(|i| &mut component[i as usize]) else {
+                        continue;
+                    };
+                    if *c == OPEN {
                         *c = k;
                         stack.push(p);
                     }
@@ -153,8 +149,8 @@ impl Components {
         }
         self.starts.push(total);
         self.blocks.resize(total as usize, Block::new(0));
-        for &b in rpo {
-            let k = component[b.index()] as usize;
+        for (&b, &k) in rpo.iter().zip(component.iter()) {
+            let k = k as usize;
             self.blocks[place[k] as usize] = b;
             place[k] += 1;
         }
