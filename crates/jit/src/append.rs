@@ -1,48 +1,109 @@
-//! Appending straight-line instructions without cranelift-frontend's bookkeeping.
+//! Building a Cranelift function by appending, without cranelift-frontend.
 //!
-//! `FunctionBuilder::ins` builds every instruction through cranelift-frontend's
-//! `FuncInstBuilder`, which, besides creating the instruction and its results and appending it
-//! to the current block, checks the block's status, looks at the instruction for branches
-//! (whose targets the SSA construction must learn) and terminators (which fill the block), and
-//! attaches the builder's source location. For an instruction that is neither a branch nor a
-//! terminator none of that applies once the block is in the layout (this lowering sets no
-//! source locations), so [`AppendIns`] does only the rest: the same calls on the function, in
-//! the same order, so the function comes out identical, for less work per instruction. Branches
-//! and terminators still go through `FunctionBuilder::ins`.
+//! cranelift-frontend's `FunctionBuilder` wraps every instruction in bookkeeping for its SSA
+//! construction: `create_block` declares the block to it, every branch declares its targets'
+//! predecessors, every block must be sealed, and `FuncInstBuilder` checks the block's status
+//! and looks at each instruction for branches and terminators. The lowering builds its SSA
+//! form itself ([`crate::ssa`]) and needs none of that: [`Builder`] is the function being
+//! built and the block instructions go to, and [`AppendIns`] appends one instruction (a
+//! branch or terminator too) to the end of that block, putting the block in the layout
+//! before its first instruction, as `FunctionBuilder` does. The calls on the function are the
+//! same, in the same order, so the function comes out as cranelift-frontend would build it.
 
 use cranelift_codegen::ir::{
-    Block, DataFlowGraph, Function, Inst, InstBuilderBase, InstructionData, Type,
+    Block, DataFlowGraph, Function, Inst, InstBuilderBase, InstructionData, StackSlot,
+    StackSlotData, Type, Value,
 };
-use cranelift_frontend::FunctionBuilder;
 
-/// An instruction builder that appends one instruction, neither a branch nor a terminator, to
-/// the end of the builder's current block (see the module documentation).
-pub(crate) struct AppendIns<'f> {
-    func: &'f mut Function,
-    block: Block,
+/// The function being built and the block instructions are appended to (see the module
+/// documentation).
+pub(crate) struct Builder<'f> {
+    pub(crate) func: &'f mut Function,
+    /// The block instructions go to.
+    position: Option<Block>,
+    /// The block last made sure to be in the layout (a block is put there once, not looked up
+    /// again for every instruction).
+    inserted: Option<Block>,
 }
 
-impl<'f> AppendIns<'f> {
-    /// A builder appending to `b`'s current block, which is put in the layout first if it is
-    /// not yet (as `FunctionBuilder::ins` does before its first instruction). `inserted` is
-    /// the block this was last done for: the caller keeps it from one instruction to the next,
-    /// so that a block is put in the layout once, not looked up again for every instruction.
-    pub(crate) fn new(
-        b: &'f mut FunctionBuilder<'_>,
-        inserted: &mut Option<Block>,
-    ) -> AppendIns<'f> {
-        let block = b
-            .current_block()
+impl<'f> Builder<'f> {
+    /// A builder appending to `func`, with no current block yet.
+    pub(crate) fn new(func: &'f mut Function) -> Builder<'f> {
+        Builder {
+            func,
+            position: None,
+            inserted: None,
+        }
+    }
+
+    /// A new block, not yet in the layout (it goes there with its first instruction).
+    pub(crate) fn create_block(&mut self) -> Block {
+        self.func.dfg.make_block()
+    }
+
+    /// Marks `block` cold (laid out after the others in the machine code).
+    pub(crate) fn set_cold_block(&mut self, block: Block) {
+        self.func.layout.set_cold(block);
+    }
+
+    /// Makes `block` the one instructions are appended to.
+    pub(crate) fn switch_to_block(&mut self, block: Block) {
+        self.position = Some(block);
+    }
+
+    /// The block instructions are appended to.
+    pub(crate) fn current_block(&self) -> Option<Block> {
+        self.position
+    }
+
+    pub(crate) fn append_block_param(&mut self, block: Block, ty: Type) -> Value {
+        self.func.dfg.append_block_param(block, ty)
+    }
+
+    pub(crate) fn block_params(&self, block: Block) -> &[Value] {
+        self.func.dfg.block_params(block)
+    }
+
+    /// Gives `block` one parameter per parameter of the function's signature.
+    pub(crate) fn append_block_params_for_function_params(&mut self, block: Block) {
+        let stencil = &mut self.func.stencil;
+        for p in &stencil.signature.params {
+            stencil.dfg.append_block_param(block, p.value_type);
+        }
+    }
+
+    pub(crate) fn create_sized_stack_slot(&mut self, data: StackSlotData) -> StackSlot {
+        self.func.create_sized_stack_slot(data)
+    }
+
+    pub(crate) fn inst_results(&self, inst: Inst) -> &[Value] {
+        self.func.dfg.inst_results(inst)
+    }
+
+    /// A builder for one instruction at the end of the current block, which is put in the
+    /// layout first if it is not yet.
+    pub(crate) fn ins(&mut self) -> AppendIns<'_> {
+        let block = self
+            .position
             .expect("instructions are appended to a current block");
-        if *inserted != Some(block) {
-            b.ensure_inserted_block();
-            *inserted = Some(block);
+        if self.inserted != Some(block) {
+            if !self.func.layout.is_block_inserted(block) {
+                self.func.layout.append_block(block);
+            }
+            self.inserted = Some(block);
         }
         AppendIns {
-            func: &mut *b.func,
+            func: &mut *self.func,
             block,
         }
     }
+}
+
+/// An instruction builder that appends one instruction to the end of a block already in the
+/// layout (see the module documentation).
+pub(crate) struct AppendIns<'f> {
+    func: &'f mut Function,
+    block: Block,
 }
 
 impl<'f> InstBuilderBase<'f> for AppendIns<'f> {
@@ -69,15 +130,11 @@ impl<'f> InstBuilderBase<'f> for AppendIns<'f> {
 impl AppendIns<'_> {
     /// Creates the instruction and its results and appends it to the block.
     fn append(&mut self, data: InstructionData, ctrl_typevar: Type) -> Inst {
-        debug_assert!(
-            !data.opcode().is_branch() && !data.opcode().is_terminator(),
-            "branches and terminators go through FunctionBuilder::ins"
-        );
         let opcode = data.opcode();
         let inst = self.func.dfg.make_inst(data);
-        // An instruction without results (a store) keeps the empty result list every
-        // instruction starts with: `make_inst_results` would only find that out, at the cost
-        // of collecting its result types and growing the result table.
+        // An instruction without results (a store, a branch, a return) keeps the empty result
+        // list every instruction starts with: `make_inst_results` would only find that out, at
+        // the cost of collecting its result types and growing the result table.
         if opcode.constraints().num_fixed_results() != 0 || opcode.is_call() {
             self.func.dfg.make_inst_results(inst, ctrl_typevar);
         }

@@ -17,7 +17,6 @@ use cranelift_codegen::control::ControlPlane;
 use cranelift_codegen::ir;
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::Context;
-use cranelift_frontend::FunctionBuilderContext;
 use poolopt_ir::Module;
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -49,7 +48,6 @@ fn lower_all(
         .map(|i| rt_count + i)
         .collect();
     let env = LowerEnv::new(module, call_conv, ir_index, rt_index, false)?.for_opt_level_of(&**isa);
-    let mut fbc = FunctionBuilderContext::new();
     let mut messages = Vec::new();
     // One Cranelift function, cleared for each IR function, so its tables keep their storage
     // (as the JIT's context does).
@@ -65,8 +63,6 @@ fn lower_all(
             &env,
             fid,
             &mut func,
-            &mut fbc,
-            isa.frontend_config(),
             &mut messages,
             Tier::of(f),
             &mut scratch,

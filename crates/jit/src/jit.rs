@@ -370,8 +370,6 @@ impl CompiledModule {
                 &env,
                 fid,
                 &mut ctx.func,
-                &mut fbc,
-                frontend,
                 &mut self.messages,
                 Tier::of(f),
                 &mut scratch,

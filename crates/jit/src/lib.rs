@@ -59,6 +59,7 @@ pub mod lower;
 pub mod param_chains;
 pub mod runtime;
 pub mod scratch;
+mod ssa;
 mod target;
 #[cfg(test)]
 mod test_clif;

@@ -1,14 +1,16 @@
-//! Lowering of one IR function to Cranelift IR with cranelift-frontend.
+//! Lowering of one IR function to Cranelift IR, appended directly ([`crate::append`]), with
+//! its own SSA construction ([`crate::ssa`]); only the runtime stubs and entry shims go
+//! through cranelift-frontend.
 //!
 //! The lowering is deliberately naive, like a simple C compiler: it keeps every check the IR
 //! asks for and removes none itself (the passes decide what goes). In particular:
 //!
-//! - Scalar and vec-handle locals become frontend `Variable`s; struct locals live in stack slots,
-//!   except locals marked `packed` (by the scalarization pass), which are one `i64` `Variable`
+//! - Scalar and vec-handle locals become variables; struct locals live in stack slots,
+//!   except locals marked `packed` (by the scalarization pass), which are one `i64` variable
 //!   holding the struct's bytes (C layout, little-endian), and struct locals that are only
-//!   built, read or written by field and stored whole into elements, which are one `Variable`
+//!   built, read or written by field and stored whole into elements, which are one variable
 //!   per field ([`field_struct_locals`]). Every local starts as zero (for
-//!   scalar and packed locals the zero is materialized by cranelift-frontend only where a read
+//!   scalar and packed locals the SSA construction materializes the zero only where a read
 //!   can precede every write); vec locals start pointing at the run context's permanently dead
 //!   header.
 //! - A checked element access is ONE unsigned compare `icmp uge index, len` and a branch to a
@@ -35,7 +37,7 @@
 //! - Only functions on a cycle of the call graph check the call depth (on entry, before
 //!   anything else; decremented on return); the entry shim counts a non-recursive entry
 //!   function. With fuel compiled in, every IR block entry consumes one unit.
-//! - Blocks are sealed as soon as their last predecessor is emitted.
+//! - An IR block's SSA node is sealed as soon as its last predecessor is emitted.
 //! - Block-local locals (every read preceded by a write in the same IR block,
 //!   [`block_local_locals`]) are no variable at all; constants on an IR block's main line are
 //!   created once per block.
@@ -44,7 +46,7 @@
 //! - Struct copies move 16 bytes at a time through SSE registers.
 
 use crate::abi::{self, PTR};
-use crate::append::AppendIns;
+use crate::append::{AppendIns, Builder};
 use crate::error::JitError;
 use crate::fixed_locals::{fixed_locals_into, WalkExtras};
 use crate::runtime::{
@@ -52,6 +54,7 @@ use crate::runtime::{
     HDR_CAP, HDR_LEN, HDR_PTR,
 };
 use crate::scratch::{refill, reserve_function, LowerScratch, ModuleSizes};
+use crate::ssa::SsaVar;
 use crate::tier::{
     live_area_needs_huge_tier, Tier, MAX_BLOCK_LOCAL_SPAN, MAX_CROSSING, MAX_LIVE_AREA,
     MAX_LOOP_DEPTH_SUM,
@@ -368,8 +371,6 @@ pub fn lower_function(
     env: &LowerEnv<'_>,
     fid: FuncId,
     out: &mut cl::Function,
-    fbc: &mut FunctionBuilderContext,
-    frontend: TargetFrontendConfig,
     messages: &mut Vec<String>,
     tier: Tier,
     scratch: &mut LowerScratch,
@@ -397,7 +398,7 @@ pub fn lower_function(
             })?,
     };
     reserve_function(out, &env.sizes, ir);
-    let b = FunctionBuilder::new(out, fbc);
+    let b = Builder::new(out);
     scratch.reset(ir, &env.sizes);
     let mut l = FnLower {
         env,
@@ -412,7 +413,7 @@ pub fn lower_function(
         tier,
         huge: None,
         cur_block: None,
-        inserted: None,
+        node: 0,
         inst_pos: 0,
         any_deferred: false,
         bail: None,
@@ -422,24 +423,11 @@ pub fn lower_function(
         messages,
         slot_bytes: 0,
         site_line: 0,
-        sealed: 0,
     };
     let result = l.lower();
     let (slot_bytes, tier) = (l.slot_bytes, l.tier);
-    match result {
-        Ok(()) => {
-            if !l.all_sealed() {
-                l.b.seal_all_blocks();
-            }
-            // `finalize` also resets the shared builder context for the next function.
-            l.b.finalize(frontend);
-        }
-        Err(e) => {
-            // The half-built function is discarded; reset the builder context ourselves.
-            *fbc = FunctionBuilderContext::new();
-            return Err(e);
-        }
-    }
+    // On an error the half-built function is discarded (the scratch is reset for the next).
+    result?;
     let insts: u64 = ir.inst_count() as u64;
     Ok(LowerInfo {
         frame_estimate: slot_bytes + 16 * (ir.locals.len() as u64 + insts) + 512,
@@ -597,7 +585,7 @@ struct FnLower<'e, 'f, 'm, 's> {
     /// The function that trap sites report: the one the current instruction was written in
     /// (its location's origin after inlining), else `fidx`.
     site: u32,
-    b: FunctionBuilder<'f>,
+    b: Builder<'f>,
     /// The memory flags of every access ([`mflags`]), interned in the function once.
     notrap: MemFlags,
     /// The per-function tables: the caller's [`LowerScratch`], lent for the function.
@@ -610,9 +598,9 @@ struct FnLower<'e, 'f, 'm, 's> {
     huge: Option<HugeLocals>,
     /// The IR block being lowered.
     cur_block: Option<Block>,
-    /// The Cranelift block [`FnLower::ins`] last made sure is in the layout (see
-    /// [`AppendIns::new`]).
-    inserted: Option<cl::Block>,
+    /// The SSA construction's node being lowered ([`crate::ssa`]): the current IR block's, or
+    /// the separate start block's during a prologue of its own.
+    node: usize,
     /// The index of the IR instruction being lowered in its block (the terminator's is the
     /// block's instruction count).
     inst_pos: u32,
@@ -630,8 +618,6 @@ struct FnLower<'e, 'f, 'm, 's> {
     slot_bytes: u64,
     /// The source line trap sites being emitted are attributed to (see [`FnLower::site_code`]).
     site_line: u32,
-    /// How many blocks [`FnLower::seal`] has sealed.
-    sealed: u32,
 }
 
 type R<T> = Result<T, JitError>;
@@ -780,10 +766,9 @@ impl FnLower<'_, '_, '_, '_> {
 
     // ---------------------------------------------------------------- small helpers
 
-    /// A builder for one instruction at the end of the current block, neither a branch nor a
-    /// terminator (those go through `self.b.ins()`; see [`crate::append`]).
+    /// A builder for one instruction at the end of the current block (see [`crate::append`]).
     fn ins(&mut self) -> AppendIns<'_> {
-        AppendIns::new(&mut self.b, &mut self.inserted)
+        self.b.ins()
     }
 
     fn iconst(&mut self, ty: ScalarType, c: i64) -> Value {
@@ -990,7 +975,6 @@ impl FnLower<'_, '_, '_, '_> {
         let trap_blocks = std::mem::take(&mut self.t.all_trap_blocks);
         for &(kind, blk) in &trap_blocks {
             self.b.switch_to_block(blk);
-            self.seal(blk);
             let (site, a, b) = match *self.b.block_params(blk) {
                 [site, a, b] => (site, Some(a), Some(b)),
                 [site, a] => (site, Some(a), None),
@@ -1073,8 +1057,6 @@ impl FnLower<'_, '_, '_, '_> {
             let fail = self.ins().icmp(cc, x, y);
             self.b.ins().brif(fail, edge, &[], cont, &[]);
         }
-        self.seal(edge);
-        self.seal(cont);
         self.b.switch_to_block(edge);
         self.emit_trap_call(kind, a, b)?;
         self.b.switch_to_block(cont);
@@ -1106,7 +1088,6 @@ impl FnLower<'_, '_, '_, '_> {
         let cont = self.b.create_block();
         let (then_block, else_block) = if nonzero { (bail, cont) } else { (cont, bail) };
         self.b.ins().brif(value, then_block, &[], else_block, &[]);
-        self.seal(cont);
         self.b.switch_to_block(cont);
         Ok(())
     }
@@ -1117,16 +1098,17 @@ impl FnLower<'_, '_, '_, '_> {
     ///
     /// A *block-local* local (every read is preceded by a write in the same IR block; see
     /// [`block_local_locals`]) is no variable at all: its value is known where it is read.
-    /// Otherwise it is normally a cranelift-frontend `Variable`: a local is zero until
-    /// assigned, and without `init` it is not defined here (cranelift-frontend materializes a
-    /// zero in the entry block only for a read that some path reaches before any assignment,
-    /// so a local that every path writes before reading costs nothing). In the huge tier it
-    /// lives in 8 bytes of the function's locals slot, stored here (zero without `init`).
+    /// Otherwise it is normally a variable of the SSA construction ([`crate::ssa`]): a local
+    /// is zero until assigned, and without `init` it is not defined here (the construction
+    /// materializes a zero in the entry block only for a read that some path reaches before
+    /// any assignment, so a local that every path writes before reading costs nothing). In the
+    /// huge tier it lives in 8 bytes of the function's locals slot, stored here (zero without
+    /// `init`).
     ///
     /// The `Variable` returned is the lowering's own (an index of `var_kinds`); only the
-    /// locals that meet the SSA construction also get one of cranelift-frontend's, kept in
-    /// their [`VarKind`]: the frontend then sizes its per-variable tables for those alone
-    /// (most locals of an optimized function are fixed or block-local).
+    /// locals that meet the SSA construction also get one of its [`SsaVar`]s, kept in their
+    /// [`VarKind`]: its per-variable tables then hold those alone (most locals of an
+    /// optimized function are fixed or block-local).
     fn declare_local_var(
         &mut self,
         local: Local,
@@ -1142,9 +1124,9 @@ impl FnLower<'_, '_, '_, '_> {
         let kind = if self.t.block_local[local] && init.is_none() {
             VarKind::BlockLocal(ty)
         } else if self.t.fixed[local] {
-            let early = self.hoisted_vec(local).then(|| self.b.declare_var(ty));
-            if let (Some(v), Some(fv)) = (init, early) {
-                self.b.def_var(fv, v);
+            let early = self.hoisted_vec(local).then(|| self.t.ssa.declare_var(ty));
+            if let (Some(v), Some(sv)) = (init, early) {
+                self.t.ssa.def_var(sv, self.node, v);
             }
             VarKind::Fixed {
                 value: init,
@@ -1156,11 +1138,11 @@ impl FnLower<'_, '_, '_, '_> {
             mem.next_offset += 8;
             VarKind::Memory(offset, ty)
         } else {
-            let fv = self.b.declare_var(ty);
+            let sv = self.t.ssa.declare_var(ty);
             if let Some(v) = init {
-                self.b.def_var(fv, v);
+                self.t.ssa.def_var(sv, self.node, v);
             }
-            VarKind::Frontend(fv)
+            VarKind::Ssa(sv)
         };
         self.t.var_kinds.push(kind);
         if let VarKind::Memory(..) = kind {
@@ -1243,15 +1225,15 @@ impl FnLower<'_, '_, '_, '_> {
             return v;
         }
         match self.t.var_kinds[i] {
-            VarKind::Frontend(fv) => self.b.use_var(fv),
+            VarKind::Ssa(sv) => self.t.ssa.use_var(self.b.func, sv, self.node),
             // Never read before its write in the block (see `block_local_locals`); the
             // local's initial zero keeps this total.
             VarKind::BlockLocal(ty) => self.ins().iconst(ty, 0),
             // Every IR read is lowered after the assignment (see `fixed_locals`) and gets its
             // value directly. A read the lowering adds itself can come earlier (a hoisted loop
             // header's vec, loaded at the end of a preheader laid out before the block that
-            // creates the vec): the assignment also defined the frontend variable, so
-            // cranelift-frontend answers that one.
+            // creates the vec): the assignment also defined the SSA variable, so the SSA
+            // construction answers that one.
             VarKind::Fixed { value: Some(v), .. } => v,
             VarKind::Fixed {
                 value: None,
@@ -1260,7 +1242,7 @@ impl FnLower<'_, '_, '_, '_> {
             } => {
                 debug_assert!(early.is_some(), "a fixed local read before its assignment");
                 match early {
-                    Some(fv) => self.b.use_var(fv),
+                    Some(sv) => self.t.ssa.use_var(self.b.func, sv, self.node),
                     // Unreachable (see `fixed_locals`); the local's initial zero keeps this
                     // total.
                     None => self.ins().iconst(ty, 0),
@@ -1288,8 +1270,8 @@ impl FnLower<'_, '_, '_, '_> {
             }
         }
         match self.t.var_kinds[i] {
-            VarKind::Frontend(fv) => {
-                self.b.def_var(fv, v);
+            VarKind::Ssa(sv) => {
+                self.t.ssa.def_var(sv, self.node, v);
                 return;
             }
             VarKind::BlockLocal(_) => {}
@@ -1299,8 +1281,8 @@ impl FnLower<'_, '_, '_, '_> {
                     early,
                     ty,
                 };
-                if let Some(fv) = early {
-                    self.b.def_var(fv, v);
+                if let Some(sv) = early {
+                    self.t.ssa.def_var(sv, self.node, v);
                 }
                 return;
             }
@@ -1521,6 +1503,7 @@ impl FnLower<'_, '_, '_, '_> {
         if ir.layout.is_empty() {
             return Err(self.malformed("the function has no blocks"));
         }
+        let n_blocks = ir.blocks.len();
         for (pos, &blk) in ir.layout.iter().enumerate() {
             if ir.blocks.get(blk).is_none() {
                 return Err(self.malformed(format!("layout lists undeclared block {blk}")));
@@ -1541,29 +1524,54 @@ impl FnLower<'_, '_, '_, '_> {
                 }) => &[*then_block, *else_block],
                 _ => &[],
             };
-            for t in targets {
-                if let Some(Some(c)) = self.t.blocks.get(*t).copied() {
-                    preds[c] += 1;
+            for &t in targets {
+                if let Some(n) = preds.get_mut(t) {
+                    *n += 1;
                 }
             }
         }
         // The function starts in the entry IR block's own Cranelift block when no branch
         // leads back to it (the usual case): the prologue then runs straight into its
         // instructions, without a block and a jump of its own.
-        let first_cl = self.cl_block(ir.layout[0])?;
-        let merged_entry = self.t.preds_left[first_cl] == 0;
+        let first = ir.layout[0];
+        let first_cl = self.cl_block(first)?;
+        let merged_entry = self.t.preds_left[first] == 0;
+        // The SSA construction's nodes ([`crate::ssa`]): one per IR block, numbered as the
+        // blocks are, and the start block's after them.
+        let start_node = n_blocks;
         let start = if merged_entry {
             first_cl
         } else {
-            self.t.preds_left[first_cl] += 1;
+            self.t.preds_left[first] += 1;
             self.b.create_block()
+        };
+        {
+            let t = &mut *self.t;
+            let preds_left = &t.preds_left;
+            t.ssa.reset(n_blocks + 1, |n| {
+                preds_left.get(Block::new(n)).copied().unwrap_or(0)
+            });
+            for &blk in &ir.layout {
+                if let Some(Some(c)) = t.blocks.get(blk).copied() {
+                    t.ssa.set_head(blk.index(), c);
+                }
+            }
+            if !merged_entry {
+                t.ssa.set_head(start_node, start);
+            }
+        }
+        self.node = if merged_entry {
+            first.index()
+        } else {
+            start_node
         };
         self.b.append_block_params_for_function_params(start);
         let bail = self.b.create_block();
         self.b.set_cold_block(bail);
         self.bail = Some(bail);
         self.b.switch_to_block(start);
-        self.seal(start);
+        // Nothing branches to the start block.
+        self.t.ssa.seal(self.b.func, self.node);
         self.t.params.extend_from_slice(self.b.block_params(start));
         let params = &self.t.params;
         let ctx = params[0];
@@ -1691,7 +1699,7 @@ impl FnLower<'_, '_, '_, '_> {
             let incoming = self.t.param_index[local].map(|i| self.t.params[next + i]);
             let repr = match data.ty {
                 Type::Scalar(s) => {
-                    // A local is zero until assigned. It is not defined here: cranelift-frontend
+                    // A local is zero until assigned. It is not defined here: the SSA construction
                     // materializes a zero in the entry block only for a read that some path
                     // reaches before any assignment, so a local that every path writes before
                     // reading costs nothing.
@@ -1721,7 +1729,7 @@ impl FnLower<'_, '_, '_, '_> {
                         })?;
                         // A packable struct fits 8 bytes, so a packed parameter arrives as its
                         // bytes in one i64. As for scalars, the all-zero value comes from the
-                        // frontend if needed.
+                        // SSA construction if needed.
                         let var = self.declare_local_var(local, types::I64, incoming);
                         Repr::Packed(var, sid)
                     } else if self.t.by_fields[local] && incoming.is_none() {
@@ -1749,8 +1757,9 @@ impl FnLower<'_, '_, '_, '_> {
             self.t.locals[local] = Some(repr);
         }
         if !merged_entry {
-            self.b.ins().jump(first_cl, &[]);
-            self.edge_emitted(first_cl);
+            let jump = self.b.ins().jump(first_cl, &[]);
+            self.t.ssa.add_pred(first.index(), jump, start_node);
+            self.edge_emitted(first);
             self.fill_bail(bail);
         }
 
@@ -1762,6 +1771,7 @@ impl FnLower<'_, '_, '_, '_> {
                 self.forget_block_values();
             }
             self.cur_block = Some(blk);
+            self.node = blk.index();
             self.inst_pos = 0;
             if self.env.fuel {
                 self.site_line = 0; // out_of_fuel reports no line
@@ -1798,8 +1808,13 @@ impl FnLower<'_, '_, '_, '_> {
             }
         }
         self.fill_trap_blocks()?;
-        // Every branch into the bail block is emitted (the trap blocks' were the last).
-        self.seal(bail);
+        // What is left unsealed is what nothing branches to: its reads see zero (sealed in
+        // layout order, as cranelift-frontend sealed the blocks left at the end).
+        if self.t.ssa.has_vars() {
+            for &blk in &ir.layout {
+                self.t.ssa.seal(self.b.func, blk.index());
+            }
+        }
         Ok(())
     }
 
@@ -1827,37 +1842,27 @@ impl FnLower<'_, '_, '_, '_> {
         }
     }
 
-    /// Seals `blk` (all its predecessors are emitted), counting it: when every block of the
-    /// function is sealed this way, the end of the lowering skips
-    /// `FunctionBuilder::seal_all_blocks`, which would visit every block again to find none
-    /// left.
-    fn seal(&mut self, blk: cl::Block) {
-        self.b.seal_block(blk);
-        self.sealed += 1;
-    }
-
-    /// Whether every block created in the function has been sealed ([`FnLower::seal`]).
-    fn all_sealed(&self) -> bool {
-        self.sealed as usize == self.b.func.dfg.num_blocks()
-    }
-
-    /// Records that one branch into `target` is emitted; seals it once all are.
-    fn edge_emitted(&mut self, target: cl::Block) {
-        let n = &mut self.t.preds_left[target];
+    /// Records that one branch into IR block `target` is emitted; seals its SSA node
+    /// ([`crate::ssa`]) once all are.
+    fn edge_emitted(&mut self, target: Block) {
+        let Some(n) = self.t.preds_left.get_mut(target) else {
+            return;
+        };
         if *n > 0 {
             *n -= 1;
             if *n == 0 {
-                self.seal(target);
+                self.t.ssa.seal(self.b.func, target.index());
             }
         }
     }
 
     fn terminator(&mut self, term: &Terminator) -> R<()> {
         match term {
-            Terminator::Br(t) => {
-                let t = self.cl_block(*t)?;
-                self.b.ins().jump(t, &[]);
-                self.edge_emitted(t);
+            Terminator::Br(target) => {
+                let t = self.cl_block(*target)?;
+                let jump = self.b.ins().jump(t, &[]);
+                self.t.ssa.add_pred(target.index(), jump, self.node);
+                self.edge_emitted(*target);
             }
             Terminator::BrIf {
                 cond,
@@ -1884,14 +1889,25 @@ impl FnLower<'_, '_, '_, '_> {
                     Tier::Huge => self.t.layout_pos[*then_block] < self.t.layout_pos[*else_block],
                     Tier::Normal => self.t.loop_depth[*then_block] > self.t.loop_depth[*else_block],
                 };
-                if swap {
+                let branch = if swap {
                     let not_c = self.negate(c, *cond);
-                    self.b.ins().brif(not_c, e, &[], t, &[]);
+                    self.b.ins().brif(not_c, e, &[], t, &[])
                 } else {
-                    self.b.ins().brif(c, t, &[], e, &[]);
+                    self.b.ins().brif(c, t, &[], e, &[])
+                };
+                // One predecessor per branch, even with both targets the same block, named
+                // in the order of the branch's targets (as cranelift-frontend declared them).
+                let (first, second) = if swap {
+                    (*else_block, *then_block)
+                } else {
+                    (*then_block, *else_block)
+                };
+                self.t.ssa.add_pred(first.index(), branch, self.node);
+                if second != first {
+                    self.t.ssa.add_pred(second.index(), branch, self.node);
                 }
-                self.edge_emitted(t);
-                self.edge_emitted(e);
+                self.edge_emitted(*then_block);
+                self.edge_emitted(*else_block);
             }
             Terminator::Ret(value) => {
                 let ret = match (self.ir.ret, value) {
@@ -2417,15 +2433,12 @@ impl FnLower<'_, '_, '_, '_> {
         let cty = abi::scalar_cl(ty);
         let r = self.b.append_block_param(join, cty);
         self.b.ins().brif(is_m1, m1_blk, &[], div_blk, &[]);
-        self.seal(m1_blk);
-        self.seal(div_blk);
         self.b.switch_to_block(m1_blk);
         let special = self.ins().ineg(x);
         self.b.ins().jump(join, &[special.into()]);
         self.b.switch_to_block(div_blk);
         let q = self.ins().sdiv(x, y);
         self.b.ins().jump(join, &[q.into()]);
-        self.seal(join);
         self.b.switch_to_block(join);
         Ok(r)
     }
@@ -2739,11 +2752,9 @@ impl FnLower<'_, '_, '_, '_> {
             let full = self.ins().icmp(IntCC::SignedGreaterThanOrEqual, len, cap);
             self.b.ins().brif(full, grow, &[], store_blk, &[]);
         }
-        self.seal(grow);
         if size > SHARED_PUSH_STORE_ABOVE {
             return self.push_shared_store(h, len, size, v, grow, store_blk);
         }
-        self.seal(store_blk);
         // The fast path stores and continues; the grow path stores a copy of its own and
         // joins after the store, so the fast path's store block has one predecessor and the
         // register allocator places nothing of the cold path on it.
@@ -2761,13 +2772,11 @@ impl FnLower<'_, '_, '_, '_> {
         let grown = self.b.create_block();
         self.b.set_cold_block(grown);
         self.b.ins().brif(status, bail, &[], grown, &[]);
-        self.seal(grown);
         self.b.switch_to_block(grown);
         let stored = self.push_store(h, len, size, v);
         self.t.block_consts.truncate(main_consts);
         stored?;
         self.b.ins().jump(cont, &[]);
-        self.seal(cont);
         self.b.switch_to_block(cont);
         Ok(())
     }
@@ -2796,7 +2805,6 @@ impl FnLower<'_, '_, '_, '_> {
         self.b.switch_to_block(grow);
         let (status, bail) = self.grow_call(h)?;
         self.b.ins().brif(status, bail, &[], store_blk, &[]);
-        self.seal(store_blk);
         self.b.switch_to_block(store_blk);
         self.push_store(h, len, size, v)
     }
@@ -2959,21 +2967,21 @@ pub(crate) struct Deferred {
 /// Where a scalar, vec or packed local's value lives.
 #[derive(Copy, Clone, Debug)]
 pub(crate) enum VarKind {
-    /// This cranelift-frontend `Variable` (SSA construction).
-    Frontend(Variable),
+    /// This variable of the SSA construction ([`crate::ssa`]).
+    Ssa(SsaVar),
     /// Only in the IR block being lowered (the local is block-local), of this type.
     BlockLocal(types::Type),
     /// At this offset of the huge tier's locals slot, of this type.
     Memory(u32, types::Type),
     /// The value of the local's one assignment, which dominates every read (the local is
     /// fixed: see [`crate::fixed_locals`]), once lowered, of type `ty`. With `early`, the
-    /// assignment also defines that cranelift-frontend variable, for the one read the lowering
-    /// itself adds that can come before it: a hoisted loop header's vec (see
-    /// [`FnLower::load_loop_headers`]). Other fixed locals never meet cranelift-frontend's SSA
-    /// construction (`def_var` alone builds a per-variable table) and have no variable there.
+    /// assignment also defines that SSA variable, for the one read the lowering itself adds
+    /// that can come before it: a hoisted loop header's vec (see
+    /// [`FnLower::load_loop_headers`]). Other fixed locals never meet the SSA construction
+    /// (a variable costs a column of its table) and have no variable there.
     Fixed {
         value: Option<Value>,
-        early: Option<Variable>,
+        early: Option<SsaVar>,
         ty: types::Type,
     },
 }

@@ -7,8 +7,7 @@
 //! instructions cost to build. A [`LowerScratch`] owns them all: [`crate::lower::lower_function`]
 //! borrows it, empties and sizes each table for the function at hand (keeping its storage),
 //! and hands it back, so a module's functions allocate only when one is larger than every
-//! function before it. The JIT and the text output each keep one for the whole module, beside
-//! cranelift-frontend's `FunctionBuilderContext` (the same idea, one level down).
+//! function before it. The JIT and the text output each keep one for the whole module.
 //!
 //! Grown one function at a time, each table would still be reallocated (and copied) every
 //! time it doubles on the way to the largest function. So the first reset sizes every table
@@ -124,8 +123,10 @@ pub struct LowerScratch {
     /// The element addresses computed on the current IR block's main line by element reads
     /// and writes: (data pointer, index, element size, address), the newest last.
     pub(crate) elem_addrs: Vec<(Value, Value, u32, Value)>,
-    /// Per Cranelift block: the branches into it not yet emitted.
-    pub(crate) preds_left: SecondaryMap<cl::Block, u32>,
+    /// Per IR block: the branches into it not yet emitted.
+    pub(crate) preds_left: SecondaryMap<Block, u32>,
+    /// The SSA construction's tables ([`crate::ssa`]).
+    pub(crate) ssa: crate::ssa::Ssa,
     /// Every trap block created, in creation order.
     pub(crate) all_trap_blocks: Vec<(TrapKind, cl::Block)>,
     /// Per IR function: its import in the function being lowered, once called. Sized once
@@ -163,7 +164,6 @@ impl LowerScratch {
         // A no-op within one module (its function count does not change).
         self.callees.resize(largest.funcs);
         refill(&mut self.param_index, n_locals);
-        // Indexed by Cranelift block, which the lowering creates: at least one per IR block.
         refill(&mut self.preds_left, n_blocks);
         self.fixed.clear();
         self.loop_depth.clear();
@@ -193,12 +193,9 @@ impl LowerScratch {
         let &ModuleSizes {
             locals,
             blocks,
-            insts,
+            insts: _,
             funcs,
         } = largest;
-        // Each IR block lowers to at least one Cranelift block; trap checks and calls add
-        // more, about one per instruction at most.
-        let cl_blocks = blocks + insts;
         map_room(&mut self.locals, locals);
         map_room(&mut self.blocks, blocks);
         map_room(&mut self.layout_pos, blocks);
@@ -212,7 +209,7 @@ impl LowerScratch {
         map_room(&mut self.param_index, locals);
         map_room(&mut self.block_loops, blocks);
         map_room(&mut self.preheader_of, blocks);
-        map_room(&mut self.preds_left, cl_blocks);
+        map_room(&mut self.preds_left, blocks);
         map_room(&mut self.callees, funcs);
         // One variable per scalar, vec or packed local (field-wise structs add a few more).
         vec_room(&mut self.var_kinds, locals);
