@@ -1,6 +1,6 @@
 //! *Fixed* locals: scalar, vec and packed locals (and struct locals held field by field) with
 //! exactly one assignment, which dominates every read. The lowering gives such a local the Cranelift value of that assignment
-//! directly, with no cranelift-frontend `Variable`: no SSA construction (`use_var` walking
+//! directly, with no variable of the SSA construction ([`crate::ssa`]): no SSA construction (`use_var` walking
 //! predecessors, sealing, block parameters at joins) for what is already in SSA form.
 //!
 //! Soundness. A local is zero until assigned, and a read sees the latest assignment on the
@@ -14,14 +14,14 @@
 //! so the Cranelift value defined at `d` dominates the lowering of every read. The lowering
 //! emits blocks in layout order, so `d`'s block must also come before every reading block in
 //! the layout (the value must exist when the read is lowered); a local that fails any of
-//! these tests stays a `Variable`. Cranelift's verifier, on in debug builds and so in every
+//! these tests stays a variable. Cranelift's verifier, on in debug builds and so in every
 //! test, rejects any use its definition does not dominate.
 //!
 //! Reads the lowering adds itself are not IR reads: a hoisted loop's vec header is loaded at
 //! the end of the preheader, which the vec's assignment dominates (it dominates the loop's
 //! reads and lies outside the loop, whose only way in is the preheader) but may follow in the
-//! layout. So the assignment also defines the local's `Variable` (a cheap `def_var`), and a
-//! read that comes before the assignment is lowered asks cranelift-frontend, as for any
+//! layout. So the assignment also defines the local's SSA variable (a cheap `def_var`), and a
+//! read that comes before the assignment is lowered asks the SSA construction, as for any
 //! other local.
 
 use crate::scratch::refill;

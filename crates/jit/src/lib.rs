@@ -42,8 +42,10 @@
 //! Modules: [`abi`] (calling convention), [`runtime`] (run context, vec headers, runtime
 //! functions), [`lower`] (IR → CLIF), [`jit`](mod@jit) (compile and run), [`entry`] (typed
 //! entry points), [`emit`] (text), [`tier`] (how a function is compiled, by its size),
-//! [`scratch`] (the lowering's tables, reused from one function to the next), `target` (ISAs and
-//! the optimization-level knob), `error`.
+//! [`scratch`] (the lowering's tables, reused from one function to the next), `append` (the
+//! function built by appending, without cranelift-frontend), `ssa` (the lowering's SSA
+//! construction for reassigned locals), `target` (ISAs and the optimization-level knob),
+//! `error`.
 
 pub mod abi;
 mod append;

@@ -217,6 +217,9 @@ impl LowerScratch {
         vec_room(&mut self.deferred, locals);
         vec_room(&mut self.known, locals);
         self.fixed_scratch.reserve(locals, blocks);
+        // A node per IR block and the start block's; at most two branches into a block per
+        // block, and the start block's jump.
+        self.ssa.reserve(blocks + 1, 2 * blocks + 1);
         self.loop_scan.reserve(blocks);
         self.cfg.reserve(blocks);
     }

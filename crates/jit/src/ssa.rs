@@ -65,6 +65,7 @@ use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::entity::EntityRef;
 use cranelift_codegen::ir::{Block, Function, Inst, InstBuilder, Type, Value};
 use cranelift_codegen::packed_option::PackedOption;
+use poolopt_ir::room::vec_room;
 
 /// A variable of the SSA construction (one per local that needs it).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -125,6 +126,23 @@ pub(crate) struct Ssa {
 }
 
 impl Ssa {
+    /// Gives the per-node tables room for `nodes` nodes and `preds` predecessors in all (a
+    /// no-op once they have it).
+    pub(crate) fn reserve(&mut self, nodes: usize, preds: usize) {
+        vec_room(&mut self.head, nodes);
+        vec_room(&mut self.sealed, nodes);
+        vec_room(&mut self.single_pred, nodes);
+        vec_room(&mut self.pred_start, nodes);
+        vec_room(&mut self.pred_len, nodes);
+        vec_room(&mut self.pending_first, nodes);
+        vec_room(&mut self.pending_last, nodes);
+        vec_room(&mut self.visited, nodes);
+        vec_room(&mut self.preds, preds);
+        // The recursion's stacks hold at most a call and a result per predecessor and node.
+        vec_room(&mut self.calls, nodes + preds);
+        vec_room(&mut self.results, nodes + preds);
+    }
+
     /// Empties the tables for a function of `nodes` nodes, node `n` having room for
     /// `pred_room(n)` predecessors (at least as many as branches into it will be emitted).
     pub(crate) fn reset(&mut self, nodes: usize, mut pred_room: impl FnMut(usize) -> u32) {
