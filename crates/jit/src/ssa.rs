@@ -8,7 +8,15 @@
 //! Construction of Static Single Assignment Form* (CC 2013), in the form cranelift-frontend
 //! 0.135.8 implements it (`cranelift_frontend::ssa`), which the lowering used before: the
 //! same steps in the same order, so the function comes out with the same block parameters,
-//! in the same order, and the same branch arguments (only the numbers of the values differ).
+//! in the same order, and the same branch arguments (only the numbers of the values differ,
+//! and cranelift-frontend's aliases for the parameters it removed at main-line joins, below,
+//! are gone). The one place the two can part is code no path reaches, which the IR verifier
+//! rejects (every block must be reachable) but the lowering still takes: when a read's walk
+//! runs around a cycle of sealed single-predecessor IR blocks (entered only by the walk from
+//! a block after them in the layout), cranelift-frontend put the parameter, and the zero it
+//! turns into, on the Cranelift block where its walk met itself again (the last block of a
+//! main line), this module on that IR block's head. Cranelift removes such code before
+//! compiling it.
 //!
 //! **Nodes.** The algorithm works on *nodes*, not on Cranelift blocks: one node per IR block
 //! (its *head* is the IR block's first Cranelift block) and one for the function's start block

@@ -106,6 +106,7 @@ fn irreducible_control_flow() {
     assert_eq!(agree(src, &[5]), Ok(7));
 }
 
+/// (Unreachable blocks are not valid IR, see below; the lowering still takes them.)
 #[test]
 fn a_block_nothing_branches_to_reads_zero() {
     let src = "fn main(n: i64) -> i64 {\n    var x: i64\n    var t: bool\n\
@@ -147,4 +148,17 @@ fn a_parameter_reassigned_in_a_loop() {
          body:\n    m = mul m, 2\n    n = sub n, 1\n    br head\n\
          done:\n    ret m\n}\n";
     assert_eq!(agree(src, &[5, 3]), Ok(96));
+}
+
+#[test]
+fn a_read_whose_walk_runs_around_an_unreachable_cycle() {
+    // `a` and `b` branch only to each other (no path from the entry reaches them) and
+    // `after` is entered from `a` alone: its read walks after -> a -> b -> a. The IR verifier
+    // rejects unreachable blocks; the lowering must still take them without panicking.
+    let src = "fn main(n: i64) -> i64 {\n    var x: i64\n    var y: i64\n    var t: bool\n\
+         entry:\n    x = add n, 1\n    ret x\n\
+         a:\n    y = udiv n, 3\n    t = slt y, 0\n    brif t, b, after\n\
+         b:\n    br a\n\
+         after:\n    x = add x, 1\n    ret x\n}\n";
+    assert_eq!(agree(src, &[5]), Ok(6));
 }
