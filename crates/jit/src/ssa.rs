@@ -146,9 +146,6 @@ impl Ssa {
         vec_room(&mut self.pending_last, nodes);
         vec_room(&mut self.visited, nodes);
         vec_room(&mut self.preds, preds);
-        // The recursion's stacks hold at most a call and a result per predecessor and node.
-        vec_room(&mut self.calls, nodes + preds);
-        vec_room(&mut self.results, nodes + preds);
     }
 
     /// Empties the tables for a function of `nodes` nodes, node `n` having room for
