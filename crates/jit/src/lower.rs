@@ -1,5 +1,5 @@
-//! Lowering of one IR function to Cranelift IR, appended directly ([`crate::append`]), with
-//! its own SSA construction ([`crate::ssa`]); only the runtime stubs and entry shims go
+//! Lowering of one IR function to Cranelift IR, appended directly (`crate::append`), with
+//! its own SSA construction (`crate::ssa`); only the runtime stubs and entry shims go
 //! through cranelift-frontend.
 //!
 //! The lowering is deliberately naive, like a simple C compiler: it keeps every check the IR
