@@ -1,7 +1,8 @@
 //! Code generation tiers: how a function is compiled, chosen by its size.
 //!
-//! - [`Tier::Normal`]: locals are SSA values built by cranelift-frontend, and Cranelift
-//!   compiles at the requested optimization level with regalloc2's backtracking allocator.
+//! - [`Tier::Normal`]: locals are SSA values built by the lowering's SSA construction
+//!   (`crate::ssa`), and Cranelift compiles at the requested optimization level with
+//!   regalloc2's backtracking allocator.
 //! - [`Tier::Huge`], for a function of more than [`huge_threshold`] IR instructions
 //!   (terminators included), or whose loops nest too deep ([`MAX_LOOP_DEPTH_SUM`]) or whose
 //!   locals cross blocks too much ([`MAX_CROSSING`]) or keep too many values live for too
@@ -14,13 +15,13 @@
 //!
 //! Why: on one function of hundreds of thousands of blocks the normal tier is super-linear in
 //! three places, each measured on the generated chain of diamonds of
-//! `benches/huge_function.rs` (docs/jit.md, "Huge functions"): cranelift-frontend's SSA
-//! construction clears a bit set as large as the function's block count on every variable
-//! lookup that leaves the current block; regalloc2's backtracking allocator builds
+//! `benches/huge_function.rs` (docs/jit.md, "Huge functions"): the SSA construction
+//! (cranelift-frontend's, which the lowering used then) cleared a bit set as large as the
+//! function's block count on every variable lookup that leaves the current block; regalloc2's backtracking allocator builds
 //! per-block liveness sets over all virtual registers and walks the deep dominator tree of a
 //! chain of diamonds; and the single-pass allocator, which works in the linear block order,
 //! carries every value whose uses Cranelift's block order places far from its definition
-//! across everything in between. The huge tier avoids all three: no frontend variables, no
+//! across everything in between. The huge tier avoids all three: no SSA variables, no
 //! backtracking allocator, and a block order that follows the source. Results and traps are
 //! the same in both tiers (the differential corpus runs with every function forced into the
 //! huge tier: `POOLOPT_HUGE_FUNCTION_INSTS=0`).
@@ -43,7 +44,7 @@ pub enum Tier {
 
 /// A function whose blocks' loop depths (how many loops each lies in) add up to more than
 /// this is compiled in the huge tier whatever its size. The normal tier's costs grow with
-/// the nesting: cranelift-frontend's SSA construction and regalloc2's liveness iterate over
+/// the nesting: the SSA construction and regalloc2's liveness iterate over
 /// loops nested `d` deep about `d` times, over values live across all of them. A generated
 /// nest (`benches/text/gen_shapes.py nest D`, about 8 instructions a level, so under
 /// [`DEFAULT_HUGE_THRESHOLD`] up to 2,500 levels) took 0.13 s to compile 400 deep, 0.81 s
@@ -63,7 +64,10 @@ pub const MAX_LOOP_DEPTH_SUM: u64 = 100_000;
 /// (8,012,004; 16,000 instructions), and a loop over 1,000 vecs in 1.9 s (2,010,012). The product only bounds the live ranges' total size, and some functions past
 /// it compile fast (500 locals written at the start and read at the end of 6,000 blocks:
 /// 3,013,004, 0.02 s); they run in the huge tier too, a cost only such unusual functions pay.
-/// Ordinary code stays far below it (slot_pool_128's largest function: 8 × 15).
+/// Ordinary code stays far below it (slot_pool_128's largest function: 8 × 15). The bound also
+/// caps the SSA construction's table (`crate::ssa`: one 4-byte entry per block and variable,
+/// and its variables are crossing locals, or a field each of one held field by field) at
+/// about a million entries times the fields of such a struct.
 pub const MAX_CROSSING: u64 = 1_000_000;
 
 /// A function whose live area (about how many pairs of a live local value and an instruction
