@@ -541,4 +541,62 @@ mod tests {
         assert_eq!(b.func.dfg.resolve_aliases(r), p);
         verify(&func);
     }
+
+    #[test]
+    fn a_join_whose_predecessors_agree_gets_no_parameter() {
+        // 0: x = p, brif p, 1, 2; 1: jump 3; 2: jump 3; 3: return x. Both sides carry `p`.
+        let mut func = Function::new();
+        let (blk, mut ssa, p) = setup(&mut func, &[0, 1, 1, 2]);
+        let mut b = Builder::new(&mut func);
+        let x = ssa.declare_var(I64);
+        b.switch_to_block(blk[0]);
+        ssa.def_var(x, 0, p);
+        let br = b.ins().brif(p, blk[1], &[], blk[2], &[]);
+        ssa.add_pred(1, br, 0);
+        ssa.add_pred(2, br, 0);
+        ssa.seal(b.func, 1);
+        ssa.seal(b.func, 2);
+        for n in [1, 2] {
+            b.switch_to_block(blk[n]);
+            let j = b.ins().jump(blk[3], &[]);
+            ssa.add_pred(3, j, n);
+        }
+        ssa.seal(b.func, 3);
+        b.switch_to_block(blk[3]);
+        let r = ssa.use_var(b.func, x, 3);
+        b.ins().return_(&[r]);
+        assert_eq!(r, p);
+        assert!(b.func.dfg.block_params(blk[3]).is_empty());
+        verify(&func);
+    }
+
+    #[test]
+    fn a_read_walks_single_predecessors_without_making_parameters() {
+        // 0: x = p, jump 1; 1: jump 2; 2: jump 3; 3: return x (each block sealed when its
+        // one branch is emitted). The read in 3 follows the chain up to 0's value, records it
+        // on the way (a second read in 2 finds it), and makes no value at all.
+        let mut func = Function::new();
+        let (blk, mut ssa, p) = setup(&mut func, &[0, 1, 1, 1]);
+        let mut b = Builder::new(&mut func);
+        let x = ssa.declare_var(I64);
+        b.switch_to_block(blk[0]);
+        ssa.def_var(x, 0, p);
+        for n in 0..3 {
+            b.switch_to_block(blk[n]);
+            let j = b.ins().jump(blk[n + 1], &[]);
+            ssa.add_pred(n + 1, j, n);
+            ssa.seal(b.func, n + 1);
+        }
+        b.switch_to_block(blk[3]);
+        let values = b.func.dfg.num_values();
+        let r = ssa.use_var(b.func, x, 3);
+        assert_eq!(r, p);
+        assert_eq!(ssa.use_var(b.func, x, 2), p);
+        assert_eq!(b.func.dfg.num_values(), values);
+        b.ins().return_(&[r]);
+        for &blk in &blk[1..] {
+            assert!(b.func.dfg.block_params(blk).is_empty());
+        }
+        verify(&func);
+    }
 }

@@ -118,6 +118,29 @@ fn a_block_nothing_branches_to_reads_zero() {
     assert_eq!(agree(src, &[9]), Ok(10));
 }
 
+/// Blocks nothing branches to are sealed at the end: a read there is a zero made at the top
+/// of the block, not a parameter no branch ever passes. (Unreachable blocks are not valid IR.)
+#[test]
+fn a_read_in_a_block_nothing_branches_to_is_a_zero_not_a_parameter() {
+    let src = "fn main(n: i64) -> i64 {\n    var x: i64\n    var t: bool\n\
+         entry:\n    t = slt n, 5\n    brif t, a, b\n\
+         a:\n    x = add n, 1\n    br b\n\
+         dead:\n    x = add x, 7\n    br b\n\
+         b:\n    ret x\n}\n";
+    assert_eq!(agree(src, &[2]), Ok(3));
+    assert_eq!(agree(src, &[9]), Ok(0));
+    let text = clif(src);
+    // Apart from the entry block (the function's parameters) and the cold trap blocks, only
+    // the join `b` has a parameter: `x`.
+    let with_params: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("block") && l.contains('(') && !l.starts_with("block0("))
+        .filter(|l| !l.ends_with("cold:"))
+        .collect();
+    assert_eq!(with_params.len(), 1, "{text}");
+    assert_eq!(with_params[0].matches(": i64").count(), 1, "{text}");
+}
+
 #[test]
 fn a_loop_header_laid_out_after_its_body() {
     // The body comes before the header in the layout: its reads are lowered while the
