@@ -185,3 +185,22 @@ fn a_read_whose_walk_runs_around_an_unreachable_cycle() {
          after:\n    x = add x, 1\n    ret x\n}\n";
     assert_eq!(agree(src, &[5]), Ok(6));
 }
+
+/// One SSA predecessor per branch, even when both of a `brif`'s targets are the join: the
+/// join's parameter then gets its argument on both edges.
+#[test]
+fn a_brif_with_both_targets_the_join_passes_the_value_on_both() {
+    let src = "fn main(n: i64) -> i64 {\n    var x: i64\n    var t: bool\n\
+         entry:\n    x = add n, 1\n    t = slt n, 5\n    brif t, a, join\n\
+         a:\n    x = mul x, 3\n    t = slt n, 2\n    brif t, join, join\n\
+         join:\n    x = add x, 1\n    ret x\n}\n";
+    assert_eq!(agree(src, &[1]), Ok(7));
+    assert_eq!(agree(src, &[3]), Ok(13));
+    assert_eq!(agree(src, &[9]), Ok(11));
+    let text = clif(src);
+    let both = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("brif") && l.matches("(v").count() == 2)
+        .count();
+    assert_eq!(both, 1, "{text}");
+}
