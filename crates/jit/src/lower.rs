@@ -1758,7 +1758,7 @@ impl FnLower<'_, '_, '_, '_> {
         }
         if !merged_entry {
             let jump = self.b.ins().jump(first_cl, &[]);
-            self.t.ssa.add_pred(first.index(), jump, start_node);
+            self.add_pred(first, jump, start_node)?;
             self.edge_emitted(first);
             self.fill_bail(bail);
         }
@@ -1842,6 +1842,18 @@ impl FnLower<'_, '_, '_, '_> {
         }
     }
 
+    /// Records in the SSA construction that `branch`, emitted at the end of node `from`, leads
+    /// to IR block `target` (see [`crate::ssa::Ssa::add_pred`]).
+    fn add_pred(&mut self, target: Block, branch: cl::Inst, from: usize) -> R<()> {
+        if self.t.ssa.add_pred(target.index(), branch, from) {
+            Ok(())
+        } else {
+            Err(self.malformed(format!(
+                "internal: more branches into {target} than the lowering counted"
+            )))
+        }
+    }
+
     /// Records that one branch into IR block `target` is emitted; seals its SSA node
     /// ([`crate::ssa`]) once all are.
     fn edge_emitted(&mut self, target: Block) {
@@ -1861,7 +1873,7 @@ impl FnLower<'_, '_, '_, '_> {
             Terminator::Br(target) => {
                 let t = self.cl_block(*target)?;
                 let jump = self.b.ins().jump(t, &[]);
-                self.t.ssa.add_pred(target.index(), jump, self.node);
+                self.add_pred(*target, jump, self.node)?;
                 self.edge_emitted(*target);
             }
             Terminator::BrIf {
@@ -1902,9 +1914,9 @@ impl FnLower<'_, '_, '_, '_> {
                 } else {
                     (*then_block, *else_block)
                 };
-                self.t.ssa.add_pred(first.index(), branch, self.node);
+                self.add_pred(first, branch, self.node)?;
                 if second != first {
-                    self.t.ssa.add_pred(second.index(), branch, self.node);
+                    self.add_pred(second, branch, self.node)?;
                 }
                 self.edge_emitted(*then_block);
                 self.edge_emitted(*else_block);

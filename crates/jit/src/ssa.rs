@@ -202,15 +202,25 @@ impl Ssa {
     }
 
     /// Records that `branch`, emitted at the end of `from`, leads to `node`'s head (once per
-    /// branch, even when both of a `brif`'s targets are the head).
-    pub(crate) fn add_pred(&mut self, node: usize, branch: Inst, from: usize) {
-        let i = (self.pred_start[node] + self.pred_len[node]) as usize;
-        if let Some(slot) = self.preds.get_mut(i) {
-            *slot = (branch, from as u32);
-            self.pred_len[node] += 1;
-        } else {
-            debug_assert!(false, "more predecessors than counted");
+    /// branch, even when both of a `brif`'s targets are the head). `false`, and nothing
+    /// recorded, when `node` has no room left: more branches lead to it than
+    /// [`Ssa::reset`] was told. Its parameters would then miss that branch's arguments, so the
+    /// caller must not go on (the lowering reports an internal error rather than emit code
+    /// that Cranelift's verifier, off in release builds, would reject).
+    #[must_use]
+    pub(crate) fn add_pred(&mut self, node: usize, branch: Inst, from: usize) -> bool {
+        let start = self.pred_start[node] as usize;
+        let end = match self.pred_start.get(node + 1) {
+            Some(&next) => next as usize,
+            None => self.preds.len(),
+        };
+        let i = start + self.pred_len[node] as usize;
+        if i >= end {
+            return false;
         }
+        self.preds[i] = (branch, from as u32);
+        self.pred_len[node] += 1;
+        true
     }
 
     /// The value of `var` at the current point of `node`, creating block parameters where
@@ -440,6 +450,25 @@ mod tests {
     }
 
     #[test]
+    fn a_branch_past_a_nodes_counted_room_is_refused_and_leaves_the_next_node_alone() {
+        // Node 1 has room for one predecessor, node 2 for one: a second branch into node 1
+        // must not land in node 2's slot.
+        let mut func = Function::new();
+        let (blk, mut ssa, p) = setup(&mut func, &[0, 1, 1]);
+        let mut b = Builder::new(&mut func);
+        b.switch_to_block(blk[0]);
+        let br = b.ins().brif(p, blk[1], &[], blk[2], &[]);
+        assert!(ssa.add_pred(2, br, 0));
+        assert!(ssa.add_pred(1, br, 0));
+        // Node 2's slot follows node 1's: an overflowing write would put node 7 there.
+        assert!(!ssa.add_pred(1, br, 7));
+        assert!(!ssa.add_pred(2, br, 7));
+        let start = ssa.pred_start[2] as usize;
+        assert_eq!((ssa.pred_len[1], ssa.pred_len[2]), (1, 1));
+        assert_eq!(ssa.preds[start], (br, 0));
+    }
+
+    #[test]
     fn a_diamond_gets_one_parameter_with_each_sides_value() {
         let mut func = Function::new();
         let (blk, mut ssa, p) = setup(&mut func, &[0, 1, 1, 2]);
@@ -448,8 +477,8 @@ mod tests {
         b.switch_to_block(blk[0]);
         ssa.def_var(x, 0, p);
         let br = b.ins().brif(p, blk[1], &[], blk[2], &[]);
-        ssa.add_pred(1, br, 0);
-        ssa.add_pred(2, br, 0);
+        assert!(ssa.add_pred(1, br, 0));
+        assert!(ssa.add_pred(2, br, 0));
         ssa.seal(b.func, 1);
         ssa.seal(b.func, 2);
         b.switch_to_block(blk[1]);
@@ -457,10 +486,10 @@ mod tests {
         let new = b.ins().iadd(old, p);
         ssa.def_var(x, 1, new);
         let j1 = b.ins().jump(blk[3], &[]);
-        ssa.add_pred(3, j1, 1);
+        assert!(ssa.add_pred(3, j1, 1));
         b.switch_to_block(blk[2]);
         let j2 = b.ins().jump(blk[3], &[]);
-        ssa.add_pred(3, j2, 2);
+        assert!(ssa.add_pred(3, j2, 2));
         ssa.seal(b.func, 3);
         b.switch_to_block(blk[3]);
         let r = ssa.use_var(b.func, x, 3);
@@ -480,13 +509,13 @@ mod tests {
         let i = ssa.declare_var(I64);
         b.switch_to_block(blk[0]);
         let j = b.ins().jump(blk[1], &[]);
-        ssa.add_pred(1, j, 0);
+        assert!(ssa.add_pred(1, j, 0));
         b.switch_to_block(blk[1]);
         let head_i = ssa.use_var(b.func, i, 1);
         let c = b.ins().icmp(IntCC::SignedLessThan, head_i, p);
         let br = b.ins().brif(c, blk[2], &[], blk[3], &[]);
-        ssa.add_pred(2, br, 1);
-        ssa.add_pred(3, br, 1);
+        assert!(ssa.add_pred(2, br, 1));
+        assert!(ssa.add_pred(3, br, 1));
         ssa.seal(b.func, 2);
         ssa.seal(b.func, 3);
         b.switch_to_block(blk[2]);
@@ -496,7 +525,7 @@ mod tests {
         let next = b.ins().iadd(body_i, one);
         ssa.def_var(i, 2, next);
         let back = b.ins().jump(blk[1], &[]);
-        ssa.add_pred(1, back, 2);
+        assert!(ssa.add_pred(1, back, 2));
         ssa.seal(b.func, 1);
         b.switch_to_block(blk[3]);
         let r = ssa.use_var(b.func, i, 3);
@@ -525,12 +554,12 @@ mod tests {
         b.switch_to_block(blk[0]);
         ssa.def_var(x, 0, p);
         let j = b.ins().jump(blk[1], &[]);
-        ssa.add_pred(1, j, 0);
+        assert!(ssa.add_pred(1, j, 0));
         b.switch_to_block(blk[1]);
         let v = ssa.use_var(b.func, x, 1);
         let br = b.ins().brif(v, blk[1], &[], blk[2], &[]);
-        ssa.add_pred(1, br, 1);
-        ssa.add_pred(2, br, 1);
+        assert!(ssa.add_pred(1, br, 1));
+        assert!(ssa.add_pred(2, br, 1));
         ssa.seal(b.func, 1);
         ssa.seal(b.func, 2);
         b.switch_to_block(blk[2]);
@@ -552,14 +581,14 @@ mod tests {
         b.switch_to_block(blk[0]);
         ssa.def_var(x, 0, p);
         let br = b.ins().brif(p, blk[1], &[], blk[2], &[]);
-        ssa.add_pred(1, br, 0);
-        ssa.add_pred(2, br, 0);
+        assert!(ssa.add_pred(1, br, 0));
+        assert!(ssa.add_pred(2, br, 0));
         ssa.seal(b.func, 1);
         ssa.seal(b.func, 2);
         for n in [1, 2] {
             b.switch_to_block(blk[n]);
             let j = b.ins().jump(blk[3], &[]);
-            ssa.add_pred(3, j, n);
+            assert!(ssa.add_pred(3, j, n));
         }
         ssa.seal(b.func, 3);
         b.switch_to_block(blk[3]);
@@ -584,7 +613,7 @@ mod tests {
         for n in 0..3 {
             b.switch_to_block(blk[n]);
             let j = b.ins().jump(blk[n + 1], &[]);
-            ssa.add_pred(n + 1, j, n);
+            assert!(ssa.add_pred(n + 1, j, n));
             ssa.seal(b.func, n + 1);
         }
         b.switch_to_block(blk[3]);
