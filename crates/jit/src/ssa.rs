@@ -442,6 +442,20 @@ mod tests {
         (blocks, ssa, p)
     }
 
+    /// The top of a diamond: in node 0, a variable `x` set to `p` and `brif p` to nodes 1 and
+    /// 2, both sealed (their one predecessor is that branch). Returns `x`.
+    fn open_diamond(b: &mut Builder<'_>, ssa: &mut Ssa, blk: &[Block], p: Value) -> SsaVar {
+        let x = ssa.declare_var(I64);
+        b.switch_to_block(blk[0]);
+        ssa.def_var(x, 0, p);
+        let br = b.ins().brif(p, blk[1], &[], blk[2], &[]);
+        assert!(ssa.add_pred(1, br, 0));
+        assert!(ssa.add_pred(2, br, 0));
+        ssa.seal(b.func, 1);
+        ssa.seal(b.func, 2);
+        x
+    }
+
     fn verify(func: &Function) {
         let flags = settings::Flags::new(settings::builder());
         if let Err(e) = verify_function(func, &flags) {
@@ -473,14 +487,7 @@ mod tests {
         let mut func = Function::new();
         let (blk, mut ssa, p) = setup(&mut func, &[0, 1, 1, 2]);
         let mut b = Builder::new(&mut func);
-        let x = ssa.declare_var(I64);
-        b.switch_to_block(blk[0]);
-        ssa.def_var(x, 0, p);
-        let br = b.ins().brif(p, blk[1], &[], blk[2], &[]);
-        assert!(ssa.add_pred(1, br, 0));
-        assert!(ssa.add_pred(2, br, 0));
-        ssa.seal(b.func, 1);
-        ssa.seal(b.func, 2);
+        let x = open_diamond(&mut b, &mut ssa, &blk, p);
         b.switch_to_block(blk[1]);
         let old = ssa.use_var(b.func, x, 1);
         let new = b.ins().iadd(old, p);
@@ -577,14 +584,7 @@ mod tests {
         let mut func = Function::new();
         let (blk, mut ssa, p) = setup(&mut func, &[0, 1, 1, 2]);
         let mut b = Builder::new(&mut func);
-        let x = ssa.declare_var(I64);
-        b.switch_to_block(blk[0]);
-        ssa.def_var(x, 0, p);
-        let br = b.ins().brif(p, blk[1], &[], blk[2], &[]);
-        assert!(ssa.add_pred(1, br, 0));
-        assert!(ssa.add_pred(2, br, 0));
-        ssa.seal(b.func, 1);
-        ssa.seal(b.func, 2);
+        let x = open_diamond(&mut b, &mut ssa, &blk, p);
         for n in [1, 2] {
             b.switch_to_block(blk[n]);
             let j = b.ins().jump(blk[3], &[]);
