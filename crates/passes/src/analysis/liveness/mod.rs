@@ -858,12 +858,25 @@ fn gen_kill_words<const N: usize>(
     data: &BlockData,
     numbering: &Numbering,
 ) -> ([u64; N], [u64; N]) {
-    let bit = |l: Local| {
-        numbering
-            .bit_of(l)
-            .filter(|&g| g < 64 * N)
-            .map(|g| (g / 64, 1u64 << (g % 64)))
-    };
+    // The numbering is matched once per block rather than once per operand.
+    match numbering {
+        Numbering::Every { num_locals } => {
+            let bits = (*num_locals).min(64 * N);
+            gen_kill_by(func, data, |l| (l.index() < bits).then_some(l.index()))
+        }
+        Numbering::Boundary { .. } => {
+            gen_kill_by(func, data, |l| numbering.bit_of(l).filter(|&g| g < 64 * N))
+        }
+    }
+}
+
+/// [`gen_kill_words`] with `bit_of` giving each local's bit (below `64 * N`), if any.
+fn gen_kill_by<const N: usize>(
+    func: &Function,
+    data: &BlockData,
+    bit_of: impl Fn(Local) -> Option<usize>,
+) -> ([u64; N], [u64; N]) {
+    let bit = |l: Local| bit_of(l).map(|g| (g / 64, 1u64 << (g % 64)));
     let (mut gen, mut kill) = ([0u64; N], [0u64; N]);
     let read = |l: Local, gen: &mut [u64; N], kill: &[u64; N]| {
         if let Some((k, m)) = bit(l) {
