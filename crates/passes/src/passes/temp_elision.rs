@@ -175,7 +175,6 @@ struct Scratch {
     /// The number of the block being rewritten, from 1 in each function.
     block: u32,
     deleted: Vec<bool>,
-    readers: Vec<Local>,
     /// Temporaries elided in the function so far (counted once at the end).
     elided: u64,
 }
@@ -190,7 +189,6 @@ impl Default for Scratch {
             positions: Vec::with_capacity(MIN_ROOM),
             block: 0,
             deleted: Vec::with_capacity(MIN_ROOM),
-            readers: Vec::with_capacity(MIN_ROOM),
             elided: 0,
         }
     }
@@ -258,18 +256,12 @@ impl Scratch {
         p.def = pos as u32;
     }
 
-    /// Fills `readers` with the locals read at position `j` by renamable operand positions
+    /// Where the locals read at position `j` by renamable operand positions lie in `reads`
     /// (`setfield_j`: the instruction there is a `setfield`, whose first recorded read is its
-    /// struct's), each once, in order.
-    fn renamable_reads_into_readers(&mut self, j: usize, setfield_j: bool) {
+    /// struct's), in order, a local read twice listed twice.
+    fn renamable_reads(&self, j: usize, setfield_j: bool) -> std::ops::Range<usize> {
         let (a, b) = self.spans[j];
-        let a = a as usize + usize::from(setfield_j);
-        self.readers.clear();
-        for &(l, _) in &self.reads[a..b as usize] {
-            if !self.readers.contains(&l) {
-                self.readers.push(l);
-            }
-        }
+        a as usize + usize::from(setfield_j)..b as usize
     }
 
     /// [`Scratch::record`] for the instruction at `pos` as the walk saw it, with destination
@@ -421,10 +413,10 @@ fn elide_in_block(
         // still as the walk saw it (rewrites at earlier positions only touch earlier
         // instructions), so its reads are the ones recorded for j.
         let setfield_j = j < n && matches!(func.insts[insts[j]].kind, InstKind::SetField { .. });
-        st.renamable_reads_into_readers(j, setfield_j);
+        let renamable = st.renamable_reads(j, setfield_j);
         let mut renamed_j = false;
-        for r in 0..st.readers.len() {
-            let t = st.readers[r];
+        for r in renamable.clone() {
+            let t = st.reads[r].0;
             let Some(i) = st.last_mention(t) else {
                 continue;
             };
@@ -435,6 +427,11 @@ fn elide_in_block(
                 continue;
             };
             if dst != t || x == Operand::Local(t) {
+                continue;
+            }
+            // A local read twice at j is examined at its first read only (checked here, where
+            // few reads get: most are no copy's destination).
+            if st.reads[renamable.start..r].iter().any(|&(l, _)| l == t) {
                 continue;
             }
             let redefined_by_j = j < n && fully_defines(&func.insts[insts[j]].kind, t);
