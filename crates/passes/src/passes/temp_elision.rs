@@ -114,18 +114,6 @@ fn reads_renamable(kind: &InstKind, t: Local) -> bool {
     found
 }
 
-/// Everything a local is mentioned by (read or written) in `kind`.
-fn mentions(kind: &InstKind, mut f: impl FnMut(Local)) {
-    kind.for_each_use(|op| {
-        if let Operand::Local(l) = op {
-            f(l)
-        }
-    });
-    if let Some(d) = kind.def() {
-        f(d);
-    }
-}
-
 /// Whether `kind` overwrites all of `local` (a `setfield` only updates part of it).
 fn fully_defines(kind: &InstKind, local: Local) -> bool {
     kind.def() == Some(local) && !matches!(kind, InstKind::SetField { .. })
@@ -279,8 +267,10 @@ impl Scratch {
         }
     }
 
+    /// Records the instruction `kind` at `pos`: every local it reads or writes is mentioned
+    /// there (in one match over the instruction: [`InstKind::for_each_local`]).
     fn record(&mut self, kind: &InstKind, pos: usize) {
-        mentions(kind, |l| self.set_mention(l, pos));
+        kind.for_each_local(|l| self.set_mention(l, pos));
         if let Some(d) = kind.def() {
             self.set_def(d, pos);
         }
