@@ -148,6 +148,7 @@ impl<const WORDS: usize> DenseWalk<WORDS> {
     /// Starts a walk from `out` (a block's live-out set, over `num_locals` locals, at most
     /// `WORDS` words).
     pub fn start(out: &[u64], num_locals: usize) -> DenseWalk<WORDS> {
+        debug_assert!(num_locals <= 64 * WORDS);
         DenseWalk {
             bits: std::array::from_fn(|k| out.get(k).copied().unwrap_or(0)),
             num_locals,
@@ -158,6 +159,12 @@ impl<const WORDS: usize> DenseWalk<WORDS> {
     pub fn bits(&self) -> &[u64] {
         &self.bits
     }
+
+    /// The word of local `i` (below `num_locals`, at most `64 * WORDS`, so `i / 64 < WORDS`:
+    /// the remainder changes nothing, and spares an index check per access).
+    fn word(i: usize) -> usize {
+        (i / 64) % WORDS
+    }
 }
 
 impl<const WORDS: usize> WalkSet for DenseWalk<WORDS> {
@@ -167,20 +174,20 @@ impl<const WORDS: usize> WalkSet for DenseWalk<WORDS> {
 
     fn contains(&self, l: Local) -> bool {
         let i = l.index();
-        i < self.num_locals && self.bits[i / 64] & (1 << (i % 64)) != 0
+        i < self.num_locals && self.bits[Self::word(i)] & (1 << (i % 64)) != 0
     }
 
     fn insert(&mut self, l: Local) {
         let i = l.index();
         if i < self.num_locals {
-            self.bits[i / 64] |= 1 << (i % 64);
+            self.bits[Self::word(i)] |= 1 << (i % 64);
         }
     }
 
     fn remove(&mut self, l: Local) {
         let i = l.index();
         if i < self.num_locals {
-            self.bits[i / 64] &= !(1 << (i % 64));
+            self.bits[Self::word(i)] &= !(1 << (i % 64));
         }
     }
 }
