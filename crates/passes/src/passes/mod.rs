@@ -8,6 +8,7 @@ pub mod div_check_elim;
 pub mod div_check_prove;
 mod extended_blocks;
 pub mod global_copy_prop;
+mod hashes;
 pub mod inline;
 mod names;
 pub mod range_check_fold;

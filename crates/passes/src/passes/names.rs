@@ -1,14 +1,15 @@
 //! Fresh local and block names for passes that add them (the inliner's copies of a callee's
 //! locals and blocks, struct splitting's field locals).
 
+use super::hashes::Hashes;
 use poolopt_ir::{Function, Name};
-use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::hash::BuildHasher;
 
 /// Unique local and block names of a function, remembered by their hashes: a name whose hash
 /// is not in the set is certainly new; a hash collision only makes the pass pick the next
 /// suffix. No name is cloned to fill the sets, and the outcome is deterministic (FxHash has no
-/// random seed).
+/// random seed). The sets are [`Hashes`], which index by the hashes' own bits.
 ///
 /// Every name made here contains `_` (the bases are [`joined`] or [`concat`] with a `_`
 /// between their parts, [`shortened`] joins with one, a suffix is added after one), so a
@@ -16,8 +17,8 @@ use std::hash::BuildHasher;
 /// only the names a made one could equal.
 #[derive(Default)]
 pub(crate) struct Names {
-    locals: FxHashSet<u64>,
-    blocks: FxHashSet<u64>,
+    locals: Hashes,
+    blocks: Hashes,
     /// Per base name (by hash), the first suffix not yet tried: inlining one callee many
     /// times into one caller then costs one probe per copy, not one per earlier copy.
     next_suffix: FxHashMap<u64, u32>,
@@ -211,7 +212,7 @@ impl Names {
     /// `None` when `base` (hashed `h`) is new, now taken; otherwise the first `base_n` not
     /// taken, now taken.
     fn fresh(
-        set: &mut FxHashSet<u64>,
+        set: &mut Hashes,
         next_suffix: &mut FxHashMap<u64, u32>,
         base: &Name,
         h: u64,
@@ -254,7 +255,7 @@ impl Names {
 
     /// `base` or, when taken, the first free suffixed form of it, taken in `set`.
     fn fresh_from(
-        set: &mut FxHashSet<u64>,
+        set: &mut Hashes,
         next_suffix: &mut FxHashMap<u64, u32>,
         base: &Composed,
     ) -> Name {
@@ -264,18 +265,11 @@ impl Names {
 
 /// Fills `set` with the hashes of the `names` a made one could equal, with room for `len`
 /// more.
-fn hashes_with_room<'n>(
-    set: &mut FxHashSet<u64>,
-    names: impl Iterator<Item = &'n Name>,
-    len: usize,
-) {
-    set.clear();
-    set.reserve(2 * len + 16);
-    set.extend(
-        names
-            .filter(|name| could_be_made(name))
-            .map(|name| name_hash(name)),
-    );
+fn hashes_with_room<'n>(set: &mut Hashes, names: impl Iterator<Item = &'n Name>, len: usize) {
+    set.clear_with_room(2 * len + 16);
+    for name in names.filter(|name| could_be_made(name)) {
+        set.insert(name_hash(name));
+    }
 }
 
 /// Whether a name could be one [`Names`] makes (see there): one with a `_`.
