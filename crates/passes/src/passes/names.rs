@@ -115,26 +115,40 @@ fn floor_char_boundary(s: &str, at: usize) -> usize {
 /// The longest name held inline: `compact_str` keeps a string of up to its own size in place.
 const INLINE_NAME: usize = std::mem::size_of::<Name>();
 
-/// `base_n`, without the formatting machinery: `_` and the digits are written on the stack
-/// and, when the name is held inline, appended to a copy of `base` at once (one append of a
-/// short ASCII `str`, where assembling the whole name on the stack would check all of it as
-/// UTF-8 again).
+/// `_0` to `_99`, one after the other: the tail `_n` of a name [`suffixed`] with `n` below 100
+/// is a slice of it (`_n` at `2n` for `n` below 10, at `20 + 3(n - 10)` from 10 on).
+const SMALL_TAILS: &str =
+    "_0_1_2_3_4_5_6_7_8_9_10_11_12_13_14_15_16_17_18_19_20_21_22_23_24_25_26_27_28_29\
+     _30_31_32_33_34_35_36_37_38_39_40_41_42_43_44_45_46_47_48_49_50_51_52_53_54_55\
+     _56_57_58_59_60_61_62_63_64_65_66_67_68_69_70_71_72_73_74_75_76_77_78_79_80_81\
+     _82_83_84_85_86_87_88_89_90_91_92_93_94_95_96_97_98_99";
+
+/// `base_n`, without the formatting machinery: the tail `_n` is a slice of [`SMALL_TAILS`] or,
+/// for `n` from 100 on, written on the stack; when the name is held inline, it is appended to
+/// a copy of `base` at once (one append of a short ASCII `str`, where assembling the whole name
+/// on the stack would check all of it as UTF-8 again).
 fn suffixed(base: &Name, n: u32) -> Name {
     let mut digits = [0u8; 11];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
+    let tail = match n as usize {
+        n @ 0..=9 => &SMALL_TAILS[2 * n..2 * n + 2],
+        n @ 10..=99 => &SMALL_TAILS[20 + 3 * (n - 10)..23 + 3 * (n - 10)],
+        _ => {
+            let mut at = digits.len();
+            let mut rest = n;
+            loop {
+                at -= 1;
+                digits[at] = b'0' + (rest % 10) as u8;
+                rest /= 10;
+                if rest == 0 {
+                    break;
+                }
+            }
+            at -= 1;
+            digits[at] = b'_';
+            // `_` and ASCII digits are UTF-8.
+            std::str::from_utf8(&digits[at..]).unwrap_or_default()
         }
-    }
-    at -= 1;
-    digits[at] = b'_';
-    // `_` and ASCII digits are UTF-8.
-    let tail = std::str::from_utf8(&digits[at..]).unwrap_or_default();
+    };
     if base.len() + tail.len() <= INLINE_NAME {
         let mut name = base.clone();
         name.push_str(tail);
@@ -300,9 +314,11 @@ mod tests {
     fn names_are_assembled_as_format_would() {
         assert_eq!(&*joined("f", "x"), "f_x");
         assert_eq!(&*concat(&["a", "_after_", "g"]), "a_after_g");
-        for n in [0, 2, 9, 10, 99, 100, 12345, u32::MAX] {
+        for n in (0..=120).chain([12345, u32::MAX]) {
             assert_eq!(&*suffixed(&Name::from("t"), n), format!("t_{n}"));
         }
+        let tails: String = (0..100).map(|n| format!("_{n}")).collect();
+        assert_eq!(SMALL_TAILS, tails);
         let long = "x".repeat(30);
         assert_eq!(&*suffixed(&Name::from(&*long), 7), format!("{long}_7"));
         // Around the longest name held inline, and with characters of several bytes.
