@@ -83,15 +83,18 @@ impl Pass for StructSplit {
         };
         let mut plan = Plan::new(func, cx.module, first, by_struct, cx.take_scratch());
         let mut any = false;
-        for (local, verdict) in plan.verdicts.iter().enumerate() {
-            let local = Local::new(local);
-            let data = &func.locals[local];
-            match verdict {
+        let module = cx.module;
+        for cand in &plan.cands {
+            let data = &func.locals[cand.local];
+            match &cand.verdict {
                 Verdict::NotCandidate => {}
                 Verdict::Whole(reason) => {
-                    let reason = reason.describe(cx.module);
                     cx.missed_with(func, entry, data.loc, || {
-                        format!("`{}` not split into fields: {reason}", data.name)
+                        format!(
+                            "`{}` not split into fields: {}",
+                            data.name,
+                            reason.describe(module)
+                        )
                     });
                 }
                 Verdict::Split(sid) => {
@@ -269,94 +272,102 @@ struct LocalUse {
     escape: Option<WholeReason>,
 }
 
-/// Calls `f` with each local `kind` mentions (assigned or read, possibly more than once) and
-/// whether that mention bars it from being held field by field: one walk over the operands
-/// for what [`for_each_barred`](poolopt_ir::field_wise::for_each_barred) and a walk of every mention would find in two.
+/// Calls `f` with each local `kind` mentions (assigned or read) and whether that mention
+/// bars it from being held field by field: one walk over the locals
+/// ([`InstKind::for_each_local`], a single match) for what
+/// [`for_each_barred`](poolopt_ir::field_wise::for_each_barred) and a walk of every mention
+/// would find in two.
 fn for_each_mention(kind: &InstKind, mut f: impl FnMut(Local, bool)) {
     let allowed = field_wise_mention(kind);
-    if let Some(d) = kind.def() {
-        f(d, Some(d) != allowed);
-    }
-    kind.for_each_use(|op| {
-        if let Operand::Local(l) = op {
-            f(l, Some(l) != allowed);
-        }
-    });
+    kind.for_each_local(|l| f(l, Some(l) != allowed));
 }
 
-/// Per local to split, which of its fields the function reads, in one flat table: a table
-/// per local cost an allocation (and a free) for each, and a vector header for every other
-/// local of the function.
+/// Per candidate to split, which of its fields the function reads, in one flat table: a
+/// table per candidate cost an allocation (and a free) for each.
 #[derive(Default)]
 struct FieldsRead {
-    /// Per local: where its fields start in `read` and how many (none for a local not split).
+    /// Per candidate: where its fields start in `read` and how many (none for one not split).
     spans: Vec<(u32, u32)>,
     read: Vec<bool>,
 }
 
 impl FieldsRead {
-    /// Nothing read yet, with room for the fields of every local `verdicts` splits.
-    fn reset(&mut self, verdicts: &[Verdict], module: &Module) {
+    /// Nothing read yet, with room for the fields of every candidate whose verdict splits it.
+    fn reset(&mut self, cands: &[Cand], module: &Module) {
         self.spans.clear();
         self.read.clear();
-        for v in verdicts {
+        for cand in cands {
             let start = self.read.len() as u32;
-            if let Verdict::Split(s) = v {
-                let n = module.structs[*s].fields.len();
+            if let Verdict::Split(s) = cand.verdict {
+                let n = module.structs[s].fields.len();
                 self.read.resize(self.read.len() + n, false);
             }
             self.spans.push((start, self.read.len() as u32));
         }
     }
 
-    /// The fields of `l` read (empty for a local not split).
-    fn of(&self, l: Local) -> &[bool] {
-        match self.spans.get(l.index()) {
+    /// The fields of candidate `c` read (empty for one not split).
+    fn of(&self, c: usize) -> &[bool] {
+        match self.spans.get(c) {
             Some(&(a, b)) => &self.read[a as usize..b as usize],
             None => &[],
         }
     }
 
-    fn of_mut(&mut self, l: Local) -> &mut [bool] {
-        match self.spans.get(l.index()) {
+    fn of_mut(&mut self, c: usize) -> &mut [bool] {
+        match self.spans.get(c) {
             Some(&(a, b)) => &mut self.read[a as usize..b as usize],
             None => &mut [],
         }
     }
 }
 
+/// No entry in [`Plan::slot`]: the local is no candidate.
+const NONE: u32 = u32::MAX;
+
+/// A local whose first verdict ([`first_verdict`]) is not [`Verdict::NotCandidate`]: only
+/// these get a verdict, and only their mentions are recorded. A function has a few among
+/// many locals, so the tables of the plan are per candidate, not per local.
+#[derive(Clone)]
+struct Cand {
+    local: Local,
+    verdict: Verdict,
+    uses: LocalUse,
+}
+
 /// The decisions for one function, and the field locals of every split local.
 struct Plan {
-    verdicts: Vec<Verdict>,
+    /// Per local of the function as the pass found it: its entry in `cands`, or [`NONE`].
+    slot: Vec<u32>,
+    /// The candidates, in the order of their locals (the order of the remarks).
+    cands: Vec<Cand>,
     /// The fields read anywhere in the function (all of them when the local is read whole),
-    /// of the locals to split only: [`Plan::fields_read`].
+    /// of the candidates to split only.
     read: FieldsRead,
-    /// Per split local: its field locals, in field order.
+    /// Per candidate: its field locals, in field order (none unless split).
     fields: Vec<Vec<Local>>,
-    /// Per split local: the whole temporary that a store of it is built in, once created.
+    /// Per candidate: the whole temporary that a store of it is built in, once created.
     whole: Vec<Option<Local>>,
     /// The names of the function's locals, for fresh ones (filled when the first is needed).
     names: Option<Names>,
-    /// The storage of [`Tables::uses`], which the plan does not read (kept for the next
-    /// function).
-    uses: Vec<LocalUse>,
 }
 
-/// The per-local tables of [`Plan::new`], kept from one function to the next
+/// The tables of [`Plan::new`], kept from one function to the next
 /// ([`PassContext::take_scratch`]): a function with a struct local over 8 bytes allocated
 /// them, and freed them, for the usual verdict of no split. Every one is overwritten before
 /// it is read.
 #[derive(Default)]
 struct Tables {
-    verdicts: Vec<Verdict>,
-    uses: Vec<LocalUse>,
+    slot: Vec<u32>,
+    cands: Vec<Cand>,
     read: FieldsRead,
 }
 
 /// The verdict on a local before looking at how it is used ([`candidate`]), judging each
 /// struct once: it depends only on the struct (and whether the local is packed). `by_struct`
-/// keeps the verdicts per struct. (Inlined: it is asked of every local, most not structs.)
-#[inline]
+/// keeps the verdicts per struct. (Always inlined: it is asked of every local, most not
+/// structs; called from two places, the compiler would otherwise make it a call.)
+#[inline(always)]
 fn first_verdict(
     data: &LocalData,
     module: &Module,
@@ -400,40 +411,54 @@ impl Plan {
         tables: Tables,
     ) -> Plan {
         let Tables {
-            mut verdicts,
-            mut uses,
+            mut slot,
+            mut cands,
             mut read,
         } = tables;
-        let n = func.locals.len();
-        verdicts.clear();
-        verdicts.resize(first, Verdict::NotCandidate);
-        verdicts.extend(
-            func.locals
-                .values()
-                .skip(first)
-                .map(|data| first_verdict(data, module, &mut by_struct)),
-        );
-        // One scan: which locals are mentioned at all (one nobody mentions is dead-local-elim's,
-        // not worth a remark), which escape whole (and why), which fields are read; and, per
-        // local, whether some mention bars the back end from holding it field by field (see
-        // `poolopt_ir::field_wise`; parameters are barred by their escape).
-        uses.clear();
-        uses.resize(n, LocalUse::default());
-        for &p in &func.params {
-            uses[p.index()].escape = Some(WholeReason::Parameter);
+        slot.clear();
+        slot.resize(func.locals.len(), NONE);
+        cands.clear();
+        for (i, data) in func.locals.values().enumerate().skip(first) {
+            let verdict = first_verdict(data, module, &mut by_struct);
+            if !matches!(verdict, Verdict::NotCandidate) {
+                slot[i] = cands.len() as u32;
+                cands.push(Cand {
+                    local: Local::new(i),
+                    verdict,
+                    uses: LocalUse::default(),
+                });
+            }
         }
-        read.reset(&verdicts, module);
+        let cand = |l: Local| match slot.get(l.index()) {
+            Some(&c) if c != NONE => Some(c as usize),
+            _ => None,
+        };
+        // One scan: which candidates are mentioned at all (one nobody mentions is
+        // dead-local-elim's, not worth a remark), which escape whole (and why), which fields
+        // are read; and, per candidate, whether some mention bars the back end from holding it
+        // field by field (see `poolopt_ir::field_wise`; parameters are barred by their
+        // escape). No other local's mentions matter.
+        for &p in &func.params {
+            if let Some(c) = cand(p) {
+                cands[c].uses.escape = Some(WholeReason::Parameter);
+            }
+        }
+        read.reset(&cands, module);
         for &block in &func.layout {
             let data = &func.blocks[block];
             for &inst in &data.insts {
                 let kind = &func.insts[inst].kind;
                 for_each_mention(kind, |l, barred| {
-                    let u = &mut uses[l.index()];
-                    u.mentioned = true;
-                    u.barred |= barred;
+                    if let Some(c) = cand(l) {
+                        let u = &mut cands[c].uses;
+                        u.mentioned = true;
+                        u.barred |= barred;
+                    }
                 });
                 let mut escape = |l: Local, why: WholeReason| {
-                    uses[l.index()].escape.get_or_insert(why);
+                    if let Some(c) = cand(l) {
+                        cands[c].uses.escape.get_or_insert(why);
+                    }
                 };
                 match kind {
                     InstKind::Call { dst, func: f, args } => {
@@ -446,8 +471,10 @@ impl Plan {
                     }
                     InstKind::VecPop { dst: Some(d), .. } => escape(*d, WholeReason::Popped),
                     InstKind::GetField { src, field, .. } => {
-                        if let Some(r) = read.of_mut(*src).get_mut(*field as usize) {
-                            *r = true;
+                        if let Some(c) = cand(*src) {
+                            if let Some(r) = read.of_mut(c).get_mut(*field as usize) {
+                                *r = true;
+                            }
                         }
                     }
                     // Read whole: every field.
@@ -463,24 +490,39 @@ impl Plan {
                     | InstKind::VecPush {
                         value: Operand::Local(l),
                         ..
-                    } => read.of_mut(*l).fill(true),
+                    } => {
+                        if let Some(c) = cand(*l) {
+                            read.of_mut(c).fill(true);
+                        }
+                    }
                     _ => {}
                 }
             }
             match data.terminator {
                 Some(Terminator::Ret(Some(Operand::Local(l)))) => {
-                    let u = &mut uses[l.index()];
-                    u.mentioned = true;
-                    u.escape.get_or_insert(WholeReason::Returned);
+                    if let Some(c) = cand(l) {
+                        let u = &mut cands[c].uses;
+                        u.mentioned = true;
+                        u.escape.get_or_insert(WholeReason::Returned);
+                    }
                 }
                 Some(Terminator::BrIf {
                     cond: Operand::Local(l),
                     ..
-                }) => uses[l.index()].mentioned = true,
+                }) => {
+                    if let Some(c) = cand(l) {
+                        cands[c].uses.mentioned = true;
+                    }
+                }
                 _ => {}
             }
         }
-        for (v, u) in verdicts.iter_mut().zip(&uses) {
+        for Cand {
+            verdict: v,
+            uses: u,
+            ..
+        } in &mut cands
+        {
             match (&v, &u.escape) {
                 _ if !u.mentioned => *v = Verdict::NotCandidate,
                 (Verdict::Split(_), Some(why)) => *v = Verdict::Whole(why.clone()),
@@ -493,9 +535,9 @@ impl Plan {
         // The tables of the rewrite are made by `create_field_locals`, only when some local
         // is split.
         Plan {
-            verdicts,
+            slot,
+            cands,
             read,
-            uses,
             fields: Vec::new(),
             whole: Vec::new(),
             names: None,
@@ -505,29 +547,43 @@ impl Plan {
     /// The storage of the per-local tables, for the next function.
     fn into_tables(self) -> Tables {
         Tables {
-            verdicts: self.verdicts,
-            uses: self.uses,
+            slot: self.slot,
+            cands: self.cands,
             read: self.read,
         }
     }
 
-    fn split_struct(&self, l: Local) -> Option<StructId> {
-        match self.verdicts.get(l.index()) {
-            Some(Verdict::Split(s)) => Some(*s),
+    /// The entry of `l` in [`Plan::cands`], if it is a candidate (a local made by the pass
+    /// is none).
+    fn cand(&self, l: Local) -> Option<usize> {
+        match self.slot.get(l.index()) {
+            Some(&c) if c != NONE => Some(c as usize),
             _ => None,
         }
     }
 
+    fn split_struct(&self, l: Local) -> Option<StructId> {
+        match self.cands[self.cand(l)?].verdict {
+            Verdict::Split(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The field locals of `l` (none unless it is split).
+    fn field_locals(&self, l: Local) -> &[Local] {
+        self.cand(l).map_or(&[], |c| &self.fields[c])
+    }
+
     fn create_field_locals(&mut self, func: &mut Function, module: &Module) {
-        let n = self.verdicts.len();
+        let n = self.cands.len();
         self.fields = vec![Vec::new(); n];
         self.whole = vec![None; n];
         let names = self.names.get_or_insert_with(|| Names::of(func));
-        for (i, verdict) in self.verdicts.iter().enumerate() {
-            let Verdict::Split(sid) = verdict else {
+        for (i, cand) in self.cands.iter().enumerate() {
+            let Verdict::Split(sid) = &cand.verdict else {
                 continue;
             };
-            let local = Local::new(i);
+            let local = cand.local;
             let (base, loc) = {
                 let d = &func.locals[local];
                 (d.name.clone(), d.loc)
@@ -551,7 +607,8 @@ impl Plan {
 
     /// The whole temporary of split local `s` (created on first use).
     fn whole_temp(&mut self, func: &mut Function, s: Local, sid: StructId) -> Local {
-        if let Some(w) = self.whole[s.index()] {
+        let c = self.cand(s).expect("a split local is a candidate");
+        if let Some(w) = self.whole[c] {
             return w;
         }
         let names = self.names.get_or_insert_with(|| Names::of(func));
@@ -563,7 +620,7 @@ impl Plan {
             packed: false,
             loc,
         });
-        self.whole[s.index()] = Some(w);
+        self.whole[c] = Some(w);
         w
     }
 
@@ -606,10 +663,11 @@ impl Plan {
                 match (self.split_struct(dst), self.split_struct(src)) {
                     (Some(_), Some(_)) => {
                         if dst != src {
-                            let pairs: Vec<(Local, Local)> = self.fields[dst.index()]
+                            let pairs: Vec<(Local, Local)> = self
+                                .field_locals(dst)
                                 .iter()
                                 .copied()
-                                .zip(self.fields[src.index()].iter().copied())
+                                .zip(self.field_locals(src).iter().copied())
                                 .collect();
                             for (d, s) in pairs {
                                 emit(func, copy(d, Operand::Local(s)));
@@ -617,7 +675,7 @@ impl Plan {
                         }
                     }
                     (Some(_), None) => {
-                        for (k, &d) in self.fields[dst.index()].iter().enumerate() {
+                        for (k, &d) in self.field_locals(dst).iter().enumerate() {
                             emit(
                                 func,
                                 InstKind::GetField {
@@ -644,15 +702,15 @@ impl Plan {
             }
             InstKind::Make { dst, fields, .. } if self.split_struct(dst).is_some() => {
                 for (k, op) in fields.into_iter().enumerate() {
-                    emit(func, copy(self.fields[dst.index()][k], op));
+                    emit(func, copy(self.field_locals(dst)[k], op));
                 }
             }
             InstKind::GetField { dst, src, field } if self.split_struct(src).is_some() => {
-                let f = self.fields[src.index()][field as usize];
+                let f = self.field_locals(src)[field as usize];
                 emit(func, copy(dst, Operand::Local(f)));
             }
             InstKind::SetField { dst, field, value } if self.split_struct(dst).is_some() => {
-                let f = self.fields[dst.index()][field as usize];
+                let f = self.field_locals(dst)[field as usize];
                 emit(func, copy(f, value));
             }
             InstKind::VecGet {
@@ -662,7 +720,7 @@ impl Plan {
                 field: None,
                 check,
             } if self.split_struct(dst).is_some() => {
-                let read = self.read.of(dst);
+                let read = self.read.of(self.cand(dst).expect("a split local"));
                 let first = read.iter().position(|&r| r).unwrap_or(0);
                 let order = std::iter::once(first)
                     .chain((0..read.len()).filter(|&k| k != first && read[k]))
@@ -671,7 +729,7 @@ impl Plan {
                     emit(
                         func,
                         InstKind::VecGet {
-                            dst: self.fields[dst.index()][k],
+                            dst: self.field_locals(dst)[k],
                             vec,
                             index,
                             field: Some(k as u32),
@@ -740,7 +798,7 @@ impl Plan {
     }
 
     fn field_operands(&self, s: Local) -> Vec<Operand> {
-        self.fields[s.index()]
+        self.field_locals(s)
             .iter()
             .map(|&f| Operand::Local(f))
             .collect()
