@@ -82,10 +82,10 @@ impl Pass for RangeCheckFold {
     }
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-        let mut reachable_before: SecondaryMap<Block, bool> = func.block_map();
-        for &b in cx.cfg(func).rpo() {
-            reachable_before[b] = true;
-        }
+        // The blocks reachable before the pass, taken before the first fold of a branch (most
+        // functions have none, and pay nothing): the bitwise shape rewrites instructions only,
+        // so the CFG then is the one the pass started from.
+        let mut reachable_before: Option<SecondaryMap<Block, bool>> = None;
         let mut changed = fold_bitwise(func, cx);
         if changed {
             cx.invalidate();
@@ -119,13 +119,20 @@ impl Pass for RangeCheckFold {
                 }
                 break;
             }
+            if reachable_before.is_none() {
+                let mut reachable: SecondaryMap<Block, bool> = func.block_map();
+                for &b in cx.cfg(func).rpo() {
+                    reachable[b] = true;
+                }
+                reachable_before = Some(reachable);
+            }
             for f in folds {
                 apply(func, cx, f);
             }
             changed = true;
             cx.invalidate();
         }
-        if changed {
+        if let Some(reachable_before) = reachable_before {
             // Blocks only the folded branches reached are now unreachable; the verifier rejects
             // those, so remove them (only ones this pass made unreachable).
             let cfg = cx.fresh_cfg(func);
