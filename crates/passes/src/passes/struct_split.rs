@@ -272,14 +272,24 @@ struct LocalUse {
     escape: Option<WholeReason>,
 }
 
-/// Calls `f` with each local `kind` mentions (assigned or read) and whether that mention
-/// bars it from being held field by field: one walk over the locals
-/// ([`InstKind::for_each_local`], a single match) for what
+/// Calls `f` with what `pick` gives for each local `kind` mentions (assigned or read), when it
+/// gives something, and whether that mention bars the local from being held field by field:
+/// one walk over the locals ([`InstKind::for_each_local`], a single match) for what
 /// [`for_each_barred`](poolopt_ir::field_wise::for_each_barred) and a walk of every mention
-/// would find in two.
-fn for_each_mention(kind: &InstKind, mut f: impl FnMut(Local, bool)) {
-    let allowed = field_wise_mention(kind);
-    kind.for_each_local(|l| f(l, Some(l) != allowed));
+/// would find in two. The local the instruction allows ([`field_wise_mention`]) is worked out
+/// only for a picked one: the scan picks the few candidates among the function's locals.
+fn for_each_mention<T>(
+    kind: &InstKind,
+    mut pick: impl FnMut(Local) -> Option<T>,
+    mut f: impl FnMut(T, bool),
+) {
+    let mut allowed = None;
+    kind.for_each_local(|l| {
+        if let Some(t) = pick(l) {
+            let allowed = *allowed.get_or_insert_with(|| field_wise_mention(kind));
+            f(t, Some(l) != allowed);
+        }
+    });
 }
 
 /// Per candidate to split, which of its fields the function reads, in one flat table: a
@@ -448,12 +458,10 @@ impl Plan {
             let data = &func.blocks[block];
             for &inst in &data.insts {
                 let kind = &func.insts[inst].kind;
-                for_each_mention(kind, |l, barred| {
-                    if let Some(c) = cand(l) {
-                        let u = &mut cands[c].uses;
-                        u.mentioned = true;
-                        u.barred |= barred;
-                    }
+                for_each_mention(kind, cand, |c, barred| {
+                    let u = &mut cands[c].uses;
+                    u.mentioned = true;
+                    u.barred |= barred;
                 });
                 let mut escape = |l: Local, why: WholeReason| {
                     if let Some(c) = cand(l) {
@@ -850,7 +858,7 @@ mod tests {
                     kind.for_each_use(|op| mentioned.extend(op.as_local()));
                     mentioned.extend(kind.def());
                     let (mut got_barred, mut got_mentioned) = (BTreeSet::new(), BTreeSet::new());
-                    for_each_mention(kind, |l, bars| {
+                    for_each_mention(kind, Some, |l, bars| {
                         got_mentioned.insert(l);
                         if bars {
                             got_barred.insert(l);
