@@ -335,6 +335,15 @@ impl FieldsRead {
 /// No entry in [`Plan::slot`]: the local is no candidate.
 const NONE: u32 = u32::MAX;
 
+/// The entry of `l` in the candidates, by `slot` ([`Plan::slot`]), if it is one (a local made
+/// by the pass is none).
+fn cand_in(slot: &[u32], l: Local) -> Option<usize> {
+    match slot.get(l.index()) {
+        Some(&c) if c != NONE => Some(c as usize),
+        _ => None,
+    }
+}
+
 /// A local whose first verdict ([`first_verdict`]) is not [`Verdict::NotCandidate`]: only
 /// these get a verdict, and only their mentions are recorded. A function has a few among
 /// many locals, so the tables of the plan are per candidate, not per local.
@@ -439,10 +448,7 @@ impl Plan {
                 });
             }
         }
-        let cand = |l: Local| match slot.get(l.index()) {
-            Some(&c) if c != NONE => Some(c as usize),
-            _ => None,
-        };
+        let cand = |l: Local| cand_in(&slot, l);
         // One scan: which candidates are mentioned at all (one nobody mentions is
         // dead-local-elim's, not worth a remark), which escape whole (and why), which fields
         // are read; and, per candidate, whether some mention bars the back end from holding it
@@ -561,13 +567,9 @@ impl Plan {
         }
     }
 
-    /// The entry of `l` in [`Plan::cands`], if it is a candidate (a local made by the pass
-    /// is none).
+    /// The entry of `l` in [`Plan::cands`], if it is a candidate ([`cand_in`]).
     fn cand(&self, l: Local) -> Option<usize> {
-        match self.slot.get(l.index()) {
-            Some(&c) if c != NONE => Some(c as usize),
-            _ => None,
-        }
+        cand_in(&self.slot, l)
     }
 
     fn split_struct(&self, l: Local) -> Option<StructId> {
