@@ -77,7 +77,7 @@ impl Pass for StructSplit {
             return false;
         };
         // Most functions have no struct local over 8 bytes: nothing to decide or report.
-        let mut by_struct = Vec::new();
+        let mut by_struct = ByStruct::new();
         let Some(first) = first_candidate(func, cx.module, &mut by_struct) else {
             return false;
         };
@@ -382,35 +382,57 @@ struct Tables {
     read: FieldsRead,
 }
 
+/// How many structs [`ByStruct`] keeps in place.
+const FEW_STRUCTS: usize = 8;
+
+/// The first verdicts of one function's struct locals, per struct ([`first_verdict`]): those
+/// of the first [`FEW_STRUCTS`] structs of the module in place, the others in a vector. A
+/// module has a few structs, and a vector for them cost every function with a struct local an
+/// allocation and a free.
+struct ByStruct {
+    few: [Option<Verdict>; FEW_STRUCTS],
+    more: Vec<Option<Verdict>>,
+}
+
+impl ByStruct {
+    fn new() -> ByStruct {
+        ByStruct {
+            few: [const { None }; FEW_STRUCTS],
+            more: Vec::new(),
+        }
+    }
+
+    /// The verdict of struct `sid`, once judged.
+    fn slot(&mut self, sid: StructId) -> &mut Option<Verdict> {
+        match sid.index().checked_sub(FEW_STRUCTS) {
+            None => &mut self.few[sid.index()],
+            Some(i) => {
+                if self.more.len() <= i {
+                    self.more.resize(i + 1, None);
+                }
+                &mut self.more[i]
+            }
+        }
+    }
+}
+
 /// The verdict on a local before looking at how it is used ([`candidate`]), judging each
 /// struct once: it depends only on the struct (and whether the local is packed). `by_struct`
 /// keeps the verdicts per struct. (Always inlined: it is asked of every local, most not
 /// structs; called from two places, the compiler would otherwise make it a call.)
 #[inline(always)]
-fn first_verdict(
-    data: &LocalData,
-    module: &Module,
-    by_struct: &mut Vec<Option<Verdict>>,
-) -> Verdict {
+fn first_verdict(data: &LocalData, module: &Module, by_struct: &mut ByStruct) -> Verdict {
     match data.ty {
-        Type::Struct(sid) if !data.packed => {
-            if by_struct.len() <= sid.index() {
-                by_struct.resize(sid.index() + 1, None);
-            }
-            by_struct[sid.index()]
-                .get_or_insert_with(|| candidate(data, module))
-                .clone()
-        }
+        Type::Struct(sid) if !data.packed => by_struct
+            .slot(sid)
+            .get_or_insert_with(|| candidate(data, module))
+            .clone(),
         _ => Verdict::NotCandidate,
     }
 }
 
 /// The first local of `func` whose first verdict is not [`Verdict::NotCandidate`], if any.
-fn first_candidate(
-    func: &Function,
-    module: &Module,
-    by_struct: &mut Vec<Option<Verdict>>,
-) -> Option<usize> {
+fn first_candidate(func: &Function, module: &Module, by_struct: &mut ByStruct) -> Option<usize> {
     func.locals.values().position(|data| {
         !matches!(
             first_verdict(data, module, by_struct),
@@ -426,7 +448,7 @@ impl Plan {
         func: &Function,
         module: &Module,
         first: usize,
-        mut by_struct: Vec<Option<Verdict>>,
+        mut by_struct: ByStruct,
         tables: Tables,
     ) -> Plan {
         let Tables {
@@ -842,6 +864,25 @@ mod tests {
     use super::*;
     use poolopt_ir::field_wise::for_each_barred;
     use std::collections::BTreeSet;
+
+    /// A verdict kept per struct comes back for that struct only, in place or past the few.
+    #[test]
+    fn by_struct_keeps_one_verdict_per_struct() {
+        let mut by_struct = ByStruct::new();
+        let ids = [0, FEW_STRUCTS - 1, FEW_STRUCTS, 3 * FEW_STRUCTS];
+        for &i in &ids {
+            assert!(by_struct.slot(StructId::new(i)).is_none());
+            *by_struct.slot(StructId::new(i)) = Some(Verdict::Whole(WholeReason::TooManyFields(i)));
+        }
+        for &i in &ids {
+            let got = by_struct.slot(StructId::new(i)).clone();
+            assert!(
+                matches!(got, Some(Verdict::Whole(WholeReason::TooManyFields(n))) if n == i),
+                "{i}: {got:?}"
+            );
+        }
+        assert!(by_struct.slot(StructId::new(FEW_STRUCTS + 1)).is_none());
+    }
 
     /// `for_each_mention` reports, for every instruction of the repository's programs, the
     /// locals `for_each_barred` bars as barred, and every other local the instruction assigns
