@@ -76,9 +76,6 @@ struct Fixpoint<'a> {
     work: FactSet,
     /// Where a first evaluation's sets come from (see [`FactSetPool`]).
     pool: &'a mut FactSetPool,
-    /// Whether only the blocks `scratch.demanded` marks are evaluated (see
-    /// [`super::demand`]).
-    on_demand: bool,
     /// The per-analysis buffers, taken from the pool and given back (see [`DriverScratch`]).
     scratch: DriverScratch,
     /// The set steps the fixpoint may take (see [`super::MAX_WORK_BASE`]).
@@ -202,8 +199,11 @@ impl FactAnalysis {
         watched_locals(func, &fa.tracked, holds_compare, &mut scratch.watched);
         let (alive, watched) = (&mut scratch.alive, &scratch.watched[..]);
         list_deaths(&mut fa, (func, cfg, live, watched), alive, demanded);
+        // The components of the demanded blocks only: a loop nest is demanded whole or not
+        // at all, the demand is closed under predecessors (see `super::demand`), and the
+        // others would only be skipped one block at a time.
         let mut components = std::mem::take(&mut scratch.components);
-        components.compute(cfg);
+        components.compute_within(cfg, demanded);
         let mut fixpoint = Fixpoint {
             func,
             cfg,
@@ -214,7 +214,6 @@ impl FactAnalysis {
             edge_scratch: pool.take(),
             work: pool.take(),
             pool,
-            on_demand,
             scratch,
             max_work: limits.work_base.saturating_add(
                 limits
@@ -263,7 +262,8 @@ impl Fixpoint<'_> {
     /// Evaluates the components in topological order, each cyclic one until a sweep changes
     /// nothing (see the module docs).
     fn run(&mut self, fa: &mut FactAnalysis, components: &Components) -> Result<(), GaveUp> {
-        fa.sweeps = usize::from(!components.is_empty());
+        // One sweep for any function with a reachable block, demanded or not.
+        fa.sweeps = usize::from(!self.cfg.rpo().is_empty());
         for k in 0..components.len() {
             let blocks = components.blocks(k);
             if !components.is_cyclic(k) {
@@ -314,10 +314,10 @@ impl Fixpoint<'_> {
     /// returns whether its in-state changed (and so it was evaluated).
     fn evaluate(&mut self, fa: &mut FactAnalysis, b: Block) -> Result<bool, GaveUp> {
         let (func, cfg) = (self.func, self.cfg);
-        // A sink (a bare `trap` or `ret`) holds nothing to decide and passes nothing on; a
-        // block outside the demand reaches no block that is asked about.
+        // A sink (a bare `trap` or `ret`) holds nothing to decide and passes nothing on. (A
+        // block outside the demand is in no component the driver takes.)
         let sink = func.blocks[b].insts.is_empty() && cfg.succs(b).is_empty();
-        if sink || (self.on_demand && !self.scratch.demanded[b.index()]) {
+        if sink {
             return Ok(false);
         }
         let preds = cfg.preds(b);
