@@ -251,6 +251,8 @@ impl RelevanceScratch {
         room_for(&mut self.flags, n);
         room_for(&mut self.link_start, n + 1);
         room_for(&mut self.spare_locals, n);
+        // The tracked locals' work list lists each local at most once.
+        room_for(&mut self.found, n);
         room_for(&mut self.deciding, func.blocks.len());
         self.deciding.clear();
         self.deciding.resize(func.blocks.len(), false);
@@ -405,6 +407,7 @@ impl RelevanceScratch {
             end += *s;
             *s = end;
         }
+        room_for(&mut self.link_to, self.links.len());
         self.link_to.clear();
         self.link_to.resize(self.links.len(), 0);
         for &(from, to) in &self.links {
