@@ -199,6 +199,13 @@ mod tests {
     use super::*;
     use crate::parse;
 
+    /// The components as lists of blocks, each with whether it is cyclic, in order.
+    fn listed(c: &Components) -> Vec<(Vec<Block>, bool)> {
+        (0..c.len())
+            .map(|k| (c.blocks(k).to_vec(), c.is_cyclic(k)))
+            .collect()
+    }
+
     fn components(src: &str) -> Vec<(Vec<String>, bool)> {
         let module = parse(src).unwrap();
         let func = &module.funcs.values().next().unwrap();
@@ -354,11 +361,6 @@ exit:
             "fn f(n: i64) -> i64 {\n    var t: bool\nentry:\n    t = slt n, 0\n    brif t, body, done\nbody:\n    br entry\ndone:\n    ret n\n}\n",
             "fn f(n: i64) -> i64 {\n    var t: bool\nentry:\n    br outer\nouter:\n    t = slt n, 0\n    brif t, inner, done\ninner:\n    t = slt n, 1\n    brif t, inner2, latch\ninner2:\n    br inner\nlatch:\n    br outer\ndead:\n    br dead\ndone:\n    ret n\n}\n",
         ];
-        let listed = |c: &Components| {
-            (0..c.len())
-                .map(|k| (c.blocks(k).to_vec(), c.is_cyclic(k)))
-                .collect::<Vec<_>>()
-        };
         let mut reused = Components::default();
         for round in 0..2 {
             for src in sources {
@@ -483,11 +485,6 @@ exit:
     /// CFGs of 1 to 40 blocks, computed fresh and in reused buffers.
     #[test]
     fn components_are_those_tarjan_s_algorithm_found_in_its_order() {
-        let listed = |c: &Components| {
-            (0..c.len())
-                .map(|k| (c.blocks(k).to_vec(), c.is_cyclic(k)))
-                .collect::<Vec<_>>()
-        };
         let mut reused = Components::default();
         let (mut cyclic, mut several) = (0, 0);
         for seed in 0..3000u64 {
@@ -513,11 +510,6 @@ exit:
     /// computed in reused buffers; and the set leaves components out (none of them split).
     #[test]
     fn components_within_a_set_closed_under_predecessors_are_the_full_ones_in_it() {
-        let listed = |c: &Components| {
-            (0..c.len())
-                .map(|k| (c.blocks(k).to_vec(), c.is_cyclic(k)))
-                .collect::<Vec<_>>()
-        };
         let mut reused = Components::default();
         let (mut kept, mut left_out) = (0, 0);
         for seed in 0..1000u64 {
