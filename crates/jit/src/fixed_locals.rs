@@ -1,7 +1,8 @@
 //! *Fixed* locals: scalar, vec and packed locals (and struct locals held field by field) with
-//! exactly one assignment, which dominates every read. The lowering gives such a local the Cranelift value of that assignment
-//! directly, with no variable of the SSA construction ([`crate::ssa`]): no SSA construction (`use_var` walking
-//! predecessors, sealing, block parameters at joins) for what is already in SSA form.
+//! exactly one assignment, which dominates every read. The lowering gives such a local the
+//! Cranelift value of that assignment directly, with no variable of the SSA construction
+//! ([`crate::ssa`]: `use_var` walking predecessors, sealing, block parameters at joins) for
+//! what is already in SSA form.
 //!
 //! Soundness. A local is zero until assigned, and a read sees the latest assignment on the
 //! path that reached it. Let a local have exactly one assignment `d` (a parameter's is its

@@ -456,6 +456,28 @@ mod tests {
         x
     }
 
+    /// Emits `jump blk[to]` at the end of node `from` (the current block) and records it as
+    /// a predecessor of node `to`.
+    fn jump_to(b: &mut Builder<'_>, ssa: &mut Ssa, blk: &[Block], from: usize, to: usize) {
+        let j = b.ins().jump(blk[to], &[]);
+        assert!(ssa.add_pred(to, j, from));
+    }
+
+    /// Seals node `n`, and ends its block by returning `x`'s value there, which it returns.
+    fn seal_and_return(
+        b: &mut Builder<'_>,
+        ssa: &mut Ssa,
+        blk: &[Block],
+        x: SsaVar,
+        n: usize,
+    ) -> Value {
+        ssa.seal(b.func, n);
+        b.switch_to_block(blk[n]);
+        let r = ssa.use_var(b.func, x, n);
+        b.ins().return_(&[r]);
+        r
+    }
+
     fn verify(func: &Function) {
         let flags = settings::Flags::new(settings::builder());
         if let Err(e) = verify_function(func, &flags) {
@@ -492,15 +514,10 @@ mod tests {
         let old = ssa.use_var(b.func, x, 1);
         let new = b.ins().iadd(old, p);
         ssa.def_var(x, 1, new);
-        let j1 = b.ins().jump(blk[3], &[]);
-        assert!(ssa.add_pred(3, j1, 1));
+        jump_to(&mut b, &mut ssa, &blk, 1, 3);
         b.switch_to_block(blk[2]);
-        let j2 = b.ins().jump(blk[3], &[]);
-        assert!(ssa.add_pred(3, j2, 2));
-        ssa.seal(b.func, 3);
-        b.switch_to_block(blk[3]);
-        let r = ssa.use_var(b.func, x, 3);
-        b.ins().return_(&[r]);
+        jump_to(&mut b, &mut ssa, &blk, 2, 3);
+        let r = seal_and_return(&mut b, &mut ssa, &blk, x, 3);
         assert_eq!(old, p);
         assert_eq!(b.func.dfg.block_params(blk[3]), &[r]);
         verify(&func);
@@ -515,8 +532,7 @@ mod tests {
         let mut b = Builder::new(&mut func);
         let i = ssa.declare_var(I64);
         b.switch_to_block(blk[0]);
-        let j = b.ins().jump(blk[1], &[]);
-        assert!(ssa.add_pred(1, j, 0));
+        jump_to(&mut b, &mut ssa, &blk, 0, 1);
         b.switch_to_block(blk[1]);
         let head_i = ssa.use_var(b.func, i, 1);
         let c = b.ins().icmp(IntCC::SignedLessThan, head_i, p);
@@ -531,8 +547,7 @@ mod tests {
         let one = b.ins().iconst(I64, 1);
         let next = b.ins().iadd(body_i, one);
         ssa.def_var(i, 2, next);
-        let back = b.ins().jump(blk[1], &[]);
-        assert!(ssa.add_pred(1, back, 2));
+        jump_to(&mut b, &mut ssa, &blk, 2, 1);
         ssa.seal(b.func, 1);
         b.switch_to_block(blk[3]);
         let r = ssa.use_var(b.func, i, 3);
@@ -560,18 +575,14 @@ mod tests {
         let x = ssa.declare_var(I64);
         b.switch_to_block(blk[0]);
         ssa.def_var(x, 0, p);
-        let j = b.ins().jump(blk[1], &[]);
-        assert!(ssa.add_pred(1, j, 0));
+        jump_to(&mut b, &mut ssa, &blk, 0, 1);
         b.switch_to_block(blk[1]);
         let v = ssa.use_var(b.func, x, 1);
         let br = b.ins().brif(v, blk[1], &[], blk[2], &[]);
         assert!(ssa.add_pred(1, br, 1));
         assert!(ssa.add_pred(2, br, 1));
         ssa.seal(b.func, 1);
-        ssa.seal(b.func, 2);
-        b.switch_to_block(blk[2]);
-        let r = ssa.use_var(b.func, x, 2);
-        b.ins().return_(&[r]);
+        let r = seal_and_return(&mut b, &mut ssa, &blk, x, 2);
         assert!(b.func.dfg.block_params(blk[1]).is_empty());
         assert_eq!(b.func.dfg.resolve_aliases(v), p);
         assert_eq!(b.func.dfg.resolve_aliases(r), p);
@@ -587,13 +598,9 @@ mod tests {
         let x = open_diamond(&mut b, &mut ssa, &blk, p);
         for n in [1, 2] {
             b.switch_to_block(blk[n]);
-            let j = b.ins().jump(blk[3], &[]);
-            assert!(ssa.add_pred(3, j, n));
+            jump_to(&mut b, &mut ssa, &blk, n, 3);
         }
-        ssa.seal(b.func, 3);
-        b.switch_to_block(blk[3]);
-        let r = ssa.use_var(b.func, x, 3);
-        b.ins().return_(&[r]);
+        let r = seal_and_return(&mut b, &mut ssa, &blk, x, 3);
         assert_eq!(r, p);
         assert!(b.func.dfg.block_params(blk[3]).is_empty());
         verify(&func);
@@ -612,8 +619,7 @@ mod tests {
         ssa.def_var(x, 0, p);
         for n in 0..3 {
             b.switch_to_block(blk[n]);
-            let j = b.ins().jump(blk[n + 1], &[]);
-            assert!(ssa.add_pred(n + 1, j, n));
+            jump_to(&mut b, &mut ssa, &blk, n, n + 1);
             ssa.seal(b.func, n + 1);
         }
         b.switch_to_block(blk[3]);
