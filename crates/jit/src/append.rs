@@ -138,7 +138,59 @@ impl AppendIns<'_> {
         if opcode.constraints().num_fixed_results() != 0 || opcode.is_call() {
             self.func.dfg.make_inst_results(inst, ctrl_typevar);
         }
+        // A block ends at its terminator: nothing is appended after a branch, a return or a
+        // trap (Cranelift's verifier would reject the function, but only when it runs).
+        debug_assert!(
+            self.func
+                .layout
+                .last_inst(self.block)
+                .is_none_or(|last| !self.func.dfg.insts[last].opcode().is_terminator()),
+            "an instruction appended to {} after its terminator",
+            self.block
+        );
         self.func.layout.append_inst(inst, self.block);
         inst
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Builder;
+    use cranelift_codegen::ir::{types, Function, InstBuilder};
+
+    /// Appends `iconst 1` and a `return`, then (when `after` is set) one more instruction.
+    fn fill_block(after: bool) -> Function {
+        let mut func = Function::new();
+        let mut b = Builder::new(&mut func);
+        let block = b.create_block();
+        b.switch_to_block(block);
+        b.ins().iconst(types::I64, 1);
+        b.ins().return_(&[]);
+        if after {
+            b.ins().iconst(types::I64, 2);
+        }
+        func
+    }
+
+    #[test]
+    fn instructions_go_to_the_end_of_the_current_block() {
+        let func = fill_block(false);
+        let block = func
+            .layout
+            .entry_block()
+            .expect("the block is in the layout");
+        let opcodes: Vec<_> = func
+            .layout
+            .block_insts(block)
+            .map(|i| func.dfg.insts[i].opcode().to_string())
+            .collect();
+        assert_eq!(opcodes, ["iconst", "return"]);
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "after its terminator")]
+    fn nothing_is_appended_after_a_terminator() {
+        fill_block(true);
     }
 }
