@@ -211,7 +211,7 @@ fn generator_produces_a_useful_mix() {
         "rules no generated program reaches:\n{coverage}"
     );
     // Every pass of O2 has something to do in some program.
-    for pass in poolopt::passes::pass_names() {
+    for pass in PassManager::for_level(OptLevel::O2).pass_names() {
         assert!(
             applied.get(pass).copied().unwrap_or(0) > 0,
             "O2's `{pass}` never applied: {applied:?}"

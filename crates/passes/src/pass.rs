@@ -61,8 +61,15 @@ pub trait Pass {
     /// The pass's name, as used by `--passes` and in remarks and statistics.
     fn name(&self) -> &'static str;
 
-    /// The lowest level whose pipeline includes this pass.
+    /// The lowest level whose pipeline includes this pass (unless it is [`Pass::opt_in`]).
     fn min_level(&self) -> OptLevel;
+
+    /// Whether the pass is in no level's pipeline and runs only when `--passes` (or
+    /// [`crate::PassManager::from_names`]) names it: an alternative to a pipeline pass, kept
+    /// apart until it is measured to be the better one (docs/passes.md).
+    fn opt_in(&self) -> bool {
+        false
+    }
 
     /// Whether the pass leaves every block and terminator as it found them (it may change
     /// instructions and locals). The manager then keeps the CFG and dominator tree across it.
@@ -248,6 +255,11 @@ impl<'a> PassContext<'a> {
     /// its callee may change (the manager computes them once per run).
     pub fn set_call_effects(&mut self, effects: &'a CallEffects) {
         self.call_effects = Some(effects);
+    }
+
+    /// The module's call effects, when the manager computed them.
+    pub fn call_effects(&self) -> Option<&'a CallEffects> {
+        self.call_effects
     }
 
     /// Shares the run's cache of entry-live locals (see `EntryLiveCache`).

@@ -42,6 +42,9 @@ use crate::pass::{OptLevel, Pass};
 ///   (`br header`), which the JIT's loop-invariant header loads need and jump threading would
 ///   remove; its own facts come after the other passes' changes.
 /// - `scalarize` last: it only changes how struct locals are held, which no other pass reads.
+///
+/// `sparse-bounds-check-elim` ([`Pass::opt_in`]: in no pipeline) stands where it would
+/// replace `bounds-check-elim`.
 pub fn all_passes() -> Vec<Box<dyn Pass>> {
     use crate::passes::*;
     vec![
@@ -54,6 +57,7 @@ pub fn all_passes() -> Vec<Box<dyn Pass>> {
         Box::new(value_numbering::ValueNumbering),
         Box::new(range_check_fold::RangeCheckFold),
         Box::new(bounds_check_elim::BoundsCheckElim),
+        Box::new(sparse_bounds_check_elim::SparseBoundsCheckElim),
         Box::new(div_check_prove::DivCheckProve),
         Box::new(struct_split::StructSplit),
         Box::new(dead_local_elim::DeadLocalElim),
@@ -85,6 +89,9 @@ pub fn pass_description(name: &str) -> Option<&'static str> {
         "range-check-fold" => "folds `i < 0 || i >= n` into one unsigned compare `i >=u n`",
         "bounds-check-elim" => {
             "drops pop and index checks (and explicit range checks) that dominating facts prove"
+        }
+        "sparse-bounds-check-elim" => {
+            "opt-in: decides bounds-check-elim's checks with a sparse demand-driven prover (ABCD) instead of the fact analysis"
         }
         "dead-local-elim" => "removes writes of locals nobody reads, then unused locals",
         "simplify-cfg" => "folds constant branches, threads jumps through empty blocks, drops unreachable blocks, merges chains",
@@ -119,7 +126,7 @@ pub fn pass_by_name(name: &str) -> Result<Box<dyn Pass>, PassError> {
 }
 
 /// The fixed pipeline of a level: the passes of [`all_passes`] whose
-/// [`Pass::min_level`] is at most `level`, in that order.
+/// [`Pass::min_level`] is at most `level`, in that order, except the [`Pass::opt_in`] ones.
 ///
 /// - O0: nothing.
 /// - O1: `branch-threading`, `range-check-fold`, `bounds-check-elim`, `dead-local-elim`,
@@ -131,7 +138,7 @@ pub fn pipeline(level: OptLevel) -> Vec<Box<dyn Pass>> {
         OptLevel::O0 => Vec::new(),
         OptLevel::O1 | OptLevel::O2 => all_passes()
             .into_iter()
-            .filter(|p| p.min_level() <= level)
+            .filter(|p| !p.opt_in() && p.min_level() <= level)
             .collect(),
     }
 }

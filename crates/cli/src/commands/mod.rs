@@ -447,15 +447,20 @@ fn passes() -> Result<ExitCode, Failure> {
     let width = all.iter().map(|p| p.name().len()).max().unwrap_or(4).max(4);
     let mut out = format!("{:width$}  {:6}  DESCRIPTION\n", "PASS", "LEVELS");
     for pass in &all {
+        // An opt-in pass runs only where `--passes` names it.
         let levels: Vec<&str> = [OptLevel::O1, OptLevel::O2]
             .into_iter()
-            .filter(|l| *l >= pass.min_level())
+            .filter(|l| !pass.opt_in() && *l >= pass.min_level())
             .map(OptLevel::name)
             .collect();
         out.push_str(&format!(
             "{:width$}  {:6}  {}\n",
             pass.name(),
-            levels.join(","),
+            if pass.opt_in() {
+                "opt-in".to_string()
+            } else {
+                levels.join(",")
+            },
             pass_description(pass.name()).unwrap_or("(no description)")
         ));
     }

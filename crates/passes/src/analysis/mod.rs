@@ -5,6 +5,7 @@ pub mod callgraph;
 pub mod effects;
 pub mod facts;
 pub mod liveness;
+pub mod sparse_bounds;
 
 pub use callgraph::CallGraph;
 pub use effects::CallEffects;

@@ -32,7 +32,7 @@ use std::cell::RefCell;
 pub struct BoundsCheckElim;
 
 /// What a checked operation needs.
-enum Need {
+pub(crate) enum Need {
     /// `pop v`: `len(v) > 0`.
     Pop { vec: Local },
     /// `v[i]`: `i >= 0` and `i < len(v)`.
@@ -41,7 +41,8 @@ enum Need {
     Const { vec: Local, k: i64 },
 }
 
-fn need_of(kind: &InstKind) -> Option<Need> {
+/// What a checked `pop`/`get`/`set` needs (`None` for anything else).
+pub(crate) fn need_of(kind: &InstKind) -> Option<Need> {
     match *kind {
         InstKind::VecPop {
             vec,
@@ -69,14 +70,22 @@ fn need_of(kind: &InstKind) -> Option<Need> {
 
 /// The kind of a checked operation, for the per-kind counters.
 #[derive(Copy, Clone)]
-enum CheckKind {
+pub(crate) enum CheckKind {
     Pop,
     ConstIndex,
     LocalIndex,
 }
 
 impl CheckKind {
-    fn of(need: &Need) -> CheckKind {
+    /// The kind's name in remarks, as the decisions word it (`pop check`, `index check`).
+    pub(crate) fn what(self) -> &'static str {
+        match self {
+            CheckKind::Pop => "pop",
+            CheckKind::ConstIndex | CheckKind::LocalIndex => "index",
+        }
+    }
+
+    pub(crate) fn of(need: &Need) -> CheckKind {
         match need {
             Need::Pop { .. } => CheckKind::Pop,
             Need::Const { .. } => CheckKind::ConstIndex,
@@ -85,7 +94,7 @@ impl CheckKind {
     }
 
     /// The `--stats` counter of a removed (or kept) check of this kind.
-    fn counter(self, removed: bool) -> &'static str {
+    pub(crate) fn counter(self, removed: bool) -> &'static str {
         match (self, removed) {
             (CheckKind::Pop, true) => "pop_checks_removed",
             (CheckKind::Pop, false) => "pop_checks_kept",
@@ -276,7 +285,7 @@ impl Pass for BoundsCheckElim {
 
 /// Drops blocks no longer reachable after a branch became unconditional (the verifier rejects
 /// unreachable blocks).
-fn remove_unreachable(func: &mut Function, cx: &mut PassContext<'_>) {
+pub(crate) fn remove_unreachable(func: &mut Function, cx: &mut PassContext<'_>) {
     let cfg = cx.fresh_cfg(func);
     func.layout.retain(|&b| cfg.is_reachable(b));
     cx.return_cfg(cfg);

@@ -14,6 +14,7 @@ mod names;
 pub mod range_check_fold;
 pub mod scalarize;
 pub mod simplify_cfg;
+pub mod sparse_bounds_check_elim;
 pub mod store_load_forward;
 pub mod struct_split;
 pub mod temp_elision;

@@ -188,7 +188,7 @@ impl CallKills {
     }
 
     /// Whether a call of `callee` may change the length of a vec of type `ty`.
-    pub(super) fn may_change(&self, callee: poolopt_ir::FuncId, ty: Type) -> bool {
+    pub fn may_change(&self, callee: poolopt_ir::FuncId, ty: Type) -> bool {
         match self.by_callee.iter().find(|&&(c, ..)| c == callee) {
             Some(&(_, start, end)) => {
                 self.changed_types[start as usize..end as usize].contains(&ty)

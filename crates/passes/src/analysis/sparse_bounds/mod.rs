@@ -1,0 +1,199 @@
+//! A sparse, demand-driven bounds-check prover (ABCD: Bodík, Gupta, Sarkar, "ABCD: eliminating
+//! array bounds checks on demand", PLDI 2000), as an experiment against the dense fact
+//! analysis ([`crate::analysis::facts`]).
+//!
+//! For one function it decides the questions `bounds-check-elim` asks: whether each checked
+//! `pop`/`get`/`set` can fail, and whether each explicit check's compare is decided so that
+//! its trap edge is never taken. Three parts:
+//!
+//! - [`ssa`]: an SSA form of the `i64` locals and the vec lengths, with π-nodes where a branch
+//!   or a successful checked access teaches something about a value;
+//! - [`graph`]: the inequality graph, one node per SSA value, each with the constraints
+//!   `x <= y + c` / `x >= y + c` its definition gives against earlier values;
+//! - [`prove`]: the demand-driven proof of `x <= t + c`, memoized, with ABCD's cycle rule at
+//!   phis.
+//!
+//! # Soundness
+//!
+//! 1. *Every edge is a fact about exact integer values.* Each rule in [`ssa`] mirrors a rule
+//!    of the dense analysis (`facts/transfer.rs`): `x = y + k` gives `x == y + k` only under
+//!    the condition `y <= i64::MAX - k` (`y >= i64::MIN - k` for `k < 0`), proved before the
+//!    edge is used, so a wrapping add gives nothing; `push w` makes `len(w)` a new value
+//!    exactly one more, and every vec that may alias `w` (same type, sites not disjoint:
+//!    [`CallKills::may_alias`]) a new value between its old one and one more; `pop` likewise
+//!    one less (and the checked `pop` that did not trap proves the old length was at least
+//!    1); `drop` makes it 0 (an alias: between 0 and its old value); a call makes a new,
+//!    unknown length of every vec that may alias a vec argument of a type the callee may
+//!    change; every length is in `0..=2^62`. The other arithmetic rules (masks, shifts,
+//!    remainders, divisions, bit counts, `x - y` of non-negative locals) carry the same side
+//!    conditions as their dense counterparts, as edge conditions. *Lazy* definitions (`x + y`
+//!    and `x - y` of locals, `k - y`, `x * k`, `x << s`) get their edges only when the prover
+//!    first needs them, from constant bounds of the operands found along proved edges (a phi's
+//!    bound is the widest of its operands', and a phi met again while its bound is sought has
+//!    none), each after proving from those bounds that the operation cannot wrap. Any other
+//!    definition of an `i64` local is a new value with no edge, and a `bool` that is not a
+//!    compare of `i64` operands holds nothing. Locals start at zero (a vec local never
+//!    assigned has length 0); parameters are unknown.
+//! 2. *Every edge holds wherever its node is defined.* Edges point from a node to values
+//!    whose definitions dominate it; in strict SSA the latest instance of an operand at any
+//!    point dominated by the node is the one it was computed from. A π-node's extra edges
+//!    (from a compare on the edge into a block with a single predecessor, or from a checked
+//!    access that did not trap) belong to the π alone, which is defined only where they hold.
+//! 3. *The phis are where the values merge.* Phis are placed at the iterated dominance
+//!    frontier of every block that (by the same rule table, [`ssa`]'s `for_each_def`) gives a
+//!    variable a new value, so the value of a variable in a block is the one its dominating
+//!    definition or phi names; an entry block that is also a loop header has the function's
+//!    start as one more predecessor (its phis' last operand is the initial value). π-nodes
+//!    copy values and need none.
+//! 4. *The prover's steps are implications* ([`prove`]), and its cycle rule is ABCD's
+//!    induction over the iterations of a loop.
+//!
+//! 5. *Dead blocks.* A branch edge whose condition is false of two constants is never taken;
+//!    the block it enters (its only way in) never runs, nor does any block it dominates, so
+//!    their checks cannot fail.
+//!
+//! Anything not modeled (locals of other types, `or`/`xor`/`neg`, casts, loads, call results,
+//! relations between two locals that need a distance other than 0 or 1) gives no edge, so the
+//! prover answers "not proved". Contradictory facts on an infeasible path are not otherwise
+//! exploited.
+
+mod graph;
+mod prove;
+mod ssa;
+
+#[cfg(test)]
+mod tests;
+
+use crate::analysis::facts::CallKills;
+use crate::analysis::Cfg;
+use graph::ZERO;
+use poolopt_ir::dominators::DomTree;
+use poolopt_ir::{Block, CmpOp, Function, Inst};
+use prove::Prover;
+use ssa::{Cmp, Need, TermPlus};
+
+/// What the prover decided for one function.
+#[derive(Debug, Default)]
+pub struct SparseDecisions {
+    /// Each checked `pop`/`get`/`set` (with its block): whether it is proved safe.
+    pub checks: Vec<(Block, Inst, bool)>,
+    /// Each explicit check (a block ending in a branch to a block that only traps): whether
+    /// its trap edge is proved never taken.
+    pub explicit: Vec<(Block, bool)>,
+    /// Nodes of the inequality graph, for statistics.
+    pub nodes: usize,
+    /// Prover steps, for statistics.
+    pub steps: u64,
+}
+
+/// Decides every check of `func` (reachable blocks only; unreachable ones are not listed).
+pub fn decide(func: &Function, cfg: &Cfg, dom: &DomTree, calls: &CallKills) -> SparseDecisions {
+    let Some(built) = ssa::build(func, cfg, dom, calls) else {
+        return SparseDecisions::default();
+    };
+    let mut prover = Prover::new(&built.graph, dom);
+    let mut out = SparseDecisions {
+        nodes: built.graph.nodes.len(),
+        ..SparseDecisions::default()
+    };
+    for q in &built.checks {
+        let safe = q.dead
+            || match q.need {
+                // 1 <= len, i.e. 0 <= len - 1.
+                Need::Pop { len } => prover.le(ZERO, len, -1),
+                Need::Index { i, len } => prover.le(ZERO, i, 0) && prover.le(i, len, -1),
+                Need::Const { len, k } => k >= 0 && prover.le(ZERO, len, -(k as i128) - 1),
+            };
+        out.checks.push((q.block, q.inst, safe));
+    }
+    for q in &built.explicit {
+        let safe = q.dead
+            || q.cmp
+                .and_then(|c| decide_compare(&mut prover, c))
+                .is_some_and(|value| value != q.trap_when);
+        out.explicit.push((q.block, safe));
+    }
+    out.steps = prover.total_steps;
+    if std::env::var_os("POOLOPT_SPARSE_DEBUG").is_some() {
+        eprintln!(
+            "sparse-debug: {}: blocks {} insts {} locals {} nodes {} edges {} phis {} checks {} explicit {} steps {}",
+            func.name,
+            cfg.rpo().len(),
+            cfg.rpo().iter().map(|&b| func.blocks[b].insts.len()).sum::<usize>(),
+            func.locals.len(),
+            built.graph.nodes.len(),
+            built.graph.edges.len(),
+            built.graph.phi_ops.len(),
+            built.checks.len(),
+            built.explicit.len(),
+            out.steps
+        );
+    }
+    out
+}
+
+/// Whether `x <= y + c` for terms.
+fn proves(p: &mut Prover<'_>, x: TermPlus, y: TermPlus, c: i128) -> bool {
+    let off = y.1 + c - x.1;
+    if x.0 == y.0 {
+        return off >= 0;
+    }
+    p.le(x.0, y.0, off)
+}
+
+/// The value of a compare when the prover decides it (as `bounds-check-elim`'s
+/// `decide_compare` does with the facts).
+fn decide_compare(p: &mut Prover<'_>, c: Cmp) -> Option<bool> {
+    let (x, y) = (c.lhs, c.rhs);
+    let zero = (ZERO, 0);
+    let lt = |p: &mut Prover<'_>, a, b| proves(p, a, b, -1);
+    let le = |p: &mut Prover<'_>, a, b| proves(p, a, b, 0);
+    // Unsigned: for 0 <= a, a <u b when a < b; b <=u a when 0 <= b <= a.
+    let ult = |p: &mut Prover<'_>, a, b| {
+        if le(p, zero, a) && proves(p, a, b, -1) {
+            Some(true)
+        } else if le(p, zero, b) && le(p, b, a) {
+            Some(false)
+        } else {
+            None
+        }
+    };
+    let ule = |p: &mut Prover<'_>, a, b| {
+        if le(p, zero, a) && le(p, a, b) {
+            Some(true)
+        } else if le(p, zero, b) && proves(p, b, a, -1) {
+            Some(false)
+        } else {
+            None
+        }
+    };
+    let signed = |t: bool, f: bool| match (t, f) {
+        (true, _) => Some(true),
+        (_, true) => Some(false),
+        _ => None,
+    };
+    match c.op {
+        CmpOp::Slt => {
+            let t = lt(p, x, y);
+            signed(t, !t && le(p, y, x))
+        }
+        CmpOp::Sle => {
+            let t = le(p, x, y);
+            signed(t, !t && lt(p, y, x))
+        }
+        CmpOp::Sgt => {
+            let t = lt(p, y, x);
+            signed(t, !t && le(p, x, y))
+        }
+        CmpOp::Sge => {
+            let t = le(p, y, x);
+            signed(t, !t && lt(p, x, y))
+        }
+        CmpOp::Eq => (lt(p, x, y) || lt(p, y, x)).then_some(false),
+        CmpOp::Ne => (lt(p, x, y) || lt(p, y, x)).then_some(true),
+        CmpOp::Ult => ult(p, x, y),
+        CmpOp::Ule => ule(p, x, y),
+        CmpOp::Ugt => ult(p, y, x),
+        CmpOp::Uge => ule(p, y, x),
+    }
+}

@@ -1,0 +1,510 @@
+//! The demand-driven prover: does `x <= t + c` hold, for SSA values `x` and `t`, wherever both
+//! are defined?
+//!
+//! The claim `Q(x, t, c)` is read dynamically: at every point dominated by the definitions of
+//! `x` and `t`, their latest values satisfy it. It is reduced along the graph's edges:
+//!
+//! - `x` a plain node with an upper edge `x <= y + d` (conditions proved): `Q(y, t, c - d)`
+//!   suffices (`y` dominates `x`, and in strict SSA the latest `y` at a point dominated by `x`
+//!   is the one `x` was computed from). Any one edge suffices: a plain node is a *min* node.
+//! - `t` a plain node with a lower edge `t >= y + d`: `Q(x, y, c + d)` suffices.
+//! - `x` a phi at block `H` whose operands are `a_k` and `t`'s definition strictly dominates
+//!   `H` (or `t` is 0): `Q(a_k, t, c)` for **every** operand (`t` is the same on every
+//!   incoming edge: it was defined before `H`): a phi is a *max* node. Symmetrically for `t` a
+//!   phi. Both phis of one block: `Q(a_k, b_k, c)` for every incoming edge `k`.
+//!
+//! **Cycles** (ABCD's rule). A query met again while it is being proved, `Q(x, t, c')`, can
+//! only have come back through a phi's back-edge operand (every other step goes to a value
+//! whose definition strictly dominates), i.e. to the values of an earlier iteration. If
+//! `c' >= c` the hypothesis `Q(x, t, c)` on the earlier values implies it (induction on the
+//! number of times the phi was entered): the answer is *reduced* (true under the hypothesis).
+//! If `c' < c` the cycle amplifies and nothing is concluded. A top-level query that comes back
+//! reduced is proved.
+//!
+//! Memoization: a `True` result used no hypothesis and is kept for every later query of the
+//! function; a `False` is kept only when no hypothesis, amplifying cycle, unfinished condition
+//! or exhausted budget played a part in it. Each top-level query has a step budget; past it,
+//! the answer is "not proved" (always sound).
+
+use super::graph::{Edge, Graph, Kind, Node, ALWAYS, NONE, ZERO};
+use poolopt_ir::dominators::DomTree;
+use poolopt_ir::BinaryOp;
+use poolopt_ir::Block;
+use rustc_hash::FxHashMap as HashMap;
+use smallvec::SmallVec;
+
+/// Steps (node pairs visited) per top-level query, conditions included.
+const BUDGET: u32 = 2_000;
+
+/// The deepest chain of open queries (which bounds the machine stack, and the scan of the
+/// open queries for the cycle rule).
+const MAX_DEPTH: usize = 256;
+
+/// The result of a (sub)query, ordered by strength.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum R {
+    False,
+    Reduced,
+    True,
+}
+
+#[derive(Copy, Clone, Default)]
+struct Memo {
+    /// The smallest `c` proved.
+    proved: Option<i128>,
+    /// The largest `c` refuted (without any context-dependent step).
+    failed: Option<i128>,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum CondState {
+    Unknown,
+    InProgress,
+    Yes,
+    No,
+}
+
+pub(super) struct Prover<'a> {
+    g: &'a Graph,
+    dom: &'a DomTree,
+    memo: HashMap<(Node, Node), Memo>,
+    /// The queries being proved, innermost last; a condition's nested query sees only those
+    /// above `base`.
+    active: Vec<(Node, Node, i128)>,
+    base: usize,
+    conds: Vec<CondState>,
+    steps: u32,
+    /// Set when a result depended on the context (see the module docs).
+    tainted: bool,
+    /// Constant bounds found (`None` while being found), by node and side.
+    bounds: HashMap<(Node, bool), Option<Option<i128>>>,
+    bound_depth: usize,
+    /// The edges of lazy definitions, once made.
+    extra: HashMap<Node, SmallVec<[(bool, Edge); 4]>>,
+    /// Steps taken over all queries (for statistics).
+    pub total_steps: u64,
+}
+
+impl<'a> Prover<'a> {
+    pub fn new(g: &'a Graph, dom: &'a DomTree) -> Prover<'a> {
+        Prover {
+            g,
+            dom,
+            memo: HashMap::with_capacity_and_hasher(64, Default::default()),
+            active: Vec::with_capacity(32),
+            base: 0,
+            conds: vec![CondState::Unknown; g.conds.len()],
+            steps: 0,
+            tainted: false,
+            bounds: HashMap::default(),
+            bound_depth: 0,
+            extra: HashMap::default(),
+            total_steps: 0,
+        }
+    }
+
+    /// Whether `x <= t + c` is proved (a top-level query).
+    pub fn le(&mut self, x: Node, t: Node, c: i128) -> bool {
+        self.steps = BUDGET;
+        self.active.clear();
+        self.base = 0;
+        self.tainted = false;
+        self.query(x, t, c) >= R::Reduced
+    }
+
+    /// A condition: proved once, by a nested query with no hypotheses of the enclosing one.
+    fn cond_holds(&mut self, id: u32) -> bool {
+        match self.conds[id as usize] {
+            CondState::Yes => return true,
+            CondState::No => return false,
+            CondState::InProgress => {
+                self.tainted = true;
+                return false;
+            }
+            CondState::Unknown => {}
+        }
+        self.conds[id as usize] = CondState::InProgress;
+        let k = self.g.conds[id as usize];
+        let base = std::mem::replace(&mut self.base, self.active.len());
+        let tainted = std::mem::replace(&mut self.tainted, false);
+        let r = self.query(k.a, k.b, k.c);
+        let ok = r >= R::Reduced;
+        // A refutation that depended on the context may be retried later.
+        self.conds[id as usize] = if ok {
+            CondState::Yes
+        } else if self.tainted {
+            CondState::Unknown
+        } else {
+            CondState::No
+        };
+        self.tainted = tainted || (!ok && self.tainted);
+        self.base = base;
+        ok
+    }
+
+    fn query(&mut self, x: Node, t: Node, c: i128) -> R {
+        if x == t {
+            return if c >= 0 { R::True } else { R::False };
+        }
+        // Every value is an i64: `x <= i64::MAX`, `t >= i64::MIN`.
+        if (t == ZERO && c >= i64::MAX as i128)
+            || (x == ZERO && c >= -(i64::MIN as i128))
+            || c >= u64::MAX as i128
+        {
+            return R::True;
+        }
+        let memo = self.memo.get(&(x, t)).copied().unwrap_or_default();
+        if memo.proved.is_some_and(|p| c >= p) {
+            return R::True;
+        }
+        if memo.failed.is_some_and(|f| c <= f) {
+            return R::False;
+        }
+        if let Some(&(_, _, ca)) = self.active[self.base..]
+            .iter()
+            .rev()
+            .find(|&&(a, b, _)| a == x && b == t)
+        {
+            self.tainted = true;
+            return if c >= ca { R::Reduced } else { R::False };
+        }
+        if self.steps == 0 || self.active.len() >= MAX_DEPTH {
+            self.tainted = true;
+            return R::False;
+        }
+        self.steps -= 1;
+        self.total_steps += 1;
+        let outer_taint = std::mem::replace(&mut self.tainted, false);
+        self.active.push((x, t, c));
+        let r = self.expand(x, t, c);
+        self.active.pop();
+        let m = self.memo.entry((x, t)).or_default();
+        match r {
+            R::True => m.proved = Some(m.proved.map_or(c, |p| p.min(c))),
+            R::False if !self.tainted => m.failed = Some(m.failed.map_or(c, |f| f.max(c))),
+            _ => {}
+        }
+        self.tainted |= outer_taint;
+        r
+    }
+
+    /// Whether the definition of `n` strictly dominates the entry of `block` (phis included).
+    fn before(&self, n: Node, block: Block) -> bool {
+        let d = &self.g.nodes[n as usize];
+        d.global || (d.block != block && self.dom.dominates(d.block, block))
+    }
+
+    fn expand(&mut self, x: Node, t: Node, c: i128) -> R {
+        let g = self.g;
+        let (kx, kt) = (g.nodes[x as usize].kind, g.nodes[t as usize].kind);
+        // Two phis of one block: edge by edge.
+        if let (
+            Kind::Phi {
+                block: bx,
+                start: sx,
+                len,
+            },
+            Kind::Phi {
+                block: bt,
+                start: st,
+                ..
+            },
+        ) = (kx, kt)
+        {
+            if bx == bt {
+                let mut r = R::True;
+                for (&a, &b) in g.ops(sx, len).iter().zip(g.ops(st, len)) {
+                    if a != NONE && b != NONE {
+                        r = r.min(self.query(a, b, c));
+                        if r == R::False {
+                            break;
+                        }
+                    }
+                }
+                if r > R::False {
+                    return r;
+                }
+            }
+        }
+        // The later definition first: the two walks meet at a common ancestor.
+        let first_x = x > t;
+        let mut best = if first_x {
+            self.expand_upper(x, t, c)
+        } else {
+            self.expand_lower(x, t, c)
+        };
+        if best != R::True {
+            let other = if first_x {
+                self.expand_lower(x, t, c)
+            } else {
+                self.expand_upper(x, t, c)
+            };
+            best = best.max(other);
+        }
+        best
+    }
+
+    /// Proofs through `x`'s definition.
+    fn expand_upper(&mut self, x: Node, t: Node, c: i128) -> R {
+        let g = self.g;
+        match g.nodes[x as usize].kind {
+            Kind::Zero => R::False,
+            Kind::Phi { block, start, len } => {
+                if !self.before(t, block) {
+                    return R::False;
+                }
+                let mut r = R::True;
+                for &a in g.ops(start, len).iter().filter(|&&a| a != NONE) {
+                    r = r.min(self.query(a, t, c));
+                    if r == R::False {
+                        break;
+                    }
+                }
+                r
+            }
+            Kind::Plain => {
+                let mut best = R::False;
+                for e in g.uppers(x) {
+                    if e.cond.iter().flatten().any(|&k| !self.cond_holds(k)) {
+                        continue;
+                    }
+                    best = best.max(self.query(e.to, t, c - e.c));
+                    if best == R::True {
+                        return best;
+                    }
+                }
+                let extra = self.materialize(x);
+                for &(up, e) in extra.iter().filter(|(up, _)| *up) {
+                    debug_assert!(up);
+                    best = best.max(self.query(e.to, t, c - e.c));
+                    if best == R::True {
+                        break;
+                    }
+                }
+                best
+            }
+        }
+    }
+
+    /// Proofs through `t`'s definition.
+    fn expand_lower(&mut self, x: Node, t: Node, c: i128) -> R {
+        let g = self.g;
+        match g.nodes[t as usize].kind {
+            Kind::Zero => R::False,
+            Kind::Phi { block, start, len } => {
+                if !self.before(x, block) {
+                    return R::False;
+                }
+                let mut r = R::True;
+                for &b in g.ops(start, len).iter().filter(|&&b| b != NONE) {
+                    r = r.min(self.query(x, b, c));
+                    if r == R::False {
+                        break;
+                    }
+                }
+                r
+            }
+            Kind::Plain => {
+                let mut best = R::False;
+                for e in g.lowers(t) {
+                    if e.cond.iter().flatten().any(|&k| !self.cond_holds(k)) {
+                        continue;
+                    }
+                    best = best.max(self.query(x, e.to, c + e.c));
+                    if best == R::True {
+                        return best;
+                    }
+                }
+                let extra = self.materialize(t);
+                for &(_, e) in extra.iter().filter(|(up, _)| !*up) {
+                    best = best.max(self.query(x, e.to, c + e.c));
+                    if best == R::True {
+                        break;
+                    }
+                }
+                best
+            }
+        }
+    }
+
+    /// The constant upper bound of `x` its edges give (the smallest `c` found with
+    /// `x <= c`), or `None`. A phi's is the largest of its operands'; a phi met again while
+    /// its bound is being found has none (no induction here). Memoized.
+    fn upper_bound(&mut self, x: Node) -> Option<i128> {
+        self.bound(x, true)
+    }
+
+    fn lower_bound(&mut self, x: Node) -> Option<i128> {
+        self.bound(x, false)
+    }
+
+    fn bound(&mut self, x: Node, up: bool) -> Option<i128> {
+        if x == ZERO {
+            return Some(0);
+        }
+        let key = (x, up);
+        match self.bounds.get(&key) {
+            Some(&Some(b)) => return b,
+            Some(None) => return None, // in progress
+            None => {}
+        }
+        if self.bound_depth >= MAX_DEPTH {
+            return None;
+        }
+        self.bound_depth += 1;
+        self.bounds.insert(key, None);
+        let g = self.g;
+        // An upper bound: the least of `to`'s bound + c over upper edges; a lower one: the
+        // greatest over lower edges.
+        let pick = |a: Option<i128>, b: Option<i128>| match (a, b) {
+            (Some(a), Some(b)) => Some(if up { a.min(b) } else { a.max(b) }),
+            (a, b) => a.or(b),
+        };
+        let b = match g.nodes[x as usize].kind {
+            Kind::Zero => Some(0),
+            Kind::Phi { start, len, .. } => {
+                let mut out: Option<i128> = None;
+                let mut all = true;
+                for &a in g.ops(start, len).iter().filter(|&&a| a != NONE) {
+                    match self.bound(a, up) {
+                        Some(v) => {
+                            out = Some(match out {
+                                None => v,
+                                Some(o) if up => o.max(v),
+                                Some(o) => o.min(v),
+                            })
+                        }
+                        None => {
+                            all = false;
+                            break;
+                        }
+                    }
+                }
+                out.filter(|_| all)
+            }
+            Kind::Plain => {
+                let edges = if up { g.uppers(x) } else { g.lowers(x) };
+                let mut best = None;
+                for e in edges {
+                    if e.cond.iter().flatten().any(|&k| !self.cond_holds(k)) {
+                        continue;
+                    }
+                    let v = self.bound(e.to, up).map(|v| v + e.c);
+                    best = pick(best, v);
+                }
+                let extra = self.materialize(x);
+                for &(u, e) in extra.iter().filter(|(u, _)| *u == up) {
+                    debug_assert_eq!(u, up);
+                    let v = self.bound(e.to, up).map(|v| v + e.c);
+                    best = pick(best, v);
+                }
+                best
+            }
+        };
+        self.bound_depth -= 1;
+        self.bounds.insert(key, Some(b));
+        b
+    }
+
+    /// The edges of a lazy definition ([`Graph::lazy`]), made once from the constant bounds
+    /// of its operands, with the rules of the fact analysis (`binary_facts`): each is exact
+    /// arithmetic on bounds that hold wherever the operands are defined, and each first
+    /// proves from them that the operation cannot wrap.
+    fn materialize(&mut self, n: Node) -> SmallVec<[(bool, Edge); 4]> {
+        let Some(lz) = self.g.lazy_of(n) else {
+            return SmallVec::new();
+        };
+        if let Some(e) = self.extra.get(&n) {
+            return e.clone();
+        }
+        // In progress: none yet (a query that comes back here sees no extra edge).
+        self.extra.insert(n, SmallVec::new());
+        let mut out: SmallVec<[(bool, Edge); 4]> = SmallVec::new();
+        let fits = |v: i128| (i64::MIN as i128..=i64::MAX as i128).contains(&v);
+        let bounds = |p: &mut Self, t: (Node, i128)| -> (Option<i128>, Option<i128>) {
+            if t.0 == ZERO {
+                (Some(t.1), Some(t.1))
+            } else {
+                (
+                    p.lower_bound(t.0).map(|v| v + t.1),
+                    p.upper_bound(t.0).map(|v| v + t.1),
+                )
+            }
+        };
+        let edge = |to: Node, c: i128| Edge {
+            to,
+            c,
+            cond: ALWAYS,
+        };
+        let (x, y) = (lz.x, lz.y);
+        match lz.op {
+            BinaryOp::Add if x.0 != ZERO && y.0 != ZERO => {
+                let ((lx, hx), (ly, hy)) = (bounds(self, x), bounds(self, y));
+                let up = hx.zip(hy).is_some_and(|(a, b)| fits(a + b))
+                    || hx.is_some_and(|h| h <= 0)
+                    || hy.is_some_and(|h| h <= 0);
+                let down = lx.zip(ly).is_some_and(|(a, b)| fits(a + b))
+                    || lx.is_some_and(|l| l >= 0)
+                    || ly.is_some_and(|l| l >= 0);
+                if up && down {
+                    for ((p, _), (lq, hq)) in [(x, (ly, hy)), (y, (lx, hx))] {
+                        if let Some(h) = hq {
+                            out.push((true, edge(p, h)));
+                        }
+                        if let Some(l) = lq {
+                            out.push((false, edge(p, l)));
+                        }
+                    }
+                }
+            }
+            BinaryOp::Sub if y.0 != ZERO => {
+                let ((lx, hx), (ly, hy)) = (bounds(self, x), bounds(self, y));
+                let (Some(lx), Some(ly)) = (lx, ly) else {
+                    return self.done(n, out);
+                };
+                let fits_all = (lx >= 0 && ly >= 0)
+                    || (hy.is_some_and(|h| fits(lx - h)) && hx.is_some_and(|h| fits(h - ly)));
+                if fits_all {
+                    if x.0 == ZERO {
+                        // d = k - y: k - hi(y) <= d <= k - lo(y).
+                        out.push((true, edge(ZERO, x.1 - ly)));
+                        if let Some(h) = hy {
+                            out.push((false, edge(ZERO, x.1 - h)));
+                        }
+                    } else {
+                        // d <= x - lo(y); d >= x - hi(y).
+                        out.push((true, edge(x.0, -ly)));
+                        if let Some(h) = hy {
+                            out.push((false, edge(x.0, -h)));
+                        }
+                    }
+                }
+            }
+            // d = p * k (or p << s) for 0 <= p <= hi and a small k: lo*k <= d <= hi*k, d >= p.
+            BinaryOp::Mul | BinaryOp::Shl => {
+                let (p, k) = match (lz.op, x.0 == ZERO, y.0 == ZERO) {
+                    (BinaryOp::Mul, false, true) => (x, y.1),
+                    (BinaryOp::Mul, true, false) => (y, x.1),
+                    (BinaryOp::Shl, false, true) if (1..=20).contains(&y.1) => (x, 1i128 << y.1),
+                    _ => return self.done(n, out),
+                };
+                if (1..=1 << 20).contains(&k) {
+                    if let (Some(lp), Some(hp)) = bounds(self, p) {
+                        if lp >= 0 && fits(hp * k) {
+                            out.push((true, edge(ZERO, hp * k)));
+                            out.push((false, edge(ZERO, lp * k)));
+                            out.push((false, edge(p.0, p.1)));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.done(n, out)
+    }
+
+    fn done(&mut self, n: Node, out: SmallVec<[(bool, Edge); 4]>) -> SmallVec<[(bool, Edge); 4]> {
+        self.extra.insert(n, out.clone());
+        out
+    }
+}

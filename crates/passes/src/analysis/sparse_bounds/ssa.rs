@@ -1,0 +1,1098 @@
+//! SSA construction with π-nodes: the inequality graph of one function, and the questions
+//! `bounds-check-elim` asks, in terms of its nodes.
+//!
+//! The *variables* are the `i64` locals (their values) and the vec locals (their lengths);
+//! `bool` locals are followed too, as the compare they hold (operands as SSA values), so that
+//! a branch on them can refine its operands. Phis are placed at the iterated dominance
+//! frontier of every block that defines a variable ([`for_each_def`]: an assignment, and for a
+//! length every `push`/`pop`/`drop` of a vec that may alias it and every call that may change
+//! it); a `bool` phi holds no compare. Renaming walks the dominator tree.
+//!
+//! π-nodes are value-identical copies made where something is learnt about a value: on the
+//! edge of a conditional branch into a block whose only predecessor is the branch's block
+//! (the compare's operands), and after a checked `pop`/`get`/`set` (which did not trap).
+//! Every variable whose current value is the refined one is renamed to the π. A π needs no
+//! phi where its scope ends: the value it copies is the same.
+
+use super::graph::{when, Conds, Graph, Node, ALWAYS, ZERO};
+use crate::analysis::facts::demand::{ends_in_explicit_check, is_trap_block};
+use crate::analysis::facts::CallKills;
+use crate::analysis::Cfg;
+use poolopt_ir::dominators::DomTree;
+use poolopt_ir::{
+    BinaryOp, Block, CmpOp, EntityRef, Function, Inst, InstKind, Local, Operand, Terminator, Type,
+    UnaryOp,
+};
+use rustc_hash::FxHashMap as HashMap;
+use smallvec::SmallVec;
+
+/// Constraints `x <= y + c` between terms, each usable under its conditions.
+type Rels = SmallVec<[(TermPlus, TermPlus, i128, Conds); 4]>;
+
+/// An SSA value plus a constant.
+pub(super) type TermPlus = (Node, i128);
+
+/// A compare of two `i64` operands, as SSA values.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Cmp {
+    pub op: CmpOp,
+    pub lhs: TermPlus,
+    pub rhs: TermPlus,
+}
+
+/// What a checked operation needs, in SSA values.
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Need {
+    /// `len > 0`.
+    Pop { len: Node },
+    /// `0 <= i < len`.
+    Index { i: Node, len: Node },
+    /// `k < len`.
+    Const { len: Node, k: i64 },
+}
+
+/// A checked operation to decide.
+pub(super) struct CheckQuery {
+    pub block: Block,
+    /// The block never runs: the check never fails.
+    pub dead: bool,
+    pub inst: Inst,
+    pub need: Need,
+}
+
+/// An explicit check to decide: `brif c, ..` ending `block`, trapping when `c == trap_when`.
+pub(super) struct ExplicitQuery {
+    pub block: Block,
+    /// The block never runs: the trap edge is never taken.
+    pub dead: bool,
+    pub cmp: Option<Cmp>,
+    pub trap_when: bool,
+}
+
+pub(super) struct Built {
+    pub graph: Graph,
+    pub checks: Vec<CheckQuery>,
+    pub explicit: Vec<ExplicitQuery>,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Var {
+    None,
+    Value,
+    Length,
+    Bool,
+}
+
+/// What each local is to the SSA form: only the `i64` and vec locals a check may depend on
+/// are followed (see [`relevant_vars`]), and every `bool`.
+#[inline(never)]
+fn relevant_vars(func: &Function) -> Vec<Var> {
+    let n = func.locals.len();
+    let mut on = vec![false; n];
+    let is_value = |l: Local| func.local_ty(l) == Type::I64;
+    // Seeds: the operands of the checks.
+    for &b in &func.layout {
+        for &inst in &func.blocks[b].insts {
+            match *func.inst(inst) {
+                InstKind::VecPop { vec, check, .. } if check.is_checked() => on[vec.index()] = true,
+                InstKind::VecGet {
+                    vec, index, check, ..
+                }
+                | InstKind::VecSet {
+                    vec, index, check, ..
+                } if check.is_checked() => {
+                    on[vec.index()] = true;
+                    if let Operand::Local(i) = index {
+                        on[i.index()] = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    // The bools explicit checks branch on (through copies and negations).
+    let mut explicit_conds = vec![false; n];
+    for &b in &func.layout {
+        if let Some(Terminator::BrIf {
+            cond: Operand::Local(c),
+            ..
+        }) = func.terminator(b)
+        {
+            if ends_in_explicit_check(func, b) {
+                explicit_conds[c.index()] = true;
+            }
+        }
+    }
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in &func.layout {
+            for &inst in &func.blocks[b].insts {
+                if let InstKind::Copy {
+                    dst,
+                    src: Operand::Local(j),
+                }
+                | InstKind::Unary {
+                    dst,
+                    arg: Operand::Local(j),
+                    ..
+                } = *func.inst(inst)
+                {
+                    if explicit_conds[dst.index()] && !explicit_conds[j.index()] {
+                        explicit_conds[j.index()] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    // Closure, by a walk over "if `a` is relevant, so is `b`" links: the operands of a
+    // relevant local's definitions; every operand of a compare with a relevant operand (a
+    // branch on it refines them), or of a compare an explicit check branches on; and,
+    // forwards, a copy or a length of a relevant value (it holds the same value, so a compare
+    // of it refines that value).
+    let mut links: Vec<(u32, u32)> = Vec::with_capacity(2 * func.insts.len());
+    let mut work: Vec<u32> = (0..n as u32).filter(|&i| on[i as usize]).collect();
+    let both = |links: &mut Vec<(u32, u32)>, a: Local, b: Local| {
+        links.push((a.index() as u32, b.index() as u32));
+        links.push((b.index() as u32, a.index() as u32));
+    };
+    for &b in &func.layout {
+        for &inst in &func.blocks[b].insts {
+            match *func.inst(inst) {
+                InstKind::Compare { dst, lhs, rhs, .. } => {
+                    let locals = [lhs, rhs].map(|o| o.as_local().filter(|&l| is_value(l)));
+                    if explicit_conds[dst.index()] {
+                        for l in locals.into_iter().flatten() {
+                            if !std::mem::replace(&mut on[l.index()], true) {
+                                work.push(l.index() as u32);
+                            }
+                        }
+                    } else if let [Some(a), Some(b)] = locals {
+                        both(&mut links, a, b);
+                    }
+                }
+                InstKind::Copy {
+                    dst,
+                    src: Operand::Local(j),
+                } if func.local_ty(dst) != Type::BOOL => both(&mut links, dst, j),
+                InstKind::VecLen { dst, vec } => both(&mut links, dst, vec),
+                InstKind::Binary { dst, lhs, rhs, .. } => {
+                    for l in [lhs, rhs].into_iter().filter_map(|o| o.as_local()) {
+                        links.push((dst.index() as u32, l.index() as u32));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let range = group_by(n, &mut links, |&(a, _)| a as usize);
+    while let Some(a) = work.pop() {
+        let (lo, hi) = range[a as usize];
+        for &(_, b) in &links[lo as usize..hi as usize] {
+            if !std::mem::replace(&mut on[b as usize], true) {
+                work.push(b);
+            }
+        }
+    }
+    (0..n)
+        .map(|i| {
+            let l = Local::new(i);
+            match func.local_ty(l) {
+                Type::BOOL => Var::Bool,
+                Type::I64 if on[i] => Var::Value,
+                Type::Vec(_) if on[i] => Var::Length,
+                _ => Var::None,
+            }
+        })
+        .collect()
+}
+
+/// The vec locals whose length a call may change: those that may alias a vec argument whose
+/// type the callee may change (see the fact analysis's call rule).
+fn call_changes(
+    func: &Function,
+    calls: &CallKills,
+    vecs: &[Local],
+    callee: poolopt_ir::FuncId,
+    args: &[Operand],
+    mut f: impl FnMut(Local),
+) {
+    let changed = || {
+        args.iter()
+            .filter_map(|a| a.as_local())
+            .filter(|&w| matches!(func.local_ty(w), Type::Vec(_)))
+            .filter(|&w| calls.may_change(callee, func.local_ty(w)))
+    };
+    if changed().next().is_none() {
+        return;
+    }
+    for &v in vecs {
+        if changed().any(|w| calls.may_alias(func, v, w)) {
+            f(v);
+        }
+    }
+}
+
+/// Every variable `kind` gives a new value (not a π: those keep the value).
+fn for_each_def(
+    func: &Function,
+    vars: &[Var],
+    calls: &CallKills,
+    vecs: &[Local],
+    kind: &InstKind,
+    mut f: impl FnMut(Local),
+) {
+    if let Some(d) = kind.def() {
+        if vars[d.index()] != Var::None {
+            f(d);
+        }
+    }
+    match *kind {
+        InstKind::VecPush { vec, .. }
+        | InstKind::VecPop { vec, .. }
+        | InstKind::VecDrop { vec } => {
+            for &v in vecs {
+                if calls.may_alias(func, v, vec) {
+                    f(v);
+                }
+            }
+        }
+        InstKind::Call {
+            func: callee,
+            ref args,
+            ..
+        } => call_changes(func, calls, vecs, callee, args, f),
+        _ => {}
+    }
+}
+
+struct Builder<'a> {
+    func: &'a Function,
+    calls: &'a CallKills,
+    cfg: &'a Cfg,
+    g: Graph,
+    vars: Vec<Var>,
+    /// The `i64` and vec locals.
+    tracked: Vec<Local>,
+    vecs: Vec<Local>,
+    /// Current value of each value or length variable, by local.
+    cur: Vec<Node>,
+    /// Current compare of each bool local.
+    cmp: Vec<Option<Cmp>>,
+    undo: Vec<Undo>,
+    /// (block, variable) of each phi, sorted by block; each block's range; each phi's node,
+    /// once made.
+    phis: Vec<(Block, Local)>,
+    phi_range: Vec<(u32, u32)>,
+    phi_nodes: Vec<Node>,
+    consts: HashMap<i128, Node>,
+    /// The value of each constant node.
+    const_of: HashMap<Node, i128>,
+    /// The compare a block's `brif` branches on, as the block ends.
+    end_cmp: Vec<Option<Cmp>>,
+    checks: Vec<CheckQuery>,
+    explicit: Vec<ExplicitQuery>,
+    /// Blocks that never run (see `pi`).
+    dead: Vec<bool>,
+}
+
+enum Undo {
+    Node(Local, Node),
+    Cmp(Local, Option<Cmp>),
+}
+
+/// Builds the graph and the queries (`None` for a function without blocks). An entry block
+/// with predecessors (a loop back to it) gets phis whose last operand is the initial value.
+pub(super) fn build(func: &Function, cfg: &Cfg, dom: &DomTree, calls: &CallKills) -> Option<Built> {
+    let entry = func.entry()?;
+    let n = func.locals.len();
+    let vars = relevant_vars(func);
+    let tracked: Vec<Local> = func
+        .locals
+        .keys()
+        .filter(|&l| matches!(vars[l.index()], Var::Value | Var::Length))
+        .collect();
+    let vecs: Vec<Local> = tracked
+        .iter()
+        .copied()
+        .filter(|&l| vars[l.index()] == Var::Length)
+        .collect();
+    let nb = func.blocks.len();
+    let (phis, phi_range) = place_phis(func, cfg, dom, calls, &vars, &vecs);
+    let phis_len = phis.len();
+    let insts: usize = cfg.rpo().iter().map(|&b| func.blocks[b].insts.len()).sum();
+    let mut builder = Builder {
+        func,
+        calls,
+        cfg,
+        g: Graph::new(entry),
+        vars,
+        tracked,
+        vecs,
+        cur: vec![ZERO; n],
+        cmp: vec![None; n],
+        undo: Vec::with_capacity(4 * insts + phis_len + 16),
+        phi_nodes: vec![u32::MAX; phis_len],
+        phis,
+        phi_range,
+        consts: HashMap::default(),
+        const_of: HashMap::default(),
+        end_cmp: vec![None; nb],
+        checks: Vec::with_capacity(16),
+        explicit: Vec::with_capacity(16),
+        dead: vec![false; nb],
+    };
+    builder
+        .g
+        .reserve(insts + phis_len + func.params.len() + 1, 3 * phis_len);
+    // Initial values: parameters are unknown, other locals are zero (a vec local never
+    // assigned has length 0).
+    for &p in &func.params {
+        match builder.vars[p.index()] {
+            Var::Value => builder.cur[p.index()] = builder.g.plain(entry),
+            Var::Length => builder.cur[p.index()] = builder.g.length(entry),
+            _ => {}
+        }
+    }
+    // The dominator tree, children in reverse post-order.
+    let mut children: Vec<(Block, Block)> = cfg
+        .rpo()
+        .iter()
+        .filter_map(|&b| dom.idom(b).map(|d| (d, b)))
+        .collect();
+    // Stable: each parent's children stay in reverse post-order.
+    let child_range = group_by(nb, &mut children, |&(d, _)| d.index());
+    enum Step {
+        Enter(Block),
+        Exit(usize),
+    }
+    let mut stack = vec![Step::Enter(entry)];
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Exit(len) => builder.undo_to(len),
+            Step::Enter(b) => {
+                stack.push(Step::Exit(builder.undo.len()));
+                // A block only reached through a block that never runs never runs.
+                if let Some(d) = dom.idom(b) {
+                    builder.dead[b.index()] = builder.dead[d.index()];
+                }
+                builder.block(b);
+                let (lo, hi) = child_range[b.index()];
+                for &(_, c) in children[lo as usize..hi as usize].iter().rev() {
+                    stack.push(Step::Enter(c));
+                }
+            }
+        }
+    }
+    builder.g.finish();
+    Some(Built {
+        graph: builder.g,
+        checks: builder.checks,
+        explicit: builder.explicit,
+    })
+}
+
+/// The phis of pruned-by-relevance SSA: for each variable, at the iterated dominance frontier
+/// of the blocks that define it. Returns `(block, variable)` pairs sorted by block, and each
+/// block's range.
+#[inline(never)]
+fn place_phis(
+    func: &Function,
+    cfg: &Cfg,
+    dom: &DomTree,
+    calls: &CallKills,
+    vars: &[Var],
+    vecs: &[Local],
+) -> (Vec<(Block, Local)>, Vec<(u32, u32)>) {
+    let nb = func.blocks.len();
+    // (variable, block) for every block that defines a variable, sorted.
+    let mut defs: Vec<(u32, Block)> = Vec::with_capacity(func.insts.len());
+    for &b in cfg.rpo() {
+        for &inst in &func.blocks[b].insts {
+            for_each_def(func, vars, calls, vecs, func.inst(inst), |l| {
+                defs.push((l.index() as u32, b))
+            });
+        }
+    }
+    group_by(func.locals.len(), &mut defs, |&(l, _)| l as usize);
+    // Dominance frontiers (Cooper, Harvey, Kennedy), as (block, frontier block) pairs
+    // sorted by block, with each block's range.
+    let mut df: Vec<(Block, Block)> = Vec::with_capacity(2 * nb);
+    for &b in cfg.rpo() {
+        // The entry block also has the function's start as a predecessor.
+        let preds = cfg.preds(b);
+        if preds.len() + usize::from(Some(b) == func.entry()) < 2 {
+            continue;
+        }
+        let idom = dom.idom(b);
+        for &p in preds {
+            if !cfg.is_reachable(p) {
+                continue;
+            }
+            let mut runner = p;
+            while Some(runner) != idom {
+                df.push((runner, b));
+                match dom.idom(runner) {
+                    Some(d) => runner = d,
+                    None => break,
+                }
+            }
+        }
+    }
+    let df_range = group_by(nb, &mut df, |&(r, _)| r.index());
+    // Phis at the iterated frontiers: (block, variable), sorted by block.
+    let mut phis: Vec<(Block, Local)> = Vec::new();
+    if !df.is_empty() {
+        let mut stamp: Vec<u32> = vec![u32::MAX; nb];
+        let mut work: Vec<Block> = Vec::new();
+        for group in defs.chunk_by(|a, b| a.0 == b.0) {
+            let li = group[0].0;
+            work.clear();
+            work.extend(group.iter().map(|&(_, b)| b));
+            while let Some(b) = work.pop() {
+                let (lo, hi) = df_range[b.index()];
+                for &(_, y) in &df[lo as usize..hi as usize] {
+                    if stamp[y.index()] != li {
+                        stamp[y.index()] = li;
+                        phis.push((y, Local::new(li as usize)));
+                        work.push(y);
+                    }
+                }
+            }
+        }
+    }
+    let phi_range = group_by(nb, &mut phis, |&(b, _)| b.index());
+    (phis, phi_range)
+}
+
+/// Groups `items` by `key` (in `0..n`) with a stable counting sort, and returns each key's
+/// `(start, end)` range in the grouped list.
+fn group_by<T: Copy>(n: usize, items: &mut Vec<T>, key: impl Fn(&T) -> usize) -> Vec<(u32, u32)> {
+    let mut range = vec![(0u32, 0u32); n];
+    for it in items.iter() {
+        range[key(it)].1 += 1;
+    }
+    let mut at = 0u32;
+    for r in range.iter_mut() {
+        let len = r.1;
+        *r = (at, at);
+        at += len;
+    }
+    if let Some(&first) = items.first() {
+        let mut out = vec![first; items.len()];
+        for it in items.iter() {
+            let r = &mut range[key(it)];
+            out[r.1 as usize] = *it;
+            r.1 += 1;
+        }
+        *items = out;
+    }
+    range
+}
+
+impl Builder<'_> {
+    fn var(&self, l: Local) -> Var {
+        self.vars[l.index()]
+    }
+
+    fn undo_to(&mut self, len: usize) {
+        while self.undo.len() > len {
+            match self.undo.pop() {
+                Some(Undo::Node(l, v)) => self.cur[l.index()] = v,
+                Some(Undo::Cmp(l, c)) => self.cmp[l.index()] = c,
+                None => {}
+            }
+        }
+    }
+
+    fn set(&mut self, l: Local, v: Node) {
+        self.undo.push(Undo::Node(l, self.cur[l.index()]));
+        self.cur[l.index()] = v;
+    }
+
+    fn set_cmp(&mut self, l: Local, c: Option<Cmp>) {
+        self.undo.push(Undo::Cmp(l, self.cmp[l.index()]));
+        self.cmp[l.index()] = c;
+    }
+
+    /// The node of the `i`-th phi, made on first use.
+    fn phi_node(&mut self, i: usize) -> Node {
+        if self.phi_nodes[i] == u32::MAX {
+            let b = self.phis[i].0;
+            // The entry's phis have one more operand: the initial value.
+            let preds = self.cfg.preds(b).len() + usize::from(Some(b) == self.func.entry());
+            self.phi_nodes[i] = self.g.phi(b, preds);
+        }
+        self.phi_nodes[i]
+    }
+
+    fn constant(&mut self, k: i128) -> Node {
+        if k == 0 {
+            return ZERO;
+        }
+        if let Some(&n) = self.consts.get(&k) {
+            return n;
+        }
+        let entry = self.g.nodes[ZERO as usize].block;
+        let n = self.g.plain(entry);
+        self.g.set_global(n);
+        self.g.exact(n, ZERO, k, ALWAYS);
+        self.consts.insert(k, n);
+        self.const_of.insert(n, k);
+        n
+    }
+
+    fn term(&self, o: Operand) -> Option<TermPlus> {
+        match o {
+            // A local holding a constant is that constant.
+            Operand::Local(l) if self.var(l) == Var::Value => {
+                let n = self.cur[l.index()];
+                Some(match self.const_of.get(&n) {
+                    Some(&k) => (ZERO, k),
+                    None => (n, 0),
+                })
+            }
+            Operand::Local(_) => None,
+            Operand::Const(k) => Some((ZERO, k as i128)),
+        }
+    }
+
+    /// Makes π copies of the operands of `rels` (each `x <= y + c`, usable when its
+    /// condition holds) with those constraints, and renames every variable holding an
+    /// operand to its π.
+    /// Returns whether one of the unconditional constraints is false of constants (the
+    /// branch edge that would give it is never taken).
+    fn pi(&mut self, block: Block, rels: &[(TermPlus, TermPlus, i128, Conds)]) -> bool {
+        let mut pis: SmallVec<[(Node, Node); 4]> = SmallVec::new();
+        let mut impossible = false;
+        for &(x, y, c, cond) in rels {
+            if x.0 == y.0 {
+                impossible |= cond == ALWAYS && y.1 + c - x.1 < 0;
+                continue;
+            }
+            // x.0 <= y.0 + (y.1 + c - x.1)
+            let off = y.1 + c - x.1;
+            if x.0 != ZERO {
+                let p = self.pi_of(block, &mut pis, x.0);
+                self.g.upper(p, y.0, off, cond);
+            }
+            if y.0 != ZERO {
+                let p = self.pi_of(block, &mut pis, y.0);
+                self.g.lower(p, x.0, -off, cond);
+            }
+        }
+        for (old, new) in pis {
+            for i in 0..self.tracked.len() {
+                let l = self.tracked[i];
+                if self.cur[l.index()] == old {
+                    self.set(l, new);
+                }
+            }
+        }
+        impossible
+    }
+
+    fn pi_of(&mut self, block: Block, pis: &mut SmallVec<[(Node, Node); 4]>, old: Node) -> Node {
+        if let Some(&(_, p)) = pis.iter().find(|&&(o, _)| o == old) {
+            return p;
+        }
+        let p = self.g.plain(block);
+        self.g.exact(p, old, 0, ALWAYS);
+        pis.push((old, p));
+        p
+    }
+
+    /// A condition `x <= y + c` on terms: `Some(None)` when it always holds, `None` when it
+    /// never can be used.
+    fn cond(&mut self, x: TermPlus, y: TermPlus, c: i128) -> Option<Conds> {
+        let off = y.1 + c - x.1;
+        if x.0 == y.0 {
+            return (off >= 0).then_some(ALWAYS);
+        }
+        Some(when(self.g.cond(x.0, y.0, off)))
+    }
+
+    /// The constraints `x op y` being true gives (see the fact analysis's `relation`).
+    fn relation(&mut self, op: CmpOp, x: TermPlus, y: TermPlus, out: &mut Rels) {
+        let zero = (ZERO, 0);
+        match op {
+            CmpOp::Slt => out.push((x, y, -1, ALWAYS)),
+            CmpOp::Sle => out.push((x, y, 0, ALWAYS)),
+            CmpOp::Sgt => out.push((y, x, -1, ALWAYS)),
+            CmpOp::Sge => out.push((y, x, 0, ALWAYS)),
+            CmpOp::Eq => {
+                out.push((x, y, 0, ALWAYS));
+                out.push((y, x, 0, ALWAYS));
+            }
+            // x != y with x <= y means x < y.
+            CmpOp::Ne => {
+                if let Some(k) = self.cond(x, y, 0) {
+                    out.push((x, y, -1, k));
+                }
+                if let Some(k) = self.cond(y, x, 0) {
+                    out.push((y, x, -1, k));
+                }
+            }
+            // x <u y with y >= 0: 0 <= x < y.
+            CmpOp::Ult | CmpOp::Ule => {
+                if let Some(k) = self.cond(zero, y, 0) {
+                    out.push((zero, x, 0, k));
+                    out.push((x, y, if op == CmpOp::Ult { -1 } else { 0 }, k));
+                }
+            }
+            CmpOp::Ugt => self.relation(CmpOp::Ult, y, x, out),
+            CmpOp::Uge => self.relation(CmpOp::Ule, y, x, out),
+        }
+    }
+
+    fn block(&mut self, b: Block) {
+        let func = self.func;
+        let (lo, hi) = self.phi_range[b.index()];
+        for i in lo as usize..hi as usize {
+            let l = self.phis[i].1;
+            match self.var(l) {
+                Var::Bool => self.set_cmp(l, None),
+                _ => {
+                    let n = self.phi_node(i);
+                    if Some(b) == func.entry() {
+                        let k = self.cfg.preds(b).len();
+                        let initial = self.cur[l.index()];
+                        self.g.set_phi_op(n, k, initial);
+                    }
+                    self.set(l, n);
+                }
+            }
+        }
+        // The branch into a block with one predecessor (not the entry, which the start of
+        // the function reaches too).
+        if let (false, [p]) = (Some(b) == func.entry(), self.cfg.preds(b)) {
+            let p = *p;
+            if let (
+                Some(Terminator::BrIf {
+                    then_block,
+                    else_block,
+                    ..
+                }),
+                Some(c),
+            ) = (func.terminator(p), self.end_cmp[p.index()])
+            {
+                if then_block != else_block {
+                    let op = if *then_block == b {
+                        c.op
+                    } else {
+                        c.op.negate()
+                    };
+                    let mut rels = Rels::new();
+                    self.relation(op, c.lhs, c.rhs, &mut rels);
+                    // An edge whose condition is false of constants is never taken: its
+                    // block (the edge is its only way in) never runs.
+                    if self.pi(b, &rels) {
+                        self.dead[b.index()] = true;
+                    }
+                }
+            }
+        }
+        for &inst in &func.blocks[b].insts {
+            self.inst(b, inst);
+        }
+        // The compare the terminator branches on.
+        if let Some(Terminator::BrIf {
+            cond: Operand::Local(c),
+            then_block,
+            else_block,
+        }) = func.terminator(b)
+        {
+            let cmp = if self.var(*c) == Var::Bool {
+                self.cmp[c.index()]
+            } else {
+                None
+            };
+            self.end_cmp[b.index()] = cmp;
+            let trap_when = match (
+                is_trap_block(func, *then_block),
+                is_trap_block(func, *else_block),
+            ) {
+                (true, false) => Some(true),
+                (false, true) => Some(false),
+                _ => None,
+            };
+            if let Some(trap_when) = trap_when {
+                self.explicit.push(ExplicitQuery {
+                    block: b,
+                    dead: self.dead[b.index()],
+                    cmp,
+                    trap_when,
+                });
+            }
+        }
+        // Phi operands of the successors.
+        for &s in self.cfg.succs(b) {
+            let (lo, hi) = self.phi_range[s.index()];
+            if lo == hi {
+                continue;
+            }
+            let Some(k) = self.cfg.preds(s).iter().position(|&p| p == b) else {
+                continue;
+            };
+            for i in lo as usize..hi as usize {
+                let l = self.phis[i].1;
+                if self.var(l) == Var::Bool {
+                    continue;
+                }
+                let phi = self.phi_node(i);
+                let v = self.cur[l.index()];
+                self.g.set_phi_op(phi, k, v);
+            }
+        }
+    }
+
+    /// A fresh node for the new value of `l` (nothing known but what its type gives).
+    fn unknown(&mut self, b: Block, l: Local) {
+        match self.var(l) {
+            Var::Value => {
+                let n = self.g.plain(b);
+                self.set(l, n);
+            }
+            Var::Length => {
+                let n = self.g.length(b);
+                self.set(l, n);
+            }
+            Var::Bool => self.set_cmp(l, None),
+            Var::None => {}
+        }
+    }
+
+    fn inst(&mut self, b: Block, inst: Inst) {
+        let func = self.func;
+        let kind = func.inst(inst);
+        match *kind {
+            InstKind::Copy { dst, src } => match (self.var(dst), src) {
+                (Var::Value, Operand::Const(k)) => {
+                    let n = self.constant(k as i128);
+                    self.set(dst, n);
+                }
+                (Var::Value | Var::Length, Operand::Local(j)) => {
+                    let n = self.cur[j.index()];
+                    self.set(dst, n);
+                }
+                (Var::Bool, Operand::Local(j)) => {
+                    let c = self.cmp[j.index()];
+                    self.set_cmp(dst, c);
+                }
+                _ => self.unknown(b, dst),
+            },
+            InstKind::Unary { dst, op, arg } => match (self.var(dst), op, arg) {
+                (Var::Bool, UnaryOp::Not, Operand::Local(c)) => {
+                    let c = self.cmp[c.index()].map(|c| Cmp {
+                        op: c.op.negate(),
+                        ..c
+                    });
+                    self.set_cmp(dst, c);
+                }
+                // A bit count of an i64 is in 0..=64.
+                (Var::Value, UnaryOp::Ctz | UnaryOp::Clz | UnaryOp::Popcnt, _) => {
+                    let n = self.g.plain(b);
+                    self.g.lower(n, ZERO, 0, ALWAYS);
+                    self.g.upper(n, ZERO, 64, ALWAYS);
+                    self.set(dst, n);
+                }
+                _ => self.unknown(b, dst),
+            },
+            InstKind::Binary {
+                dst, op, lhs, rhs, ..
+            } => {
+                if self.var(dst) != Var::Value {
+                    self.unknown(b, dst);
+                    return;
+                }
+                match (self.term(lhs), self.term(rhs)) {
+                    (Some(x), Some(y)) => {
+                        let n = self.binary(b, op, x, y);
+                        self.set(dst, n);
+                    }
+                    _ => self.unknown(b, dst),
+                }
+            }
+            InstKind::Compare { dst, op, lhs, rhs } => {
+                let c = match (self.term(lhs), self.term(rhs)) {
+                    (Some(lhs), Some(rhs)) if self.var(dst) == Var::Bool => {
+                        Some(Cmp { op, lhs, rhs })
+                    }
+                    _ => None,
+                };
+                if self.var(dst) == Var::Bool {
+                    self.set_cmp(dst, c);
+                }
+            }
+            InstKind::VecNew { dst, .. } => self.set(dst, ZERO),
+            InstKind::VecLen { dst, vec } => {
+                if self.var(dst) == Var::Value {
+                    let n = self.cur[vec.index()];
+                    self.set(dst, n);
+                }
+            }
+            InstKind::VecPush { vec, .. } => {
+                // len(vec) grows by exactly 1; a vec that may alias it by 0 or 1.
+                for i in 0..self.vecs.len() {
+                    let v = self.vecs[i];
+                    if v == vec || !self.calls.may_alias(func, v, vec) {
+                        continue;
+                    }
+                    let old = self.cur[v.index()];
+                    let n = self.g.length(b);
+                    self.g.lower(n, old, 0, ALWAYS);
+                    self.g.upper(n, old, 1, ALWAYS);
+                    self.set(v, n);
+                }
+                let old = self.cur[vec.index()];
+                let n = self.g.length(b);
+                self.g.exact(n, old, 1, ALWAYS);
+                self.set(vec, n);
+            }
+            InstKind::VecPop { dst, vec, check } => {
+                if check.is_checked() {
+                    let len = self.cur[vec.index()];
+                    self.checks.push(CheckQuery {
+                        block: b,
+                        dead: self.dead[b.index()],
+                        inst,
+                        need: Need::Pop { len },
+                    });
+                    // It did not trap: len >= 1.
+                    self.pi(b, &[((ZERO, 1), (len, 0), 0, ALWAYS)]);
+                }
+                for i in 0..self.vecs.len() {
+                    let v = self.vecs[i];
+                    if v == vec || !self.calls.may_alias(func, v, vec) {
+                        continue;
+                    }
+                    let old = self.cur[v.index()];
+                    let n = self.g.length(b);
+                    self.g.lower(n, old, -1, ALWAYS);
+                    self.g.upper(n, old, 0, ALWAYS);
+                    self.set(v, n);
+                }
+                let old = self.cur[vec.index()];
+                let n = self.g.length(b);
+                self.g.exact(n, old, -1, ALWAYS);
+                self.set(vec, n);
+                if let Some(d) = dst {
+                    self.unknown(b, d);
+                }
+            }
+            InstKind::VecGet {
+                vec, index, check, ..
+            }
+            | InstKind::VecSet {
+                vec, index, check, ..
+            } => {
+                if check.is_checked() {
+                    let len = self.cur[vec.index()];
+                    match index {
+                        Operand::Local(i) if self.var(i) == Var::Value => {
+                            let iv = self.cur[i.index()];
+                            self.checks.push(CheckQuery {
+                                block: b,
+                                dead: self.dead[b.index()],
+                                inst,
+                                need: Need::Index { i: iv, len },
+                            });
+                            // It did not trap: 0 <= i < len.
+                            self.pi(
+                                b,
+                                &[
+                                    ((ZERO, 0), (iv, 0), 0, ALWAYS),
+                                    ((iv, 0), (len, 0), -1, ALWAYS),
+                                ],
+                            );
+                        }
+                        Operand::Const(k) => {
+                            self.checks.push(CheckQuery {
+                                block: b,
+                                dead: self.dead[b.index()],
+                                inst,
+                                need: Need::Const { len, k },
+                            });
+                            if k >= 0 {
+                                self.pi(b, &[((ZERO, k as i128), (len, 0), -1, ALWAYS)]);
+                            }
+                        }
+                        Operand::Local(_) => {}
+                    }
+                }
+                if let InstKind::VecGet { dst, .. } = *kind {
+                    self.unknown(b, dst);
+                }
+            }
+            InstKind::VecDrop { vec } => {
+                // The vec is now empty; a may-alias vec is either it or unchanged.
+                for i in 0..self.vecs.len() {
+                    let v = self.vecs[i];
+                    if v == vec || !self.calls.may_alias(func, v, vec) {
+                        continue;
+                    }
+                    let old = self.cur[v.index()];
+                    let n = self.g.length(b);
+                    self.g.upper(n, old, 0, ALWAYS);
+                    self.set(v, n);
+                }
+                self.set(vec, ZERO);
+            }
+            InstKind::Call {
+                dst,
+                func: callee,
+                ref args,
+            } => {
+                let mut changed = Vec::new();
+                call_changes(func, self.calls, &self.vecs, callee, args, |v| {
+                    changed.push(v)
+                });
+                for v in changed {
+                    self.unknown(b, v);
+                }
+                if let Some(d) = dst {
+                    self.unknown(b, d);
+                }
+            }
+            InstKind::Cast { dst, .. }
+            | InstKind::Make { dst, .. }
+            | InstKind::GetField { dst, .. }
+            | InstKind::SetField { dst, .. } => self.unknown(b, dst),
+        }
+    }
+
+    /// The value of `x op y` for `i64` operands.
+    fn binary(&mut self, b: Block, op: BinaryOp, x: TermPlus, y: TermPlus) -> Node {
+        const MAX: i128 = i64::MAX as i128;
+        const MIN: i128 = i64::MIN as i128;
+        // Constants fold (wrapping).
+        if x.0 == ZERO && y.0 == ZERO && matches!(op, BinaryOp::Add | BinaryOp::Sub) {
+            let (a, c) = (x.1 as i64, y.1 as i64);
+            let v = if op == BinaryOp::Add {
+                a.wrapping_add(c)
+            } else {
+                a.wrapping_sub(c)
+            };
+            return self.constant(v as i128);
+        }
+        let n = self.g.plain(b);
+        match op {
+            // d = x - y for locals x, y >= 0 (it cannot wrap): d <= x, and d >= 0 when y <= x.
+            // (And, with constant bounds, the rules of `Prover::materialize`.)
+            BinaryOp::Sub if x.0 != ZERO && y.0 != ZERO => {
+                let (kx, ky) = (self.g.cond(ZERO, x.0, 0), self.g.cond(ZERO, y.0, 0));
+                self.g.upper(n, x.0, 0, [Some(kx), Some(ky)]);
+                let ordered = self.g.cond(y.0, x.0, 0);
+                self.g.lower(n, ZERO, 0, [Some(ordered), Some(ky)]);
+                // y < x: d >= 1.
+                let before = self.g.cond(y.0, x.0, -1);
+                self.g.lower(n, ZERO, 1, [Some(before), Some(ky)]);
+                self.g.lazy(n, op, x, y);
+            }
+            // k - y, x + y for locals, x * k, x << s: from constant bounds, on demand.
+            BinaryOp::Sub | BinaryOp::Add | BinaryOp::Mul | BinaryOp::Shl
+                if (op == BinaryOp::Sub && y.0 != ZERO)
+                    || (op == BinaryOp::Add && x.0 != ZERO && y.0 != ZERO)
+                    || matches!(op, BinaryOp::Mul | BinaryOp::Shl) =>
+            {
+                self.g.lazy(n, op, x, y);
+            }
+            BinaryOp::Add | BinaryOp::Sub => {
+                let y = if op == BinaryOp::Sub { (y.0, -y.1) } else { y };
+                // d = p + k for a local p and a constant k: exact when it cannot wrap.
+                let (p, k) = match (x.0 == ZERO, y.0 == ZERO) {
+                    (false, true) => (x.0, y.1),
+                    (true, false) if op == BinaryOp::Add => (y.0, x.1),
+                    _ => return n,
+                };
+                let cond = if k >= 0 {
+                    self.g.cond(p, ZERO, MAX - k)
+                } else {
+                    self.g.cond(ZERO, p, k - MIN)
+                };
+                self.g.exact(n, p, k, when(cond));
+            }
+            // And with a non-negative operand is between 0 and that operand.
+            BinaryOp::And => {
+                for o in [x, y] {
+                    if o.0 == ZERO {
+                        if o.1 >= 0 {
+                            self.g.lower(n, ZERO, 0, ALWAYS);
+                            self.g.upper(n, ZERO, o.1, ALWAYS);
+                        }
+                    } else {
+                        let k = self.g.cond(ZERO, o.0, 0);
+                        self.g.lower(n, ZERO, 0, when(k));
+                        self.g.upper(n, o.0, 0, when(k));
+                    }
+                }
+            }
+            // Unsigned remainder by y >= 0 (not 0: it did not trap): 0 <= d <= y - 1; of
+            // x >= 0: 0 <= d <= x.
+            BinaryOp::URem => {
+                if y.0 == ZERO {
+                    if y.1 > 0 {
+                        self.g.lower(n, ZERO, 0, ALWAYS);
+                        self.g.upper(n, ZERO, y.1 - 1, ALWAYS);
+                    }
+                } else {
+                    let k = self.g.cond(ZERO, y.0, 0);
+                    self.g.lower(n, ZERO, 0, when(k));
+                    self.g.upper(n, y.0, -1, when(k));
+                }
+                if x.0 != ZERO {
+                    let k = self.g.cond(ZERO, x.0, 0);
+                    self.g.lower(n, ZERO, 0, when(k));
+                    self.g.upper(n, x.0, 0, when(k));
+                }
+            }
+            // Signed remainder of x >= 0: 0 <= d <= x, and d <= |k| - 1 for a constant k.
+            BinaryOp::SRem if x.0 != ZERO => {
+                let k = self.g.cond(ZERO, x.0, 0);
+                self.g.lower(n, ZERO, 0, when(k));
+                self.g.upper(n, x.0, 0, when(k));
+                if y.0 == ZERO && y.1 != 0 {
+                    self.g.upper(n, ZERO, y.1.abs() - 1, when(k));
+                } else if y.0 != ZERO {
+                    // |d| < |y|: d <= y - 1 for y >= 0.
+                    let ky = self.g.cond(ZERO, y.0, 0);
+                    self.g.upper(n, y.0, -1, [Some(k), Some(ky)]);
+                }
+            }
+            // Division of x >= 0 (signed: by a positive constant; unsigned: by anything):
+            // 0 <= d <= x.
+            BinaryOp::UDiv | BinaryOp::SDiv
+                if x.0 != ZERO && (op == BinaryOp::UDiv || (y.0 == ZERO && y.1 >= 1)) =>
+            {
+                let k = self.g.cond(ZERO, x.0, 0);
+                self.g.lower(n, ZERO, 0, when(k));
+                self.g.upper(n, x.0, 0, when(k));
+            }
+            // Signed division of x >= 0 by a local y >= 0 (so y >= 1: it did not trap).
+            BinaryOp::SDiv if x.0 != ZERO && y.0 != ZERO => {
+                let (kx, ky) = (self.g.cond(ZERO, x.0, 0), self.g.cond(ZERO, y.0, 0));
+                self.g.lower(n, ZERO, 0, [Some(kx), Some(ky)]);
+                self.g.upper(n, x.0, 0, [Some(kx), Some(ky)]);
+            }
+            // Arithmetic shift of x >= 0: 0 <= d <= x.
+            BinaryOp::AShr if x.0 != ZERO => {
+                let k = self.g.cond(ZERO, x.0, 0);
+                self.g.lower(n, ZERO, 0, when(k));
+                self.g.upper(n, x.0, 0, when(k));
+            }
+            // A logical shift by 1..63 clears the sign bit.
+            BinaryOp::LShr if y.0 == ZERO && y.1.rem_euclid(64) != 0 => {
+                self.g.lower(n, ZERO, 0, ALWAYS);
+                self.g
+                    .upper(n, ZERO, (u64::MAX >> y.1.rem_euclid(64)) as i128, ALWAYS);
+                if x.0 != ZERO {
+                    let k = self.g.cond(ZERO, x.0, 0);
+                    self.g.upper(n, x.0, 0, when(k));
+                }
+            }
+            _ => {}
+        }
+        n
+    }
+}

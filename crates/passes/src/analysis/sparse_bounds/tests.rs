@@ -1,0 +1,330 @@
+//! Unit tests of the sparse prover: the decisions it makes on small functions.
+
+use super::{decide, SparseDecisions};
+use crate::analysis::facts::CallKills;
+use crate::analysis::{Cfg, DomTree};
+use poolopt_ir::InstKind;
+
+/// The decisions for the first function of `src`, and its checked operations in layout
+/// order.
+fn decide_first(src: &str) -> SparseDecisions {
+    let module = poolopt_ir::parse(src).unwrap();
+    let func = module.funcs.values().next().unwrap();
+    let cfg = Cfg::compute(func);
+    let dom = DomTree::compute(&cfg);
+    let calls = CallKills::of(func, None);
+    decide(func, &cfg, &dom, &calls)
+}
+
+/// Whether each checked operation is proved, in layout order.
+fn checks(src: &str) -> Vec<bool> {
+    let module = poolopt_ir::parse(src).unwrap();
+    let func = module.funcs.values().next().unwrap();
+    let d = decide_first(src);
+    let mut out = Vec::new();
+    for &b in &func.layout {
+        for &i in &func.blocks[b].insts {
+            if let Some(&(_, _, ok)) = d.checks.iter().find(|&&(_, j, _)| j == i) {
+                out.push(ok);
+            }
+        }
+    }
+    out
+}
+
+/// Whether each explicit check is decided, in layout order.
+fn explicit(src: &str) -> Vec<bool> {
+    let module = poolopt_ir::parse(src).unwrap();
+    let func = module.funcs.values().next().unwrap();
+    let d = decide_first(src);
+    func.layout
+        .iter()
+        .filter_map(|&b| d.explicit.iter().find(|&&(c, _)| c == b).map(|&(_, ok)| ok))
+        .collect()
+}
+
+#[test]
+fn a_guarded_pop_is_proved() {
+    let src = "
+fn f(v: vec<i64>) -> i64 {
+    var n: i64
+    var c: bool
+    var x: i64
+entry:
+    n = len v
+    c = sgt n, 0
+    brif c, reuse, other
+reuse:
+    x = pop v
+    ret x
+other:
+    x = pop v
+    ret x
+}";
+    assert_eq!(checks(src), vec![true, false]);
+}
+
+#[test]
+fn an_index_below_the_length_in_a_loop_is_proved() {
+    let src = "
+fn f(v: vec<i64>) -> i64 {
+    var i: i64
+    var n: i64
+    var s: i64
+    var x: i64
+    var c: bool
+entry:
+    i = copy 0
+    n = len v
+    br head
+head:
+    c = slt i, n
+    brif c, body, exit
+body:
+    x = get v[i]
+    s = add s, x
+    i = add i, 1
+    br head
+exit:
+    ret s
+}";
+    assert_eq!(checks(src), vec![true]);
+}
+
+#[test]
+fn an_index_at_most_the_length_is_kept() {
+    let src = "
+fn f(v: vec<i64>) -> i64 {
+    var i: i64
+    var n: i64
+    var s: i64
+    var x: i64
+    var c: bool
+entry:
+    i = copy 0
+    n = len v
+    br head
+head:
+    c = sle i, n
+    brif c, body, exit
+body:
+    x = get v[i]
+    s = add s, x
+    i = add i, 1
+    br head
+exit:
+    ret s
+}";
+    assert_eq!(checks(src), vec![false]);
+}
+
+/// A loop that pushes while it indexes: the length grows by one per iteration, the index by
+/// one, and the bound was checked against the length read in the loop.
+#[test]
+fn a_loop_that_pushes_keeps_its_proof() {
+    let src = "
+fn f(v: vec<i64>, m: i64) -> i64 {
+    var i: i64
+    var n: i64
+    var x: i64
+    var c: bool
+entry:
+    br head
+head:
+    n = len v
+    c = slt i, n
+    brif c, body, exit
+body:
+    x = get v[i]
+    push v, x
+    i = add i, 1
+    c = slt i, m
+    brif c, head, exit
+exit:
+    ret i
+}";
+    assert_eq!(checks(src), vec![true]);
+}
+
+/// `x + 1` may wrap for `x >= 0` alone (`x = i64::MAX`), so `x + 1 > 0` is not proved; with
+/// `x < 100` it cannot wrap.
+#[test]
+fn a_wrapping_add_proves_nothing() {
+    let wrap = "
+fn f(x: i64) -> i64 {
+    var y: i64
+    var c: bool
+entry:
+    c = sge x, 0
+    brif c, pos, out
+pos:
+    y = add x, 1
+    c = sgt y, 0
+    brif c, out, bad
+bad:
+    trap \"overflow\"
+out:
+    ret x
+}";
+    assert_eq!(explicit(wrap), vec![false]);
+    let bounded = wrap.replace(
+        "    y = add x, 1",
+        "    c = slt x, 100\n    brif c, small, out\nsmall:\n    y = add x, 1",
+    );
+    assert_eq!(explicit(&bounded), vec![true]);
+}
+
+/// A `pop` of a vec that may alias `v` (same type, both parameters) may empty it; one of
+/// another type cannot; a `push` to an alias cannot shrink it.
+#[test]
+fn an_alias_pop_kills_the_guard_and_a_push_does_not() {
+    let src = "
+fn f(v: vec<i64>, w: vec<i64>, u: vec<i32>) -> i64 {
+    var n: i64
+    var c: bool
+    var x: i64
+entry:
+    n = len v
+    c = sgt n, 0
+    brif c, guarded, out
+guarded:
+    OP
+    x = pop v
+    ret x
+out:
+    ret 0
+}";
+    assert_eq!(checks(&src.replace("OP", "pop w")), vec![false, false]);
+    assert_eq!(checks(&src.replace("OP", "pop u")), vec![false, true]);
+    assert_eq!(checks(&src.replace("OP", "push w, 1")), vec![true]);
+}
+
+/// A call may change the length of a vec it is passed (no summary here): the guard is lost.
+#[test]
+fn a_call_kills_the_lengths_it_may_change() {
+    let src = "
+fn f(v: vec<i64>) -> i64 {
+    var n: i64
+    var c: bool
+    var x: i64
+entry:
+    n = len v
+    c = sgt n, 0
+    brif c, guarded, out
+guarded:
+    call g(v)
+    x = pop v
+    ret x
+out:
+    ret 0
+}
+
+fn g(v: vec<i64>) {
+entry:
+    ret
+}";
+    assert_eq!(checks(src), vec![false]);
+}
+
+/// The explicit check of a front end, `if i >= len(v) { trap }`, after `0 <= i` is known.
+#[test]
+fn an_explicit_check_is_decided() {
+    let src = "
+fn f(v: vec<i64>, i: i64) -> i64 {
+    var n: i64
+    var c: bool
+    var x: i64
+entry:
+    c = slt i, 0
+    brif c, out, nonneg
+nonneg:
+    n = len v
+    c = sge i, n
+    brif c, bad, ok
+bad:
+    trap \"index\"
+ok:
+    n = len v
+    c = sge i, n
+    brif c, bad2, ok2
+bad2:
+    trap \"index\"
+ok2:
+    x = get v[i]
+    ret x
+out:
+    ret 0
+}";
+    assert_eq!(explicit(src), vec![false, true]);
+    assert_eq!(checks(src), vec![true]);
+    // The instructions exist as described.
+    let module = poolopt_ir::parse(src).unwrap();
+    let func = module.funcs.values().next().unwrap();
+    assert!(func
+        .insts
+        .values()
+        .any(|d| matches!(d.kind, InstKind::VecGet { .. })));
+}
+
+/// An entry block that is also a loop header: the initial values (a local starts at 0) hold
+/// only on the first entry, so `i == 0` is not decided there; the guard of a `pop` still
+/// proves it on every iteration, and a second `pop` stays.
+#[test]
+fn an_entry_block_in_a_loop_merges_the_initial_values() {
+    let src = "
+fn f(v: vec<i64>, m: i64) -> i64 {
+    var i: i64
+    var n: i64
+    var c: bool
+    var x: i64
+entry:
+    c = sge i, 0
+    brif c, ok, bad
+bad:
+    trap \"negative\"
+ok:
+    c = eq i, 0
+    brif c, first, bad2
+bad2:
+    trap \"not first\"
+first:
+    n = len v
+    c = sgt n, 0
+    brif c, body, out
+body:
+    x = pop v
+    x = pop v
+    i = add i, 1
+    c = slt i, m
+    brif c, entry, out
+out:
+    ret i
+}";
+    assert_eq!(explicit(src), vec![true, false]);
+    assert_eq!(checks(src), vec![true, false]);
+}
+
+/// A branch whose condition is false of constants is never taken: the block it guards never
+/// runs, and its checks cannot fail (`v` is new and empty, so `len(v) > 0` is false).
+#[test]
+fn a_block_behind_a_branch_that_constants_decide_never_runs() {
+    let src = "
+fn f(w: vec<i64>) -> i64 {
+    var v: vec<i64>
+    var n: i64
+    var c: bool
+    var x: i64
+entry:
+    v = new vec<i64>
+    n = len v
+    c = sgt n, 0
+    brif c, never, other
+never:
+    x = pop v
+    ret x
+other:
+    x = pop w
+    ret x
+}";
+    assert_eq!(checks(src), vec![true, false]);
+}

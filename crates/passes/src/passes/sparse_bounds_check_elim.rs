@@ -1,0 +1,134 @@
+//! `sparse-bounds-check-elim` (opt-in: in no pipeline): the decisions of `bounds-check-elim`
+//! — checked `pop`/`get`/`set` made unchecked, explicit range checks made jumps — taken by the
+//! sparse, demand-driven prover of [`crate::analysis::sparse_bounds`] (ABCD) instead of the
+//! dense fact analysis.
+//!
+//! Run it in place of `bounds-check-elim`, e.g. `poolopt opt FILE --passes
+//! inline,temp-elision,global-copy-prop,copy-prop,branch-threading,store-load-forward,value-numbering,range-check-fold,sparse-bounds-check-elim,div-check-prove,struct-split,dead-local-elim,simplify-cfg,div-check-elim,scalarize`.
+//! On the repository's programs it takes the same decisions as `bounds-check-elim` but for one
+//! check (a distance between two locals it does not look for) and proves four more; it costs
+//! about as much (docs/benchmarks.md, "Issue 9, twenty-third session"), which is why it is not
+//! the default.
+//!
+//! Soundness: the prover proves a check only from facts about exact integer values that hold
+//! wherever the checked operation runs (its module documentation gives the argument rule by
+//! rule), or when the check's block can never run. A proved check therefore never fires, and
+//! dropping it changes no result and no trap; an explicit check's trap edge that is proved
+//! never taken is never taken, so jumping to the other successor changes nothing either. Every
+//! check the prover does not prove stays, with a missed remark.
+
+use super::bounds_check_elim::{need_of, remove_unreachable, CheckKind};
+use crate::analysis::facts::demand::is_trap_block;
+use crate::analysis::facts::CallKills;
+use crate::analysis::sparse_bounds;
+use crate::pass::{OptLevel, Pass, PassContext};
+use poolopt_ir::{display_terminator, Check, Function, InstKind, Terminator};
+
+/// The pass.
+pub struct SparseBoundsCheckElim;
+
+impl Pass for SparseBoundsCheckElim {
+    fn name(&self) -> &'static str {
+        "sparse-bounds-check-elim"
+    }
+
+    /// The level of `bounds-check-elim`, which it would replace; it is in no pipeline.
+    fn min_level(&self) -> OptLevel {
+        OptLevel::O1
+    }
+
+    fn opt_in(&self) -> bool {
+        true
+    }
+
+    /// As `bounds-check-elim`: a proved check only changes its operation's flag, and a decided
+    /// explicit check drops the CFG itself ([`PassContext::invalidate_cfg`]).
+    fn preserves_cfg(&self) -> bool {
+        true
+    }
+
+    fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
+        let decisions = {
+            let cfg = cx.shared_cfg(func);
+            let calls = CallKills::of(func, cx.call_effects());
+            let dom = cx.domtree(func);
+            sparse_bounds::decide(func, &cfg, dom, &calls)
+        };
+        cx.stat("sparse_nodes", decisions.nodes as u64);
+        cx.stat("sparse_steps", decisions.steps);
+        let explain = cx.remarks_enabled();
+        let mut changed = false;
+        for (block, inst, safe) in decisions.checks {
+            let Some(need) = need_of(func.inst(inst)) else {
+                continue;
+            };
+            let kind = CheckKind::of(&need);
+            let loc = func.insts[inst].loc;
+            if safe {
+                match &mut func.insts[inst].kind {
+                    InstKind::VecPop { check, .. }
+                    | InstKind::VecGet { check, .. }
+                    | InstKind::VecSet { check, .. } => *check = Check::Unchecked,
+                    _ => continue,
+                }
+                changed = true;
+                cx.stat("checks_removed", 1);
+                cx.stat(kind.counter(true), 1);
+                cx.applied_with(func, block, loc, || {
+                    format!("{} check removed: proved by the sparse prover", kind.what())
+                });
+            } else {
+                cx.stat("checks_kept", 1);
+                cx.stat(kind.counter(false), 1);
+                cx.missed_with(func, block, loc, || {
+                    format!(
+                        "{} check kept: the sparse prover proves nothing here",
+                        kind.what()
+                    )
+                });
+            }
+        }
+        let mut folded = false;
+        for (block, safe) in decisions.explicit {
+            let loc = func.blocks[block].term_loc;
+            let Some(Terminator::BrIf {
+                then_block,
+                else_block,
+                ..
+            }) = func.blocks[block].terminator.clone()
+            else {
+                continue;
+            };
+            let text = func.blocks[block]
+                .terminator
+                .as_ref()
+                .filter(|_| explain)
+                .map(|t| display_terminator(func, t))
+                .unwrap_or_default();
+            if !safe {
+                cx.stat("explicit_checks_kept", 1);
+                cx.missed_with(func, block, loc, || {
+                    format!("explicit check `{text}` kept: the sparse prover decides nothing here")
+                });
+                continue;
+            }
+            let pass_to = if is_trap_block(func, then_block) {
+                else_block
+            } else {
+                then_block
+            };
+            func.blocks[block].terminator = Some(Terminator::Br(pass_to));
+            changed = true;
+            folded = true;
+            cx.stat("explicit_checks_removed", 1);
+            cx.applied_with(func, block, loc, || {
+                format!("explicit check `{text}` removed: decided by the sparse prover")
+            });
+        }
+        if folded {
+            remove_unreachable(func, cx);
+            cx.invalidate_cfg();
+        }
+        changed
+    }
+}
