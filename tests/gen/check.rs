@@ -58,14 +58,24 @@ impl Config {
     }
 }
 
-/// Every configuration: O0, O1, O2, each pass alone, each ordered pair of passes
+/// Every configuration: O0, O1, O2, O2 with the opt-in `sparse-bounds-check-elim` in place
+/// of `bounds-check-elim`, each pass alone, each ordered pair of passes
 /// (`POOLOPT_DIFF_CONFIGS=levels`: the levels and the single passes only, see [`pairs`]).
 pub fn configs() -> Vec<Config> {
     let names = poolopt::passes::pass_names();
+    let o2_sparse = PassManager::for_level(OptLevel::O2)
+        .pass_names()
+        .into_iter()
+        .map(|p| match p {
+            "bounds-check-elim" => "sparse-bounds-check-elim",
+            other => other,
+        })
+        .collect();
     let mut out = vec![
         Config::Level(OptLevel::O0),
         Config::Level(OptLevel::O1),
         Config::Level(OptLevel::O2),
+        Config::Passes(o2_sparse),
     ];
     for a in &names {
         out.push(Config::Passes(vec![a]));
@@ -81,7 +91,7 @@ pub fn configs() -> Vec<Config> {
 }
 
 /// Whether the ordered pass pairs are checked: yes unless `POOLOPT_DIFF_CONFIGS=levels`. The
-/// pairs are 196 of the 213 configurations and about nine tenths of the time; the long runs
+/// pairs are 256 of the 276 configurations and about nine tenths of the time; the long runs
 /// of many programs check what users run (the levels, each under both Cranelift levels and
 /// without fuel) and each pass alone, and leave the pairs to the default run and to shorter
 /// long runs (docs/testing.md).
