@@ -18,7 +18,7 @@
 //! check the prover does not prove stays, with a missed remark.
 
 use super::bounds_check_elim::{need_of, remove_unreachable, CheckKind};
-use crate::analysis::facts::demand::is_trap_block;
+use crate::analysis::facts::demand::{ends_in_explicit_check, is_trap_block};
 use crate::analysis::facts::CallKills;
 use crate::analysis::sparse_bounds;
 use crate::pass::{OptLevel, Pass, PassContext};
@@ -48,6 +48,18 @@ impl Pass for SparseBoundsCheckElim {
     }
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
+        // Nothing to decide, no prover: as `bounds-check-elim`, only a function with a checked
+        // operation or an explicit check is looked at.
+        let has_work = func.layout.iter().any(|&b| {
+            func.blocks[b]
+                .insts
+                .iter()
+                .any(|&i| need_of(func.inst(i)).is_some())
+                || ends_in_explicit_check(func, b)
+        });
+        if !has_work {
+            return false;
+        }
         let decisions = {
             let cfg = cx.shared_cfg(func);
             let calls = CallKills::of(func, cx.call_effects());
