@@ -70,6 +70,7 @@ use graph::ZERO;
 use poolopt_ir::dominators::DomTree;
 use poolopt_ir::{Block, CmpOp, Function, Inst};
 use prove::Prover;
+use std::cell::RefCell;
 use ssa::{Cmp, Need, TermPlus};
 
 /// What the prover decided for one function.
@@ -91,7 +92,31 @@ pub fn decide(func: &Function, cfg: &Cfg, dom: &DomTree, calls: &CallKills) -> S
     let Some(built) = ssa::build(func, cfg, dom, calls) else {
         return SparseDecisions::default();
     };
-    let mut prover = Prover::new(&built.graph, dom);
+    SPACE.with(|space| {
+        let mut space = space.borrow_mut();
+        decide_with(func, cfg, &built, dom, &mut space.prover)
+    })
+}
+
+thread_local! {
+    /// The work space of [`decide`], kept across functions so that it allocates nothing once
+    /// its tables have grown.
+    static SPACE: RefCell<Space> = RefCell::default();
+}
+
+#[derive(Default)]
+struct Space {
+    prover: prove::ProverSpace,
+}
+
+fn decide_with(
+    func: &Function,
+    cfg: &Cfg,
+    built: &ssa::Built,
+    dom: &DomTree,
+    space: &mut prove::ProverSpace,
+) -> SparseDecisions {
+    let mut prover = Prover::new(&built.graph, dom, space);
     let mut out = SparseDecisions {
         nodes: built.graph.nodes.len(),
         ..SparseDecisions::default()

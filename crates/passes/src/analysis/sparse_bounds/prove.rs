@@ -64,41 +64,64 @@ enum CondState {
     No,
 }
 
+/// The tables of the prover, kept across functions (cleared, not reallocated).
+#[derive(Default)]
+pub(super) struct ProverSpace {
+    memo: HashMap<(Node, Node), Memo>,
+    /// The queries being proved, innermost last.
+    active: Vec<(Node, Node, i128)>,
+    conds: Vec<CondState>,
+    /// Constant bounds found, by node: `[lower, upper]`.
+    bounds: Vec<[Bound; 2]>,
+    /// The edges of lazy definitions, once made: node `n`'s are `extra[at..at + len]` for
+    /// `extra_at[n] == (at, len)` (`UNMADE` before).
+    extra_at: Vec<(u32, u32)>,
+    extra: Vec<(bool, Edge)>,
+}
+
+#[derive(Copy, Clone)]
+enum Bound {
+    Unknown,
+    InProgress,
+    Done(Option<i128>),
+}
+
+const UNMADE: (u32, u32) = (u32::MAX, 0);
+
 pub(super) struct Prover<'a> {
     g: &'a Graph,
     dom: &'a DomTree,
-    memo: HashMap<(Node, Node), Memo>,
-    /// The queries being proved, innermost last; a condition's nested query sees only those
-    /// above `base`.
-    active: Vec<(Node, Node, i128)>,
+    s: &'a mut ProverSpace,
+    /// A condition's nested query sees only the active queries above `base`.
     base: usize,
-    conds: Vec<CondState>,
     steps: u32,
     /// Set when a result depended on the context (see the module docs).
     tainted: bool,
-    /// Constant bounds found (`None` while being found), by node and side.
-    bounds: HashMap<(Node, bool), Option<Option<i128>>>,
     bound_depth: usize,
-    /// The edges of lazy definitions, once made.
-    extra: HashMap<Node, SmallVec<[(bool, Edge); 4]>>,
     /// Steps taken over all queries (for statistics).
     pub total_steps: u64,
 }
 
 impl<'a> Prover<'a> {
-    pub fn new(g: &'a Graph, dom: &'a DomTree) -> Prover<'a> {
+    pub fn new(g: &'a Graph, dom: &'a DomTree, s: &'a mut ProverSpace) -> Prover<'a> {
+        let n = g.nodes.len();
+        s.memo.clear();
+        s.active.clear();
+        s.conds.clear();
+        s.conds.resize(g.conds.len(), CondState::Unknown);
+        s.bounds.clear();
+        s.bounds.resize(n, [Bound::Unknown; 2]);
+        s.extra_at.clear();
+        s.extra_at.resize(n, UNMADE);
+        s.extra.clear();
         Prover {
             g,
             dom,
-            memo: HashMap::with_capacity_and_hasher(64, Default::default()),
-            active: Vec::with_capacity(32),
+            s,
             base: 0,
-            conds: vec![CondState::Unknown; g.conds.len()],
             steps: 0,
             tainted: false,
-            bounds: HashMap::default(),
             bound_depth: 0,
-            extra: HashMap::default(),
             total_steps: 0,
         }
     }
@@ -106,7 +129,7 @@ impl<'a> Prover<'a> {
     /// Whether `x <= t + c` is proved (a top-level query).
     pub fn le(&mut self, x: Node, t: Node, c: i128) -> bool {
         self.steps = BUDGET;
-        self.active.clear();
+        self.s.active.clear();
         self.base = 0;
         self.tainted = false;
         self.query(x, t, c) >= R::Reduced
@@ -114,7 +137,7 @@ impl<'a> Prover<'a> {
 
     /// A condition: proved once, by a nested query with no hypotheses of the enclosing one.
     fn cond_holds(&mut self, id: u32) -> bool {
-        match self.conds[id as usize] {
+        match self.s.conds[id as usize] {
             CondState::Yes => return true,
             CondState::No => return false,
             CondState::InProgress => {
@@ -123,14 +146,14 @@ impl<'a> Prover<'a> {
             }
             CondState::Unknown => {}
         }
-        self.conds[id as usize] = CondState::InProgress;
+        self.s.conds[id as usize] = CondState::InProgress;
         let k = self.g.conds[id as usize];
-        let base = std::mem::replace(&mut self.base, self.active.len());
+        let base = std::mem::replace(&mut self.base, self.s.active.len());
         let tainted = std::mem::replace(&mut self.tainted, false);
         let r = self.query(k.a, k.b, k.c);
         let ok = r >= R::Reduced;
         // A refutation that depended on the context may be retried later.
-        self.conds[id as usize] = if ok {
+        self.s.conds[id as usize] = if ok {
             CondState::Yes
         } else if self.tainted {
             CondState::Unknown
@@ -153,14 +176,14 @@ impl<'a> Prover<'a> {
         {
             return R::True;
         }
-        let memo = self.memo.get(&(x, t)).copied().unwrap_or_default();
+        let memo = self.s.memo.get(&(x, t)).copied().unwrap_or_default();
         if memo.proved.is_some_and(|p| c >= p) {
             return R::True;
         }
         if memo.failed.is_some_and(|f| c <= f) {
             return R::False;
         }
-        if let Some(&(_, _, ca)) = self.active[self.base..]
+        if let Some(&(_, _, ca)) = self.s.active[self.base..]
             .iter()
             .rev()
             .find(|&&(a, b, _)| a == x && b == t)
@@ -168,17 +191,17 @@ impl<'a> Prover<'a> {
             self.tainted = true;
             return if c >= ca { R::Reduced } else { R::False };
         }
-        if self.steps == 0 || self.active.len() >= MAX_DEPTH {
+        if self.steps == 0 || self.s.active.len() >= MAX_DEPTH {
             self.tainted = true;
             return R::False;
         }
         self.steps -= 1;
         self.total_steps += 1;
         let outer_taint = std::mem::replace(&mut self.tainted, false);
-        self.active.push((x, t, c));
+        self.s.active.push((x, t, c));
         let r = self.expand(x, t, c);
-        self.active.pop();
-        let m = self.memo.entry((x, t)).or_default();
+        self.s.active.pop();
+        let m = self.s.memo.entry((x, t)).or_default();
         match r {
             R::True => m.proved = Some(m.proved.map_or(c, |p| p.min(c))),
             R::False if !self.tainted => m.failed = Some(m.failed.map_or(c, |f| f.max(c))),
@@ -273,9 +296,12 @@ impl<'a> Prover<'a> {
                         return best;
                     }
                 }
-                let extra = self.materialize(x);
-                for &(up, e) in extra.iter().filter(|(up, _)| *up) {
-                    debug_assert!(up);
+                let (at, len) = self.materialize(x);
+                for i in at..at + len {
+                    let (up, e) = self.s.extra[i as usize];
+                    if !up {
+                        continue;
+                    }
                     best = best.max(self.query(e.to, t, c - e.c));
                     if best == R::True {
                         break;
@@ -315,8 +341,12 @@ impl<'a> Prover<'a> {
                         return best;
                     }
                 }
-                let extra = self.materialize(t);
-                for &(_, e) in extra.iter().filter(|(up, _)| !*up) {
+                let (at, len) = self.materialize(t);
+                for i in at..at + len {
+                    let (up, e) = self.s.extra[i as usize];
+                    if up {
+                        continue;
+                    }
                     best = best.max(self.query(x, e.to, c + e.c));
                     if best == R::True {
                         break;
@@ -342,17 +372,17 @@ impl<'a> Prover<'a> {
         if x == ZERO {
             return Some(0);
         }
-        let key = (x, up);
-        match self.bounds.get(&key) {
-            Some(&Some(b)) => return b,
-            Some(None) => return None, // in progress
-            None => {}
+        let side = usize::from(up);
+        match self.s.bounds[x as usize][side] {
+            Bound::Done(b) => return b,
+            Bound::InProgress => return None,
+            Bound::Unknown => {}
         }
         if self.bound_depth >= MAX_DEPTH {
             return None;
         }
         self.bound_depth += 1;
-        self.bounds.insert(key, None);
+        self.s.bounds[x as usize][side] = Bound::InProgress;
         let g = self.g;
         // An upper bound: the least of `to`'s bound + c over upper edges; a lower one: the
         // greatest over lower edges.
@@ -392,9 +422,12 @@ impl<'a> Prover<'a> {
                     let v = self.bound(e.to, up).map(|v| v + e.c);
                     best = pick(best, v);
                 }
-                let extra = self.materialize(x);
-                for &(u, e) in extra.iter().filter(|(u, _)| *u == up) {
-                    debug_assert_eq!(u, up);
+                let (at, len) = self.materialize(x);
+                for i in at..at + len {
+                    let (u, e) = self.s.extra[i as usize];
+                    if u != up {
+                        continue;
+                    }
                     let v = self.bound(e.to, up).map(|v| v + e.c);
                     best = pick(best, v);
                 }
@@ -402,7 +435,7 @@ impl<'a> Prover<'a> {
             }
         };
         self.bound_depth -= 1;
-        self.bounds.insert(key, Some(b));
+        self.s.bounds[x as usize][side] = Bound::Done(b);
         b
     }
 
@@ -410,15 +443,18 @@ impl<'a> Prover<'a> {
     /// of its operands, with the rules of the fact analysis (`binary_facts`): each is exact
     /// arithmetic on bounds that hold wherever the operands are defined, and each first
     /// proves from them that the operation cannot wrap.
-    fn materialize(&mut self, n: Node) -> SmallVec<[(bool, Edge); 4]> {
-        let Some(lz) = self.g.lazy_of(n) else {
-            return SmallVec::new();
-        };
-        if let Some(e) = self.extra.get(&n) {
-            return e.clone();
+    /// Returns the `(start, len)` of the edges in `extra`.
+    fn materialize(&mut self, n: Node) -> (u32, u32) {
+        let made = self.s.extra_at[n as usize];
+        if made != UNMADE {
+            return made;
         }
-        // In progress: none yet (a query that comes back here sees no extra edge).
-        self.extra.insert(n, SmallVec::new());
+        // In progress (or no lazy definition): none yet (a query that comes back here sees no
+        // extra edge).
+        self.s.extra_at[n as usize] = (0, 0);
+        let Some(lz) = self.g.lazy_of(n) else {
+            return (0, 0);
+        };
         let mut out: SmallVec<[(bool, Edge); 4]> = SmallVec::new();
         let fits = |v: i128| (i64::MIN as i128..=i64::MAX as i128).contains(&v);
         let bounds = |p: &mut Self, t: (Node, i128)| -> (Option<i128>, Option<i128>) {
@@ -503,8 +539,10 @@ impl<'a> Prover<'a> {
         self.done(n, out)
     }
 
-    fn done(&mut self, n: Node, out: SmallVec<[(bool, Edge); 4]>) -> SmallVec<[(bool, Edge); 4]> {
-        self.extra.insert(n, out.clone());
-        out
+    fn done(&mut self, n: Node, out: SmallVec<[(bool, Edge); 4]>) -> (u32, u32) {
+        let made = (self.s.extra.len() as u32, out.len() as u32);
+        self.s.extra.extend_from_slice(&out);
+        self.s.extra_at[n as usize] = made;
+        made
     }
 }
