@@ -90,7 +90,7 @@ pub(super) struct Cond {
 
 /// The graph. Edges are collected as they are made (`pending`), then [`Graph::finish`]
 /// groups them by node (`upper_at`/`lower_at` index `edges` by node).
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct Graph {
     pub nodes: Vec<NodeData>,
     pub conds: Vec<Cond>,
@@ -105,24 +105,26 @@ pub(super) struct Graph {
     /// `edges[mid[n]..at[n + 1]]`.
     at: Vec<u32>,
     mid: Vec<u32>,
+    /// Scratch of `finish`.
+    count: Vec<u32>,
 }
 
 impl Graph {
-    pub fn new(entry: Block) -> Graph {
-        Graph {
-            nodes: vec![NodeData {
-                kind: Kind::Zero,
-                block: entry,
-                global: true,
-            }],
-            conds: Vec::new(),
-            phi_ops: Vec::new(),
-            lazies: Vec::new(),
-            pending: Vec::new(),
-            edges: Vec::new(),
-            at: Vec::new(),
-            mid: Vec::new(),
-        }
+    /// Empties the graph (keeping its tables' room) for a new function.
+    pub fn reset(&mut self, entry: Block) {
+        self.nodes.clear();
+        self.nodes.push(NodeData {
+            kind: Kind::Zero,
+            block: entry,
+            global: true,
+        });
+        self.conds.clear();
+        self.phi_ops.clear();
+        self.lazies.clear();
+        self.pending.clear();
+        self.edges.clear();
+        self.at.clear();
+        self.mid.clear();
     }
 
     /// Marks `n` as a constant.
@@ -224,31 +226,37 @@ impl Graph {
     /// Groups the edges by node (a counting sort, stable).
     pub fn finish(&mut self) {
         let n = self.nodes.len();
-        let mut count = vec![0u32; 2 * n + 1];
+        let mut count = std::mem::take(&mut self.count);
+        count.clear();
+        count.resize(2 * n + 1, 0);
         for &(x, up, _) in &self.pending {
             count[2 * x as usize + usize::from(!up) + 1] += 1;
         }
         for i in 1..count.len() {
             count[i] += count[i - 1];
         }
-        self.at = (0..=n).map(|i| count[2 * i.min(n)]).collect();
+        self.at.clear();
+        self.at.extend((0..=n).map(|i| count[2 * i.min(n)]));
         self.at[n] = count[2 * n];
-        self.mid = (0..n).map(|i| count[2 * i + 1]).collect();
+        self.mid.clear();
+        self.mid.extend((0..n).map(|i| count[2 * i + 1]));
         let mut fill = count;
-        self.edges = vec![
+        self.edges.clear();
+        self.edges.resize(
+            self.pending.len(),
             Edge {
                 to: ZERO,
                 c: 0,
-                cond: ALWAYS
-            };
-            self.pending.len()
-        ];
+                cond: ALWAYS,
+            },
+        );
         for &(x, up, e) in &self.pending {
             let slot = &mut fill[2 * x as usize + usize::from(!up)];
             self.edges[*slot as usize] = e;
             *slot += 1;
         }
-        self.pending = Vec::new();
+        self.pending.clear();
+        self.count = fill;
     }
 
     /// After `finish`: `x`'s upper edges.

@@ -89,12 +89,13 @@ pub struct SparseDecisions {
 
 /// Decides every check of `func` (reachable blocks only; unreachable ones are not listed).
 pub fn decide(func: &Function, cfg: &Cfg, dom: &DomTree, calls: &CallKills) -> SparseDecisions {
-    let Some(built) = ssa::build(func, cfg, dom, calls) else {
-        return SparseDecisions::default();
-    };
     SPACE.with(|space| {
         let mut space = space.borrow_mut();
-        decide_with(func, cfg, &built, dom, &mut space.prover)
+        let Space { ssa, prover } = &mut *space;
+        if !ssa::build(func, cfg, dom, calls, ssa) {
+            return SparseDecisions::default();
+        }
+        decide_with(func, cfg, ssa, dom, prover)
     })
 }
 
@@ -106,6 +107,7 @@ thread_local! {
 
 #[derive(Default)]
 struct Space {
+    ssa: ssa::Built,
     prover: prove::ProverSpace,
 }
 

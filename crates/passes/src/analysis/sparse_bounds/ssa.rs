@@ -69,14 +69,63 @@ pub(super) struct ExplicitQuery {
     pub trap_when: bool,
 }
 
+/// The graph and the queries of the last function built, and the tables [`build`] works in:
+/// kept across functions (cleared, not reallocated).
+#[derive(Default)]
 pub(super) struct Built {
     pub graph: Graph,
     pub checks: Vec<CheckQuery>,
     pub explicit: Vec<ExplicitQuery>,
+    vars: Vec<Var>,
+    tracked: Vec<Local>,
+    vecs: Vec<Local>,
+    cur: Vec<Node>,
+    cmp: Vec<Option<Cmp>>,
+    undo: Vec<Undo>,
+    phis: Vec<(Block, Local)>,
+    phi_range: Vec<(u32, u32)>,
+    phi_nodes: Vec<Node>,
+    consts: HashMap<i128, Node>,
+    const_of: HashMap<Node, i128>,
+    end_cmp: Vec<Option<Cmp>>,
+    dead: Vec<bool>,
+    // Scratch.
+    on: Vec<bool>,
+    explicit_conds: Vec<bool>,
+    links: Vec<(u32, u32)>,
+    links_tmp: Vec<(u32, u32)>,
+    work: Vec<u32>,
+    range: Vec<(u32, u32)>,
+    defs: Vec<(u32, Block)>,
+    defs_tmp: Vec<(u32, Block)>,
+    df: Vec<(Block, Block)>,
+    pairs_tmp: Vec<(Block, Block)>,
+    df_range: Vec<(u32, u32)>,
+    phis_tmp: Vec<(Block, Local)>,
+    stamp: Vec<u32>,
+    blocks: Vec<Block>,
+    children: Vec<(Block, Block)>,
+    child_range: Vec<(u32, u32)>,
+    stack: Vec<Step>,
+    changed: Vec<Local>,
 }
 
-#[derive(Copy, Clone, PartialEq, Eq)]
+enum Step {
+    Enter(Block),
+    Exit(usize),
+}
+
+/// `v`, cleared and filled with `n` copies of `x`.
+fn fill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) -> Vec<T> {
+    let mut v = std::mem::take(v);
+    v.clear();
+    v.resize(n, x);
+    v
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Default)]
 enum Var {
+    #[default]
     None,
     Value,
     Length,
@@ -86,9 +135,9 @@ enum Var {
 /// What each local is to the SSA form: only the `i64` and vec locals a check may depend on
 /// are followed (see [`relevant_vars`]), and every `bool`.
 #[inline(never)]
-fn relevant_vars(func: &Function) -> Vec<Var> {
+fn relevant_vars(func: &Function, s: &mut Built) {
     let n = func.locals.len();
-    let mut on = vec![false; n];
+    let mut on = fill(&mut s.on, n, false);
     let is_value = |l: Local| func.local_ty(l) == Type::I64;
     // Seeds: the operands of the checks.
     for &b in &func.layout {
@@ -111,7 +160,7 @@ fn relevant_vars(func: &Function) -> Vec<Var> {
         }
     }
     // The bools explicit checks branch on (through copies and negations).
-    let mut explicit_conds = vec![false; n];
+    let mut explicit_conds = fill(&mut s.explicit_conds, n, false);
     for &b in &func.layout {
         if let Some(Terminator::BrIf {
             cond: Operand::Local(c),
@@ -151,8 +200,9 @@ fn relevant_vars(func: &Function) -> Vec<Var> {
     // branch on it refines them), or of a compare an explicit check branches on; and,
     // forwards, a copy or a length of a relevant value (it holds the same value, so a compare
     // of it refines that value).
-    let mut links: Vec<(u32, u32)> = Vec::with_capacity(2 * func.insts.len());
-    let mut work: Vec<u32> = (0..n as u32).filter(|&i| on[i as usize]).collect();
+    let mut links = fill(&mut s.links, 0, (0, 0));
+    let mut work = fill(&mut s.work, 0, 0);
+    work.extend((0..n as u32).filter(|&i| on[i as usize]));
     let both = |links: &mut Vec<(u32, u32)>, a: Local, b: Local| {
         links.push((a.index() as u32, b.index() as u32));
         links.push((b.index() as u32, a.index() as u32));
@@ -186,7 +236,8 @@ fn relevant_vars(func: &Function) -> Vec<Var> {
             }
         }
     }
-    let range = group_by(n, &mut links, |&(a, _)| a as usize);
+    let mut range = fill(&mut s.range, 0, (0, 0));
+    group_by(n, &mut links, &mut s.links_tmp, &mut range, |&(a, _)| a as usize);
     while let Some(a) = work.pop() {
         let (lo, hi) = range[a as usize];
         for &(_, b) in &links[lo as usize..hi as usize] {
@@ -195,17 +246,21 @@ fn relevant_vars(func: &Function) -> Vec<Var> {
             }
         }
     }
-    (0..n)
-        .map(|i| {
-            let l = Local::new(i);
-            match func.local_ty(l) {
-                Type::BOOL => Var::Bool,
-                Type::I64 if on[i] => Var::Value,
-                Type::Vec(_) if on[i] => Var::Length,
-                _ => Var::None,
-            }
-        })
-        .collect()
+    s.vars.clear();
+    s.vars.extend((0..n).map(|i| {
+        let l = Local::new(i);
+        match func.local_ty(l) {
+            Type::BOOL => Var::Bool,
+            Type::I64 if on[i] => Var::Value,
+            Type::Vec(_) if on[i] => Var::Length,
+            _ => Var::None,
+        }
+    }));
+    s.on = on;
+    s.explicit_conds = explicit_conds;
+    s.links = links;
+    s.work = work;
+    s.range = range;
 }
 
 /// The vec locals whose length a call may change: those that may alias a vec argument whose
@@ -295,6 +350,8 @@ struct Builder<'a> {
     explicit: Vec<ExplicitQuery>,
     /// Blocks that never run (see `pi`).
     dead: Vec<bool>,
+    /// Scratch: the vecs a call changes.
+    changed: Vec<Local>,
 }
 
 enum Undo {
@@ -302,46 +359,73 @@ enum Undo {
     Cmp(Local, Option<Cmp>),
 }
 
-/// Builds the graph and the queries (`None` for a function without blocks). An entry block
-/// with predecessors (a loop back to it) gets phis whose last operand is the initial value.
-pub(super) fn build(func: &Function, cfg: &Cfg, dom: &DomTree, calls: &CallKills) -> Option<Built> {
-    let entry = func.entry()?;
+/// `v`, emptied.
+fn take<T>(v: &mut Vec<T>) -> Vec<T> {
+    let mut v = std::mem::take(v);
+    v.clear();
+    v
+}
+
+/// Builds the graph and the queries into `s` (`false` for a function without blocks). An
+/// entry block with predecessors (a loop back to it) gets phis whose last operand is the
+/// initial value.
+pub(super) fn build(
+    func: &Function,
+    cfg: &Cfg,
+    dom: &DomTree,
+    calls: &CallKills,
+    s: &mut Built,
+) -> bool {
+    let Some(entry) = func.entry() else {
+        return false;
+    };
     let n = func.locals.len();
-    let vars = relevant_vars(func);
-    let tracked: Vec<Local> = func
-        .locals
-        .keys()
-        .filter(|&l| matches!(vars[l.index()], Var::Value | Var::Length))
-        .collect();
-    let vecs: Vec<Local> = tracked
-        .iter()
-        .copied()
-        .filter(|&l| vars[l.index()] == Var::Length)
-        .collect();
+    relevant_vars(func, s);
+    let vars = std::mem::take(&mut s.vars);
+    let mut tracked = take(&mut s.tracked);
+    tracked.extend(
+        func.locals
+            .keys()
+            .filter(|&l| matches!(vars[l.index()], Var::Value | Var::Length)),
+    );
+    let mut vecs = take(&mut s.vecs);
+    vecs.extend(
+        tracked
+            .iter()
+            .copied()
+            .filter(|&l| vars[l.index()] == Var::Length),
+    );
     let nb = func.blocks.len();
-    let (phis, phi_range) = place_phis(func, cfg, dom, calls, &vars, &vecs);
-    let phis_len = phis.len();
+    place_phis(func, cfg, dom, calls, &vars, &vecs, s);
+    let phis_len = s.phis.len();
     let insts: usize = cfg.rpo().iter().map(|&b| func.blocks[b].insts.len()).sum();
+    let mut g = std::mem::take(&mut s.graph);
+    g.reset(entry);
+    let mut consts = std::mem::take(&mut s.consts);
+    consts.clear();
+    let mut const_of = std::mem::take(&mut s.const_of);
+    const_of.clear();
     let mut builder = Builder {
         func,
         calls,
         cfg,
-        g: Graph::new(entry),
+        g,
         vars,
         tracked,
         vecs,
-        cur: vec![ZERO; n],
-        cmp: vec![None; n],
-        undo: Vec::with_capacity(4 * insts + phis_len + 16),
-        phi_nodes: vec![u32::MAX; phis_len],
-        phis,
-        phi_range,
-        consts: HashMap::default(),
-        const_of: HashMap::default(),
-        end_cmp: vec![None; nb],
-        checks: Vec::with_capacity(16),
-        explicit: Vec::with_capacity(16),
-        dead: vec![false; nb],
+        cur: fill(&mut s.cur, n, ZERO),
+        cmp: fill(&mut s.cmp, n, None),
+        undo: take(&mut s.undo),
+        phi_nodes: fill(&mut s.phi_nodes, phis_len, u32::MAX),
+        phis: std::mem::take(&mut s.phis),
+        phi_range: std::mem::take(&mut s.phi_range),
+        consts,
+        const_of,
+        end_cmp: fill(&mut s.end_cmp, nb, None),
+        checks: take(&mut s.checks),
+        explicit: take(&mut s.explicit),
+        dead: fill(&mut s.dead, nb, false),
+        changed: take(&mut s.changed),
     };
     builder
         .g
@@ -356,18 +440,19 @@ pub(super) fn build(func: &Function, cfg: &Cfg, dom: &DomTree, calls: &CallKills
         }
     }
     // The dominator tree, children in reverse post-order.
-    let mut children: Vec<(Block, Block)> = cfg
-        .rpo()
-        .iter()
-        .filter_map(|&b| dom.idom(b).map(|d| (d, b)))
-        .collect();
+    let mut children = take(&mut s.children);
+    children.extend(
+        cfg.rpo()
+            .iter()
+            .filter_map(|&b| dom.idom(b).map(|d| (d, b))),
+    );
     // Stable: each parent's children stay in reverse post-order.
-    let child_range = group_by(nb, &mut children, |&(d, _)| d.index());
-    enum Step {
-        Enter(Block),
-        Exit(usize),
-    }
-    let mut stack = vec![Step::Enter(entry)];
+    let mut child_range = take(&mut s.child_range);
+    group_by(nb, &mut children, &mut s.pairs_tmp, &mut child_range, |&(d, _)| {
+        d.index()
+    });
+    let mut stack = take(&mut s.stack);
+    stack.push(Step::Enter(entry));
     while let Some(step) = stack.pop() {
         match step {
             Step::Exit(len) => builder.undo_to(len),
@@ -386,11 +471,28 @@ pub(super) fn build(func: &Function, cfg: &Cfg, dom: &DomTree, calls: &CallKills
         }
     }
     builder.g.finish();
-    Some(Built {
-        graph: builder.g,
-        checks: builder.checks,
-        explicit: builder.explicit,
-    })
+    s.stack = stack;
+    s.children = children;
+    s.child_range = child_range;
+    let b = builder;
+    s.graph = b.g;
+    s.checks = b.checks;
+    s.explicit = b.explicit;
+    s.vars = b.vars;
+    s.tracked = b.tracked;
+    s.vecs = b.vecs;
+    s.cur = b.cur;
+    s.cmp = b.cmp;
+    s.undo = b.undo;
+    s.phis = b.phis;
+    s.phi_range = b.phi_range;
+    s.phi_nodes = b.phi_nodes;
+    s.consts = b.consts;
+    s.const_of = b.const_of;
+    s.end_cmp = b.end_cmp;
+    s.dead = b.dead;
+    s.changed = b.changed;
+    true
 }
 
 /// The phis of pruned-by-relevance SSA: for each variable, at the iterated dominance frontier
@@ -404,10 +506,11 @@ fn place_phis(
     calls: &CallKills,
     vars: &[Var],
     vecs: &[Local],
-) -> (Vec<(Block, Local)>, Vec<(u32, u32)>) {
+    s: &mut Built,
+) {
     let nb = func.blocks.len();
     // (variable, block) for every block that defines a variable, sorted.
-    let mut defs: Vec<(u32, Block)> = Vec::with_capacity(func.insts.len());
+    let mut defs = take(&mut s.defs);
     for &b in cfg.rpo() {
         for &inst in &func.blocks[b].insts {
             for_each_def(func, vars, calls, vecs, func.inst(inst), |l| {
@@ -415,10 +518,14 @@ fn place_phis(
             });
         }
     }
-    group_by(func.locals.len(), &mut defs, |&(l, _)| l as usize);
+    let mut range = take(&mut s.range);
+    group_by(func.locals.len(), &mut defs, &mut s.defs_tmp, &mut range, |&(l, _)| {
+        l as usize
+    });
+    s.range = range;
     // Dominance frontiers (Cooper, Harvey, Kennedy), as (block, frontier block) pairs
     // sorted by block, with each block's range.
-    let mut df: Vec<(Block, Block)> = Vec::with_capacity(2 * nb);
+    let mut df = take(&mut s.df);
     for &b in cfg.rpo() {
         // The entry block also has the function's start as a predecessor.
         let preds = cfg.preds(b);
@@ -440,12 +547,13 @@ fn place_phis(
             }
         }
     }
-    let df_range = group_by(nb, &mut df, |&(r, _)| r.index());
+    let mut df_range = take(&mut s.df_range);
+    group_by(nb, &mut df, &mut s.pairs_tmp, &mut df_range, |&(r, _)| r.index());
     // Phis at the iterated frontiers: (block, variable), sorted by block.
-    let mut phis: Vec<(Block, Local)> = Vec::new();
+    let mut phis = take(&mut s.phis);
     if !df.is_empty() {
-        let mut stamp: Vec<u32> = vec![u32::MAX; nb];
-        let mut work: Vec<Block> = Vec::new();
+        let mut stamp = fill(&mut s.stamp, nb, u32::MAX);
+        let mut work = take(&mut s.blocks);
         for group in defs.chunk_by(|a, b| a.0 == b.0) {
             let li = group[0].0;
             work.clear();
@@ -461,15 +569,31 @@ fn place_phis(
                 }
             }
         }
+        s.stamp = stamp;
+        s.blocks = work;
     }
-    let phi_range = group_by(nb, &mut phis, |&(b, _)| b.index());
-    (phis, phi_range)
+    let mut phi_range = take(&mut s.phi_range);
+    group_by(nb, &mut phis, &mut s.phis_tmp, &mut phi_range, |&(b, _)| {
+        b.index()
+    });
+    s.phis = phis;
+    s.phi_range = phi_range;
+    s.defs = defs;
+    s.df = df;
+    s.df_range = df_range;
 }
 
-/// Groups `items` by `key` (in `0..n`) with a stable counting sort, and returns each key's
-/// `(start, end)` range in the grouped list.
-fn group_by<T: Copy>(n: usize, items: &mut Vec<T>, key: impl Fn(&T) -> usize) -> Vec<(u32, u32)> {
-    let mut range = vec![(0u32, 0u32); n];
+/// Groups `items` by `key` (in `0..n`) with a stable counting sort (through `tmp`), and sets
+/// `range` to each key's `(start, end)` range in the grouped list.
+fn group_by<T: Copy>(
+    n: usize,
+    items: &mut Vec<T>,
+    tmp: &mut Vec<T>,
+    range: &mut Vec<(u32, u32)>,
+    key: impl Fn(&T) -> usize,
+) {
+    range.clear();
+    range.resize(n, (0, 0));
     for it in items.iter() {
         range[key(it)].1 += 1;
     }
@@ -480,15 +604,15 @@ fn group_by<T: Copy>(n: usize, items: &mut Vec<T>, key: impl Fn(&T) -> usize) ->
         at += len;
     }
     if let Some(&first) = items.first() {
-        let mut out = vec![first; items.len()];
+        tmp.clear();
+        tmp.resize(items.len(), first);
         for it in items.iter() {
             let r = &mut range[key(it)];
-            out[r.1 as usize] = *it;
+            tmp[r.1 as usize] = *it;
             r.1 += 1;
         }
-        *items = out;
+        std::mem::swap(items, tmp);
     }
-    range
 }
 
 impl Builder<'_> {
@@ -944,13 +1068,15 @@ impl Builder<'_> {
                 func: callee,
                 ref args,
             } => {
-                let mut changed = Vec::new();
+                let mut changed = std::mem::take(&mut self.changed);
+                changed.clear();
                 call_changes(func, self.calls, &self.vecs, callee, args, |v| {
                     changed.push(v)
                 });
-                for v in changed {
+                for &v in &changed {
                     self.unknown(b, v);
                 }
+                self.changed = changed;
                 if let Some(d) = dst {
                     self.unknown(b, d);
                 }
