@@ -68,6 +68,15 @@ pub(super) struct Lazy {
     pub y: (Node, i128),
 }
 
+/// Empties `v` with room for `n` items. Short of room, it takes a fresh buffer (twice the
+/// size) rather than growing the old one: `realloc` would copy the old contents.
+pub(super) fn room<T>(v: &mut Vec<T>, n: usize) {
+    v.clear();
+    if v.capacity() < n {
+        *v = Vec::with_capacity(2 * n);
+    }
+}
+
 /// No value (an unset phi operand).
 pub(super) const NONE: Node = u32::MAX;
 
@@ -134,10 +143,15 @@ impl Graph {
 
     /// Room for about `n` nodes.
     pub fn reserve(&mut self, n: usize, phi_ops: usize) {
-        self.nodes.reserve(2 * n);
-        self.pending.reserve(4 * n);
-        self.conds.reserve(n);
-        self.phi_ops.reserve(phi_ops);
+        // Empty but for the zero node.
+        if self.nodes.capacity() < 2 * n {
+            let zero = self.nodes[0];
+            room(&mut self.nodes, 2 * n);
+            self.nodes.push(zero);
+        }
+        room(&mut self.pending, 4 * n);
+        room(&mut self.conds, n);
+        room(&mut self.phi_ops, phi_ops);
     }
 
     /// A new node with no edges yet.
@@ -227,7 +241,7 @@ impl Graph {
     pub fn finish(&mut self) {
         let n = self.nodes.len();
         let mut count = std::mem::take(&mut self.count);
-        count.clear();
+        room(&mut count, 2 * n + 1);
         count.resize(2 * n + 1, 0);
         for &(x, up, _) in &self.pending {
             count[2 * x as usize + usize::from(!up) + 1] += 1;
@@ -235,13 +249,13 @@ impl Graph {
         for i in 1..count.len() {
             count[i] += count[i - 1];
         }
-        self.at.clear();
+        room(&mut self.at, n + 1);
         self.at.extend((0..=n).map(|i| count[2 * i.min(n)]));
         self.at[n] = count[2 * n];
-        self.mid.clear();
+        room(&mut self.mid, n);
         self.mid.extend((0..n).map(|i| count[2 * i + 1]));
         let mut fill = count;
-        self.edges.clear();
+        room(&mut self.edges, self.pending.len());
         self.edges.resize(
             self.pending.len(),
             Edge {

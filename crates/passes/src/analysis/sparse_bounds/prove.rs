@@ -26,7 +26,7 @@
 //! or exhausted budget played a part in it. Each top-level query has a step budget; past it,
 //! the answer is "not proved" (always sound).
 
-use super::graph::{Edge, Graph, Kind, Node, ALWAYS, NONE, ZERO};
+use super::graph::{room, Edge, Graph, Kind, Node, ALWAYS, NONE, ZERO};
 use poolopt_ir::dominators::DomTree;
 use poolopt_ir::BinaryOp;
 use poolopt_ir::Block;
@@ -107,11 +107,11 @@ impl<'a> Prover<'a> {
         let n = g.nodes.len();
         s.memo.clear();
         s.active.clear();
-        s.conds.clear();
+        room(&mut s.conds, g.conds.len());
         s.conds.resize(g.conds.len(), CondState::Unknown);
-        s.bounds.clear();
+        room(&mut s.bounds, n);
         s.bounds.resize(n, [Bound::Unknown; 2]);
-        s.extra_at.clear();
+        room(&mut s.extra_at, n);
         s.extra_at.resize(n, UNMADE);
         s.extra.clear();
         Prover {

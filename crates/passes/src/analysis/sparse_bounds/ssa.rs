@@ -14,7 +14,7 @@
 //! Every variable whose current value is the refined one is renamed to the π. A π needs no
 //! phi where its scope ends: the value it copies is the same.
 
-use super::graph::{when, Conds, Graph, Node, ALWAYS, ZERO};
+use super::graph::{room, when, Conds, Graph, Node, ALWAYS, ZERO};
 use crate::analysis::facts::demand::{ends_in_explicit_check, is_trap_block};
 use crate::analysis::facts::CallKills;
 use crate::analysis::Cfg;
@@ -118,7 +118,7 @@ enum Step {
 /// `v`, cleared and filled with `n` copies of `x`.
 fn fill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) -> Vec<T> {
     let mut v = std::mem::take(v);
-    v.clear();
+    room(&mut v, n);
     v.resize(n, x);
     v
 }
@@ -200,8 +200,8 @@ fn relevant_vars(func: &Function, s: &mut Built) {
     // branch on it refines them), or of a compare an explicit check branches on; and,
     // forwards, a copy or a length of a relevant value (it holds the same value, so a compare
     // of it refines that value).
-    let mut links = fill(&mut s.links, 0, (0, 0));
-    let mut work = fill(&mut s.work, 0, 0);
+    let mut links = take(&mut s.links, 2 * func.insts.len());
+    let mut work = take(&mut s.work, n);
     work.extend((0..n as u32).filter(|&i| on[i as usize]));
     let both = |links: &mut Vec<(u32, u32)>, a: Local, b: Local| {
         links.push((a.index() as u32, b.index() as u32));
@@ -236,7 +236,7 @@ fn relevant_vars(func: &Function, s: &mut Built) {
             }
         }
     }
-    let mut range = fill(&mut s.range, 0, (0, 0));
+    let mut range = take(&mut s.range, n);
     group_by(n, &mut links, &mut s.links_tmp, &mut range, |&(a, _)| a as usize);
     while let Some(a) = work.pop() {
         let (lo, hi) = range[a as usize];
@@ -246,7 +246,7 @@ fn relevant_vars(func: &Function, s: &mut Built) {
             }
         }
     }
-    s.vars.clear();
+    room(&mut s.vars, n);
     s.vars.extend((0..n).map(|i| {
         let l = Local::new(i);
         match func.local_ty(l) {
@@ -360,9 +360,9 @@ enum Undo {
 }
 
 /// `v`, emptied.
-fn take<T>(v: &mut Vec<T>) -> Vec<T> {
+fn take<T>(v: &mut Vec<T>, n: usize) -> Vec<T> {
     let mut v = std::mem::take(v);
-    v.clear();
+    room(&mut v, n);
     v
 }
 
@@ -382,13 +382,13 @@ pub(super) fn build(
     let n = func.locals.len();
     relevant_vars(func, s);
     let vars = std::mem::take(&mut s.vars);
-    let mut tracked = take(&mut s.tracked);
+    let mut tracked = take(&mut s.tracked, n);
     tracked.extend(
         func.locals
             .keys()
             .filter(|&l| matches!(vars[l.index()], Var::Value | Var::Length)),
     );
-    let mut vecs = take(&mut s.vecs);
+    let mut vecs = take(&mut s.vecs, n);
     vecs.extend(
         tracked
             .iter()
@@ -415,17 +415,21 @@ pub(super) fn build(
         vecs,
         cur: fill(&mut s.cur, n, ZERO),
         cmp: fill(&mut s.cmp, n, None),
-        undo: take(&mut s.undo),
+        undo: {
+            let mut u = std::mem::take(&mut s.undo);
+            room(&mut u, 4 * insts + phis_len + 16);
+            u
+        },
         phi_nodes: fill(&mut s.phi_nodes, phis_len, u32::MAX),
         phis: std::mem::take(&mut s.phis),
         phi_range: std::mem::take(&mut s.phi_range),
         consts,
         const_of,
         end_cmp: fill(&mut s.end_cmp, nb, None),
-        checks: take(&mut s.checks),
-        explicit: take(&mut s.explicit),
+        checks: take(&mut s.checks, 16),
+        explicit: take(&mut s.explicit, 16),
         dead: fill(&mut s.dead, nb, false),
-        changed: take(&mut s.changed),
+        changed: take(&mut s.changed, 8),
     };
     builder
         .g
@@ -440,18 +444,18 @@ pub(super) fn build(
         }
     }
     // The dominator tree, children in reverse post-order.
-    let mut children = take(&mut s.children);
+    let mut children = take(&mut s.children, nb);
     children.extend(
         cfg.rpo()
             .iter()
             .filter_map(|&b| dom.idom(b).map(|d| (d, b))),
     );
     // Stable: each parent's children stay in reverse post-order.
-    let mut child_range = take(&mut s.child_range);
+    let mut child_range = take(&mut s.child_range, nb);
     group_by(nb, &mut children, &mut s.pairs_tmp, &mut child_range, |&(d, _)| {
         d.index()
     });
-    let mut stack = take(&mut s.stack);
+    let mut stack = take(&mut s.stack, 2 * nb);
     stack.push(Step::Enter(entry));
     while let Some(step) = stack.pop() {
         match step {
@@ -510,7 +514,7 @@ fn place_phis(
 ) {
     let nb = func.blocks.len();
     // (variable, block) for every block that defines a variable, sorted.
-    let mut defs = take(&mut s.defs);
+    let mut defs = take(&mut s.defs, func.insts.len());
     for &b in cfg.rpo() {
         for &inst in &func.blocks[b].insts {
             for_each_def(func, vars, calls, vecs, func.inst(inst), |l| {
@@ -518,14 +522,14 @@ fn place_phis(
             });
         }
     }
-    let mut range = take(&mut s.range);
+    let mut range = take(&mut s.range, func.locals.len());
     group_by(func.locals.len(), &mut defs, &mut s.defs_tmp, &mut range, |&(l, _)| {
         l as usize
     });
     s.range = range;
     // Dominance frontiers (Cooper, Harvey, Kennedy), as (block, frontier block) pairs
     // sorted by block, with each block's range.
-    let mut df = take(&mut s.df);
+    let mut df = take(&mut s.df, 2 * nb);
     for &b in cfg.rpo() {
         // The entry block also has the function's start as a predecessor.
         let preds = cfg.preds(b);
@@ -547,13 +551,13 @@ fn place_phis(
             }
         }
     }
-    let mut df_range = take(&mut s.df_range);
+    let mut df_range = take(&mut s.df_range, nb);
     group_by(nb, &mut df, &mut s.pairs_tmp, &mut df_range, |&(r, _)| r.index());
     // Phis at the iterated frontiers: (block, variable), sorted by block.
-    let mut phis = take(&mut s.phis);
+    let mut phis = take(&mut s.phis, 2 * nb);
     if !df.is_empty() {
         let mut stamp = fill(&mut s.stamp, nb, u32::MAX);
-        let mut work = take(&mut s.blocks);
+        let mut work = take(&mut s.blocks, nb);
         for group in defs.chunk_by(|a, b| a.0 == b.0) {
             let li = group[0].0;
             work.clear();
@@ -572,7 +576,7 @@ fn place_phis(
         s.stamp = stamp;
         s.blocks = work;
     }
-    let mut phi_range = take(&mut s.phi_range);
+    let mut phi_range = take(&mut s.phi_range, nb);
     group_by(nb, &mut phis, &mut s.phis_tmp, &mut phi_range, |&(b, _)| {
         b.index()
     });
@@ -592,7 +596,7 @@ fn group_by<T: Copy>(
     range: &mut Vec<(u32, u32)>,
     key: impl Fn(&T) -> usize,
 ) {
-    range.clear();
+    room(range, n);
     range.resize(n, (0, 0));
     for it in items.iter() {
         range[key(it)].1 += 1;
@@ -604,7 +608,7 @@ fn group_by<T: Copy>(
         at += len;
     }
     if let Some(&first) = items.first() {
-        tmp.clear();
+        room(tmp, items.len());
         tmp.resize(items.len(), first);
         for it in items.iter() {
             let r = &mut range[key(it)];
