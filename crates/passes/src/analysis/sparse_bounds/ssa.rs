@@ -98,6 +98,9 @@ pub(super) struct Built {
     range: Vec<(u32, u32)>,
     defs: Vec<(u32, Block)>,
     defs_tmp: Vec<(u32, Block)>,
+    ue: Vec<u64>,
+    kill: Vec<u64>,
+    live: Vec<u64>,
     df: Vec<(Block, Block)>,
     pairs_tmp: Vec<(Block, Block)>,
     df_range: Vec<(u32, u32)>,
@@ -514,12 +517,68 @@ fn place_phis(
 ) {
     let nb = func.blocks.len();
     // (variable, block) for every block that defines a variable, sorted.
+    // And, for liveness, each block's upward-exposed uses and its definitions (bit sets of
+    // `w` words by block). A read-modify-write of a length (an aliasing `push`, `pop` or
+    // `drop`, a call) is a use too: every read the builder makes of a variable's current
+    // value is a use here (more is harmless: a phi too many).
+    let n = func.locals.len();
+    let w = n.div_ceil(64);
     let mut defs = take(&mut s.defs, func.insts.len());
+    let mut ue = fill(&mut s.ue, nb * w, 0u64);
+    let mut kill = fill(&mut s.kill, nb * w, 0u64);
     for &b in cfg.rpo() {
+        let at = b.index() * w;
+        let (ue_b, kill_b) = (&mut ue[at..at + w], &mut kill[at..at + w]);
+        let used = |l: Local, ue_b: &mut [u64], kill_b: &[u64]| {
+            let i = l.index();
+            if vars[i] != Var::None && kill_b[i / 64] & (1 << (i % 64)) == 0 {
+                ue_b[i / 64] |= 1 << (i % 64);
+            }
+        };
         for &inst in &func.blocks[b].insts {
-            for_each_def(func, vars, calls, vecs, func.inst(inst), |l| {
-                defs.push((l.index() as u32, b))
+            let kind = func.inst(inst);
+            kind.for_each_use(|o| {
+                if let Operand::Local(l) = o {
+                    used(l, ue_b, kill_b);
+                }
             });
+            let def = kind.def();
+            for_each_def(func, vars, calls, vecs, kind, |l| {
+                if Some(l) != def {
+                    used(l, ue_b, kill_b);
+                }
+                let i = l.index();
+                kill_b[i / 64] |= 1 << (i % 64);
+                defs.push((i as u32, b))
+            });
+        }
+        match func.terminator(b) {
+            Some(Terminator::BrIf {
+                cond: Operand::Local(l),
+                ..
+            })
+            | Some(Terminator::Ret(Some(Operand::Local(l)))) => used(*l, ue_b, kill_b),
+            _ => {}
+        }
+    }
+    // Live-in sets: backwards to a fixed point.
+    let mut live = fill(&mut s.live, nb * w, 0u64);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in cfg.rpo().iter().rev() {
+            let at = b.index() * w;
+            for k in 0..w {
+                let mut out = 0u64;
+                for &succ in cfg.succs(b) {
+                    out |= live[succ.index() * w + k];
+                }
+                let v = ue[at + k] | (out & !kill[at + k]);
+                if v != live[at + k] {
+                    live[at + k] = v;
+                    changed = true;
+                }
+            }
         }
     }
     let mut range = take(&mut s.range, func.locals.len());
@@ -567,8 +626,12 @@ fn place_phis(
                 for &(_, y) in &df[lo as usize..hi as usize] {
                     if stamp[y.index()] != li {
                         stamp[y.index()] = li;
-                        phis.push((y, Local::new(li as usize)));
-                        work.push(y);
+                        // Pruned: no phi where the variable is dead (nothing would read it).
+                        let bit = live[y.index() * w + li as usize / 64] >> (li % 64) & 1;
+                        if bit != 0 {
+                            phis.push((y, Local::new(li as usize)));
+                            work.push(y);
+                        }
                     }
                 }
             }
@@ -583,6 +646,9 @@ fn place_phis(
     s.phis = phis;
     s.phi_range = phi_range;
     s.defs = defs;
+    s.ue = ue;
+    s.kill = kill;
+    s.live = live;
     s.df = df;
     s.df_range = df_range;
 }
