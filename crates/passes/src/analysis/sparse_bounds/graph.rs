@@ -69,13 +69,17 @@ pub(super) struct Lazy {
 }
 
 /// Empties `v` with room for `n` items. Short of room, it takes a fresh buffer (twice the
-/// size) rather than growing the old one: `realloc` would copy the old contents.
+/// size, and at least [`MIN_ROOM`]) rather than growing the old one: `realloc` would copy the
+/// old contents.
 pub(super) fn room<T>(v: &mut Vec<T>, n: usize) {
     v.clear();
     if v.capacity() < n {
-        *v = Vec::with_capacity(2 * n);
+        *v = Vec::with_capacity((2 * n).max(MIN_ROOM));
     }
 }
+
+/// The least room a work-space table takes: most functions then fit in the first buffer.
+const MIN_ROOM: usize = 256;
 
 /// No value (an unset phi operand).
 pub(super) const NONE: Node = u32::MAX;

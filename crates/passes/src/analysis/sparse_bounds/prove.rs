@@ -106,6 +106,7 @@ impl<'a> Prover<'a> {
     pub fn new(g: &'a Graph, dom: &'a DomTree, s: &'a mut ProverSpace) -> Prover<'a> {
         let n = g.nodes.len();
         s.memo.clear();
+        s.memo.reserve(4 * n);
         s.active.clear();
         room(&mut s.conds, g.conds.len());
         s.conds.resize(g.conds.len(), CondState::Unknown);

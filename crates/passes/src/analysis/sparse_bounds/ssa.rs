@@ -406,8 +406,10 @@ pub(super) fn build(
     g.reset(entry);
     let mut consts = std::mem::take(&mut s.consts);
     consts.clear();
+    consts.reserve(32);
     let mut const_of = std::mem::take(&mut s.const_of);
     const_of.clear();
+    const_of.reserve(32);
     let mut builder = Builder {
         func,
         calls,
