@@ -48,12 +48,22 @@ enum R {
     True,
 }
 
-#[derive(Copy, Clone, Default)]
+#[derive(Copy, Clone)]
 struct Memo {
-    /// The smallest `c` proved.
-    proved: Option<i128>,
-    /// The largest `c` refuted (without any context-dependent step).
-    failed: Option<i128>,
+    /// The smallest `c` proved (`i128::MAX`: none).
+    proved: i128,
+    /// The largest `c` refuted without any context-dependent step (`i128::MIN`: none).
+    failed: i128,
+}
+
+const NO_MEMO: Memo = Memo {
+    proved: i128::MAX,
+    failed: i128::MIN,
+};
+
+/// The memo key of the pair `(x, t)`.
+fn key(x: Node, t: Node) -> u64 {
+    (u64::from(x) << 32) | u64::from(t)
 }
 
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -67,7 +77,7 @@ enum CondState {
 /// The tables of the prover, kept across functions (cleared, not reallocated).
 #[derive(Default)]
 pub(super) struct ProverSpace {
-    memo: HashMap<(Node, Node), Memo>,
+    memo: HashMap<u64, Memo>,
     /// The queries being proved, innermost last.
     active: Vec<(Node, Node, i128)>,
     conds: Vec<CondState>,
@@ -177,11 +187,12 @@ impl<'a> Prover<'a> {
         {
             return R::True;
         }
-        let memo = self.s.memo.get(&(x, t)).copied().unwrap_or_default();
-        if memo.proved.is_some_and(|p| c >= p) {
+        let memo = self.s.memo.get(&key(x, t)).copied().unwrap_or(NO_MEMO);
+        // (`c` is far from `i128::MAX`: the checks above took every `c >= u64::MAX`.)
+        if c >= memo.proved {
             return R::True;
         }
-        if memo.failed.is_some_and(|f| c <= f) {
+        if c <= memo.failed {
             return R::False;
         }
         if let Some(&(_, _, ca)) = self.s.active[self.base..]
@@ -202,10 +213,15 @@ impl<'a> Prover<'a> {
         self.s.active.push((x, t, c));
         let r = self.expand(x, t, c);
         self.s.active.pop();
-        let m = self.s.memo.entry((x, t)).or_default();
         match r {
-            R::True => m.proved = Some(m.proved.map_or(c, |p| p.min(c))),
-            R::False if !self.tainted => m.failed = Some(m.failed.map_or(c, |f| f.max(c))),
+            R::True => {
+                let m = self.s.memo.entry(key(x, t)).or_insert(NO_MEMO);
+                m.proved = m.proved.min(c);
+            }
+            R::False if !self.tainted => {
+                let m = self.s.memo.entry(key(x, t)).or_insert(NO_MEMO);
+                m.failed = m.failed.max(c);
+            }
             _ => {}
         }
         self.tainted |= outer_taint;
