@@ -91,6 +91,8 @@ pub(super) struct NodeData {
     pub block: Block,
     /// A constant: the same value everywhere (its definition dominates every point).
     pub global: bool,
+    /// Has a lazy definition ([`Graph::lazy`]).
+    pub lazy: bool,
 }
 
 /// A condition: `a <= b + c`.
@@ -130,6 +132,7 @@ impl Graph {
             kind: Kind::Zero,
             block: entry,
             global: true,
+            lazy: false,
         });
         self.conds.clear();
         self.phi_ops.clear();
@@ -164,6 +167,7 @@ impl Graph {
             kind: Kind::Plain,
             block,
             global: false,
+            lazy: false,
         });
         (self.nodes.len() - 1) as Node
     }
@@ -187,6 +191,7 @@ impl Graph {
             },
             block,
             global: false,
+            lazy: false,
         });
         (self.nodes.len() - 1) as Node
     }
@@ -205,6 +210,7 @@ impl Graph {
     /// Marks `node` (just made) as `x op y`, with edges from constant bounds made on demand.
     pub fn lazy(&mut self, node: Node, op: poolopt_ir::BinaryOp, x: (Node, i128), y: (Node, i128)) {
         self.lazies.push(Lazy { node, op, x, y });
+        self.nodes[node as usize].lazy = true;
     }
 
     /// The lazy definition of `node`, if any.

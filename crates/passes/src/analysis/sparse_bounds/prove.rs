@@ -61,6 +61,14 @@ const NO_MEMO: Memo = Memo {
     failed: i128::MIN,
 };
 
+/// The size of the active-pair filter (a power of two).
+const FILTER: usize = 1024;
+
+/// The filter slot of the pair `(x, t)`.
+fn slot(x: Node, t: Node) -> usize {
+    (x.wrapping_mul(0x9E37_79B9) ^ t) as usize & (FILTER - 1)
+}
+
 /// The memo key of the pair `(x, t)`.
 fn key(x: Node, t: Node) -> u64 {
     (u64::from(x) << 32) | u64::from(t)
@@ -80,6 +88,9 @@ pub(super) struct ProverSpace {
     memo: HashMap<u64, Memo>,
     /// The queries being proved, innermost last.
     active: Vec<(Node, Node, i128)>,
+    /// A counting filter of the active pairs (by [`slot`]): a pair whose count is 0 is not
+    /// active, and the scan of `active` is skipped.
+    on_stack: Vec<u16>,
     conds: Vec<CondState>,
     /// Constant bounds found, by node: `[lower, upper]`.
     bounds: Vec<[Bound; 2]>,
@@ -118,6 +129,10 @@ impl<'a> Prover<'a> {
         s.memo.clear();
         s.memo.reserve(4 * n);
         s.active.clear();
+        // Balanced pushes and pops leave it all zero; a fresh one the first time.
+        if s.on_stack.len() != FILTER {
+            s.on_stack = vec![0; FILTER];
+        }
         room(&mut s.conds, g.conds.len());
         s.conds.resize(g.conds.len(), CondState::Unknown);
         room(&mut s.bounds, n);
@@ -195,10 +210,15 @@ impl<'a> Prover<'a> {
         if c <= memo.failed {
             return R::False;
         }
-        if let Some(&(_, _, ca)) = self.s.active[self.base..]
-            .iter()
-            .rev()
-            .find(|&&(a, b, _)| a == x && b == t)
+        let slot = slot(x, t);
+        if let Some(&(_, _, ca)) = (self.s.on_stack[slot] != 0)
+            .then(|| {
+                self.s.active[self.base..]
+                    .iter()
+                    .rev()
+                    .find(|&&(a, b, _)| a == x && b == t)
+            })
+            .flatten()
         {
             self.tainted = true;
             return if c >= ca { R::Reduced } else { R::False };
@@ -211,7 +231,9 @@ impl<'a> Prover<'a> {
         self.total_steps += 1;
         let outer_taint = std::mem::replace(&mut self.tainted, false);
         self.s.active.push((x, t, c));
+        self.s.on_stack[slot] += 1;
         let r = self.expand(x, t, c);
+        self.s.on_stack[slot] -= 1;
         self.s.active.pop();
         match r {
             R::True => {
@@ -462,6 +484,9 @@ impl<'a> Prover<'a> {
     /// proves from them that the operation cannot wrap.
     /// Returns the `(start, len)` of the edges in `extra`.
     fn materialize(&mut self, n: Node) -> (u32, u32) {
+        if !self.g.nodes[n as usize].lazy {
+            return (0, 0);
+        }
         let made = self.s.extra_at[n as usize];
         if made != UNMADE {
             return made;
