@@ -94,6 +94,8 @@ pub(super) struct Built {
     explicit_conds: Vec<bool>,
     links: Vec<(u32, u32)>,
     links_tmp: Vec<(u32, u32)>,
+    bool_copies: Vec<(u32, u32)>,
+    compares: Vec<(Local, [Option<Local>; 2])>,
     work: Vec<u32>,
     range: Vec<(u32, u32)>,
     defs: Vec<(u32, Block)>,
@@ -142,7 +144,17 @@ fn relevant_vars(func: &Function, s: &mut Built) {
     let n = func.locals.len();
     let mut on = fill(&mut s.on, n, false);
     let is_value = |l: Local| func.local_ty(l) == Type::I64;
-    // Seeds: the operands of the checks.
+    let mut explicit_conds = fill(&mut s.explicit_conds, n, false);
+    let mut links = take(&mut s.links, 2 * func.insts.len());
+    // One walk over the instructions: the seeds (the operands of the checks); the links
+    // (see below) of copies, lengths and arithmetic; the bool copies and negations, and the
+    // compares, for after the walk.
+    let mut bool_copies = take(&mut s.bool_copies, 16);
+    let mut compares = take(&mut s.compares, 16);
+    let both = |links: &mut Vec<(u32, u32)>, a: Local, b: Local| {
+        links.push((a.index() as u32, b.index() as u32));
+        links.push((b.index() as u32, a.index() as u32));
+    };
     for &b in &func.layout {
         for &inst in &func.blocks[b].insts {
             match *func.inst(inst) {
@@ -158,12 +170,35 @@ fn relevant_vars(func: &Function, s: &mut Built) {
                         on[i.index()] = true;
                     }
                 }
+                InstKind::Compare { dst, lhs, rhs, .. } => {
+                    let locals = [lhs, rhs].map(|o| o.as_local().filter(|&l| is_value(l)));
+                    compares.push((dst, locals));
+                }
+                InstKind::Copy {
+                    dst,
+                    src: Operand::Local(j),
+                } => {
+                    bool_copies.push((dst.index() as u32, j.index() as u32));
+                    if func.local_ty(dst) != Type::BOOL {
+                        both(&mut links, dst, j);
+                    }
+                }
+                InstKind::Unary {
+                    dst,
+                    arg: Operand::Local(j),
+                    ..
+                } => bool_copies.push((dst.index() as u32, j.index() as u32)),
+                InstKind::VecLen { dst, vec } => both(&mut links, dst, vec),
+                InstKind::Binary { dst, lhs, rhs, .. } => {
+                    for l in [lhs, rhs].into_iter().filter_map(|o| o.as_local()) {
+                        links.push((dst.index() as u32, l.index() as u32));
+                    }
+                }
                 _ => {}
             }
         }
     }
     // The bools explicit checks branch on (through copies and negations).
-    let mut explicit_conds = fill(&mut s.explicit_conds, n, false);
     for &b in &func.layout {
         if let Some(Terminator::BrIf {
             cond: Operand::Local(c),
@@ -178,23 +213,10 @@ fn relevant_vars(func: &Function, s: &mut Built) {
     let mut changed = true;
     while changed {
         changed = false;
-        for &b in &func.layout {
-            for &inst in &func.blocks[b].insts {
-                if let InstKind::Copy {
-                    dst,
-                    src: Operand::Local(j),
-                }
-                | InstKind::Unary {
-                    dst,
-                    arg: Operand::Local(j),
-                    ..
-                } = *func.inst(inst)
-                {
-                    if explicit_conds[dst.index()] && !explicit_conds[j.index()] {
-                        explicit_conds[j.index()] = true;
-                        changed = true;
-                    }
-                }
+        for &(dst, j) in &bool_copies {
+            if explicit_conds[dst as usize] && !explicit_conds[j as usize] {
+                explicit_conds[j as usize] = true;
+                changed = true;
             }
         }
     }
@@ -203,42 +225,19 @@ fn relevant_vars(func: &Function, s: &mut Built) {
     // branch on it refines them), or of a compare an explicit check branches on; and,
     // forwards, a copy or a length of a relevant value (it holds the same value, so a compare
     // of it refines that value).
-    let mut links = take(&mut s.links, 2 * func.insts.len());
-    let mut work = take(&mut s.work, n);
-    work.extend((0..n as u32).filter(|&i| on[i as usize]));
-    let both = |links: &mut Vec<(u32, u32)>, a: Local, b: Local| {
-        links.push((a.index() as u32, b.index() as u32));
-        links.push((b.index() as u32, a.index() as u32));
-    };
-    for &b in &func.layout {
-        for &inst in &func.blocks[b].insts {
-            match *func.inst(inst) {
-                InstKind::Compare { dst, lhs, rhs, .. } => {
-                    let locals = [lhs, rhs].map(|o| o.as_local().filter(|&l| is_value(l)));
-                    if explicit_conds[dst.index()] {
-                        for l in locals.into_iter().flatten() {
-                            if !std::mem::replace(&mut on[l.index()], true) {
-                                work.push(l.index() as u32);
-                            }
-                        }
-                    } else if let [Some(a), Some(b)] = locals {
-                        both(&mut links, a, b);
-                    }
-                }
-                InstKind::Copy {
-                    dst,
-                    src: Operand::Local(j),
-                } if func.local_ty(dst) != Type::BOOL => both(&mut links, dst, j),
-                InstKind::VecLen { dst, vec } => both(&mut links, dst, vec),
-                InstKind::Binary { dst, lhs, rhs, .. } => {
-                    for l in [lhs, rhs].into_iter().filter_map(|o| o.as_local()) {
-                        links.push((dst.index() as u32, l.index() as u32));
-                    }
-                }
-                _ => {}
+    for &(dst, locals) in &compares {
+        if explicit_conds[dst.index()] {
+            for l in locals.into_iter().flatten() {
+                on[l.index()] = true;
             }
+        } else if let [Some(a), Some(b)] = locals {
+            both(&mut links, a, b);
         }
     }
+    let mut work = take(&mut s.work, n);
+    work.extend((0..n as u32).filter(|&i| on[i as usize]));
+    s.bool_copies = bool_copies;
+    s.compares = compares;
     let mut range = take(&mut s.range, n);
     group_by(n, &mut links, &mut s.links_tmp, &mut range, |&(a, _)| a as usize);
     while let Some(a) = work.pop() {
