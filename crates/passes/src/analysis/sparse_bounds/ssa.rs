@@ -538,11 +538,44 @@ fn place_phis(
         };
         for &inst in &func.blocks[b].insts {
             let kind = func.inst(inst);
-            kind.for_each_use(|o| {
+            // Every operand read (as `InstKind::for_each_use`, inlined).
+            let mut op = |o: Operand| {
                 if let Operand::Local(l) = o {
                     used(l, ue_b, kill_b);
                 }
-            });
+            };
+            match kind {
+                InstKind::Copy { src: a, .. }
+                | InstKind::Unary { arg: a, .. }
+                | InstKind::Cast { arg: a, .. } => op(*a),
+                InstKind::Binary { lhs, rhs, .. } | InstKind::Compare { lhs, rhs, .. } => {
+                    op(*lhs);
+                    op(*rhs);
+                }
+                InstKind::Make { fields: ops, .. } | InstKind::Call { args: ops, .. } => {
+                    ops.iter().for_each(|&o| op(o))
+                }
+                InstKind::GetField { src, .. } => op(Operand::Local(*src)),
+                InstKind::SetField { dst, value, .. } => {
+                    op(Operand::Local(*dst));
+                    op(*value);
+                }
+                InstKind::VecNew { .. } => {}
+                InstKind::VecLen { vec, .. }
+                | InstKind::VecPop { vec, .. }
+                | InstKind::VecDrop { vec } => op(Operand::Local(*vec)),
+                InstKind::VecPush { vec, value: a } | InstKind::VecGet { vec, index: a, .. } => {
+                    op(Operand::Local(*vec));
+                    op(*a);
+                }
+                InstKind::VecSet {
+                    vec, index, value, ..
+                } => {
+                    op(Operand::Local(*vec));
+                    op(*index);
+                    op(*value);
+                }
+            }
             let def = kind.def();
             for_each_def(func, vars, calls, vecs, kind, |l| {
                 if Some(l) != def {
