@@ -141,7 +141,8 @@ fn decide_with(
         out.explicit.push((q.block, safe));
     }
     out.steps = prover.total_steps;
-    if std::env::var_os("POOLOPT_SPARSE_DEBUG").is_some() {
+    static DEBUG: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *DEBUG.get_or_init(|| std::env::var_os("POOLOPT_SPARSE_DEBUG").is_some()) {
         eprintln!(
             "sparse-debug: {}: blocks {} insts {} locals {} nodes {} edges {} phis {} checks {} explicit {} steps {}",
             func.name,
