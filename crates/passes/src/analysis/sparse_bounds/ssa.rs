@@ -81,7 +81,8 @@ pub(super) struct Built {
     vecs: Vec<Local>,
     cur: Vec<Node>,
     cmp: Vec<Option<Cmp>>,
-    undo: Vec<Undo>,
+    undo: Vec<(Local, Node)>,
+    undo_cmp: Vec<(Local, Option<Cmp>)>,
     phis: Vec<(Block, Local)>,
     phi_range: Vec<(u32, u32)>,
     phi_nodes: Vec<Node>,
@@ -117,7 +118,7 @@ pub(super) struct Built {
 
 enum Step {
     Enter(Block),
-    Exit(usize),
+    Exit(usize, usize),
 }
 
 /// `v`, cleared and filled with `n` copies of `x`.
@@ -337,7 +338,8 @@ struct Builder<'a> {
     cur: Vec<Node>,
     /// Current compare of each bool local.
     cmp: Vec<Option<Cmp>>,
-    undo: Vec<Undo>,
+    undo: Vec<(Local, Node)>,
+    undo_cmp: Vec<(Local, Option<Cmp>)>,
     /// (block, variable) of each phi, sorted by block; each block's range; each phi's node,
     /// once made.
     phis: Vec<(Block, Local)>,
@@ -356,10 +358,6 @@ struct Builder<'a> {
     changed: Vec<Local>,
 }
 
-enum Undo {
-    Node(Local, Node),
-    Cmp(Local, Option<Cmp>),
-}
 
 /// `v`, emptied.
 fn take<T>(v: &mut Vec<T>, n: usize) -> Vec<T> {
@@ -424,6 +422,7 @@ pub(super) fn build(
             room(&mut u, 4 * insts + phis_len + 16);
             u
         },
+        undo_cmp: take(&mut s.undo_cmp, insts + 16),
         phi_nodes: fill(&mut s.phi_nodes, phis_len, u32::MAX),
         phis: std::mem::take(&mut s.phis),
         phi_range: std::mem::take(&mut s.phi_range),
@@ -463,9 +462,9 @@ pub(super) fn build(
     stack.push(Step::Enter(entry));
     while let Some(step) = stack.pop() {
         match step {
-            Step::Exit(len) => builder.undo_to(len),
+            Step::Exit(len, len_cmp) => builder.undo_to(len, len_cmp),
             Step::Enter(b) => {
-                stack.push(Step::Exit(builder.undo.len()));
+                stack.push(Step::Exit(builder.undo.len(), builder.undo_cmp.len()));
                 // A block only reached through a block that never runs never runs.
                 if let Some(d) = dom.idom(b) {
                     builder.dead[b.index()] = builder.dead[d.index()];
@@ -492,6 +491,7 @@ pub(super) fn build(
     s.cur = b.cur;
     s.cmp = b.cmp;
     s.undo = b.undo;
+    s.undo_cmp = b.undo_cmp;
     s.phis = b.phis;
     s.phi_range = b.phi_range;
     s.phi_nodes = b.phi_nodes;
@@ -724,23 +724,28 @@ impl Builder<'_> {
         self.vars[l.index()]
     }
 
-    fn undo_to(&mut self, len: usize) {
+    /// Restores the values and the compares set since the undo logs had these lengths (two
+    /// logs: they restore different tables, so their interleaving does not matter).
+    fn undo_to(&mut self, len: usize, len_cmp: usize) {
         while self.undo.len() > len {
-            match self.undo.pop() {
-                Some(Undo::Node(l, v)) => self.cur[l.index()] = v,
-                Some(Undo::Cmp(l, c)) => self.cmp[l.index()] = c,
-                None => {}
+            if let Some((l, v)) = self.undo.pop() {
+                self.cur[l.index()] = v;
+            }
+        }
+        while self.undo_cmp.len() > len_cmp {
+            if let Some((l, c)) = self.undo_cmp.pop() {
+                self.cmp[l.index()] = c;
             }
         }
     }
 
     fn set(&mut self, l: Local, v: Node) {
-        self.undo.push(Undo::Node(l, self.cur[l.index()]));
+        self.undo.push((l, self.cur[l.index()]));
         self.cur[l.index()] = v;
     }
 
     fn set_cmp(&mut self, l: Local, c: Option<Cmp>) {
-        self.undo.push(Undo::Cmp(l, self.cmp[l.index()]));
+        self.undo_cmp.push((l, self.cmp[l.index()]));
         self.cmp[l.index()] = c;
     }
 
