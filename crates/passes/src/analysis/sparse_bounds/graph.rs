@@ -26,12 +26,20 @@ pub(super) const ZERO: Node = 0;
 pub(super) const MAX_LEN: i128 = 1 << 62;
 
 /// `self <= to + c` (upper) or `self >= to + c` (lower), usable once both conditions (those
-/// present) are proved.
+/// not [`NO_COND`]) are proved. (Packed: 32 bytes.)
 #[derive(Copy, Clone, Debug)]
 pub(super) struct Edge {
     pub to: Node,
+    pub cond: [u32; 2],
     pub c: i128,
-    pub cond: [Option<u32>; 2],
+}
+
+/// No condition, in [`Edge::cond`].
+pub(super) const NO_COND: u32 = u32::MAX;
+
+/// The packed form of `cond`.
+fn pack(cond: Conds) -> [u32; 2] {
+    cond.map(|k| k.unwrap_or(NO_COND))
 }
 
 /// The conditions of an edge: none, one, or two.
@@ -232,12 +240,14 @@ impl Graph {
     /// `x <= to + c` for the new node `x` (`to` dominates it).
     pub fn upper(&mut self, x: Node, to: Node, c: i128, cond: Conds) {
         debug_assert!(to < x);
+        let cond = pack(cond);
         self.pending.push((x, true, Edge { to, c, cond }));
     }
 
     /// `x >= to + c` for the new node `x` (`to` dominates it).
     pub fn lower(&mut self, x: Node, to: Node, c: i128, cond: Conds) {
         debug_assert!(to < x);
+        let cond = pack(cond);
         self.pending.push((x, false, Edge { to, c, cond }));
     }
 
@@ -271,7 +281,7 @@ impl Graph {
             Edge {
                 to: ZERO,
                 c: 0,
-                cond: ALWAYS,
+                cond: [NO_COND; 2],
             },
         );
         for &(x, up, e) in &self.pending {

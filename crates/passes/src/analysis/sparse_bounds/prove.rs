@@ -26,7 +26,7 @@
 //! or exhausted budget played a part in it. Each top-level query has a step budget; past it,
 //! the answer is "not proved" (always sound).
 
-use super::graph::{room, Edge, Graph, Kind, Node, ALWAYS, NONE, ZERO};
+use super::graph::{room, Edge, Graph, Kind, Node, NONE, NO_COND, ZERO};
 use poolopt_ir::dominators::DomTree;
 use poolopt_ir::BinaryOp;
 use poolopt_ir::Block;
@@ -327,7 +327,7 @@ impl<'a> Prover<'a> {
             Kind::Plain => {
                 let mut best = R::False;
                 for e in g.uppers(x) {
-                    if e.cond.iter().flatten().any(|&k| !self.cond_holds(k)) {
+                    if e.cond.iter().any(|&k| k != NO_COND && !self.cond_holds(k)) {
                         continue;
                     }
                     best = best.max(self.query(e.to, t, c - e.c));
@@ -372,7 +372,7 @@ impl<'a> Prover<'a> {
             Kind::Plain => {
                 let mut best = R::False;
                 for e in g.lowers(t) {
-                    if e.cond.iter().flatten().any(|&k| !self.cond_holds(k)) {
+                    if e.cond.iter().any(|&k| k != NO_COND && !self.cond_holds(k)) {
                         continue;
                     }
                     best = best.max(self.query(x, e.to, c + e.c));
@@ -455,7 +455,7 @@ impl<'a> Prover<'a> {
                 let edges = if up { g.uppers(x) } else { g.lowers(x) };
                 let mut best = None;
                 for e in edges {
-                    if e.cond.iter().flatten().any(|&k| !self.cond_holds(k)) {
+                    if e.cond.iter().any(|&k| k != NO_COND && !self.cond_holds(k)) {
                         continue;
                     }
                     let v = self.bound(e.to, up).map(|v| v + e.c);
@@ -512,7 +512,7 @@ impl<'a> Prover<'a> {
         let edge = |to: Node, c: i128| Edge {
             to,
             c,
-            cond: ALWAYS,
+            cond: [NO_COND; 2],
         };
         let (x, y) = (lz.x, lz.y);
         match lz.op {
