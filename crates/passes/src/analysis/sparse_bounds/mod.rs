@@ -70,8 +70,8 @@ use graph::ZERO;
 use poolopt_ir::dominators::DomTree;
 use poolopt_ir::{Block, CmpOp, Function, Inst};
 use prove::Prover;
-use std::cell::RefCell;
 use ssa::{Cmp, Need, TermPlus};
+use std::cell::RefCell;
 
 /// What the prover decided for one function.
 #[derive(Debug, Default)]

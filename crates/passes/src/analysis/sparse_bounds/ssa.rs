@@ -240,7 +240,9 @@ fn relevant_vars(func: &Function, s: &mut Built) {
     s.bool_copies = bool_copies;
     s.compares = compares;
     let mut range = take(&mut s.range, n);
-    group_by(n, &mut links, &mut s.links_tmp, &mut range, |&(a, _)| a as usize);
+    group_by(n, &mut links, &mut s.links_tmp, &mut range, |&(a, _)| {
+        a as usize
+    });
     while let Some(a) = work.pop() {
         let (lo, hi) = range[a as usize];
         for &(_, b) in &links[lo as usize..hi as usize] {
@@ -358,7 +360,6 @@ struct Builder<'a> {
     changed: Vec<Local>,
 }
 
-
 /// `v`, emptied.
 fn take<T>(v: &mut Vec<T>, n: usize) -> Vec<T> {
     let mut v = std::mem::take(v);
@@ -455,9 +456,13 @@ pub(super) fn build(
     );
     // Stable: each parent's children stay in reverse post-order.
     let mut child_range = take(&mut s.child_range, nb);
-    group_by(nb, &mut children, &mut s.pairs_tmp, &mut child_range, |&(d, _)| {
-        d.index()
-    });
+    group_by(
+        nb,
+        &mut children,
+        &mut s.pairs_tmp,
+        &mut child_range,
+        |&(d, _)| d.index(),
+    );
     let mut stack = take(&mut s.stack, 2 * nb);
     stack.push(Step::Enter(entry));
     while let Some(step) = stack.pop() {
@@ -616,9 +621,13 @@ fn place_phis(
         }
     }
     let mut range = take(&mut s.range, func.locals.len());
-    group_by(func.locals.len(), &mut defs, &mut s.defs_tmp, &mut range, |&(l, _)| {
-        l as usize
-    });
+    group_by(
+        func.locals.len(),
+        &mut defs,
+        &mut s.defs_tmp,
+        &mut range,
+        |&(l, _)| l as usize,
+    );
     s.range = range;
     // Dominance frontiers (Cooper, Harvey, Kennedy), as (block, frontier block) pairs
     // sorted by block, with each block's range.
@@ -645,7 +654,9 @@ fn place_phis(
         }
     }
     let mut df_range = take(&mut s.df_range, nb);
-    group_by(nb, &mut df, &mut s.pairs_tmp, &mut df_range, |&(r, _)| r.index());
+    group_by(nb, &mut df, &mut s.pairs_tmp, &mut df_range, |&(r, _)| {
+        r.index()
+    });
     // Phis at the iterated frontiers: (block, variable), sorted by block.
     let mut phis = take(&mut s.phis, 2 * nb);
     if !df.is_empty() {
