@@ -256,6 +256,7 @@ impl<'a> Prover<'a> {
         d.global || (d.block != block && self.dom.dominates(d.block, block))
     }
 
+    #[inline(always)]
     fn expand(&mut self, x: Node, t: Node, c: i128) -> R {
         let g = self.g;
         let (kx, kt) = (g.nodes[x as usize].kind, g.nodes[t as usize].kind);
@@ -307,6 +308,7 @@ impl<'a> Prover<'a> {
     }
 
     /// Proofs through `x`'s definition.
+    #[inline(always)]
     fn expand_upper(&mut self, x: Node, t: Node, c: i128) -> R {
         let g = self.g;
         match g.nodes[x as usize].kind {
@@ -352,6 +354,7 @@ impl<'a> Prover<'a> {
     }
 
     /// Proofs through `t`'s definition.
+    #[inline(always)]
     fn expand_lower(&mut self, x: Node, t: Node, c: i128) -> R {
         let g = self.g;
         match g.nodes[t as usize].kind {
