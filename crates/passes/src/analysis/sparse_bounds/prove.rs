@@ -191,6 +191,8 @@ impl<'a> Prover<'a> {
         ok
     }
 
+    /// `Q(x, t, c)`: the answers that need no step here, the rest in [`Prover::search`].
+    #[inline(always)]
     fn query(&mut self, x: Node, t: Node, c: i128) -> R {
         if x == t {
             return if c >= 0 { R::True } else { R::False };
@@ -202,6 +204,11 @@ impl<'a> Prover<'a> {
         {
             return R::True;
         }
+        self.search(x, t, c)
+    }
+
+    #[inline(never)]
+    fn search(&mut self, x: Node, t: Node, c: i128) -> R {
         let memo = self.s.memo.get(&key(x, t)).copied().unwrap_or(NO_MEMO);
         // (`c` is far from `i128::MAX`: the checks above took every `c >= u64::MAX`.)
         if c >= memo.proved {
