@@ -38,6 +38,7 @@ pub(super) struct Edge {
 pub(super) const NO_COND: u32 = u32::MAX;
 
 /// The packed form of `cond`.
+#[inline]
 fn pack(cond: Conds) -> [u32; 2] {
     cond.map(|k| k.unwrap_or(NO_COND))
 }
@@ -79,6 +80,7 @@ pub(super) struct Lazy {
 /// Empties `v` with room for `n` items. Short of room, it takes a fresh buffer (twice the
 /// size, and at least [`MIN_ROOM`]) rather than growing the old one: `realloc` would copy the
 /// old contents.
+#[inline]
 pub(super) fn room<T>(v: &mut Vec<T>, n: usize) {
     v.clear();
     if v.capacity() < n {
@@ -152,6 +154,7 @@ impl Graph {
     }
 
     /// Marks `n` as a constant.
+    #[inline]
     pub fn set_global(&mut self, n: Node) {
         self.nodes[n as usize].global = true;
     }
@@ -170,6 +173,7 @@ impl Graph {
     }
 
     /// A new node with no edges yet.
+    #[inline]
     pub fn plain(&mut self, block: Block) -> Node {
         self.nodes.push(NodeData {
             kind: Kind::Plain,
@@ -181,6 +185,7 @@ impl Graph {
     }
 
     /// A new vec length: `0 <= len <= MAX_LEN`, nothing else known yet.
+    #[inline]
     pub fn length(&mut self, block: Block) -> Node {
         let n = self.plain(block);
         self.upper(n, ZERO, MAX_LEN, ALWAYS);
@@ -188,6 +193,7 @@ impl Graph {
         n
     }
 
+    #[inline]
     pub fn phi(&mut self, block: Block, preds: usize) -> Node {
         let start = self.phi_ops.len() as u32;
         self.phi_ops.resize(self.phi_ops.len() + preds, NONE);
@@ -204,6 +210,7 @@ impl Graph {
         (self.nodes.len() - 1) as Node
     }
 
+    #[inline]
     pub fn set_phi_op(&mut self, phi: Node, k: usize, value: Node) {
         if let Kind::Phi { start, .. } = self.nodes[phi as usize].kind {
             self.phi_ops[start as usize + k] = value;
@@ -211,17 +218,20 @@ impl Graph {
     }
 
     /// The operands of a phi (`NONE` for unreachable predecessors).
+    #[inline]
     pub fn ops(&self, start: u32, len: u32) -> &[Node] {
         &self.phi_ops[start as usize..(start + len) as usize]
     }
 
     /// Marks `node` (just made) as `x op y`, with edges from constant bounds made on demand.
+    #[inline]
     pub fn lazy(&mut self, node: Node, op: poolopt_ir::BinaryOp, x: (Node, i128), y: (Node, i128)) {
         self.lazies.push(Lazy { node, op, x, y });
         self.nodes[node as usize].lazy = true;
     }
 
     /// The lazy definition of `node`, if any.
+    #[inline]
     pub fn lazy_of(&self, node: Node) -> Option<Lazy> {
         if self.lazies.is_empty() {
             return None;
@@ -232,12 +242,14 @@ impl Graph {
             .map(|i| self.lazies[i])
     }
 
+    #[inline]
     pub fn cond(&mut self, a: Node, b: Node, c: i128) -> u32 {
         self.conds.push(Cond { a, b, c });
         (self.conds.len() - 1) as u32
     }
 
     /// `x <= to + c` for the new node `x` (`to` dominates it).
+    #[inline]
     pub fn upper(&mut self, x: Node, to: Node, c: i128, cond: Conds) {
         debug_assert!(to < x);
         let cond = pack(cond);
@@ -245,6 +257,7 @@ impl Graph {
     }
 
     /// `x >= to + c` for the new node `x` (`to` dominates it).
+    #[inline]
     pub fn lower(&mut self, x: Node, to: Node, c: i128, cond: Conds) {
         debug_assert!(to < x);
         let cond = pack(cond);
@@ -252,6 +265,7 @@ impl Graph {
     }
 
     /// `x == to + c`.
+    #[inline]
     pub fn exact(&mut self, x: Node, to: Node, c: i128, cond: Conds) {
         self.upper(x, to, c, cond);
         self.lower(x, to, c, cond);
@@ -294,11 +308,13 @@ impl Graph {
     }
 
     /// After `finish`: `x`'s upper edges.
+    #[inline]
     pub fn uppers(&self, x: Node) -> &[Edge] {
         &self.edges[self.at[x as usize] as usize..self.mid[x as usize] as usize]
     }
 
     /// After `finish`: `x`'s lower edges.
+    #[inline]
     pub fn lowers(&self, x: Node) -> &[Edge] {
         &self.edges[self.mid[x as usize] as usize..self.at[x as usize + 1] as usize]
     }

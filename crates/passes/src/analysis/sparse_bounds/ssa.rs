@@ -731,6 +731,7 @@ fn group_by<T: Copy>(
 }
 
 impl Builder<'_> {
+    #[inline]
     fn var(&self, l: Local) -> Var {
         self.vars[l.index()]
     }
@@ -750,17 +751,20 @@ impl Builder<'_> {
         }
     }
 
+    #[inline]
     fn set(&mut self, l: Local, v: Node) {
         self.undo.push((l, self.cur[l.index()]));
         self.cur[l.index()] = v;
     }
 
+    #[inline]
     fn set_cmp(&mut self, l: Local, c: Option<Cmp>) {
         self.undo_cmp.push((l, self.cmp[l.index()]));
         self.cmp[l.index()] = c;
     }
 
     /// The node of the `i`-th phi, made on first use.
+    #[inline]
     fn phi_node(&mut self, i: usize) -> Node {
         if self.phi_nodes[i] == u32::MAX {
             let b = self.phis[i].0;
@@ -771,6 +775,7 @@ impl Builder<'_> {
         self.phi_nodes[i]
     }
 
+    #[inline]
     fn constant(&mut self, k: i128) -> Node {
         if k == 0 {
             return ZERO;
@@ -787,6 +792,7 @@ impl Builder<'_> {
         n
     }
 
+    #[inline]
     fn term(&self, o: Operand) -> Option<TermPlus> {
         match o {
             // A local holding a constant is that constant.
@@ -837,6 +843,7 @@ impl Builder<'_> {
         impossible
     }
 
+    #[inline]
     fn pi_of(&mut self, block: Block, pis: &mut SmallVec<[(Node, Node); 4]>, old: Node) -> Node {
         if let Some(&(_, p)) = pis.iter().find(|&&(o, _)| o == old) {
             return p;
@@ -992,6 +999,7 @@ impl Builder<'_> {
     }
 
     /// A fresh node for the new value of `l` (nothing known but what its type gives).
+    #[inline]
     fn unknown(&mut self, b: Block, l: Local) {
         match self.var(l) {
             Var::Value => {
