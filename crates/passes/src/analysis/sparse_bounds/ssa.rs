@@ -605,6 +605,21 @@ fn place_phis(
     let mut changed = true;
     while changed {
         changed = false;
+        if w == 1 {
+            // One word a block (at most 64 locals): the common case.
+            for &b in cfg.rpo().iter().rev() {
+                let out = cfg
+                    .succs(b)
+                    .iter()
+                    .fold(0u64, |o, &succ| o | live[succ.index()]);
+                let v = ue[b.index()] | (out & !kill[b.index()]);
+                if v != live[b.index()] {
+                    live[b.index()] = v;
+                    changed = true;
+                }
+            }
+            continue;
+        }
         for &b in cfg.rpo().iter().rev() {
             let at = b.index() * w;
             for k in 0..w {
