@@ -102,6 +102,7 @@ pub(super) struct Built {
     defs: Vec<(u32, Block)>,
     defs_tmp: Vec<(u32, Block)>,
     ue: Vec<u64>,
+    bit_of: Vec<u32>,
     kill: Vec<u64>,
     live: Vec<u64>,
     df: Vec<(Block, Block)>,
@@ -527,8 +528,18 @@ fn place_phis(
     // `w` words by block). A read-modify-write of a length (an aliasing `push`, `pop` or
     // `drop`, a call) is a use too: every read the builder makes of a variable's current
     // value is a use here (more is harmless: a phi too many).
-    let n = func.locals.len();
-    let w = n.div_ceil(64);
+    // The bits: the variables (locals that are not `Var::None`), numbered densely.
+    let mut bit_of = take(&mut s.bit_of, vars.len());
+    let mut nv = 0u32;
+    bit_of.extend(vars.iter().map(|&v| {
+        if v == Var::None {
+            u32::MAX
+        } else {
+            nv += 1;
+            nv - 1
+        }
+    }));
+    let w = (nv as usize).div_ceil(64).max(1);
     let mut defs = take(&mut s.defs, func.insts.len());
     let mut ue = fill(&mut s.ue, nb * w, 0u64);
     let mut kill = fill(&mut s.kill, nb * w, 0u64);
@@ -536,8 +547,8 @@ fn place_phis(
         let at = b.index() * w;
         let (ue_b, kill_b) = (&mut ue[at..at + w], &mut kill[at..at + w]);
         let used = |l: Local, ue_b: &mut [u64], kill_b: &[u64]| {
-            let i = l.index();
-            if vars[i] != Var::None && kill_b[i / 64] & (1 << (i % 64)) == 0 {
+            let i = bit_of[l.index()] as usize;
+            if i != u32::MAX as usize && kill_b[i / 64] & (1 << (i % 64)) == 0 {
                 ue_b[i / 64] |= 1 << (i % 64);
             }
         };
@@ -586,9 +597,9 @@ fn place_phis(
                 if Some(l) != def {
                     used(l, ue_b, kill_b);
                 }
-                let i = l.index();
+                let i = bit_of[l.index()] as usize;
                 kill_b[i / 64] |= 1 << (i % 64);
-                defs.push((i as u32, b))
+                defs.push((l.index() as u32, b))
             });
         }
         match func.terminator(b) {
@@ -687,7 +698,8 @@ fn place_phis(
                     if stamp[y.index()] != li {
                         stamp[y.index()] = li;
                         // Pruned: no phi where the variable is dead (nothing would read it).
-                        let bit = live[y.index() * w + li as usize / 64] >> (li % 64) & 1;
+                        let i = bit_of[li as usize] as usize;
+                        let bit = live[y.index() * w + i / 64] >> (i % 64) & 1;
                         if bit != 0 {
                             phis.push((y, Local::new(li as usize)));
                             work.push(y);
@@ -707,6 +719,7 @@ fn place_phis(
     s.phi_range = phi_range;
     s.defs = defs;
     s.ue = ue;
+    s.bit_of = bit_of;
     s.kill = kill;
     s.live = live;
     s.df = df;
