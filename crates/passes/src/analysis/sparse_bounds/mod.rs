@@ -44,7 +44,12 @@
 //!    variable a new value, so the value of a variable in a block is the one its dominating
 //!    definition or phi names; an entry block that is also a loop header has the function's
 //!    start as one more predecessor (its phis' last operand is the initial value). π-nodes
-//!    copy values and need none.
+//!    copy values and need none. The SSA is *pruned*: no phi where the variable is dead (no
+//!    path from the block reads it before a new definition; every read the builder makes,
+//!    including the old length an aliasing `push`/`pop`/`drop` or a call starts from, counts
+//!    as a use). A dead variable's stale value is then never read, and a node reaches a
+//!    query only through reads, so the pruned phis could never have been reached: the
+//!    decisions are the same.
 //! 4. *The prover's steps are implications* ([`prove`]), and its cycle rule is ABCD's
 //!    induction over the iterations of a loop.
 //!

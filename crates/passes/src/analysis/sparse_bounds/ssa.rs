@@ -6,7 +6,9 @@
 //! a branch on them can refine its operands. Phis are placed at the iterated dominance
 //! frontier of every block that defines a variable ([`for_each_def`]: an assignment, and for a
 //! length every `push`/`pop`/`drop` of a vec that may alias it and every call that may change
-//! it); a `bool` phi holds no compare. Renaming walks the dominator tree.
+//! it), pruned by liveness (none where the variable is dead); a `bool` phi holds no compare.
+//! Renaming walks the dominator tree. The tables live in a work space ([`Built`]) kept across
+//! functions.
 //!
 //! π-nodes are value-identical copies made where something is learnt about a value: on the
 //! edge of a conditional branch into a block whose only predecessor is the branch's block
