@@ -6,16 +6,16 @@
 //! `pop`/`get`/`set` can fail, and whether each explicit check's compare is decided so that
 //! its trap edge is never taken. Three parts:
 //!
-//! - [`ssa`]: an SSA form of the `i64` locals and the vec lengths, with π-nodes where a branch
+//! - `ssa`: an SSA form of the `i64` locals and the vec lengths, with π-nodes where a branch
 //!   or a successful checked access teaches something about a value;
-//! - [`graph`]: the inequality graph, one node per SSA value, each with the constraints
+//! - `graph`: the inequality graph, one node per SSA value, each with the constraints
 //!   `x <= y + c` / `x >= y + c` its definition gives against earlier values;
-//! - [`prove`]: the demand-driven proof of `x <= t + c`, memoized, with ABCD's cycle rule at
+//! - `prove`: the demand-driven proof of `x <= t + c`, memoized, with ABCD's cycle rule at
 //!   phis.
 //!
 //! # Soundness
 //!
-//! 1. *Every edge is a fact about exact integer values.* Each rule in [`ssa`] mirrors a rule
+//! 1. *Every edge is a fact about exact integer values.* Each rule in `ssa` mirrors a rule
 //!    of the dense analysis (`facts/transfer.rs`): `x = y + k` gives `x == y + k` only under
 //!    the condition `y <= i64::MAX - k` (`y >= i64::MIN - k` for `k < 0`), proved before the
 //!    edge is used, so a wrapping add gives nothing; `push w` makes `len(w)` a new value
@@ -40,7 +40,7 @@
 //!    (from a compare on the edge into a block with a single predecessor, or from a checked
 //!    access that did not trap) belong to the π alone, which is defined only where they hold.
 //! 3. *The phis are where the values merge.* Phis are placed at the iterated dominance
-//!    frontier of every block that (by the same rule table, [`ssa`]'s `for_each_def`) gives a
+//!    frontier of every block that (by the same rule table, `ssa`'s `for_each_def`) gives a
 //!    variable a new value, so the value of a variable in a block is the one its dominating
 //!    definition or phi names; an entry block that is also a loop header has the function's
 //!    start as one more predecessor (its phis' last operand is the initial value). π-nodes
@@ -50,7 +50,7 @@
 //!    as a use). A dead variable's stale value is then never read, and a node reaches a
 //!    query only through reads, so the pruned phis could never have been reached: the
 //!    decisions are the same.
-//! 4. *The prover's steps are implications* ([`prove`]), and its cycle rule is ABCD's
+//! 4. *The prover's steps are implications* (`prove`), and its cycle rule is ABCD's
 //!    induction over the iterations of a loop.
 //!
 //! 5. *Dead blocks.* A branch edge whose condition is false of two constants is never taken;
@@ -100,7 +100,7 @@ pub fn decide(func: &Function, cfg: &Cfg, dom: &DomTree, calls: &CallKills) -> S
         if !ssa::build(func, cfg, dom, calls, ssa) {
             return SparseDecisions::default();
         }
-        decide_with(func, cfg, ssa, dom, prover)
+        decide_with(ssa, dom, prover)
     })
 }
 
@@ -117,8 +117,6 @@ struct Space {
 }
 
 fn decide_with(
-    func: &Function,
-    cfg: &Cfg,
     built: &ssa::Built,
     dom: &DomTree,
     space: &mut prove::ProverSpace,
@@ -146,22 +144,6 @@ fn decide_with(
         out.explicit.push((q.block, safe));
     }
     out.steps = prover.total_steps;
-    static DEBUG: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    if *DEBUG.get_or_init(|| std::env::var_os("POOLOPT_SPARSE_DEBUG").is_some()) {
-        eprintln!(
-            "sparse-debug: {}: blocks {} insts {} locals {} nodes {} edges {} phis {} checks {} explicit {} steps {}",
-            func.name,
-            cfg.rpo().len(),
-            cfg.rpo().iter().map(|&b| func.blocks[b].insts.len()).sum::<usize>(),
-            func.locals.len(),
-            built.graph.nodes.len(),
-            built.graph.edges.len(),
-            built.graph.phi_ops.len(),
-            built.checks.len(),
-            built.explicit.len(),
-            out.steps
-        );
-    }
     out
 }
 
