@@ -617,6 +617,12 @@ impl<'a> PassContext<'a> {
         facts
     }
 
+    /// Whether a fact analysis of the function is cached (left valid by an earlier pass,
+    /// [`Pass::preserves_facts`]).
+    pub fn has_cached_facts(&self) -> bool {
+        self.facts.is_some()
+    }
+
     /// The fact analysis of `func` restricted to the locals linked to a checked division's
     /// divisor ([`FactAnalysis::compute_for_divisors`]); not cached (one pass asks for it).
     pub fn divisor_facts(&mut self, func: &Function) -> FactAnalysis {

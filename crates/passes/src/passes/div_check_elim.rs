@@ -150,7 +150,8 @@ pub(crate) enum DivisorFacts {
     Own,
     /// The check passes' cached one ([`PassContext::check_facts`]: every block with a checked
     /// division is demanded), which tracks those locals too:
-    /// `div-check-prove` right after `bounds-check-elim` reuses it.
+    /// `div-check-prove` right after `bounds-check-elim` reuses it. With none cached (after
+    /// `sparse-bounds-check-elim`, or alone), [`DivisorFacts::Own`].
     Shared,
 }
 
@@ -181,8 +182,11 @@ pub(crate) fn prove(
         })
     });
     let fa: Option<Rc<FactAnalysis>> = needs_facts.then(|| match source {
-        DivisorFacts::Own => Rc::new(cx.divisor_facts(func)),
-        DivisorFacts::Shared => cx.check_facts(func),
+        DivisorFacts::Shared if cx.has_cached_facts() => cx.check_facts(func),
+        // Nothing cached (`sparse-bounds-check-elim` ran instead of `bounds-check-elim`, or
+        // the pass runs alone): an analysis of the divisors only costs far less than one of
+        // every check as well, and answers the same about the divisors.
+        DivisorFacts::Shared | DivisorFacts::Own => Rc::new(cx.divisor_facts(func)),
     });
     // (block, inst, message when removed).
     let mut removed: Vec<(Block, Inst, &'static str, String)> = Vec::new();
