@@ -2,6 +2,7 @@
 //! until a pass reports a change.
 
 pub mod callgraph;
+pub mod compare_bounds;
 pub mod effects;
 pub mod facts;
 pub mod liveness;

@@ -19,7 +19,7 @@
 
 use crate::analysis::facts::demand::{ends_in_explicit_check, is_trap_block};
 use crate::analysis::facts::{Fact, FactAnalysis, FactQueries, Term, TermKind};
-use crate::analysis::Cfg;
+use crate::analysis::{compare_bounds, Cfg};
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
     display_inst, display_terminator, Block, Check, CmpOp, Function, Inst, InstKind, Local, Module,
@@ -66,6 +66,13 @@ pub(crate) fn need_of(kind: &InstKind) -> Option<Need> {
         }),
         _ => None,
     }
+}
+
+/// Whether `block` holds something the check passes decide here: a checked `pop`/`get`/`set`,
+/// or an explicit check ending it.
+pub(crate) fn has_check(func: &Function, block: Block) -> bool {
+    let insts = &func.blocks[block].insts;
+    insts.iter().any(|&i| need_of(func.inst(i)).is_some()) || ends_in_explicit_check(func, block)
 }
 
 /// The kind of a checked operation, for the per-kind counters.
@@ -145,11 +152,7 @@ impl Pass for BoundsCheckElim {
             .layout
             .iter()
             .copied()
-            .filter(|&b| {
-                let insts = &func.blocks[b].insts;
-                insts.iter().any(|&i| need_of(func.inst(i)).is_some())
-                    || ends_in_explicit_check(func, b)
-            })
+            .filter(|&b| has_check(func, b))
             .collect();
         if work.is_empty() {
             return false;
@@ -307,15 +310,6 @@ fn term_of(func: &Function, o: Operand) -> Option<(Term, i128)> {
     }
 }
 
-/// Whether the facts prove `x <= y + c` for operand terms.
-fn proves(facts: &impl FactQueries, x: (Term, i128), y: (Term, i128), c: i128) -> bool {
-    let off = y.1 + c - x.1;
-    if x.0 == y.0 {
-        return off >= 0;
-    }
-    i64::try_from(off).is_ok_and(|off| facts.implies(x.0, y.0, off))
-}
-
 /// The value of `lhs op rhs` when the facts decide it (`i64` operands).
 fn decide_compare(
     func: &Function,
@@ -325,45 +319,9 @@ fn decide_compare(
     rhs: Operand,
 ) -> Option<bool> {
     let (x, y) = (term_of(func, lhs)?, term_of(func, rhs)?);
-    let zero = (Term::ZERO, 0);
-    let lt = |a, b| proves(facts, a, b, -1);
-    let le = |a, b| proves(facts, a, b, 0);
-    // Unsigned: for 0 <= a, a <u b when a < b; b <=u a when 0 <= b <= a.
-    let ult = |a, b| {
-        if le(zero, a) && lt(a, b) {
-            Some(true)
-        } else if le(zero, b) && le(b, a) {
-            Some(false)
-        } else {
-            None
-        }
-    };
-    let ule = |a, b| {
-        if le(zero, a) && le(a, b) {
-            Some(true)
-        } else if le(zero, b) && lt(b, a) {
-            Some(false)
-        } else {
-            None
-        }
-    };
-    let signed = |t: bool, f: bool| match (t, f) {
-        (true, _) => Some(true),
-        (_, true) => Some(false),
-        _ => None,
-    };
-    match op {
-        CmpOp::Slt => signed(lt(x, y), le(y, x)),
-        CmpOp::Sle => signed(le(x, y), lt(y, x)),
-        CmpOp::Sgt => signed(lt(y, x), le(x, y)),
-        CmpOp::Sge => signed(le(y, x), lt(x, y)),
-        CmpOp::Eq => (lt(x, y) || lt(y, x)).then_some(false),
-        CmpOp::Ne => (lt(x, y) || lt(y, x)).then_some(true),
-        CmpOp::Ult => ult(x, y),
-        CmpOp::Ule => ule(x, y),
-        CmpOp::Ugt => ult(y, x),
-        CmpOp::Uge => ule(y, x),
-    }
+    compare_bounds::decide_compare(op, x, y, Term::ZERO, |a, b, off| {
+        i64::try_from(off).is_ok_and(|off| facts.implies(a, b, off))
+    })
 }
 
 struct Ctx<'a> {

@@ -17,8 +17,8 @@
 //! never taken is never taken, so jumping to the other successor changes nothing either. Every
 //! check the prover does not prove stays, with a missed remark.
 
-use super::bounds_check_elim::{need_of, remove_unreachable, CheckKind};
-use crate::analysis::facts::demand::{ends_in_explicit_check, is_trap_block};
+use super::bounds_check_elim::{has_check, need_of, remove_unreachable, CheckKind};
+use crate::analysis::facts::demand::is_trap_block;
 use crate::analysis::facts::CallKills;
 use crate::analysis::sparse_bounds;
 use crate::pass::{OptLevel, Pass, PassContext};
@@ -50,14 +50,7 @@ impl Pass for SparseBoundsCheckElim {
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         // Nothing to decide, no prover: as `bounds-check-elim`, only a function with a checked
         // operation or an explicit check is looked at.
-        let has_work = func.layout.iter().any(|&b| {
-            func.blocks[b]
-                .insts
-                .iter()
-                .any(|&i| need_of(func.inst(i)).is_some())
-                || ends_in_explicit_check(func, b)
-        });
-        if !has_work {
+        if !func.layout.iter().any(|&b| has_check(func, b)) {
             return false;
         }
         let decisions = {

@@ -70,12 +70,12 @@ mod ssa;
 mod tests;
 
 use crate::analysis::facts::CallKills;
-use crate::analysis::Cfg;
+use crate::analysis::{compare_bounds, Cfg};
 use graph::ZERO;
 use poolopt_ir::dominators::DomTree;
-use poolopt_ir::{Block, CmpOp, Function, Inst};
+use poolopt_ir::{Block, Function, Inst};
 use prove::Prover;
-use ssa::{Cmp, Need, TermPlus};
+use ssa::{Cmp, Need};
 use std::cell::RefCell;
 
 /// What the prover decided for one function.
@@ -147,68 +147,8 @@ fn decide_with(
     out
 }
 
-/// Whether `x <= y + c` for terms.
-fn proves(p: &mut Prover<'_>, x: TermPlus, y: TermPlus, c: i128) -> bool {
-    let off = y.1 + c - x.1;
-    if x.0 == y.0 {
-        return off >= 0;
-    }
-    p.le(x.0, y.0, off)
-}
-
-/// The value of a compare when the prover decides it (as `bounds-check-elim`'s
-/// `decide_compare` does with the facts).
+/// The value of a compare when the prover decides it (the rules `bounds-check-elim` applies
+/// to the facts: [`crate::analysis::compare_bounds`]).
 fn decide_compare(p: &mut Prover<'_>, c: Cmp) -> Option<bool> {
-    let (x, y) = (c.lhs, c.rhs);
-    let zero = (ZERO, 0);
-    let lt = |p: &mut Prover<'_>, a, b| proves(p, a, b, -1);
-    let le = |p: &mut Prover<'_>, a, b| proves(p, a, b, 0);
-    // Unsigned: for 0 <= a, a <u b when a < b; b <=u a when 0 <= b <= a.
-    let ult = |p: &mut Prover<'_>, a, b| {
-        if le(p, zero, a) && proves(p, a, b, -1) {
-            Some(true)
-        } else if le(p, zero, b) && le(p, b, a) {
-            Some(false)
-        } else {
-            None
-        }
-    };
-    let ule = |p: &mut Prover<'_>, a, b| {
-        if le(p, zero, a) && le(p, a, b) {
-            Some(true)
-        } else if le(p, zero, b) && proves(p, b, a, -1) {
-            Some(false)
-        } else {
-            None
-        }
-    };
-    let signed = |t: bool, f: bool| match (t, f) {
-        (true, _) => Some(true),
-        (_, true) => Some(false),
-        _ => None,
-    };
-    match c.op {
-        CmpOp::Slt => {
-            let t = lt(p, x, y);
-            signed(t, !t && le(p, y, x))
-        }
-        CmpOp::Sle => {
-            let t = le(p, x, y);
-            signed(t, !t && lt(p, y, x))
-        }
-        CmpOp::Sgt => {
-            let t = lt(p, y, x);
-            signed(t, !t && le(p, x, y))
-        }
-        CmpOp::Sge => {
-            let t = le(p, y, x);
-            signed(t, !t && lt(p, x, y))
-        }
-        CmpOp::Eq => (lt(p, x, y) || lt(p, y, x)).then_some(false),
-        CmpOp::Ne => (lt(p, x, y) || lt(p, y, x)).then_some(true),
-        CmpOp::Ult => ult(p, x, y),
-        CmpOp::Ule => ule(p, x, y),
-        CmpOp::Ugt => ult(p, y, x),
-        CmpOp::Uge => ule(p, y, x),
-    }
+    compare_bounds::decide_compare(c.op, c.lhs, c.rhs, ZERO, |a, b, off| p.le(a, b, off))
 }
