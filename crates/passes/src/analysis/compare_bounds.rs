@@ -81,3 +81,89 @@ impl<T: Copy + PartialEq, F: FnMut(T, T, i128) -> bool> Bounds<T, F> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::decide_compare;
+    use poolopt_ir::CmpOp;
+
+    const OPS: [CmpOp; 10] = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Slt,
+        CmpOp::Sle,
+        CmpOp::Sgt,
+        CmpOp::Sge,
+        CmpOp::Ult,
+        CmpOp::Ule,
+        CmpOp::Ugt,
+        CmpOp::Uge,
+    ];
+
+    /// The compare on `i64` values, as the IR defines it.
+    fn truth(op: CmpOp, a: i64, b: i64) -> bool {
+        let (ua, ub) = (a as u64, b as u64);
+        match op {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Slt => a < b,
+            CmpOp::Sle => a <= b,
+            CmpOp::Sgt => a > b,
+            CmpOp::Sge => a >= b,
+            CmpOp::Ult => ua < ub,
+            CmpOp::Ule => ua <= ub,
+            CmpOp::Ugt => ua > ub,
+            CmpOp::Uge => ua >= ub,
+        }
+    }
+
+    /// A prover that knows each term's exact value (term 0 is the constant 0) answers every
+    /// decided compare with its truth; one that knows nothing decides none of two terms.
+    #[test]
+    fn decisions_follow_from_the_bounds_asked() {
+        let samples = [i64::MIN, -7, -1, 0, 1, 3, 7, i64::MAX];
+        for op in OPS {
+            for &a in &samples {
+                for &b in &samples {
+                    let values = [0i128, a as i128, b as i128];
+                    let exact = |x: usize, y: usize, c: i128| values[x] <= values[y] + c;
+                    let got = decide_compare(op, (1, 0), (2, 0), 0, exact);
+                    // Every answer is the truth. The signed orders are always decided; `==`
+                    // is only ever decided false and `!=` true (a difference is what the
+                    // bounds show); the unsigned orders only on non-negative values.
+                    if let Some(v) = got {
+                        assert_eq!(v, truth(op, a, b), "{op:?} {a} {b}");
+                    }
+                    let decided = match op {
+                        CmpOp::Eq | CmpOp::Ne => a != b,
+                        CmpOp::Ult | CmpOp::Ule | CmpOp::Ugt | CmpOp::Uge => a >= 0 && b >= 0,
+                        _ => true,
+                    };
+                    assert_eq!(got.is_some(), decided, "{op:?} {a} {b}");
+                    assert_eq!(
+                        decide_compare(op, (1, 0), (2, 0), 0, |_, _, _| false),
+                        None,
+                        "{op:?}: decided without a bound"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_term_against_itself_needs_no_prover() {
+        let nothing = |_: u8, _: u8, _: i128| false;
+        assert_eq!(
+            decide_compare(CmpOp::Slt, (1, 0), (1, 1), 0, nothing),
+            Some(true)
+        );
+        assert_eq!(
+            decide_compare(CmpOp::Eq, (1, 0), (1, 1), 0, nothing),
+            Some(false)
+        );
+        assert_eq!(
+            decide_compare(CmpOp::Sge, (1, 2), (1, 1), 0, nothing),
+            Some(true)
+        );
+    }
+}
