@@ -87,19 +87,6 @@ mod tests {
     use super::decide_compare;
     use poolopt_ir::CmpOp;
 
-    const OPS: [CmpOp; 10] = [
-        CmpOp::Eq,
-        CmpOp::Ne,
-        CmpOp::Slt,
-        CmpOp::Sle,
-        CmpOp::Sgt,
-        CmpOp::Sge,
-        CmpOp::Ult,
-        CmpOp::Ule,
-        CmpOp::Ugt,
-        CmpOp::Uge,
-    ];
-
     /// The compare on `i64` values, as the IR defines it.
     fn truth(op: CmpOp, a: i64, b: i64) -> bool {
         let (ua, ub) = (a as u64, b as u64);
@@ -122,7 +109,7 @@ mod tests {
     #[test]
     fn decisions_follow_from_the_bounds_asked() {
         let samples = [i64::MIN, -7, -1, 0, 1, 3, 7, i64::MAX];
-        for op in OPS {
+        for op in CmpOp::ALL {
             for &a in &samples {
                 for &b in &samples {
                     let values = [0i128, a as i128, b as i128];

@@ -64,10 +64,11 @@ other:
     assert_eq!(checks(src), vec![true, false]);
 }
 
-#[test]
-fn an_index_below_the_length_in_a_loop_is_proved() {
-    let src = "
-fn f(v: vec<i64>) -> i64 {
+/// `for (i = 0; i CMP len(v); i++) s += v[i]`.
+fn indexing_loop(cmp: &str) -> String {
+    format!(
+        "
+fn f(v: vec<i64>) -> i64 {{
     var i: i64
     var n: i64
     var s: i64
@@ -78,7 +79,7 @@ entry:
     n = len v
     br head
 head:
-    c = slt i, n
+    c = {cmp} i, n
     brif c, body, exit
 body:
     x = get v[i]
@@ -87,35 +88,19 @@ body:
     br head
 exit:
     ret s
-}";
-    assert_eq!(checks(src), vec![true]);
+}}"
+    )
 }
 
 #[test]
+fn an_index_below_the_length_in_a_loop_is_proved() {
+    assert_eq!(checks(&indexing_loop("slt")), vec![true]);
+}
+
+/// The near miss: `i <= len(v)` lets `i` reach the length.
+#[test]
 fn an_index_at_most_the_length_is_kept() {
-    let src = "
-fn f(v: vec<i64>) -> i64 {
-    var i: i64
-    var n: i64
-    var s: i64
-    var x: i64
-    var c: bool
-entry:
-    i = copy 0
-    n = len v
-    br head
-head:
-    c = sle i, n
-    brif c, body, exit
-body:
-    x = get v[i]
-    s = add s, x
-    i = add i, 1
-    br head
-exit:
-    ret s
-}";
-    assert_eq!(checks(src), vec![false]);
+    assert_eq!(checks(&indexing_loop("sle")), vec![false]);
 }
 
 /// A loop that pushes while it indexes: the length grows by one per iteration, the index by
