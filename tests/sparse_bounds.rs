@@ -12,6 +12,7 @@
 use poolopt::ir::{
     parse, verify_with, Check, Function, InstKind, Module, Terminator, VerifyOptions,
 };
+use poolopt::passes::analysis::facts::demand::is_trap_block;
 use poolopt::{OptLevel, PassManager, RunLimits};
 use poolopt_test_support::{header, pir_files_below};
 use std::path::{Path, PathBuf};
@@ -61,11 +62,7 @@ fn proved(before: &Function, after: &Function) -> Vec<(String, bool)> {
             ..
         }) = data.terminator
         {
-            let traps = |t| {
-                before.blocks[t].insts.is_empty()
-                    && matches!(before.blocks[t].terminator, Some(Terminator::Trap(_)))
-            };
-            if traps(then_block) != traps(else_block) {
+            if is_trap_block(before, then_block) != is_trap_block(before, else_block) {
                 let folded = matches!(after.blocks[b].terminator, Some(Terminator::Br(_)));
                 out.push((format!("{}/explicit", data.name), folded));
             }

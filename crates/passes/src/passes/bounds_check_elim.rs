@@ -113,12 +113,13 @@ impl CheckKind {
     }
 }
 
-/// A decision about one checked operation.
-struct Decision {
-    inst: Inst,
-    kind: CheckKind,
-    remove: bool,
-    message: String,
+/// A decision about one checked operation (the message is empty when remarks are not
+/// collected).
+pub(crate) struct Decision {
+    pub(crate) inst: Inst,
+    pub(crate) kind: CheckKind,
+    pub(crate) remove: bool,
+    pub(crate) message: String,
 }
 
 impl Pass for BoundsCheckElim {
@@ -244,61 +245,73 @@ impl Pass for BoundsCheckElim {
                 explicit.push((block, d));
             }
         }
-        let mut changed = false;
-        for (block, d) in decisions {
-            let loc = func.insts[d.inst].loc;
-            if d.remove {
-                match &mut func.insts[d.inst].kind {
-                    InstKind::VecPop { check, .. }
-                    | InstKind::VecGet { check, .. }
-                    | InstKind::VecSet { check, .. } => *check = Check::Unchecked,
-                    _ => continue,
-                }
-                changed = true;
-                cx.stat("checks_removed", 1);
-                cx.stat(d.kind.counter(true), 1);
-                cx.applied(func, block, loc, d.message);
-            } else {
-                cx.stat("checks_kept", 1);
-                cx.stat(d.kind.counter(false), 1);
-                cx.missed(func, block, loc, d.message);
-            }
-        }
-        let mut folded = false;
-        for (block, d) in explicit {
-            let loc = func.blocks[block].term_loc;
-            if let Some(target) = d.always {
-                func.blocks[block].terminator = Some(Terminator::Br(target));
-                changed = true;
-                folded = true;
-                cx.stat("explicit_checks_removed", 1);
-                cx.applied(func, block, loc, d.message);
-            } else {
-                cx.stat("explicit_checks_kept", 1);
-                cx.missed(func, block, loc, d.message);
-            }
-        }
-        if folded {
-            remove_unreachable(func, cx);
-            cx.invalidate_cfg();
-        }
-        changed
+        apply(func, cx, decisions, explicit)
     }
+}
+
+/// Carries out the check passes' decisions, in order: a proved check's operation becomes
+/// unchecked, a decided explicit check a jump (then the blocks no longer reached go and the
+/// CFG is dropped); each with its counters and remark. Whether anything changed.
+pub(crate) fn apply(
+    func: &mut Function,
+    cx: &mut PassContext<'_>,
+    decisions: Vec<(Block, Decision)>,
+    explicit: Vec<(Block, ExplicitDecision)>,
+) -> bool {
+    let mut changed = false;
+    for (block, d) in decisions {
+        let loc = func.insts[d.inst].loc;
+        if d.remove {
+            match &mut func.insts[d.inst].kind {
+                InstKind::VecPop { check, .. }
+                | InstKind::VecGet { check, .. }
+                | InstKind::VecSet { check, .. } => *check = Check::Unchecked,
+                _ => continue,
+            }
+            changed = true;
+            cx.stat("checks_removed", 1);
+            cx.stat(d.kind.counter(true), 1);
+            cx.applied(func, block, loc, d.message);
+        } else {
+            cx.stat("checks_kept", 1);
+            cx.stat(d.kind.counter(false), 1);
+            cx.missed(func, block, loc, d.message);
+        }
+    }
+    let mut folded = false;
+    for (block, d) in explicit {
+        let loc = func.blocks[block].term_loc;
+        if let Some(target) = d.always {
+            func.blocks[block].terminator = Some(Terminator::Br(target));
+            changed = true;
+            folded = true;
+            cx.stat("explicit_checks_removed", 1);
+            cx.applied(func, block, loc, d.message);
+        } else {
+            cx.stat("explicit_checks_kept", 1);
+            cx.missed(func, block, loc, d.message);
+        }
+    }
+    if folded {
+        remove_unreachable(func, cx);
+        cx.invalidate_cfg();
+    }
+    changed
 }
 
 /// Drops blocks no longer reachable after a branch became unconditional (the verifier rejects
 /// unreachable blocks).
-pub(crate) fn remove_unreachable(func: &mut Function, cx: &mut PassContext<'_>) {
+fn remove_unreachable(func: &mut Function, cx: &mut PassContext<'_>) {
     let cfg = cx.fresh_cfg(func);
     func.layout.retain(|&b| cfg.is_reachable(b));
     cx.return_cfg(cfg);
 }
 
 /// A decision about an explicit check: a conditional branch to a block that only traps.
-struct ExplicitDecision {
+pub(crate) struct ExplicitDecision {
     /// `Some(target)`: the facts decide the branch; it always goes to `target`.
-    always: Option<Block>,
-    message: String,
+    pub(crate) always: Option<Block>,
+    pub(crate) message: String,
 }
 
 /// An `i64` operand as a term plus a constant.

@@ -17,12 +17,12 @@
 //! never taken is never taken, so jumping to the other successor changes nothing either. Every
 //! check the prover does not prove stays, with a missed remark.
 
-use super::bounds_check_elim::{has_check, need_of, remove_unreachable, CheckKind};
+use super::bounds_check_elim::{apply, has_check, need_of, CheckKind, Decision, ExplicitDecision};
 use crate::analysis::facts::demand::is_trap_block;
 use crate::analysis::facts::CallKills;
 use crate::analysis::sparse_bounds;
 use crate::pass::{OptLevel, Pass, PassContext};
-use poolopt_ir::{display_terminator, Check, Function, InstKind, Terminator};
+use poolopt_ir::{display_terminator, Function, Terminator};
 
 /// The pass.
 pub struct SparseBoundsCheckElim;
@@ -62,78 +62,78 @@ impl Pass for SparseBoundsCheckElim {
         cx.stat("sparse_nodes", decisions.nodes as u64);
         cx.stat("sparse_steps", decisions.steps);
         let explain = cx.remarks_enabled();
-        let mut changed = false;
-        for (block, inst, safe) in decisions.checks {
-            let Some(need) = need_of(func.inst(inst)) else {
-                continue;
-            };
-            let kind = CheckKind::of(&need);
-            let loc = func.insts[inst].loc;
-            if safe {
-                match &mut func.insts[inst].kind {
-                    InstKind::VecPop { check, .. }
-                    | InstKind::VecGet { check, .. }
-                    | InstKind::VecSet { check, .. } => *check = Check::Unchecked,
-                    _ => continue,
-                }
-                changed = true;
-                cx.stat("checks_removed", 1);
-                cx.stat(kind.counter(true), 1);
-                cx.applied_with(func, block, loc, || {
-                    format!("{} check removed: proved by the sparse prover", kind.what())
-                });
-            } else {
-                cx.stat("checks_kept", 1);
-                cx.stat(kind.counter(false), 1);
-                cx.missed_with(func, block, loc, || {
-                    format!(
-                        "{} check kept: the sparse prover proves nothing here",
-                        kind.what()
-                    )
-                });
-            }
-        }
-        let mut folded = false;
-        for (block, safe) in decisions.explicit {
-            let loc = func.blocks[block].term_loc;
-            let Some(Terminator::BrIf {
-                then_block,
-                else_block,
-                ..
-            }) = func.blocks[block].terminator.clone()
-            else {
-                continue;
-            };
-            let text = func.blocks[block]
-                .terminator
-                .as_ref()
-                .filter(|_| explain)
-                .map(|t| display_terminator(func, t))
-                .unwrap_or_default();
-            if !safe {
-                cx.stat("explicit_checks_kept", 1);
-                cx.missed_with(func, block, loc, || {
-                    format!("explicit check `{text}` kept: the sparse prover decides nothing here")
-                });
-                continue;
-            }
-            let pass_to = if is_trap_block(func, then_block) {
-                else_block
-            } else {
-                then_block
-            };
-            func.blocks[block].terminator = Some(Terminator::Br(pass_to));
-            changed = true;
-            folded = true;
-            cx.stat("explicit_checks_removed", 1);
-            cx.applied_with(func, block, loc, || {
-                format!("explicit check `{text}` removed: decided by the sparse prover")
-            });
-        }
-        if folded {
-            remove_unreachable(func, cx);
-            cx.invalidate_cfg();
-        }
-        changed
+        let checks = decisions
+            .checks
+            .into_iter()
+            .filter_map(|(block, inst, remove)| {
+                let kind = CheckKind::of(&need_of(func.inst(inst))?);
+                let message = match (explain, remove) {
+                    (false, _) => String::new(),
+                    (true, true) => {
+                        format!("{} check removed: proved by the sparse prover", kind.what())
+                    }
+                    (true, false) => {
+                        format!(
+                            "{} check kept: the sparse prover proves nothing here",
+                            kind.what()
+                        )
+                    }
+                };
+                Some((
+                    block,
+                    Decision {
+                        inst,
+                        kind,
+                        remove,
+                        message,
+                    },
+                ))
+            })
+            .collect();
+        let explicit = decisions
+            .explicit
+            .into_iter()
+            .filter_map(|(block, safe)| {
+                let Some(
+                    term @ Terminator::BrIf {
+                        then_block,
+                        else_block,
+                        ..
+                    },
+                ) = &func.blocks[block].terminator
+                else {
+                    return None;
+                };
+                let pass_to = if is_trap_block(func, *then_block) {
+                    *else_block
+                } else {
+                    *then_block
+                };
+                let text = if explain {
+                    display_terminator(func, term)
+                } else {
+                    String::new()
+                };
+                let message = match (explain, safe) {
+                    (false, _) => String::new(),
+                    (true, true) => {
+                        format!("explicit check `{text}` removed: decided by the sparse prover")
+                    }
+                    (true, false) => {
+                        format!(
+                            "explicit check `{text}` kept: the sparse prover decides nothing here"
+                        )
+                    }
+                };
+                Some((
+                    block,
+                    ExplicitDecision {
+                        always: safe.then_some(pass_to),
+                        message,
+                    },
+                ))
+            })
+            .collect();
+        apply(func, cx, checks, explicit)
     }
 }

@@ -3,24 +3,23 @@
 use super::{decide, SparseDecisions};
 use crate::analysis::facts::CallKills;
 use crate::analysis::{Cfg, DomTree};
-use poolopt_ir::InstKind;
+use poolopt_ir::{InstKind, Module};
 
-/// The decisions for the first function of `src`, and its checked operations in layout
-/// order.
-fn decide_first(src: &str) -> SparseDecisions {
+/// The first function of `src` and the prover's decisions for it.
+fn decide_first(src: &str) -> (Module, SparseDecisions) {
     let module = poolopt_ir::parse(src).unwrap();
     let func = module.funcs.values().next().unwrap();
     let cfg = Cfg::compute(func);
     let dom = DomTree::compute(&cfg);
     let calls = CallKills::of(func, None);
-    decide(func, &cfg, &dom, &calls)
+    let decisions = decide(func, &cfg, &dom, &calls);
+    (module, decisions)
 }
 
 /// Whether each checked operation is proved, in layout order.
 fn checks(src: &str) -> Vec<bool> {
-    let module = poolopt_ir::parse(src).unwrap();
+    let (module, d) = decide_first(src);
     let func = module.funcs.values().next().unwrap();
-    let d = decide_first(src);
     let mut out = Vec::new();
     for &b in &func.layout {
         for &i in &func.blocks[b].insts {
@@ -34,9 +33,8 @@ fn checks(src: &str) -> Vec<bool> {
 
 /// Whether each explicit check is decided, in layout order.
 fn explicit(src: &str) -> Vec<bool> {
-    let module = poolopt_ir::parse(src).unwrap();
+    let (module, d) = decide_first(src);
     let func = module.funcs.values().next().unwrap();
-    let d = decide_first(src);
     func.layout
         .iter()
         .filter_map(|&b| d.explicit.iter().find(|&&(c, _)| c == b).map(|&(_, ok)| ok))
