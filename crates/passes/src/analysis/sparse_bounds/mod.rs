@@ -121,12 +121,12 @@ fn decide_with(
     dom: &DomTree,
     space: &mut prove::ProverSpace,
 ) -> SparseDecisions {
-    let mut prover = Prover::new(&built.graph, dom, space);
+    let mut prover = Prover::new(built.graph(), dom, space);
     let mut out = SparseDecisions {
-        nodes: built.graph.nodes.len(),
+        nodes: built.graph().nodes.len(),
         ..SparseDecisions::default()
     };
-    for q in &built.checks {
+    for q in built.checks() {
         let safe = q.dead
             || match q.need {
                 // 1 <= len, i.e. 0 <= len - 1.
@@ -136,7 +136,7 @@ fn decide_with(
             };
         out.checks.push((q.block, q.inst, safe));
     }
-    for q in &built.explicit {
+    for q in built.explicit() {
         let safe = q.dead
             || q.cmp
                 .and_then(|c| decide_compare(&mut prover, c))

@@ -71,27 +71,45 @@ pub(super) struct ExplicitQuery {
     pub trap_when: bool,
 }
 
-/// The graph and the queries of the last function built, and the tables [`build`] works in:
-/// kept across functions (cleared, not reallocated).
+/// The tables the renaming walk ([`Builder`]) fills for one function: the graph, the
+/// queries, and the walk's own state. Kept across functions (cleared, not reallocated).
 #[derive(Default)]
-pub(super) struct Built {
-    pub graph: Graph,
-    pub checks: Vec<CheckQuery>,
-    pub explicit: Vec<ExplicitQuery>,
+struct Tables {
+    graph: Graph,
+    checks: Vec<CheckQuery>,
+    explicit: Vec<ExplicitQuery>,
+    /// What each local is to the SSA form.
     vars: Vec<Var>,
+    /// The `i64` and vec locals.
     tracked: Vec<Local>,
     vecs: Vec<Local>,
+    /// Current value of each value or length variable, by local.
     cur: Vec<Node>,
+    /// Current compare of each bool local.
     cmp: Vec<Option<Cmp>>,
     undo: Vec<(Local, Node)>,
     undo_cmp: Vec<(Local, Option<Cmp>)>,
+    /// (block, variable) of each phi, sorted by block; each block's range; each phi's node,
+    /// once made.
     phis: Vec<(Block, Local)>,
     phi_range: Vec<(u32, u32)>,
     phi_nodes: Vec<Node>,
     consts: HashMap<i128, Node>,
+    /// The value of each constant node.
     const_of: HashMap<Node, i128>,
+    /// The compare a block's `brif` branches on, as the block ends.
     end_cmp: Vec<Option<Cmp>>,
+    /// Blocks that never run (see `pi`).
     dead: Vec<bool>,
+    /// Scratch: the vecs a call changes.
+    changed: Vec<Local>,
+}
+
+/// The graph and the queries of the last function built, and the tables [`build`] works in:
+/// kept across functions (cleared, not reallocated).
+#[derive(Default)]
+pub(super) struct Built {
+    t: Tables,
     // Scratch.
     on: Vec<bool>,
     explicit_conds: Vec<bool>,
@@ -116,7 +134,23 @@ pub(super) struct Built {
     children: Vec<(Block, Block)>,
     child_range: Vec<(u32, u32)>,
     stack: Vec<Step>,
-    changed: Vec<Local>,
+}
+
+impl Built {
+    /// The inequality graph of the last function built.
+    pub fn graph(&self) -> &Graph {
+        &self.t.graph
+    }
+
+    /// Its checked operations.
+    pub fn checks(&self) -> &[CheckQuery] {
+        &self.t.checks
+    }
+
+    /// Its explicit checks.
+    pub fn explicit(&self) -> &[ExplicitQuery] {
+        &self.t.explicit
+    }
 }
 
 enum Step {
@@ -130,6 +164,12 @@ fn fill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) -> Vec<T> {
     room(&mut v, n);
     v.resize(n, x);
     v
+}
+
+/// Clears `v` and fills it with `n` copies of `x`, in place.
+fn refill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
+    room(v, n);
+    v.resize(n, x);
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Default)]
@@ -254,8 +294,8 @@ fn relevant_vars(func: &Function, s: &mut Built) {
             }
         }
     }
-    room(&mut s.vars, n);
-    s.vars.extend((0..n).map(|i| {
+    room(&mut s.t.vars, n);
+    s.t.vars.extend((0..n).map(|i| {
         let l = Local::new(i);
         match func.local_ty(l) {
             Type::BOOL => Var::Bool,
@@ -330,37 +370,12 @@ fn for_each_def(
     }
 }
 
+/// The renaming walk over the dominator tree, filling [`Tables`].
 struct Builder<'a> {
     func: &'a Function,
     calls: &'a CallKills,
     cfg: &'a Cfg,
-    g: Graph,
-    vars: Vec<Var>,
-    /// The `i64` and vec locals.
-    tracked: Vec<Local>,
-    vecs: Vec<Local>,
-    /// Current value of each value or length variable, by local.
-    cur: Vec<Node>,
-    /// Current compare of each bool local.
-    cmp: Vec<Option<Cmp>>,
-    undo: Vec<(Local, Node)>,
-    undo_cmp: Vec<(Local, Option<Cmp>)>,
-    /// (block, variable) of each phi, sorted by block; each block's range; each phi's node,
-    /// once made.
-    phis: Vec<(Block, Local)>,
-    phi_range: Vec<(u32, u32)>,
-    phi_nodes: Vec<Node>,
-    consts: HashMap<i128, Node>,
-    /// The value of each constant node.
-    const_of: HashMap<Node, i128>,
-    /// The compare a block's `brif` branches on, as the block ends.
-    end_cmp: Vec<Option<Cmp>>,
-    checks: Vec<CheckQuery>,
-    explicit: Vec<ExplicitQuery>,
-    /// Blocks that never run (see `pi`).
-    dead: Vec<bool>,
-    /// Scratch: the vecs a call changes.
-    changed: Vec<Local>,
+    t: &'a mut Tables,
 }
 
 /// `v`, emptied.
@@ -385,97 +400,85 @@ pub(super) fn build(
     };
     let n = func.locals.len();
     relevant_vars(func, s);
-    let vars = std::mem::take(&mut s.vars);
-    let mut tracked = take(&mut s.tracked, n);
-    tracked.extend(
+    let t = &mut s.t;
+    room(&mut t.tracked, n);
+    t.tracked.extend(
         func.locals
             .keys()
-            .filter(|&l| matches!(vars[l.index()], Var::Value | Var::Length)),
+            .filter(|&l| matches!(t.vars[l.index()], Var::Value | Var::Length)),
     );
-    let mut vecs = take(&mut s.vecs, n);
-    vecs.extend(
-        tracked
+    room(&mut t.vecs, n);
+    t.vecs.extend(
+        t.tracked
             .iter()
             .copied()
-            .filter(|&l| vars[l.index()] == Var::Length),
+            .filter(|&l| t.vars[l.index()] == Var::Length),
     );
     let nb = func.blocks.len();
-    place_phis(func, cfg, dom, calls, &vars, &vecs, s);
-    let phis_len = s.phis.len();
+    place_phis(func, cfg, dom, calls, s);
+    let t = &mut s.t;
+    let phis_len = t.phis.len();
     let insts: usize = cfg.rpo().iter().map(|&b| func.blocks[b].insts.len()).sum();
-    let mut g = std::mem::take(&mut s.graph);
-    g.reset(entry);
-    let mut consts = std::mem::take(&mut s.consts);
-    consts.clear();
-    consts.reserve(32);
-    let mut const_of = std::mem::take(&mut s.const_of);
-    const_of.clear();
-    const_of.reserve(32);
-    let mut builder = Builder {
-        func,
-        calls,
-        cfg,
-        g,
-        vars,
-        tracked,
-        vecs,
-        cur: fill(&mut s.cur, n, ZERO),
-        cmp: fill(&mut s.cmp, n, None),
-        undo: {
-            let mut u = std::mem::take(&mut s.undo);
-            room(&mut u, 4 * insts + phis_len + 16);
-            u
-        },
-        undo_cmp: take(&mut s.undo_cmp, insts + 16),
-        phi_nodes: fill(&mut s.phi_nodes, phis_len, u32::MAX),
-        phis: std::mem::take(&mut s.phis),
-        phi_range: std::mem::take(&mut s.phi_range),
-        consts,
-        const_of,
-        end_cmp: fill(&mut s.end_cmp, nb, None),
-        checks: take(&mut s.checks, 16),
-        explicit: take(&mut s.explicit, 16),
-        dead: fill(&mut s.dead, nb, false),
-        changed: take(&mut s.changed, 8),
-    };
-    builder
-        .g
+    t.graph.reset(entry);
+    t.consts.clear();
+    t.consts.reserve(32);
+    t.const_of.clear();
+    t.const_of.reserve(32);
+    refill(&mut t.cur, n, ZERO);
+    refill(&mut t.cmp, n, None);
+    room(&mut t.undo, 4 * insts + phis_len + 16);
+    room(&mut t.undo_cmp, insts + 16);
+    refill(&mut t.phi_nodes, phis_len, u32::MAX);
+    refill(&mut t.end_cmp, nb, None);
+    room(&mut t.checks, 16);
+    room(&mut t.explicit, 16);
+    refill(&mut t.dead, nb, false);
+    room(&mut t.changed, 8);
+    t.graph
         .reserve(insts + phis_len + func.params.len() + 1, 3 * phis_len);
     // Initial values: parameters are unknown, other locals are zero (a vec local never
     // assigned has length 0).
     for &p in &func.params {
-        match builder.vars[p.index()] {
-            Var::Value => builder.cur[p.index()] = builder.g.plain(entry),
-            Var::Length => builder.cur[p.index()] = builder.g.length(entry),
+        match t.vars[p.index()] {
+            Var::Value => t.cur[p.index()] = t.graph.plain(entry),
+            Var::Length => t.cur[p.index()] = t.graph.length(entry),
             _ => {}
         }
     }
+    let Built {
+        t,
+        children,
+        child_range,
+        stack,
+        pairs_tmp,
+        ..
+    } = s;
     // The dominator tree, children in reverse post-order.
-    let mut children = take(&mut s.children, nb);
+    room(children, nb);
     children.extend(
         cfg.rpo()
             .iter()
             .filter_map(|&b| dom.idom(b).map(|d| (d, b))),
     );
     // Stable: each parent's children stay in reverse post-order.
-    let mut child_range = take(&mut s.child_range, nb);
-    group_by(
-        nb,
-        &mut children,
-        &mut s.pairs_tmp,
-        &mut child_range,
-        |&(d, _)| d.index(),
-    );
-    let mut stack = take(&mut s.stack, 2 * nb);
+    room(child_range, nb);
+    group_by(nb, children, pairs_tmp, child_range, |&(d, _)| d.index());
+    room(stack, 2 * nb);
+    let mut builder = Builder {
+        func,
+        calls,
+        cfg,
+        t,
+    };
     stack.push(Step::Enter(entry));
     while let Some(step) = stack.pop() {
         match step {
             Step::Exit(len, len_cmp) => builder.undo_to(len, len_cmp),
             Step::Enter(b) => {
-                stack.push(Step::Exit(builder.undo.len(), builder.undo_cmp.len()));
+                stack.push(Step::Exit(builder.t.undo.len(), builder.t.undo_cmp.len()));
                 // A block only reached through a block that never runs never runs.
                 if let Some(d) = dom.idom(b) {
-                    builder.dead[b.index()] = builder.dead[d.index()];
+                    builder.t.dead[b.index()] = builder.t.dead[d.index()];
                 }
                 builder.block(b);
                 let (lo, hi) = child_range[b.index()];
@@ -485,29 +488,7 @@ pub(super) fn build(
             }
         }
     }
-    builder.g.finish();
-    s.stack = stack;
-    s.children = children;
-    s.child_range = child_range;
-    let b = builder;
-    s.graph = b.g;
-    s.checks = b.checks;
-    s.explicit = b.explicit;
-    s.vars = b.vars;
-    s.tracked = b.tracked;
-    s.vecs = b.vecs;
-    s.cur = b.cur;
-    s.cmp = b.cmp;
-    s.undo = b.undo;
-    s.undo_cmp = b.undo_cmp;
-    s.phis = b.phis;
-    s.phi_range = b.phi_range;
-    s.phi_nodes = b.phi_nodes;
-    s.consts = b.consts;
-    s.const_of = b.const_of;
-    s.end_cmp = b.end_cmp;
-    s.dead = b.dead;
-    s.changed = b.changed;
+    builder.t.graph.finish();
     true
 }
 
@@ -515,15 +496,8 @@ pub(super) fn build(
 /// of the blocks that define it. Returns `(block, variable)` pairs sorted by block, and each
 /// block's range.
 #[inline(never)]
-fn place_phis(
-    func: &Function,
-    cfg: &Cfg,
-    dom: &DomTree,
-    calls: &CallKills,
-    vars: &[Var],
-    vecs: &[Local],
-    s: &mut Built,
-) {
+fn place_phis(func: &Function, cfg: &Cfg, dom: &DomTree, calls: &CallKills, s: &mut Built) {
+    let (vars, vecs) = (&s.t.vars[..], &s.t.vecs[..]);
     let nb = func.blocks.len();
     // (variable, block) for every block that defines a variable, sorted.
     // And, for liveness, each block's upward-exposed uses and its definitions (bit sets of
@@ -686,7 +660,7 @@ fn place_phis(
         r.index()
     });
     // Phis at the iterated frontiers: (block, variable), sorted by block.
-    let mut phis = take(&mut s.phis, 2 * nb);
+    let mut phis = take(&mut s.t.phis, 2 * nb);
     if !df.is_empty() {
         let mut stamp = fill(&mut s.stamp, nb, u32::MAX);
         let mut work = take(&mut s.blocks, nb);
@@ -713,12 +687,12 @@ fn place_phis(
         s.stamp = stamp;
         s.blocks = work;
     }
-    let mut phi_range = take(&mut s.phi_range, nb);
+    let mut phi_range = take(&mut s.t.phi_range, nb);
     group_by(nb, &mut phis, &mut s.phis_tmp, &mut phi_range, |&(b, _)| {
         b.index()
     });
-    s.phis = phis;
-    s.phi_range = phi_range;
+    s.t.phis = phis;
+    s.t.phi_range = phi_range;
     s.defs = defs;
     s.ue = ue;
     s.bit_of = bit_of;
@@ -763,46 +737,46 @@ fn group_by<T: Copy>(
 impl Builder<'_> {
     #[inline]
     fn var(&self, l: Local) -> Var {
-        self.vars[l.index()]
+        self.t.vars[l.index()]
     }
 
     /// Restores the values and the compares set since the undo logs had these lengths (two
     /// logs: they restore different tables, so their interleaving does not matter).
     fn undo_to(&mut self, len: usize, len_cmp: usize) {
-        while self.undo.len() > len {
-            if let Some((l, v)) = self.undo.pop() {
-                self.cur[l.index()] = v;
+        while self.t.undo.len() > len {
+            if let Some((l, v)) = self.t.undo.pop() {
+                self.t.cur[l.index()] = v;
             }
         }
-        while self.undo_cmp.len() > len_cmp {
-            if let Some((l, c)) = self.undo_cmp.pop() {
-                self.cmp[l.index()] = c;
+        while self.t.undo_cmp.len() > len_cmp {
+            if let Some((l, c)) = self.t.undo_cmp.pop() {
+                self.t.cmp[l.index()] = c;
             }
         }
     }
 
     #[inline]
     fn set(&mut self, l: Local, v: Node) {
-        self.undo.push((l, self.cur[l.index()]));
-        self.cur[l.index()] = v;
+        self.t.undo.push((l, self.t.cur[l.index()]));
+        self.t.cur[l.index()] = v;
     }
 
     #[inline]
     fn set_cmp(&mut self, l: Local, c: Option<Cmp>) {
-        self.undo_cmp.push((l, self.cmp[l.index()]));
-        self.cmp[l.index()] = c;
+        self.t.undo_cmp.push((l, self.t.cmp[l.index()]));
+        self.t.cmp[l.index()] = c;
     }
 
     /// The node of the `i`-th phi, made on first use.
     #[inline]
     fn phi_node(&mut self, i: usize) -> Node {
-        if self.phi_nodes[i] == u32::MAX {
-            let b = self.phis[i].0;
+        if self.t.phi_nodes[i] == u32::MAX {
+            let b = self.t.phis[i].0;
             // The entry's phis have one more operand: the initial value.
             let preds = self.cfg.preds(b).len() + usize::from(Some(b) == self.func.entry());
-            self.phi_nodes[i] = self.g.phi(b, preds);
+            self.t.phi_nodes[i] = self.t.graph.phi(b, preds);
         }
-        self.phi_nodes[i]
+        self.t.phi_nodes[i]
     }
 
     #[inline]
@@ -810,15 +784,15 @@ impl Builder<'_> {
         if k == 0 {
             return ZERO;
         }
-        if let Some(&n) = self.consts.get(&k) {
+        if let Some(&n) = self.t.consts.get(&k) {
             return n;
         }
-        let entry = self.g.nodes[ZERO as usize].block;
-        let n = self.g.plain(entry);
-        self.g.set_global(n);
-        self.g.exact(n, ZERO, k, ALWAYS);
-        self.consts.insert(k, n);
-        self.const_of.insert(n, k);
+        let entry = self.t.graph.nodes[ZERO as usize].block;
+        let n = self.t.graph.plain(entry);
+        self.t.graph.set_global(n);
+        self.t.graph.exact(n, ZERO, k, ALWAYS);
+        self.t.consts.insert(k, n);
+        self.t.const_of.insert(n, k);
         n
     }
 
@@ -827,8 +801,8 @@ impl Builder<'_> {
         match o {
             // A local holding a constant is that constant.
             Operand::Local(l) if self.var(l) == Var::Value => {
-                let n = self.cur[l.index()];
-                Some(match self.const_of.get(&n) {
+                let n = self.t.cur[l.index()];
+                Some(match self.t.const_of.get(&n) {
                     Some(&k) => (ZERO, k),
                     None => (n, 0),
                 })
@@ -855,17 +829,17 @@ impl Builder<'_> {
             let off = y.1 + c - x.1;
             if x.0 != ZERO {
                 let p = self.pi_of(block, &mut pis, x.0);
-                self.g.upper(p, y.0, off, cond);
+                self.t.graph.upper(p, y.0, off, cond);
             }
             if y.0 != ZERO {
                 let p = self.pi_of(block, &mut pis, y.0);
-                self.g.lower(p, x.0, -off, cond);
+                self.t.graph.lower(p, x.0, -off, cond);
             }
         }
         for (old, new) in pis {
-            for i in 0..self.tracked.len() {
-                let l = self.tracked[i];
-                if self.cur[l.index()] == old {
+            for i in 0..self.t.tracked.len() {
+                let l = self.t.tracked[i];
+                if self.t.cur[l.index()] == old {
                     self.set(l, new);
                 }
             }
@@ -878,8 +852,8 @@ impl Builder<'_> {
         if let Some(&(_, p)) = pis.iter().find(|&&(o, _)| o == old) {
             return p;
         }
-        let p = self.g.plain(block);
-        self.g.exact(p, old, 0, ALWAYS);
+        let p = self.t.graph.plain(block);
+        self.t.graph.exact(p, old, 0, ALWAYS);
         pis.push((old, p));
         p
     }
@@ -891,7 +865,7 @@ impl Builder<'_> {
         if x.0 == y.0 {
             return (off >= 0).then_some(ALWAYS);
         }
-        Some(when(self.g.cond(x.0, y.0, off)))
+        Some(when(self.t.graph.cond(x.0, y.0, off)))
     }
 
     /// The constraints `x op y` being true gives (see the fact analysis's `relation`).
@@ -929,17 +903,17 @@ impl Builder<'_> {
 
     fn block(&mut self, b: Block) {
         let func = self.func;
-        let (lo, hi) = self.phi_range[b.index()];
+        let (lo, hi) = self.t.phi_range[b.index()];
         for i in lo as usize..hi as usize {
-            let l = self.phis[i].1;
+            let l = self.t.phis[i].1;
             match self.var(l) {
                 Var::Bool => self.set_cmp(l, None),
                 _ => {
                     let n = self.phi_node(i);
                     if Some(b) == func.entry() {
                         let k = self.cfg.preds(b).len();
-                        let initial = self.cur[l.index()];
-                        self.g.set_phi_op(n, k, initial);
+                        let initial = self.t.cur[l.index()];
+                        self.t.graph.set_phi_op(n, k, initial);
                     }
                     self.set(l, n);
                 }
@@ -956,7 +930,7 @@ impl Builder<'_> {
                     ..
                 }),
                 Some(c),
-            ) = (func.terminator(p), self.end_cmp[p.index()])
+            ) = (func.terminator(p), self.t.end_cmp[p.index()])
             {
                 if then_block != else_block {
                     let op = if *then_block == b {
@@ -969,7 +943,7 @@ impl Builder<'_> {
                     // An edge whose condition is false of constants is never taken: its
                     // block (the edge is its only way in) never runs.
                     if self.pi(b, &rels) {
-                        self.dead[b.index()] = true;
+                        self.t.dead[b.index()] = true;
                     }
                 }
             }
@@ -985,11 +959,11 @@ impl Builder<'_> {
         }) = func.terminator(b)
         {
             let cmp = if self.var(*c) == Var::Bool {
-                self.cmp[c.index()]
+                self.t.cmp[c.index()]
             } else {
                 None
             };
-            self.end_cmp[b.index()] = cmp;
+            self.t.end_cmp[b.index()] = cmp;
             let trap_when = match (
                 is_trap_block(func, *then_block),
                 is_trap_block(func, *else_block),
@@ -999,9 +973,9 @@ impl Builder<'_> {
                 _ => None,
             };
             if let Some(trap_when) = trap_when {
-                self.explicit.push(ExplicitQuery {
+                self.t.explicit.push(ExplicitQuery {
                     block: b,
-                    dead: self.dead[b.index()],
+                    dead: self.t.dead[b.index()],
                     cmp,
                     trap_when,
                 });
@@ -1009,7 +983,7 @@ impl Builder<'_> {
         }
         // Phi operands of the successors.
         for &s in self.cfg.succs(b) {
-            let (lo, hi) = self.phi_range[s.index()];
+            let (lo, hi) = self.t.phi_range[s.index()];
             if lo == hi {
                 continue;
             }
@@ -1017,13 +991,13 @@ impl Builder<'_> {
                 continue;
             };
             for i in lo as usize..hi as usize {
-                let l = self.phis[i].1;
+                let l = self.t.phis[i].1;
                 if self.var(l) == Var::Bool {
                     continue;
                 }
                 let phi = self.phi_node(i);
-                let v = self.cur[l.index()];
-                self.g.set_phi_op(phi, k, v);
+                let v = self.t.cur[l.index()];
+                self.t.graph.set_phi_op(phi, k, v);
             }
         }
     }
@@ -1033,11 +1007,11 @@ impl Builder<'_> {
     fn unknown(&mut self, b: Block, l: Local) {
         match self.var(l) {
             Var::Value => {
-                let n = self.g.plain(b);
+                let n = self.t.graph.plain(b);
                 self.set(l, n);
             }
             Var::Length => {
-                let n = self.g.length(b);
+                let n = self.t.graph.length(b);
                 self.set(l, n);
             }
             Var::Bool => self.set_cmp(l, None),
@@ -1055,18 +1029,18 @@ impl Builder<'_> {
                     self.set(dst, n);
                 }
                 (Var::Value | Var::Length, Operand::Local(j)) => {
-                    let n = self.cur[j.index()];
+                    let n = self.t.cur[j.index()];
                     self.set(dst, n);
                 }
                 (Var::Bool, Operand::Local(j)) => {
-                    let c = self.cmp[j.index()];
+                    let c = self.t.cmp[j.index()];
                     self.set_cmp(dst, c);
                 }
                 _ => self.unknown(b, dst),
             },
             InstKind::Unary { dst, op, arg } => match (self.var(dst), op, arg) {
                 (Var::Bool, UnaryOp::Not, Operand::Local(c)) => {
-                    let c = self.cmp[c.index()].map(|c| Cmp {
+                    let c = self.t.cmp[c.index()].map(|c| Cmp {
                         op: c.op.negate(),
                         ..c
                     });
@@ -1074,9 +1048,9 @@ impl Builder<'_> {
                 }
                 // A bit count of an i64 is in 0..=64.
                 (Var::Value, UnaryOp::Ctz | UnaryOp::Clz | UnaryOp::Popcnt, _) => {
-                    let n = self.g.plain(b);
-                    self.g.lower(n, ZERO, 0, ALWAYS);
-                    self.g.upper(n, ZERO, 64, ALWAYS);
+                    let n = self.t.graph.plain(b);
+                    self.t.graph.lower(n, ZERO, 0, ALWAYS);
+                    self.t.graph.upper(n, ZERO, 64, ALWAYS);
                     self.set(dst, n);
                 }
                 _ => self.unknown(b, dst),
@@ -1110,54 +1084,54 @@ impl Builder<'_> {
             InstKind::VecNew { dst, .. } => self.set(dst, ZERO),
             InstKind::VecLen { dst, vec } => {
                 if self.var(dst) == Var::Value {
-                    let n = self.cur[vec.index()];
+                    let n = self.t.cur[vec.index()];
                     self.set(dst, n);
                 }
             }
             InstKind::VecPush { vec, .. } => {
                 // len(vec) grows by exactly 1; a vec that may alias it by 0 or 1.
-                for i in 0..self.vecs.len() {
-                    let v = self.vecs[i];
+                for i in 0..self.t.vecs.len() {
+                    let v = self.t.vecs[i];
                     if v == vec || !self.calls.may_alias(func, v, vec) {
                         continue;
                     }
-                    let old = self.cur[v.index()];
-                    let n = self.g.length(b);
-                    self.g.lower(n, old, 0, ALWAYS);
-                    self.g.upper(n, old, 1, ALWAYS);
+                    let old = self.t.cur[v.index()];
+                    let n = self.t.graph.length(b);
+                    self.t.graph.lower(n, old, 0, ALWAYS);
+                    self.t.graph.upper(n, old, 1, ALWAYS);
                     self.set(v, n);
                 }
-                let old = self.cur[vec.index()];
-                let n = self.g.length(b);
-                self.g.exact(n, old, 1, ALWAYS);
+                let old = self.t.cur[vec.index()];
+                let n = self.t.graph.length(b);
+                self.t.graph.exact(n, old, 1, ALWAYS);
                 self.set(vec, n);
             }
             InstKind::VecPop { dst, vec, check } => {
                 if check.is_checked() {
-                    let len = self.cur[vec.index()];
-                    self.checks.push(CheckQuery {
+                    let len = self.t.cur[vec.index()];
+                    self.t.checks.push(CheckQuery {
                         block: b,
-                        dead: self.dead[b.index()],
+                        dead: self.t.dead[b.index()],
                         inst,
                         need: Need::Pop { len },
                     });
                     // It did not trap: len >= 1.
                     self.pi(b, &[((ZERO, 1), (len, 0), 0, ALWAYS)]);
                 }
-                for i in 0..self.vecs.len() {
-                    let v = self.vecs[i];
+                for i in 0..self.t.vecs.len() {
+                    let v = self.t.vecs[i];
                     if v == vec || !self.calls.may_alias(func, v, vec) {
                         continue;
                     }
-                    let old = self.cur[v.index()];
-                    let n = self.g.length(b);
-                    self.g.lower(n, old, -1, ALWAYS);
-                    self.g.upper(n, old, 0, ALWAYS);
+                    let old = self.t.cur[v.index()];
+                    let n = self.t.graph.length(b);
+                    self.t.graph.lower(n, old, -1, ALWAYS);
+                    self.t.graph.upper(n, old, 0, ALWAYS);
                     self.set(v, n);
                 }
-                let old = self.cur[vec.index()];
-                let n = self.g.length(b);
-                self.g.exact(n, old, -1, ALWAYS);
+                let old = self.t.cur[vec.index()];
+                let n = self.t.graph.length(b);
+                self.t.graph.exact(n, old, -1, ALWAYS);
                 self.set(vec, n);
                 if let Some(d) = dst {
                     self.unknown(b, d);
@@ -1170,13 +1144,13 @@ impl Builder<'_> {
                 vec, index, check, ..
             } => {
                 if check.is_checked() {
-                    let len = self.cur[vec.index()];
+                    let len = self.t.cur[vec.index()];
                     match index {
                         Operand::Local(i) if self.var(i) == Var::Value => {
-                            let iv = self.cur[i.index()];
-                            self.checks.push(CheckQuery {
+                            let iv = self.t.cur[i.index()];
+                            self.t.checks.push(CheckQuery {
                                 block: b,
-                                dead: self.dead[b.index()],
+                                dead: self.t.dead[b.index()],
                                 inst,
                                 need: Need::Index { i: iv, len },
                             });
@@ -1190,9 +1164,9 @@ impl Builder<'_> {
                             );
                         }
                         Operand::Const(k) => {
-                            self.checks.push(CheckQuery {
+                            self.t.checks.push(CheckQuery {
                                 block: b,
-                                dead: self.dead[b.index()],
+                                dead: self.t.dead[b.index()],
                                 inst,
                                 need: Need::Const { len, k },
                             });
@@ -1209,14 +1183,14 @@ impl Builder<'_> {
             }
             InstKind::VecDrop { vec } => {
                 // The vec is now empty; a may-alias vec is either it or unchanged.
-                for i in 0..self.vecs.len() {
-                    let v = self.vecs[i];
+                for i in 0..self.t.vecs.len() {
+                    let v = self.t.vecs[i];
                     if v == vec || !self.calls.may_alias(func, v, vec) {
                         continue;
                     }
-                    let old = self.cur[v.index()];
-                    let n = self.g.length(b);
-                    self.g.upper(n, old, 0, ALWAYS);
+                    let old = self.t.cur[v.index()];
+                    let n = self.t.graph.length(b);
+                    self.t.graph.upper(n, old, 0, ALWAYS);
                     self.set(v, n);
                 }
                 self.set(vec, ZERO);
@@ -1226,15 +1200,15 @@ impl Builder<'_> {
                 func: callee,
                 ref args,
             } => {
-                let mut changed = std::mem::take(&mut self.changed);
+                let mut changed = std::mem::take(&mut self.t.changed);
                 changed.clear();
-                call_changes(func, self.calls, &self.vecs, callee, args, |v| {
+                call_changes(func, self.calls, &self.t.vecs, callee, args, |v| {
                     changed.push(v)
                 });
                 for &v in &changed {
                     self.unknown(b, v);
                 }
-                self.changed = changed;
+                self.t.changed = changed;
                 if let Some(d) = dst {
                     self.unknown(b, d);
                 }
@@ -1260,19 +1234,22 @@ impl Builder<'_> {
             };
             return self.constant(v as i128);
         }
-        let n = self.g.plain(b);
+        let n = self.t.graph.plain(b);
         match op {
             // d = x - y for locals x, y >= 0 (it cannot wrap): d <= x, and d >= 0 when y <= x.
             // (And, with constant bounds, the rules of `Prover::materialize`.)
             BinaryOp::Sub if x.0 != ZERO && y.0 != ZERO => {
-                let (kx, ky) = (self.g.cond(ZERO, x.0, 0), self.g.cond(ZERO, y.0, 0));
-                self.g.upper(n, x.0, 0, [Some(kx), Some(ky)]);
-                let ordered = self.g.cond(y.0, x.0, 0);
-                self.g.lower(n, ZERO, 0, [Some(ordered), Some(ky)]);
+                let (kx, ky) = (
+                    self.t.graph.cond(ZERO, x.0, 0),
+                    self.t.graph.cond(ZERO, y.0, 0),
+                );
+                self.t.graph.upper(n, x.0, 0, [Some(kx), Some(ky)]);
+                let ordered = self.t.graph.cond(y.0, x.0, 0);
+                self.t.graph.lower(n, ZERO, 0, [Some(ordered), Some(ky)]);
                 // y < x: d >= 1.
-                let before = self.g.cond(y.0, x.0, -1);
-                self.g.lower(n, ZERO, 1, [Some(before), Some(ky)]);
-                self.g.lazy(n, op, x, y);
+                let before = self.t.graph.cond(y.0, x.0, -1);
+                self.t.graph.lower(n, ZERO, 1, [Some(before), Some(ky)]);
+                self.t.graph.lazy(n, op, x, y);
             }
             // k - y, x + y for locals, x * k, x << s: from constant bounds, on demand.
             BinaryOp::Sub | BinaryOp::Add | BinaryOp::Mul | BinaryOp::Shl
@@ -1280,7 +1257,7 @@ impl Builder<'_> {
                     || (op == BinaryOp::Add && x.0 != ZERO && y.0 != ZERO)
                     || matches!(op, BinaryOp::Mul | BinaryOp::Shl) =>
             {
-                self.g.lazy(n, op, x, y);
+                self.t.graph.lazy(n, op, x, y);
             }
             BinaryOp::Add | BinaryOp::Sub => {
                 let y = if op == BinaryOp::Sub { (y.0, -y.1) } else { y };
@@ -1291,24 +1268,24 @@ impl Builder<'_> {
                     _ => return n,
                 };
                 let cond = if k >= 0 {
-                    self.g.cond(p, ZERO, MAX - k)
+                    self.t.graph.cond(p, ZERO, MAX - k)
                 } else {
-                    self.g.cond(ZERO, p, k - MIN)
+                    self.t.graph.cond(ZERO, p, k - MIN)
                 };
-                self.g.exact(n, p, k, when(cond));
+                self.t.graph.exact(n, p, k, when(cond));
             }
             // And with a non-negative operand is between 0 and that operand.
             BinaryOp::And => {
                 for o in [x, y] {
                     if o.0 == ZERO {
                         if o.1 >= 0 {
-                            self.g.lower(n, ZERO, 0, ALWAYS);
-                            self.g.upper(n, ZERO, o.1, ALWAYS);
+                            self.t.graph.lower(n, ZERO, 0, ALWAYS);
+                            self.t.graph.upper(n, ZERO, o.1, ALWAYS);
                         }
                     } else {
-                        let k = self.g.cond(ZERO, o.0, 0);
-                        self.g.lower(n, ZERO, 0, when(k));
-                        self.g.upper(n, o.0, 0, when(k));
+                        let k = self.t.graph.cond(ZERO, o.0, 0);
+                        self.t.graph.lower(n, ZERO, 0, when(k));
+                        self.t.graph.upper(n, o.0, 0, when(k));
                     }
                 }
             }
@@ -1317,31 +1294,31 @@ impl Builder<'_> {
             BinaryOp::URem => {
                 if y.0 == ZERO {
                     if y.1 > 0 {
-                        self.g.lower(n, ZERO, 0, ALWAYS);
-                        self.g.upper(n, ZERO, y.1 - 1, ALWAYS);
+                        self.t.graph.lower(n, ZERO, 0, ALWAYS);
+                        self.t.graph.upper(n, ZERO, y.1 - 1, ALWAYS);
                     }
                 } else {
-                    let k = self.g.cond(ZERO, y.0, 0);
-                    self.g.lower(n, ZERO, 0, when(k));
-                    self.g.upper(n, y.0, -1, when(k));
+                    let k = self.t.graph.cond(ZERO, y.0, 0);
+                    self.t.graph.lower(n, ZERO, 0, when(k));
+                    self.t.graph.upper(n, y.0, -1, when(k));
                 }
                 if x.0 != ZERO {
-                    let k = self.g.cond(ZERO, x.0, 0);
-                    self.g.lower(n, ZERO, 0, when(k));
-                    self.g.upper(n, x.0, 0, when(k));
+                    let k = self.t.graph.cond(ZERO, x.0, 0);
+                    self.t.graph.lower(n, ZERO, 0, when(k));
+                    self.t.graph.upper(n, x.0, 0, when(k));
                 }
             }
             // Signed remainder of x >= 0: 0 <= d <= x, and d <= |k| - 1 for a constant k.
             BinaryOp::SRem if x.0 != ZERO => {
-                let k = self.g.cond(ZERO, x.0, 0);
-                self.g.lower(n, ZERO, 0, when(k));
-                self.g.upper(n, x.0, 0, when(k));
+                let k = self.t.graph.cond(ZERO, x.0, 0);
+                self.t.graph.lower(n, ZERO, 0, when(k));
+                self.t.graph.upper(n, x.0, 0, when(k));
                 if y.0 == ZERO && y.1 != 0 {
-                    self.g.upper(n, ZERO, y.1.abs() - 1, when(k));
+                    self.t.graph.upper(n, ZERO, y.1.abs() - 1, when(k));
                 } else if y.0 != ZERO {
                     // |d| < |y|: d <= y - 1 for y >= 0.
-                    let ky = self.g.cond(ZERO, y.0, 0);
-                    self.g.upper(n, y.0, -1, [Some(k), Some(ky)]);
+                    let ky = self.t.graph.cond(ZERO, y.0, 0);
+                    self.t.graph.upper(n, y.0, -1, [Some(k), Some(ky)]);
                 }
             }
             // Division of x >= 0 (signed: by a positive constant; unsigned: by anything):
@@ -1349,30 +1326,34 @@ impl Builder<'_> {
             BinaryOp::UDiv | BinaryOp::SDiv
                 if x.0 != ZERO && (op == BinaryOp::UDiv || (y.0 == ZERO && y.1 >= 1)) =>
             {
-                let k = self.g.cond(ZERO, x.0, 0);
-                self.g.lower(n, ZERO, 0, when(k));
-                self.g.upper(n, x.0, 0, when(k));
+                let k = self.t.graph.cond(ZERO, x.0, 0);
+                self.t.graph.lower(n, ZERO, 0, when(k));
+                self.t.graph.upper(n, x.0, 0, when(k));
             }
             // Signed division of x >= 0 by a local y >= 0 (so y >= 1: it did not trap).
             BinaryOp::SDiv if x.0 != ZERO && y.0 != ZERO => {
-                let (kx, ky) = (self.g.cond(ZERO, x.0, 0), self.g.cond(ZERO, y.0, 0));
-                self.g.lower(n, ZERO, 0, [Some(kx), Some(ky)]);
-                self.g.upper(n, x.0, 0, [Some(kx), Some(ky)]);
+                let (kx, ky) = (
+                    self.t.graph.cond(ZERO, x.0, 0),
+                    self.t.graph.cond(ZERO, y.0, 0),
+                );
+                self.t.graph.lower(n, ZERO, 0, [Some(kx), Some(ky)]);
+                self.t.graph.upper(n, x.0, 0, [Some(kx), Some(ky)]);
             }
             // Arithmetic shift of x >= 0: 0 <= d <= x.
             BinaryOp::AShr if x.0 != ZERO => {
-                let k = self.g.cond(ZERO, x.0, 0);
-                self.g.lower(n, ZERO, 0, when(k));
-                self.g.upper(n, x.0, 0, when(k));
+                let k = self.t.graph.cond(ZERO, x.0, 0);
+                self.t.graph.lower(n, ZERO, 0, when(k));
+                self.t.graph.upper(n, x.0, 0, when(k));
             }
             // A logical shift by 1..63 clears the sign bit.
             BinaryOp::LShr if y.0 == ZERO && y.1.rem_euclid(64) != 0 => {
-                self.g.lower(n, ZERO, 0, ALWAYS);
-                self.g
+                self.t.graph.lower(n, ZERO, 0, ALWAYS);
+                self.t
+                    .graph
                     .upper(n, ZERO, (u64::MAX >> y.1.rem_euclid(64)) as i128, ALWAYS);
                 if x.0 != ZERO {
-                    let k = self.g.cond(ZERO, x.0, 0);
-                    self.g.upper(n, x.0, 0, when(k));
+                    let k = self.t.graph.cond(ZERO, x.0, 0);
+                    self.t.graph.upper(n, x.0, 0, when(k));
                 }
             }
             _ => {}
