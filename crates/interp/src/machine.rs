@@ -323,7 +323,7 @@ impl<'p> Machine<'p> {
                 } => {
                     let a = self.read(vb, *lhs)?;
                     let b = self.read(vb, *rhs)?;
-                    self.write(vb, *dst, dst_ty.wrap(ops::compare(*op, *ty, a, b)))?;
+                    self.write(vb, *dst, dst_ty.wrap(i64::from(op.holds(*ty, a, b))))?;
                 }
                 CInst::Cast {
                     dst,

@@ -2,7 +2,7 @@
 //! (`bool` as 0/1), wrapping at the operand width exactly as `docs/ir.md` specifies.
 
 use crate::error::Fault;
-use poolopt_ir::{BinaryOp, CastOp, CmpOp, ScalarType, TrapKind, UnaryOp, DIV_ZERO_MESSAGE};
+use poolopt_ir::{BinaryOp, CastOp, ScalarType, TrapKind, UnaryOp, DIV_ZERO_MESSAGE};
 
 /// The mask of the low `bits(ty)` bits.
 #[inline]
@@ -105,26 +105,6 @@ pub(crate) fn unary(op: UnaryOp, ty: ScalarType, a: i64) -> i64 {
     }
 }
 
-/// `op a, b` compared at type `ty`: 1 when true, 0 when false.
-#[inline]
-pub(crate) fn compare(op: CmpOp, ty: ScalarType, a: i64, b: i64) -> i64 {
-    let (sa, sb) = (ty.wrap(a), ty.wrap(b));
-    let (ua, ub) = (unsigned(ty, a), unsigned(ty, b));
-    let r = match op {
-        CmpOp::Eq => ua == ub,
-        CmpOp::Ne => ua != ub,
-        CmpOp::Slt => sa < sb,
-        CmpOp::Sle => sa <= sb,
-        CmpOp::Sgt => sa > sb,
-        CmpOp::Sge => sa >= sb,
-        CmpOp::Ult => ua < ub,
-        CmpOp::Ule => ua <= ub,
-        CmpOp::Ugt => ua > ub,
-        CmpOp::Uge => ua >= ub,
-    };
-    r as i64
-}
-
 /// Converts `a` of type `from` to type `to`.
 #[inline]
 pub(crate) fn cast(op: CastOp, from: ScalarType, to: ScalarType, a: i64) -> i64 {
@@ -137,6 +117,7 @@ pub(crate) fn cast(op: CastOp, from: ScalarType, to: ScalarType, a: i64) -> i64 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use poolopt_ir::CmpOp;
     use ScalarType::*;
 
     #[test]
@@ -177,8 +158,8 @@ mod tests {
 
     #[test]
     fn compares_and_casts() {
-        assert_eq!(compare(CmpOp::Ult, I8, 1, -1), 1);
-        assert_eq!(compare(CmpOp::Slt, I8, 1, -1), 0);
+        assert!(CmpOp::Ult.holds(I8, 1, -1));
+        assert!(!CmpOp::Slt.holds(I8, 1, -1));
         assert_eq!(cast(CastOp::Zext, I8, I64, -1), 255);
         assert_eq!(cast(CastOp::Sext, I16, I64, -2), -2);
         assert_eq!(cast(CastOp::Trunc, I64, I8, 0x1ff), -1);

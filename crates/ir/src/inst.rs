@@ -6,7 +6,7 @@
 
 use crate::entities::StructId;
 use crate::entities::{Block, FuncId, Local};
-use crate::types::ElemType;
+use crate::types::{ElemType, ScalarType};
 use cranelift_entity::packed_option::PackedOption;
 use std::fmt;
 
@@ -263,6 +263,28 @@ impl CmpOp {
 
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|op| op.name() == name)
+    }
+
+    /// Whether `a op b` holds at type `ty`: the IR's definition (docs/ir.md), which the
+    /// interpreter runs. Values are held sign-extended in `i64`s; signed compares see them
+    /// wrapped to `ty`, unsigned ones and `eq`/`ne` their low `bits(ty)` bits.
+    #[inline]
+    pub fn holds(self, ty: ScalarType, a: i64, b: i64) -> bool {
+        let (sa, sb) = (ty.wrap(a), ty.wrap(b));
+        let mask = u64::MAX >> (64 - ty.bits());
+        let (ua, ub) = (a as u64 & mask, b as u64 & mask);
+        match self {
+            CmpOp::Eq => ua == ub,
+            CmpOp::Ne => ua != ub,
+            CmpOp::Slt => sa < sb,
+            CmpOp::Sle => sa <= sb,
+            CmpOp::Sgt => sa > sb,
+            CmpOp::Sge => sa >= sb,
+            CmpOp::Ult => ua < ub,
+            CmpOp::Ule => ua <= ub,
+            CmpOp::Ugt => ua > ub,
+            CmpOp::Uge => ua >= ub,
+        }
     }
 
     /// The comparison that is true exactly when this one is false.

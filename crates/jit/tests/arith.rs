@@ -111,21 +111,7 @@ fn reference(op: BinaryOp, w: ScalarType, a: i64, b: i64) -> Option<i64> {
 }
 
 fn cmp_reference(op: CmpOp, w: ScalarType, a: i64, b: i64) -> i64 {
-    let bits = w.bits();
-    let mask: u64 = if bits == 64 { !0 } else { (1u64 << bits) - 1 };
-    let (ua, ub) = (a as u64 & mask, b as u64 & mask);
-    (match op {
-        CmpOp::Eq => a == b,
-        CmpOp::Ne => a != b,
-        CmpOp::Slt => a < b,
-        CmpOp::Sle => a <= b,
-        CmpOp::Sgt => a > b,
-        CmpOp::Sge => a >= b,
-        CmpOp::Ult => ua < ub,
-        CmpOp::Ule => ua <= ub,
-        CmpOp::Ugt => ua > ub,
-        CmpOp::Uge => ua >= ub,
-    }) as i64
+    i64::from(op.holds(w, a, b))
 }
 
 fn samples(w: ScalarType) -> Vec<i64> {

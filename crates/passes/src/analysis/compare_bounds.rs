@@ -85,24 +85,7 @@ impl<T: Copy + PartialEq, F: FnMut(T, T, i128) -> bool> Bounds<T, F> {
 #[cfg(test)]
 mod tests {
     use super::decide_compare;
-    use poolopt_ir::CmpOp;
-
-    /// The compare on `i64` values, as the IR defines it.
-    fn truth(op: CmpOp, a: i64, b: i64) -> bool {
-        let (ua, ub) = (a as u64, b as u64);
-        match op {
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
-            CmpOp::Slt => a < b,
-            CmpOp::Sle => a <= b,
-            CmpOp::Sgt => a > b,
-            CmpOp::Sge => a >= b,
-            CmpOp::Ult => ua < ub,
-            CmpOp::Ule => ua <= ub,
-            CmpOp::Ugt => ua > ub,
-            CmpOp::Uge => ua >= ub,
-        }
-    }
+    use poolopt_ir::{CmpOp, ScalarType};
 
     /// A prover that knows each term's exact value (term 0 is the constant 0) answers every
     /// decided compare with its truth; one that knows nothing decides none of two terms.
@@ -119,7 +102,7 @@ mod tests {
                     // is only ever decided false and `!=` true (a difference is what the
                     // bounds show); the unsigned orders only on non-negative values.
                     if let Some(v) = got {
-                        assert_eq!(v, truth(op, a, b), "{op:?} {a} {b}");
+                        assert_eq!(v, op.holds(ScalarType::I64, a, b), "{op:?} {a} {b}");
                     }
                     let decided = match op {
                         CmpOp::Eq | CmpOp::Ne => a != b,
