@@ -1,11 +1,20 @@
-//! Deciding a compare of two `i64` operands from proved difference bounds: the one rule table
-//! that `bounds-check-elim` (asking the fact analysis) and `sparse-bounds-check-elim` (asking
-//! the sparse prover) share for explicit checks.
+//! Compares of two `i64` operands and difference bounds `a <= b + c`, both ways: the one
+//! rule table that `bounds-check-elim` (over the fact analysis) and `sparse-bounds-check-elim`
+//! (over the sparse prover) share.
 //!
-//! Soundness: each answer follows from the bounds it asked for. Signed: `x < y` is true when
-//! `x <= y - 1` holds and false when `y <= x` does (likewise for the other three). `x == y` is
-//! false, and `x != y` true, when either is below the other. Unsigned: for `0 <= a`, `a <u b`
-//! when `a < b`, and `b <=u a` when `0 <= b <= a` (both readings agree on non-negative values).
+//! - [`decide_compare`] decides a compare from proved bounds (explicit checks). Soundness:
+//!   each answer follows from the bounds it asked for. Signed: `x < y` is true when
+//!   `x <= y - 1` holds and false when `y <= x` does (likewise for the other three). `x == y`
+//!   is false, and `x != y` true, when either is below the other. Unsigned: for `0 <= a`,
+//!   `a <u b` when `a < b`, and `b <=u a` when `0 <= b <= a` (both readings agree on
+//!   non-negative values).
+//! - [`compare_consequences`] gives the bounds a compare that held implies (branch edges).
+//!   Soundness: signed compares and `==` are bounds as they stand (`x < y` is
+//!   `x <= y - 1`). `x != y` gives `x <= y - 1` only where `x <= y` was known. `x <u y`
+//!   gives `0 <= x` and `x <= y - 1` only where `0 <= y` was known: a negative `x` is at
+//!   least 2^63 unsigned, above every non-negative `y`, so `x` is not negative, and on
+//!   non-negative values the unsigned and signed orders agree (likewise `<=u`; `>u`, `>=u`
+//!   with the operands swapped). Other unsigned compares give nothing.
 
 use poolopt_ir::CmpOp;
 
@@ -37,6 +46,58 @@ pub fn decide_compare<T: Copy + PartialEq>(
         CmpOp::Ule => b.unsigned(x, y, false),
         CmpOp::Ugt => b.unsigned(y, x, true),
         CmpOp::Uge => b.unsigned(y, x, false),
+    }
+}
+
+/// A premise that some consequences of a compare need (see [`compare_consequences`]).
+#[derive(Copy, Clone, Debug)]
+pub enum Premise<T> {
+    /// `0 <= o`.
+    NonNegative(TermPlus<T>),
+    /// `a <= b`.
+    AtMost(TermPlus<T>, TermPlus<T>),
+}
+
+/// The bounds that `x op y` being true gives: `emit(a, b, c, k)` for each `a <= b + c`,
+/// where `k` is what it rests on besides the compare: `always` when nothing, otherwise
+/// `known`'s answer for the premise it needs (`None`: the bound is not given). The order
+/// of the bounds is fixed (callers' outputs depend on it).
+pub fn compare_consequences<T: Copy, K: Copy>(
+    op: CmpOp,
+    x: TermPlus<T>,
+    y: TermPlus<T>,
+    zero: T,
+    always: K,
+    known: &mut impl FnMut(Premise<T>) -> Option<K>,
+    emit: &mut impl FnMut(TermPlus<T>, TermPlus<T>, i128, K),
+) {
+    match op {
+        CmpOp::Slt => emit(x, y, -1, always),
+        CmpOp::Sle => emit(x, y, 0, always),
+        CmpOp::Sgt => emit(y, x, -1, always),
+        CmpOp::Sge => emit(y, x, 0, always),
+        CmpOp::Eq => {
+            emit(x, y, 0, always);
+            emit(y, x, 0, always);
+        }
+        // x != y with x <= y known means x < y (the `i != n` loop exit).
+        CmpOp::Ne => {
+            if let Some(k) = known(Premise::AtMost(x, y)) {
+                emit(x, y, -1, k);
+            }
+            if let Some(k) = known(Premise::AtMost(y, x)) {
+                emit(y, x, -1, k);
+            }
+        }
+        // x <u y with y >= 0: 0 <= x < y (a negative x is a huge unsigned number).
+        CmpOp::Ult | CmpOp::Ule => {
+            if let Some(k) = known(Premise::NonNegative(y)) {
+                emit((zero, 0), x, 0, k);
+                emit(x, y, if op == CmpOp::Ult { -1 } else { 0 }, k);
+            }
+        }
+        CmpOp::Ugt => compare_consequences(CmpOp::Ult, y, x, zero, always, known, emit),
+        CmpOp::Uge => compare_consequences(CmpOp::Ule, y, x, zero, always, known, emit),
     }
 }
 
@@ -84,7 +145,7 @@ impl<T: Copy + PartialEq, F: FnMut(T, T, i128) -> bool> Bounds<T, F> {
 
 #[cfg(test)]
 mod tests {
-    use super::decide_compare;
+    use super::{compare_consequences, decide_compare, Premise};
     use poolopt_ir::{CmpOp, ScalarType};
 
     /// A prover that knows each term's exact value (term 0 is the constant 0) answers every
@@ -135,5 +196,58 @@ mod tests {
             decide_compare(CmpOp::Sge, (1, 2), (1, 1), 0, nothing),
             Some(true)
         );
+    }
+
+    /// Where the compare holds and each premise asked holds, every bound given holds; where
+    /// every premise is granted, each compare gives its bounds (the unsigned ones only with
+    /// the premise on the right operand, `!=` only with an order between the operands).
+    #[test]
+    fn consequences_hold_where_the_compare_and_the_premises_do() {
+        let samples = [i64::MIN, -7, -1, 0, 1, 3, 7, i64::MAX];
+        for op in CmpOp::ALL {
+            for &a in &samples {
+                for &b in &samples {
+                    if !op.holds(ScalarType::I64, a, b) {
+                        continue;
+                    }
+                    let values = [0i128, a as i128, b as i128];
+                    let value = |(t, k): (usize, i128)| values[t] + k;
+                    let mut given = Vec::new();
+                    compare_consequences(
+                        op,
+                        (1, 0),
+                        (2, 0),
+                        0,
+                        true,
+                        &mut |premise| match premise {
+                            Premise::NonNegative(o) => (value(o) >= 0).then_some(false),
+                            Premise::AtMost(p, q) => (value(p) <= value(q)).then_some(false),
+                        },
+                        &mut |p, q, c, always| given.push((p, q, c, always)),
+                    );
+                    for &(p, q, c, _) in &given {
+                        assert!(
+                            value(p) <= value(q) + c,
+                            "{op:?} {a} {b}: {p:?} <= {q:?} + {c}"
+                        );
+                    }
+                    let unconditional = given.iter().filter(|g| g.3).count();
+                    let expected = match op {
+                        CmpOp::Slt | CmpOp::Sle | CmpOp::Sgt | CmpOp::Sge => 1,
+                        CmpOp::Eq => 2,
+                        _ => 0,
+                    };
+                    assert_eq!(unconditional, expected, "{op:?} {a} {b}");
+                    let conditional = given.len() - unconditional;
+                    let needs = match op {
+                        CmpOp::Ne => 1,
+                        CmpOp::Ult | CmpOp::Ule => 2 * usize::from(b >= 0),
+                        CmpOp::Ugt | CmpOp::Uge => 2 * usize::from(a >= 0),
+                        _ => 0,
+                    };
+                    assert_eq!(conditional, needs, "{op:?} {a} {b}");
+                }
+            }
+        }
     }
 }

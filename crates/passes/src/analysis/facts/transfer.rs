@@ -31,6 +31,7 @@ use super::constraints::{
 };
 use super::relevance::Tracked;
 use super::CallKills;
+use crate::analysis::compare_bounds::{compare_consequences, Premise};
 use poolopt_ir::{
     BinaryOp, Block, Check, CmpOp, Function, Inst, InstKind, Local, Operand, Terminator, Type,
     UnaryOp,
@@ -790,44 +791,26 @@ pub(super) fn edge_extra(
     relation(gen, &out, op, x, y);
 }
 
-/// The constraints that `x op y` being true gives.
+/// The constraints that `x op y` being true gives (the shared rule table,
+/// [`compare_consequences`]; a premise holds when the facts imply it).
 fn relation(gen: &mut Gen, s: &impl FactQueries, op: CmpOp, x: (Term, i128), y: (Term, i128)) {
-    let nonneg = |o: (Term, i128)| at_least(s, o, 0);
-    let zero = (Term::ZERO, 0);
-    match op {
-        CmpOp::Slt => le(gen, x, y, -1),
-        CmpOp::Sle => le(gen, x, y, 0),
-        CmpOp::Sgt => le(gen, y, x, -1),
-        CmpOp::Sge => le(gen, y, x, 0),
-        CmpOp::Eq => {
-            le(gen, x, y, 0);
-            le(gen, y, x, 0);
-        }
-        // x != y with x <= y known means x < y (the `i != n` loop exit).
-        CmpOp::Ne => {
-            let implied = |p: (Term, i128), q: (Term, i128)| {
-                p.0 != q.0 && fit(q.1 - p.1).is_some_and(|c| s.implies(p.0, q.0, c))
+    compare_consequences(
+        op,
+        x,
+        y,
+        Term::ZERO,
+        (),
+        &mut |premise| {
+            let holds = match premise {
+                Premise::NonNegative(o) => at_least(s, o, 0),
+                Premise::AtMost(p, q) => {
+                    p.0 != q.0 && fit(q.1 - p.1).is_some_and(|c| s.implies(p.0, q.0, c))
+                }
             };
-            if implied(x, y) {
-                le(gen, x, y, -1);
-            }
-            if implied(y, x) {
-                le(gen, y, x, -1);
-            }
-        }
-        // x <u y with y >= 0: 0 <= x < y (a negative x is a huge unsigned number).
-        CmpOp::Ult if nonneg(y) => {
-            le(gen, zero, x, 0);
-            le(gen, x, y, -1);
-        }
-        CmpOp::Ule if nonneg(y) => {
-            le(gen, zero, x, 0);
-            le(gen, x, y, 0);
-        }
-        CmpOp::Ugt => relation(gen, s, CmpOp::Ult, y, x),
-        CmpOp::Uge => relation(gen, s, CmpOp::Ule, y, x),
-        _ => {}
-    }
+            holds.then_some(())
+        },
+        &mut |a, b, c, ()| le(gen, a, b, c),
+    );
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@
 //! phi where its scope ends: the value it copies is the same.
 
 use super::graph::{room, when, Conds, Graph, Node, ALWAYS, ZERO};
+use crate::analysis::compare_bounds::{compare_consequences, Premise};
 use crate::analysis::facts::demand::{ends_in_explicit_check, is_trap_block};
 use crate::analysis::facts::CallKills;
 use crate::analysis::Cfg;
@@ -868,37 +869,21 @@ impl Builder<'_> {
         Some(when(self.t.graph.cond(x.0, y.0, off)))
     }
 
-    /// The constraints `x op y` being true gives (see the fact analysis's `relation`).
+    /// The constraints `x op y` being true gives (the shared rule table,
+    /// [`compare_consequences`]; a premise is a condition on the graph).
     fn relation(&mut self, op: CmpOp, x: TermPlus, y: TermPlus, out: &mut Rels) {
-        let zero = (ZERO, 0);
-        match op {
-            CmpOp::Slt => out.push((x, y, -1, ALWAYS)),
-            CmpOp::Sle => out.push((x, y, 0, ALWAYS)),
-            CmpOp::Sgt => out.push((y, x, -1, ALWAYS)),
-            CmpOp::Sge => out.push((y, x, 0, ALWAYS)),
-            CmpOp::Eq => {
-                out.push((x, y, 0, ALWAYS));
-                out.push((y, x, 0, ALWAYS));
-            }
-            // x != y with x <= y means x < y.
-            CmpOp::Ne => {
-                if let Some(k) = self.cond(x, y, 0) {
-                    out.push((x, y, -1, k));
-                }
-                if let Some(k) = self.cond(y, x, 0) {
-                    out.push((y, x, -1, k));
-                }
-            }
-            // x <u y with y >= 0: 0 <= x < y.
-            CmpOp::Ult | CmpOp::Ule => {
-                if let Some(k) = self.cond(zero, y, 0) {
-                    out.push((zero, x, 0, k));
-                    out.push((x, y, if op == CmpOp::Ult { -1 } else { 0 }, k));
-                }
-            }
-            CmpOp::Ugt => self.relation(CmpOp::Ult, y, x, out),
-            CmpOp::Uge => self.relation(CmpOp::Ule, y, x, out),
-        }
+        compare_consequences(
+            op,
+            x,
+            y,
+            ZERO,
+            ALWAYS,
+            &mut |premise| match premise {
+                Premise::NonNegative(o) => self.cond((ZERO, 0), o, 0),
+                Premise::AtMost(p, q) => self.cond(p, q, 0),
+            },
+            &mut |a, b, c, k| out.push((a, b, c, k)),
+        );
     }
 
     fn block(&mut self, b: Block) {
