@@ -123,8 +123,8 @@ pub struct LowerScratch {
     /// The element addresses computed on the current IR block's main line by element reads
     /// and writes: (data pointer, index, element size, address), the newest last.
     pub(crate) elem_addrs: Vec<(Value, Value, u32, Value)>,
-    /// Per IR block: the branches into it not yet emitted.
-    pub(crate) preds_left: SecondaryMap<Block, u32>,
+    /// Per IR block: the branches into it (a `brif` with both targets the block once).
+    pub(crate) branches_in: SecondaryMap<Block, u32>,
     /// The SSA construction's tables ([`crate::ssa`]).
     pub(crate) ssa: crate::ssa::Ssa,
     /// Every trap block created, in creation order.
@@ -164,7 +164,7 @@ impl LowerScratch {
         // A no-op within one module (its function count does not change).
         self.callees.resize(largest.funcs);
         refill(&mut self.param_index, n_locals);
-        refill(&mut self.preds_left, n_blocks);
+        refill(&mut self.branches_in, n_blocks);
         self.fixed.clear();
         self.loop_depth.clear();
         self.by_fields.clear();
@@ -209,7 +209,7 @@ impl LowerScratch {
         map_room(&mut self.param_index, locals);
         map_room(&mut self.block_loops, blocks);
         map_room(&mut self.preheader_of, blocks);
-        map_room(&mut self.preds_left, blocks);
+        map_room(&mut self.branches_in, blocks);
         map_room(&mut self.callees, funcs);
         // One variable per scalar, vec or packed local (field-wise structs add a few more).
         vec_room(&mut self.var_kinds, locals);
@@ -238,7 +238,7 @@ pub(crate) fn reserve_function(out: &mut cl::Function, largest: &ModuleSizes, ir
     if dfg.num_insts() != 0 || dfg.num_blocks() != 0 {
         return; // not empty: its lists live in the pool
     }
-    // As for `preds_left`: an IR block and about one more per instruction at most.
+    // As for `branches_in`: an IR block and about one more per instruction at most.
     dfg.blocks.reserve(largest.blocks + largest.insts);
     // An instruction's result list takes the pool's smallest block (4 entries); arguments of
     // calls and branches take more. About three Cranelift instructions per IR instruction.

@@ -57,10 +57,11 @@
 //! on every path, through a parameter wherever paths with different values meet; a sealed
 //! node's predecessors never change, so what was decided from them stays right; an unsealed
 //! node's parameter stands for whatever the predecessors emitted later bring, and sealing
-//! connects it. The lowering seals a node when its last incoming branch is emitted (it counts
-//! the IR's branches) and, at the end, every node nothing branches to (an unreachable block,
-//! whose reads see zero). Cranelift's verifier, on in every debug test, checks that each use
-//! is dominated by its definition and that every branch passes its target's parameters.
+//! connects it. A node is sealed once the last branch the lowering counted into it is
+//! recorded (`seal_if_complete`) and, at the end, every node nothing branches to (an
+//! unreachable block, whose reads see zero). Cranelift's verifier, on in every debug test,
+//! checks that each use is dominated by its definition and that every branch passes its
+//! target's parameters.
 //!
 //! **Cost.** cranelift-frontend keeps a map of blocks per variable, grown by block number
 //! (every Cranelift block, trap edges included) and dropped at every function, and seals and
@@ -201,6 +202,15 @@ impl Ssa {
         self.defs[i] = val.into();
     }
 
+    /// The end of `node`'s room in `preds`.
+    #[inline]
+    fn pred_end(&self, node: usize) -> usize {
+        match self.pred_start.get(node + 1) {
+            Some(&next) => next as usize,
+            None => self.preds.len(),
+        }
+    }
+
     /// Records that `branch`, emitted at the end of `from`, leads to `node`'s head (once per
     /// branch, even when both of a `brif`'s targets are the head). `false`, and nothing
     /// recorded, when `node` has no room left: more branches lead to it than
@@ -209,13 +219,8 @@ impl Ssa {
     /// that Cranelift's verifier, off in release builds, would reject).
     #[must_use]
     pub(crate) fn add_pred(&mut self, node: usize, branch: Inst, from: usize) -> bool {
-        let start = self.pred_start[node] as usize;
-        let end = match self.pred_start.get(node + 1) {
-            Some(&next) => next as usize,
-            None => self.preds.len(),
-        };
-        let i = start + self.pred_len[node] as usize;
-        if i >= end {
+        let i = self.pred_start[node] as usize + self.pred_len[node] as usize;
+        if i >= self.pred_end(node) {
             return false;
         }
         self.preds[i] = (branch, from as u32);
@@ -251,6 +256,15 @@ impl Ssa {
             self.begin_lookup(sentinel, node as u32);
             self.run(func, var);
             p = next;
+        }
+    }
+
+    /// Seals `node` once every branch [`Ssa::reset`] gave it room for is recorded.
+    #[inline]
+    pub(crate) fn seal_if_complete(&mut self, func: &mut Function, node: usize) {
+        let recorded = self.pred_start[node] as usize + self.pred_len[node] as usize;
+        if recorded == self.pred_end(node) {
+            self.seal(func, node);
         }
     }
 

@@ -136,11 +136,18 @@ impl FnLower<'_, '_, '_, '_> {
             self.t.blocks[blk] = Some(c);
             self.t.layout_pos[blk] = pos as u32;
         }
-        // Count the branches into each block (the entry block is also entered from `start`).
-        let preds = &mut self.t.preds_left;
+        // Count the branches into each block, a `brif` with both targets one block once (the
+        // entry block is also entered from `start`): the room the SSA construction gives each
+        // node's predecessors, which it seals once they are all emitted.
+        let branches_in = &mut self.t.branches_in;
         for &blk in &ir.layout {
             let targets: &[Block] = match ir.blocks[blk].terminator.as_ref() {
                 Some(Terminator::Br(t)) => std::slice::from_ref(t),
+                Some(Terminator::BrIf {
+                    then_block,
+                    else_block,
+                    ..
+                }) if then_block == else_block => std::slice::from_ref(then_block),
                 Some(Terminator::BrIf {
                     then_block,
                     else_block,
@@ -149,7 +156,7 @@ impl FnLower<'_, '_, '_, '_> {
                 _ => &[],
             };
             for &t in targets {
-                if let Some(n) = preds.get_mut(t) {
+                if let Some(n) = branches_in.get_mut(t) {
                     *n += 1;
                 }
             }
@@ -159,21 +166,21 @@ impl FnLower<'_, '_, '_, '_> {
         // instructions, without a block and a jump of its own.
         let first = ir.layout[0];
         let first_cl = self.cl_block(first)?;
-        let merged_entry = self.t.preds_left[first] == 0;
+        let merged_entry = self.t.branches_in[first] == 0;
         // The SSA construction's nodes ([`crate::ssa`]): one per IR block, numbered as the
         // blocks are, and the start block's after them.
         let start_node = n_blocks;
         let start = if merged_entry {
             first_cl
         } else {
-            self.t.preds_left[first] += 1;
+            self.t.branches_in[first] += 1;
             self.b.create_block()
         };
         {
             let t = &mut *self.t;
-            let preds_left = &t.preds_left;
+            let branches_in = &t.branches_in;
             t.ssa.reset(n_blocks + 1, |n| {
-                preds_left.get(Block::new(n)).copied().unwrap_or(0)
+                branches_in.get(Block::new(n)).copied().unwrap_or(0)
             });
             for &blk in &ir.layout {
                 if let Some(Some(c)) = t.blocks.get(blk).copied() {
@@ -454,18 +461,10 @@ impl FnLower<'_, '_, '_, '_> {
         }
     }
 
-    /// Records that one branch into IR block `target` is emitted; seals its SSA node
-    /// ([`crate::ssa`]) once all are.
+    /// After the branches into IR block `target` of one terminator are recorded
+    /// ([`FnLower::add_pred`]): seals its SSA node ([`crate::ssa`]) once all are.
     fn edge_emitted(&mut self, target: Block) {
-        let Some(n) = self.t.preds_left.get_mut(target) else {
-            return;
-        };
-        if *n > 0 {
-            *n -= 1;
-            if *n == 0 {
-                self.t.ssa.seal(self.b.func, target.index());
-            }
-        }
+        self.t.ssa.seal_if_complete(self.b.func, target.index());
     }
 
     fn terminator(&mut self, term: &Terminator) -> R<()> {
