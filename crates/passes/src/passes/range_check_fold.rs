@@ -717,6 +717,36 @@ fn short_circuit(
     near_miss.map(Err)
 }
 
+/// What both shapes need of the block `b` the fold merges or skips: it does not reassign `i`
+/// and has no side effect. Otherwise the first offending instruction, with the remark
+/// (`prefix` names the check).
+fn pure_and_keeps(
+    func: &Function,
+    cx: &PassContext<'_>,
+    b: Block,
+    i: Local,
+    prefix: &impl Fn() -> String,
+) -> Result<(), (Inst, String)> {
+    let insts = &func.blocks[b].insts;
+    let (iname, bname) = (func.local_name(i), &func.blocks[b].name);
+    if let Some(&d) = insts.iter().find(|&&d| func.inst(d).def() == Some(i)) {
+        return Err((d, {
+            let prefix = prefix();
+            format!("{prefix}: `{iname}` is reassigned in `{bname}`")
+        }));
+    }
+    if let Some(&d) = insts.iter().find(|&&d| !func.inst(d).is_pure()) {
+        return Err((d, {
+            let prefix = prefix();
+            format!(
+                "{prefix}: `{bname}` has an instruction with side effects (`{}`)",
+                display_inst(cx.module, func, d)
+            )
+        }));
+    }
+    Ok(())
+}
+
 /// The zero-first shape matched: `a` ends `brif (i < 0)`, its non-negative side `b` ends
 /// `brif (i op n)`, both failing to `f`. Checks the remaining conditions.
 #[allow(clippy::too_many_arguments)]
@@ -734,24 +764,9 @@ fn zero_first(
 ) -> Result<Fold, (Inst, String)> {
     let insts = &func.blocks[b].insts;
     let cmp_inst = insts[p];
-    let iname = func.local_name(i);
     let bname = &func.blocks[b].name;
     let prefix = || format!("range check {} not folded", texts(func, i, op, n).0);
-    if let Some(&d) = insts.iter().find(|&&d| func.inst(d).def() == Some(i)) {
-        return Err((d, {
-            let prefix = prefix();
-            format!("{prefix}: `{iname}` is reassigned in `{bname}`")
-        }));
-    }
-    if let Some(&d) = insts.iter().find(|&&d| !func.inst(d).is_pure()) {
-        return Err((d, {
-            let prefix = prefix();
-            format!(
-                "{prefix}: `{bname}` has an instruction with side effects (`{}`)",
-                display_inst(cx.module, func, d)
-            )
-        }));
-    }
+    pure_and_keeps(func, cx, b, i, &prefix)?;
     // The facts just before the compare at position `p` of `b` *without* `a`'s branch: the
     // fold runs `b`'s instructions right after `a`'s, for negative `i` too, so `n >= 0` must
     // not rest on `i >= 0` (`n = copy i` in `b` is non-negative only on that edge).
@@ -836,21 +851,7 @@ fn bound_first(
         };
         format!("range check {written} not folded")
     };
-    if let Some(&d) = insts.iter().find(|&&d| func.inst(d).def() == Some(i)) {
-        return Err((d, {
-            let prefix = prefix();
-            format!("{prefix}: `{iname}` is reassigned in `{bname}`")
-        }));
-    }
-    if let Some(&d) = insts.iter().find(|&&d| !func.inst(d).is_pure()) {
-        return Err((d, {
-            let prefix = prefix();
-            format!(
-                "{prefix}: `{bname}` has an instruction with side effects (`{}`)",
-                display_inst(cx.module, func, d)
-            )
-        }));
-    }
+    pure_and_keeps(func, cx, b, i, &prefix)?;
     let n_non_negative = match fa {
         Some(fa) => {
             let Some(out) = fa.block_out(a) else {
