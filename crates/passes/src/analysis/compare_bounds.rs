@@ -250,4 +250,39 @@ mod tests {
             }
         }
     }
+
+    /// With every premise granted, each compare gives exactly its tightest bounds, in the
+    /// fixed order (term 0 is the constant 0, 1 is `x`, 2 is `y`; `true`: needs no premise).
+    #[test]
+    fn each_compare_gives_its_tightest_bounds() {
+        use CmpOp::*;
+        let table: [(CmpOp, &[(u8, u8, i128, bool)]); 10] = [
+            (Slt, &[(1, 2, -1, true)]),
+            (Sle, &[(1, 2, 0, true)]),
+            (Sgt, &[(2, 1, -1, true)]),
+            (Sge, &[(2, 1, 0, true)]),
+            (Eq, &[(1, 2, 0, true), (2, 1, 0, true)]),
+            (Ne, &[(1, 2, -1, false), (2, 1, -1, false)]),
+            (Ult, &[(0, 1, 0, false), (1, 2, -1, false)]),
+            (Ule, &[(0, 1, 0, false), (1, 2, 0, false)]),
+            (Ugt, &[(0, 2, 0, false), (2, 1, -1, false)]),
+            (Uge, &[(0, 2, 0, false), (2, 1, 0, false)]),
+        ];
+        for (op, expected) in table {
+            let mut given = Vec::new();
+            compare_consequences(
+                op,
+                (1u8, 0),
+                (2, 0),
+                0,
+                true,
+                &mut |_| Some(false),
+                &mut |p, q, c, always| {
+                    assert!(p.1 == 0 && q.1 == 0, "{op:?}: an offset on an operand");
+                    given.push((p.0, q.0, c, always));
+                },
+            );
+            assert_eq!(given, expected, "{op:?}");
+        }
+    }
 }
