@@ -519,6 +519,26 @@ mod tests {
     }
 
     #[test]
+    fn a_node_is_sealed_once_its_counted_branches_are_recorded_and_not_before() {
+        // Node 1 has room for two branches, node 2 for one.
+        let mut func = Function::new();
+        let (blk, mut ssa, p) = setup(&mut func, &[0, 2, 1]);
+        let mut b = Builder::new(&mut func);
+        b.switch_to_block(blk[0]);
+        let br = b.ins().brif(p, blk[1], &[], blk[2], &[]);
+        assert!(ssa.add_pred(1, br, 0));
+        assert!(ssa.add_pred(2, br, 0));
+        ssa.seal_if_complete(b.func, 1);
+        ssa.seal_if_complete(b.func, 2);
+        assert_eq!(ssa.sealed[1..3], [false, true]);
+        b.switch_to_block(blk[2]);
+        let j = b.ins().jump(blk[1], &[]);
+        assert!(ssa.add_pred(1, j, 2));
+        ssa.seal_if_complete(b.func, 1);
+        assert!(ssa.sealed[1]);
+    }
+
+    #[test]
     fn a_diamond_gets_one_parameter_with_each_sides_value() {
         let mut func = Function::new();
         let (blk, mut ssa, p) = setup(&mut func, &[0, 1, 1, 2]);
