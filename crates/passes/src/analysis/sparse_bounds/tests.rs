@@ -311,3 +311,34 @@ other:
 }";
     assert_eq!(checks(src), vec![true, false]);
 }
+
+/// A branch on `not c` learns the negation of `c` on each side: only the side where `i < n`
+/// holds may index (the near miss is the other side).
+#[test]
+fn a_negated_compare_learns_the_opposite_on_each_side() {
+    let src = "
+fn f(v: vec<i64>, i: i64) -> i64 {
+    var n: i64
+    var c: bool
+    var d: bool
+    var g: bool
+    var x: i64
+entry:
+    n = len v
+    g = slt i, 0
+    brif g, neg, nonneg
+nonneg:
+    c = slt i, n
+    d = not c
+    brif d, out, inside
+out:
+    x = get v[i]
+    ret x
+inside:
+    x = get v[i]
+    ret x
+neg:
+    ret 0
+}";
+    assert_eq!(checks(src), vec![false, true]);
+}
