@@ -163,27 +163,31 @@ impl<'a> Parser<'a> {
         let kw = self.bump();
         let name = self.expect_ident("a struct name")?;
         self.expect_punct(Punct::LBrace)?;
+        let fields = self.typed_names(Punct::RBrace, "a field name or `}`", "`,` or `}`")?;
+        Ok(Item::Struct { kw, name, fields })
+    }
+
+    /// `name: type` pairs separated by commas (a trailing one allowed, newlines anywhere), up
+    /// to and including `close`, pushed onto `item_parts`: their range there. `what` and
+    /// `expected` name what a missing name and a missing separator were expected to be.
+    fn typed_names(&mut self, close: Punct, what: &str, expected: &str) -> PResult<Range<usize>> {
         let first = self.item_parts.len();
         self.skip_newlines();
-        while !self.is_punct(self.pos, Punct::RBrace) {
-            let field = self.expect_ident("a field name or `}`")?;
+        while !self.is_punct(self.pos, close) {
+            let name = self.expect_ident(what)?;
             self.expect_punct(Punct::Colon)?;
             let ty = self.raw_type()?;
-            self.item_parts.push((field, ty));
+            self.item_parts.push((name, ty));
             self.skip_newlines();
             if self.is_punct(self.pos, Punct::Comma) {
                 self.bump();
                 self.skip_newlines();
-            } else if !self.is_punct(self.pos, Punct::RBrace) {
-                return Err(self.unexpected(self.pos, "`,` or `}`").into());
+            } else if !self.is_punct(self.pos, close) {
+                return Err(self.unexpected(self.pos, expected).into());
             }
         }
         self.bump();
-        Ok(Item::Struct {
-            kw,
-            name,
-            fields: first..self.item_parts.len(),
-        })
+        Ok(first..self.item_parts.len())
     }
 
     fn func_header(&mut self) -> PResult<Item> {
@@ -203,23 +207,7 @@ impl<'a> Parser<'a> {
         self.bump();
         let name = self.expect_ident("a function name")?;
         self.expect_punct(Punct::LParen)?;
-        let first_param = self.item_parts.len();
-        self.skip_newlines();
-        while !self.is_punct(self.pos, Punct::RParen) {
-            let param = self.expect_ident("a parameter name or `)`")?;
-            self.expect_punct(Punct::Colon)?;
-            let ty = self.raw_type()?;
-            self.item_parts.push((param, ty));
-            self.skip_newlines();
-            if self.is_punct(self.pos, Punct::Comma) {
-                self.bump();
-                self.skip_newlines();
-            } else if !self.is_punct(self.pos, Punct::RParen) {
-                return Err(self.unexpected(self.pos, "`,` or `)`").into());
-            }
-        }
-        self.bump();
-        let params = first_param..self.item_parts.len();
+        let params = self.typed_names(Punct::RParen, "a parameter name or `)`", "`,` or `)`")?;
         let ret = if self.is_punct(self.pos, Punct::Arrow) {
             self.bump();
             Some(self.raw_type()?)

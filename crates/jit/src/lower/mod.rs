@@ -126,6 +126,17 @@ pub struct LowerEnv<'a> {
 }
 
 impl<'a> LowerEnv<'a> {
+    /// Function `fid` of the module (an error, not a panic, for an id from elsewhere).
+    fn function(&self, fid: FuncId) -> Result<&'a Function, JitError> {
+        self.module
+            .funcs
+            .get(fid)
+            .ok_or_else(|| JitError::Malformed {
+                function: String::new(),
+                message: format!("no function {fid}"),
+            })
+    }
+
     /// Lowers for the optimization level of `isa` (the one the functions are compiled with):
     /// at `opt_level=none`, cheap field values are computed again at their element store
     /// (`FnLower::rematerialized`).
@@ -395,14 +406,7 @@ pub fn lower_function(
     tier: Tier,
     scratch: &mut LowerScratch,
 ) -> Result<LowerInfo, JitError> {
-    let ir = env
-        .module
-        .funcs
-        .get(fid)
-        .ok_or_else(|| JitError::Malformed {
-            function: String::new(),
-            message: format!("no function {fid}"),
-        })?;
+    let ir = env.function(fid)?;
     env.signature_into(fid, &mut out.signature);
     out.name = cl::UserFuncName::user(0, env.ir_func_index.get(fid.index()).copied().unwrap_or(0));
     // Already the first entry when the caller kept the set ([`reusable_mem_flags`]).
@@ -513,14 +517,7 @@ pub fn lower_shim(
     fbc: &mut FunctionBuilderContext,
     frontend: TargetFrontendConfig,
 ) -> Result<(), JitError> {
-    let ir = env
-        .module
-        .funcs
-        .get(fid)
-        .ok_or_else(|| JitError::Malformed {
-            function: String::new(),
-            message: format!("no function {fid}"),
-        })?;
+    let ir = env.function(fid)?;
     abi::host_callable(ir).map_err(|message| JitError::Unsupported {
         function: ir.name.clone(),
         message,
