@@ -204,3 +204,22 @@ fn a_brif_with_both_targets_the_join_passes_the_value_on_both() {
         .count();
     assert_eq!(both, 1, "{text}");
 }
+
+/// A block is sealed as soon as the last branch into it is emitted, so a read there walks
+/// straight to its predecessor's value: no placeholder parameter is made and aliased away
+/// later (an alias `vN -> vM` in the CLIF would show one).
+#[test]
+fn a_read_after_every_branch_in_is_emitted_makes_no_placeholder() {
+    let src = "fn main(n: i64) -> i64 {\n    var x: i64\n    var t: bool\n\
+         entry:\n    x = add n, 1\n    t = slt n, 5\n    brif t, a, b\n\
+         a:\n    x = add x, 2\n    ret x\n\
+         b:\n    x = mul x, 3\n    ret x\n}\n";
+    assert_eq!(agree(src, &[2]), Ok(5));
+    assert_eq!(agree(src, &[9]), Ok(30));
+    let text = clif(src);
+    let alias = |l: &str| {
+        let l = l.trim();
+        l.starts_with('v') && l.contains(" -> v") && !l.contains('=')
+    };
+    assert!(!text.lines().any(alias), "{text}");
+}
