@@ -170,6 +170,9 @@ impl<'a> Parser<'a> {
     /// `name: type` pairs separated by commas (a trailing one allowed, newlines anywhere), up
     /// to and including `close`, pushed onto `item_parts`: their range there. `what` and
     /// `expected` name what a missing name and a missing separator were expected to be.
+    /// Inlined into its two callers: as a call it cost `parse_all` 350 instructions on
+    /// slot_pool_8 (fat LTO), more than the margin of the parse target (docs/benchmarks.md).
+    #[inline(always)]
     fn typed_names(&mut self, close: Punct, what: &str, expected: &str) -> PResult<Range<usize>> {
         let first = self.item_parts.len();
         self.skip_newlines();
