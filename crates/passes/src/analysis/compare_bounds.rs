@@ -256,7 +256,9 @@ mod tests {
     #[test]
     fn each_compare_gives_its_tightest_bounds() {
         use CmpOp::*;
-        let table: [(CmpOp, &[(u8, u8, i128, bool)]); 10] = [
+        /// `a <= b + c`, and whether it needs no premise.
+        type Bound = (u8, u8, i128, bool);
+        let table: [(CmpOp, &[Bound]); 10] = [
             (Slt, &[(1, 2, -1, true)]),
             (Sle, &[(1, 2, 0, true)]),
             (Sgt, &[(2, 1, -1, true)]),
