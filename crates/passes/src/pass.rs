@@ -267,10 +267,15 @@ impl<'a> PassContext<'a> {
         self.entry_live = Some(cache);
     }
 
-    /// The locals of `callee` (function `id`, not the one being transformed) other than its
-    /// parameters that may be read before they are written: those live on entry. From the
-    /// run's cache when the manager provided one.
-    pub fn entry_live_locals(&mut self, id: FuncId, callee: &Function) -> Rc<[Local]> {
+    /// The locals of the module's function `id` other than its parameters that may be read
+    /// before they are written: those live on entry (none for an id the module lacks). Not for
+    /// the function being transformed, which the module holds only as a signature while a pass
+    /// runs on it. From the run's cache when the manager provided one.
+    pub fn entry_live_locals(&mut self, id: FuncId) -> Rc<[Local]> {
+        let module = self.module;
+        let Some(callee) = module.funcs.get(id) else {
+            return Rc::from([]);
+        };
         if let Some(hit) = self
             .entry_live
             .and_then(|c| c.borrow().get(id.index()).cloned().flatten())

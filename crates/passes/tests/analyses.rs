@@ -661,7 +661,7 @@ fn entry_live_locals_are_the_live_in_set_of_the_entry() {
                     .collect();
                 let (mut remarks, mut stats) = (Vec::new(), Stats::default());
                 let mut cx = PassContext::new(m, &func.name, &mut remarks, &mut stats);
-                let found = cx.entry_live_locals(id, func);
+                let found = cx.entry_live_locals(id);
                 assert_eq!(
                     &*found,
                     &expected[..],
@@ -671,6 +671,11 @@ fn entry_live_locals_are_the_live_in_set_of_the_entry() {
                 );
                 functions += 1;
             }
+            // An id the module lacks has no locals.
+            let (mut remarks, mut stats) = (Vec::new(), Stats::default());
+            let mut cx = PassContext::new(m, "none", &mut remarks, &mut stats);
+            let missing = poolopt_ir::FuncId::from_u32(m.funcs.len() as u32);
+            assert!(cx.entry_live_locals(missing).is_empty());
         }
     }
     assert!(functions >= 800, "only {functions} functions");

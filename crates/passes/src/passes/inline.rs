@@ -178,7 +178,7 @@ impl Pass for Inline {
                         index += 1;
                     }
                     Ok(why) => {
-                        let live_in = cx.entry_live_locals(callee_id, callee);
+                        let live_in = cx.entry_live_locals(callee_id);
                         let source = Callee {
                             id: callee_id,
                             body: callee,
