@@ -12,7 +12,7 @@
 use poolopt::ir::{
     parse, verify_with, Check, Function, InstKind, Module, Terminator, VerifyOptions,
 };
-use poolopt::passes::analysis::facts::demand::is_trap_block;
+use poolopt::passes::analysis::facts::demand::explicit_check_sides;
 use poolopt::{OptLevel, PassManager, RunLimits};
 use poolopt_test_support::{header, pir_files_below};
 use std::path::{Path, PathBuf};
@@ -62,7 +62,7 @@ fn proved(before: &Function, after: &Function) -> Vec<(String, bool)> {
             ..
         }) = data.terminator
         {
-            if is_trap_block(before, then_block) != is_trap_block(before, else_block) {
+            if explicit_check_sides(before, then_block, else_block).is_some() {
                 let folded = matches!(after.blocks[b].terminator, Some(Terminator::Br(_)));
                 out.push((format!("{}/explicit", data.name), folded));
             }

@@ -17,7 +17,7 @@
 //! fire, and dropping it changes no result and no trap. Every check kept gets a missed remark
 //! saying which fact is missing and, where it can tell, why.
 
-use crate::analysis::facts::demand::{ends_in_explicit_check, is_trap_block};
+use crate::analysis::facts::demand::{ends_in_explicit_check, explicit_check_sides};
 use crate::analysis::facts::{Fact, FactAnalysis, FactQueries, Term, TermKind};
 use crate::analysis::{compare_bounds, Cfg};
 use crate::pass::{OptLevel, Pass, PassContext};
@@ -412,14 +412,7 @@ impl Ctx<'_> {
             return None;
         };
         // The trap edge is taken when `c == trap_when`.
-        let (trap_when, pass_to) = match (
-            is_trap_block(func, then_block),
-            is_trap_block(func, else_block),
-        ) {
-            (true, false) => (true, else_block),
-            (false, true) => (false, then_block),
-            _ => return None,
-        };
+        let (trap_when, pass_to) = explicit_check_sides(func, then_block, else_block)?;
         let facts = self.fa.block_out(self.block)?;
         let (op, lhs, rhs) = facts.cmp_of(c)?;
         // Any compare of two `i64` operands is decided by the facts (`decide_compare`); the

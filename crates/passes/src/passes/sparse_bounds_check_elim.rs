@@ -18,7 +18,7 @@
 //! check the prover does not prove stays, with a missed remark.
 
 use super::bounds_check_elim::{apply, has_check, need_of, CheckKind, Decision, ExplicitDecision};
-use crate::analysis::facts::demand::is_trap_block;
+use crate::analysis::facts::demand::explicit_check_sides;
 use crate::analysis::facts::CallKills;
 use crate::analysis::sparse_bounds;
 use crate::pass::{OptLevel, Pass, PassContext};
@@ -104,11 +104,7 @@ impl Pass for SparseBoundsCheckElim {
                 else {
                     return None;
                 };
-                let pass_to = if is_trap_block(func, *then_block) {
-                    *else_block
-                } else {
-                    *then_block
-                };
+                let (_, pass_to) = explicit_check_sides(func, *then_block, *else_block)?;
                 let text = if explain {
                     display_terminator(func, term)
                 } else {

@@ -62,6 +62,23 @@ pub fn is_trap_block(func: &Function, block: Block) -> bool {
         && func.blocks[block].insts.is_empty()
 }
 
+/// The sides of an explicit check `brif c, then_block, else_block` of which exactly one only
+/// traps: whether the trap is taken when `c` is true, and the block the check passes to.
+pub fn explicit_check_sides(
+    func: &Function,
+    then_block: Block,
+    else_block: Block,
+) -> Option<(bool, Block)> {
+    match (
+        is_trap_block(func, then_block),
+        is_trap_block(func, else_block),
+    ) {
+        (true, false) => Some((true, else_block)),
+        (false, true) => Some((false, then_block)),
+        _ => None,
+    }
+}
+
 /// The blocks `demand` asks for, by block index, written into `on` (`work` is scratch
 /// space); `false` (and `on` left alone) for every block. `decides` is [`decides_in`] of
 /// `func` (the analysis reads it from the walk that found the tracked locals).

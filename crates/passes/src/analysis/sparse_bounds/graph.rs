@@ -23,7 +23,7 @@ pub(super) const ZERO: Node = 0;
 
 /// The largest length a vec can have (`MAX_LEN` of the fact analysis): lengths are counted in
 /// elements of at least one byte, and no run can allocate 2^62 bytes.
-pub(super) const MAX_LEN: i128 = 1 << 62;
+pub(super) const MAX_LEN: i128 = crate::analysis::facts::constraints::MAX_LEN as i128;
 
 /// `self <= to + c` (upper) or `self >= to + c` (lower), usable once both conditions (those
 /// not [`NO_COND`]) are proved. (Packed: 32 bytes.)

@@ -10,7 +10,7 @@
 use super::relevance::{call_changes, Var};
 use super::{CheckQuery, Cmp, ExplicitQuery, Need, Rels, Tables, TermPlus};
 use crate::analysis::compare_bounds::{compare_consequences, Premise};
-use crate::analysis::facts::demand::is_trap_block;
+use crate::analysis::facts::demand::explicit_check_sides;
 use crate::analysis::facts::CallKills;
 use crate::analysis::sparse_bounds::graph::{when, Conds, Node, ALWAYS, ZERO};
 use crate::analysis::Cfg;
@@ -242,15 +242,7 @@ impl Builder<'_> {
                 None
             };
             self.t.end_cmp[b.index()] = cmp;
-            let trap_when = match (
-                is_trap_block(func, *then_block),
-                is_trap_block(func, *else_block),
-            ) {
-                (true, false) => Some(true),
-                (false, true) => Some(false),
-                _ => None,
-            };
-            if let Some(trap_when) = trap_when {
+            if let Some((trap_when, _)) = explicit_check_sides(func, *then_block, *else_block) {
                 self.t.explicit.push(ExplicitQuery {
                     block: b,
                     dead: self.t.dead[b.index()],
@@ -368,17 +360,7 @@ impl Builder<'_> {
             }
             InstKind::VecPush { vec, .. } => {
                 // len(vec) grows by exactly 1; a vec that may alias it by 0 or 1.
-                for i in 0..self.t.vecs.len() {
-                    let v = self.t.vecs[i];
-                    if v == vec || !self.calls.may_alias(func, v, vec) {
-                        continue;
-                    }
-                    let old = self.t.cur[v.index()];
-                    let n = self.t.graph.length(b);
-                    self.t.graph.lower(n, old, 0, ALWAYS);
-                    self.t.graph.upper(n, old, 1, ALWAYS);
-                    self.set(v, n);
-                }
+                self.aliases_move(b, vec, Some(0), 1);
                 let old = self.t.cur[vec.index()];
                 let n = self.t.graph.length(b);
                 self.t.graph.exact(n, old, 1, ALWAYS);
@@ -396,17 +378,7 @@ impl Builder<'_> {
                     // It did not trap: len >= 1.
                     self.pi(b, &[((ZERO, 1), (len, 0), 0, ALWAYS)]);
                 }
-                for i in 0..self.t.vecs.len() {
-                    let v = self.t.vecs[i];
-                    if v == vec || !self.calls.may_alias(func, v, vec) {
-                        continue;
-                    }
-                    let old = self.t.cur[v.index()];
-                    let n = self.t.graph.length(b);
-                    self.t.graph.lower(n, old, -1, ALWAYS);
-                    self.t.graph.upper(n, old, 0, ALWAYS);
-                    self.set(v, n);
-                }
+                self.aliases_move(b, vec, Some(-1), 0);
                 let old = self.t.cur[vec.index()];
                 let n = self.t.graph.length(b);
                 self.t.graph.exact(n, old, -1, ALWAYS);
@@ -461,16 +433,7 @@ impl Builder<'_> {
             }
             InstKind::VecDrop { vec } => {
                 // The vec is now empty; a may-alias vec is either it or unchanged.
-                for i in 0..self.t.vecs.len() {
-                    let v = self.t.vecs[i];
-                    if v == vec || !self.calls.may_alias(func, v, vec) {
-                        continue;
-                    }
-                    let old = self.t.cur[v.index()];
-                    let n = self.t.graph.length(b);
-                    self.t.graph.upper(n, old, 0, ALWAYS);
-                    self.set(v, n);
-                }
+                self.aliases_move(b, vec, None, 0);
                 self.set(vec, ZERO);
             }
             InstKind::Call {
@@ -499,6 +462,26 @@ impl Builder<'_> {
     }
 
     /// The value of `x op y` for `i64` operands.
+    /// After a `push` (`lo` 0, `hi` 1), `pop` (-1, 0) or `drop` (none, 0) of `vec`: each other
+    /// vec that may alias it gets a new length between its old one plus `lo` (when given) and
+    /// plus `hi`, as it is `vec` (changed) or not (unchanged).
+    fn aliases_move(&mut self, b: Block, vec: Local, lo: Option<i128>, hi: i128) {
+        let func = self.func;
+        for i in 0..self.t.vecs.len() {
+            let v = self.t.vecs[i];
+            if v == vec || !self.calls.may_alias(func, v, vec) {
+                continue;
+            }
+            let old = self.t.cur[v.index()];
+            let n = self.t.graph.length(b);
+            if let Some(lo) = lo {
+                self.t.graph.lower(n, old, lo, ALWAYS);
+            }
+            self.t.graph.upper(n, old, hi, ALWAYS);
+            self.set(v, n);
+        }
+    }
+
     fn binary(&mut self, b: Block, op: BinaryOp, x: TermPlus, y: TermPlus) -> Node {
         const MAX: i128 = i64::MAX as i128;
         const MIN: i128 = i64::MIN as i128;
