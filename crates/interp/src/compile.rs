@@ -524,6 +524,15 @@ impl Translator<'_> {
         Ok((off, field_mem_ty(f.ty)?, f.ty))
     }
 
+    /// Field `field` of the struct elements of a vec (`get v[i].f`, `set v[i].f`): its offset,
+    /// memory type and declared type.
+    fn elem_field(&self, elem: ElemType, field: u32) -> Result<(u32, ScalarType, Type), String> {
+        let ElemType::Struct(id) = elem else {
+            return Err("field access on a vec of scalars".into());
+        };
+        self.field(id, field)
+    }
+
     fn block_index(&self, b: Block, map: &[Option<u32>]) -> Result<u32, String> {
         map.get(b.index())
             .copied()
@@ -813,10 +822,7 @@ impl Translator<'_> {
                         checked,
                     },
                     Some(f) => {
-                        let ElemType::Struct(id) = e else {
-                            return Err("field access on a vec of scalars".into());
-                        };
-                        let (foff, fty, decl) = self.field(id, *f)?;
+                        let (foff, fty, decl) = self.elem_field(e, *f)?;
                         CInst::Get {
                             dst: self.dst(*dst, decl)?,
                             vec,
@@ -849,10 +855,7 @@ impl Translator<'_> {
                         checked,
                     },
                     Some(f) => {
-                        let ElemType::Struct(id) = e else {
-                            return Err("field access on a vec of scalars".into());
-                        };
-                        let (foff, fty, decl) = self.field(id, *f)?;
+                        let (foff, fty, decl) = self.elem_field(e, *f)?;
                         let Val::Scalar { src, .. } = self.val(*value, decl)? else {
                             return Err("struct value for a field".into());
                         };
