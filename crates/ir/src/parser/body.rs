@@ -419,18 +419,33 @@ impl BodyParser<'_> {
         Ok(())
     }
 
+    /// A block name. (The usual case, a block of the body, is read inline; anything else,
+    /// out of line: as a call, a block name cost `parse_all` 25 instructions.)
+    #[inline]
     fn block_ref(&self, p: &mut Parser) -> PResult<Block> {
-        let i = p.expect_ident("a block name")?;
-        match self.block_of(p, p.sym(i)) {
-            Some(block) => Ok(block),
-            None => {
-                let name = p.text(i);
-                let help = suggest(name, self.func.blocks.values().map(|b| b.name.as_str()));
-                Err(p
-                    .err_help(i, ParseErrorKind::UndefinedBlock(name.into()), help)
-                    .into())
+        let tok = p.tok(p.pos);
+        if tok.kind == TokenKind::Ident {
+            if let Some(block) = self.block_of(p, Symbol(tok.data)) {
+                p.advance();
+                return Ok(block);
             }
         }
+        Err(self.not_a_block(p))
+    }
+
+    /// Why the current token is not the name of a block of the body (consumed if it is a
+    /// word).
+    #[cold]
+    #[inline(never)]
+    fn not_a_block(&self, p: &mut Parser) -> Failure {
+        let i = match p.expect_ident("a block name") {
+            Ok(i) => i,
+            Err(failure) => return failure,
+        };
+        let name = p.text(i);
+        let help = suggest(name, self.func.blocks.values().map(|b| b.name.as_str()));
+        p.err_help(i, ParseErrorKind::UndefinedBlock(name.into()), help)
+            .into()
     }
 
     /// `.FIELD` of the struct local `local` (`elem`: of the struct elements of vec `local`).
@@ -479,11 +494,19 @@ impl BodyParser<'_> {
         })
     }
 
-    /// An optional `.unchecked` suffix after a mnemonic.
+    /// An optional `.unchecked` suffix after a mnemonic. (Inline: most instructions have
+    /// none, and the check is shorter than a call.)
+    #[inline]
     fn check_suffix(&self, p: &mut Parser) -> PResult<Check> {
         if !p.is_punct(p.pos, Punct::Dot) {
             return Ok(Check::Checked);
         }
+        self.unchecked_suffix(p)
+    }
+
+    /// The `.unchecked` suffix of [`BodyParser::check_suffix`] (the `.` is next).
+    #[inline(never)]
+    fn unchecked_suffix(&self, p: &mut Parser) -> PResult<Check> {
         p.bump();
         if p.is_word(p.pos, kw::UNCHECKED) {
             p.bump();
@@ -507,6 +530,7 @@ impl BodyParser<'_> {
         Ok((vec, index, field))
     }
 
+    #[inline]
     fn comma(&self, p: &mut Parser) -> PResult<()> {
         p.expect_punct(Punct::Comma).map(|_| ())
     }
