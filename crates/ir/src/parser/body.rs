@@ -535,7 +535,24 @@ impl BodyParser<'_> {
         p.expect_punct(Punct::Comma).map(|_| ())
     }
 
+    /// The function a call names. (A declared function, the usual case, is read inline, the
+    /// rest out of line.)
+    #[inline]
     fn callee(&self, p: &mut Parser) -> PResult<FuncId> {
+        let tok = p.tok(p.pos);
+        if tok.kind == TokenKind::Ident {
+            if let Some(func) = self.decls.func_of[tok.data as usize] {
+                p.advance();
+                return Ok(func);
+            }
+        }
+        self.not_a_callee(p)
+    }
+
+    /// [`BodyParser::callee`] of a token that does not name a declared function: the error.
+    #[cold]
+    #[inline(never)]
+    fn not_a_callee(&self, p: &mut Parser) -> PResult<FuncId> {
         let i = p.expect_ident("a function name")?;
         let sym = p.sym(i);
         if let Some(func) = self.decls.func_of[sym.index()] {

@@ -275,8 +275,32 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The scalar type named by the current token, consumed (`None`, and nothing consumed,
+    /// if it names none): the usual type, read inline by [`Parser::raw_type`] and
+    /// [`Parser::parse_type`], whose other cases are out of line.
+    #[inline]
+    fn scalar_type(&mut self) -> Option<ScalarType> {
+        let tok = self.tok(self.pos);
+        if tok.kind != TokenKind::Ident {
+            return None;
+        }
+        let scalar = self.lx.interner.info(Symbol(tok.data)).scalar?;
+        self.advance();
+        Some(scalar)
+    }
+
     /// `i8 | i16 | i32 | i64 | bool | NAME | vec<ELEM>` where ELEM is not a vec.
+    #[inline]
     fn raw_type(&mut self) -> PResult<RawType> {
+        match self.scalar_type() {
+            Some(s) => Ok(RawType::Scalar(s)),
+            None => self.raw_named_type(),
+        }
+    }
+
+    /// [`Parser::raw_type`] of a type other than a scalar (or of no type).
+    #[inline(never)]
+    fn raw_named_type(&mut self) -> PResult<RawType> {
         let i = self.expect_ident("a type")?;
         if let Some(s) = self.word_info(i).scalar {
             return Ok(RawType::Scalar(s));
@@ -331,25 +355,20 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// A type in a body (`var`, `new`). A scalar type, the usual one, is read here, as
-    /// `raw_type` would, inlined into the callers; any other type is read out of line. (As a
-    /// call, the scalar case cost `parse_all` 40 instructions a `var` line.)
+    /// A type in a body (`var`, `new`), resolved. (A scalar type is read inline, any other
+    /// out of line: as a call, a scalar type cost `parse_all` 40 instructions a `var` line.)
     #[inline]
     pub(super) fn parse_type(&mut self, struct_of: &[Option<StructId>]) -> PResult<Type> {
-        let tok = self.tok(self.pos);
-        if tok.kind == TokenKind::Ident {
-            if let Some(s) = self.lx.interner.info(Symbol(tok.data)).scalar {
-                self.advance();
-                return Ok(Type::Scalar(s));
-            }
+        match self.scalar_type() {
+            Some(s) => Ok(Type::Scalar(s)),
+            None => self.parse_named_type(struct_of),
         }
-        self.parse_named_type(struct_of)
     }
 
     /// [`Parser::parse_type`] of a type other than a scalar (or of no type).
     #[inline(never)]
     fn parse_named_type(&mut self, struct_of: &[Option<StructId>]) -> PResult<Type> {
-        let raw = self.raw_type()?;
+        let raw = self.raw_named_type()?;
         self.resolve_type(raw, struct_of)
     }
 
