@@ -276,8 +276,8 @@ impl<'a> Parser<'a> {
     }
 
     /// The scalar type named by the current token, consumed (`None`, and nothing consumed,
-    /// if it names none): the usual type, read inline by [`Parser::raw_type`] and
-    /// [`Parser::parse_type`], whose other cases are out of line.
+    /// if it names none): the usual type, read inline by [`Parser::raw_type`], whose other
+    /// cases are out of line.
     #[inline]
     fn scalar_type(&mut self) -> Option<ScalarType> {
         let tok = self.tok(self.pos);
@@ -355,17 +355,28 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// A type in a body (`var`, `new`), resolved. (A scalar type is read inline, any other
-    /// out of line: as a call, a scalar type cost `parse_all` 40 instructions a `var` line.)
+    /// A type in a body (`var`, `new`), resolved. (A scalar or a declared struct is read
+    /// inline, a vec type or an error out of line: as a call, a scalar type cost `parse_all`
+    /// 40 instructions a `var` line.)
     #[inline]
     pub(super) fn parse_type(&mut self, struct_of: &[Option<StructId>]) -> PResult<Type> {
-        match self.scalar_type() {
-            Some(s) => Ok(Type::Scalar(s)),
-            None => self.parse_named_type(struct_of),
+        let tok = self.tok(self.pos);
+        if tok.kind == TokenKind::Ident {
+            let sym = Symbol(tok.data);
+            // (No struct is named `vec`, a reserved word: `vec<...>` is never taken here.)
+            let ty = match self.lx.interner.info(sym).scalar {
+                Some(s) => Some(Type::Scalar(s)),
+                None => struct_of[sym.index()].map(Type::Struct),
+            };
+            if let Some(ty) = ty {
+                self.advance();
+                return Ok(ty);
+            }
         }
+        self.parse_named_type(struct_of)
     }
 
-    /// [`Parser::parse_type`] of a type other than a scalar (or of no type).
+    /// [`Parser::parse_type`] of a vec type, or of a token that names no type (the error).
     #[inline(never)]
     fn parse_named_type(&mut self, struct_of: &[Option<StructId>]) -> PResult<Type> {
         let raw = self.raw_named_type()?;
