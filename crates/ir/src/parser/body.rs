@@ -420,7 +420,7 @@ impl BodyParser<'_> {
     }
 
     /// A block name. (The usual case, a block of the body, is read inline; anything else,
-    /// out of line: as a call, a block name cost `parse_all` 25 instructions.)
+    /// out of line: as a call, a block name cost `parse_all` 44 instructions.)
     #[inline]
     fn block_ref(&self, p: &mut Parser) -> PResult<Block> {
         let tok = p.tok(p.pos);
