@@ -750,7 +750,7 @@ impl BodyParser<'_> {
             }
             Mnemonic::New => {
                 let t = p.pos;
-                let ty = p.parse_type(&self.decls.struct_of)?;
+                let ty = p.parse_type_out_of_line(&self.decls.struct_of)?;
                 match ty {
                     Type::Vec(elem) => InstKind::VecNew { dst, elem },
                     other => {

@@ -355,7 +355,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    /// A type in a body (`var`, `new`), resolved. (A scalar or a declared struct is read
+    /// The type of a `var` declaration, resolved. (A scalar or a declared struct is read
     /// inline, a vec type or an error out of line: as a call, a scalar type cost `parse_all`
     /// 40 instructions a `var` line.)
     #[inline]
@@ -373,12 +373,16 @@ impl<'a> Parser<'a> {
                 return Ok(ty);
             }
         }
-        self.parse_named_type(struct_of)
+        self.parse_type_out_of_line(struct_of)
     }
 
-    /// [`Parser::parse_type`] of a vec type, or of a token that names no type (the error).
+    /// [`Parser::parse_type`], all of it out of line: for a vec type or an error, and for
+    /// `new`, whose type is a vec type (the inline cases would only make its caller longer).
     #[inline(never)]
-    fn parse_named_type(&mut self, struct_of: &[Option<StructId>]) -> PResult<Type> {
+    pub(super) fn parse_type_out_of_line(
+        &mut self,
+        struct_of: &[Option<StructId>],
+    ) -> PResult<Type> {
         let raw = self.raw_named_type()?;
         self.resolve_type(raw, struct_of)
     }
