@@ -3,6 +3,8 @@
 //!
 //! - every check the fact analysis proves, the sparse prover proves too, except the shapes
 //!   listed in [`DENSE_ONLY`] (what the prover does not model yet);
+//! - every checked division `div-check-prove` makes unchecked (rule 1 of `div-check-elim`),
+//!   the sparse pass makes unchecked too (tallied apart: `divisions`);
 //! - where a program names an entry and arguments, the program after the sparse pass gives
 //!   the interpreter's outcome of the program before it (the differential test checks the
 //!   pass on random programs at every level and in pairs: `tests/differential.rs`).
@@ -37,6 +39,21 @@ fn run(module: &mut Module, passes: &[&str]) {
         .verify_each(true)
         .run(module)
         .unwrap_or_else(|e| panic!("{passes:?}: {e}"));
+}
+
+/// Each checked division of `func` with whether `after` made it unchecked.
+fn divisions_proved(before: &Function, after: &Function) -> Vec<(String, bool)> {
+    let checked = |k: &InstKind| matches!(*k, InstKind::Binary { op, check: Check::Checked, .. } if op.is_division());
+    let mut out = Vec::new();
+    for &b in &before.layout {
+        for &i in &before.blocks[b].insts {
+            if checked(before.inst(i)) {
+                let name = &before.blocks[b].name;
+                out.push((format!("{name}/{i}"), !checked(after.inst(i))));
+            }
+        }
+    }
+    out
 }
 
 /// Each checked operation and explicit check of `func` (as the check passes found it) with
@@ -86,6 +103,8 @@ fn the_sparse_prover_proves_what_the_fact_analysis_proves() {
     let files = programs();
     let prefix = before_checks();
     let (mut both, mut dense_only, mut sparse_only, mut neither, mut ran) = (0, 0, 0, 0, 0);
+    // Divisions: [both, div-check-prove only, sparse only, neither].
+    let mut divisions = [0usize; 4];
     let mut unexpected = Vec::new();
     let mut expected_seen = Vec::new();
     for path in &files {
@@ -100,9 +119,25 @@ fn the_sparse_prover_proves_what_the_fact_analysis_proves() {
         run(&mut module, &prefix);
         let mut dense = module.clone();
         run(&mut dense, &["bounds-check-elim"]);
+        let mut dense_div = module.clone();
+        run(&mut dense_div, &["bounds-check-elim", "div-check-prove"]);
         let mut sparse = module.clone();
         run(&mut sparse, &["sparse-bounds-check-elim"]);
         for (id, func) in module.funcs.iter() {
+            let dd = divisions_proved(func, &dense_div.funcs[id]);
+            let sd = divisions_proved(func, &sparse.funcs[id]);
+            for ((what, by_dense), (_, by_sparse)) in dd.iter().zip(&sd) {
+                let at = match (by_dense, by_sparse) {
+                    (true, true) => 0,
+                    (true, false) => {
+                        unexpected.push(format!("{file}: {}/{what} (division)", func.name));
+                        1
+                    }
+                    (false, true) => 2,
+                    (false, false) => 3,
+                };
+                divisions[at] += 1;
+            }
             let d = proved(func, &dense.funcs[id]);
             let s = proved(func, &sparse.funcs[id]);
             for ((what, by_dense), (_, by_sparse)) in d.iter().zip(&s) {
@@ -137,6 +172,11 @@ fn the_sparse_prover_proves_what_the_fact_analysis_proves() {
         "sparse vs dense over {} files: both proved {both}, dense only {dense_only}, \
          sparse only {sparse_only}, neither {neither}; {ran} programs run",
         files.len()
+    );
+    let [div_both, div_dense, div_sparse, div_neither] = divisions;
+    eprintln!(
+        "divisions: both proved {div_both}, div-check-prove only {div_dense}, \
+         sparse only {div_sparse}, neither {div_neither}"
     );
     assert!(files.len() >= 250, "only {} programs", files.len());
     assert!(both >= 300, "only {both} checks proved by both");

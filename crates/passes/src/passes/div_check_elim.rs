@@ -143,6 +143,17 @@ pub(crate) fn has_checked_division(func: &Function) -> bool {
     })
 }
 
+/// Whether a checked division of `func` divides by an `i64` local (the divisors rule 1 reads
+/// facts about).
+pub(crate) fn has_local_i64_divisor(func: &Function) -> bool {
+    func.layout.iter().any(|&b| {
+        func.blocks[b].insts.iter().any(|&i| {
+            matches!(checked_division(func.inst(i)), Some((_, Operand::Local(d)))
+                if func.local_ty(d) == Type::I64)
+        })
+    })
+}
+
 /// Which fact analysis rule 1 reads.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum DivisorFacts {
@@ -153,6 +164,107 @@ pub(crate) enum DivisorFacts {
     /// `div-check-prove` right after `bounds-check-elim` reuses it. With none cached (after
     /// `sparse-bounds-check-elim`, or alone), [`DivisorFacts::Own`].
     Shared,
+}
+
+/// Why rule 1 removes a division's check; [`Removal::message`] is its remark.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Removal {
+    /// The constant divisor passes the test.
+    Constant(i64),
+    /// `d >= 1` is known (or proved).
+    AtLeastOne(Local),
+    /// `d <= upper` is known (or proved), `upper` from [`divisor_upper`].
+    AtMost(Local, i128),
+    /// `d >= bound` (`below`: `d <= bound`) follows from a quotient `q == d sdiv |bound|`
+    /// of at least 1 (at most -1).
+    Quotient {
+        d: Local,
+        below: bool,
+        bound: i64,
+        q: Local,
+    },
+    /// The division's block never runs (the sparse prover's dead blocks).
+    NeverRuns,
+}
+
+impl Removal {
+    /// `div-check-prove`'s `--stats` counter of such a removal.
+    pub(crate) fn counter(&self) -> &'static str {
+        match self {
+            Removal::Constant(_) => "const_checks_removed",
+            _ => "checks_removed",
+        }
+    }
+
+    /// The remark's reason (the division itself follows it).
+    pub(crate) fn message(&self, func: &Function) -> String {
+        let name = |l: Local| func.local_name(l);
+        match *self {
+            Removal::Constant(c) => {
+                format!("division check removed: the constant divisor {c} passes the test")
+            }
+            Removal::AtLeastOne(d) => format!("division check removed: `{} >= 1` is known", name(d)),
+            Removal::AtMost(d, upper) => {
+                format!("division check removed: `{} <= {upper}` is known", name(d))
+            }
+            Removal::Quotient {
+                d,
+                below: false,
+                bound,
+                q,
+            } => format!(
+                "division check removed: `{x} >= {bound}` follows from `{q} >= 1`, `{q} == {x} sdiv {bound}`",
+                x = name(d),
+                q = name(q)
+            ),
+            Removal::Quotient {
+                d,
+                below: true,
+                bound,
+                q,
+            } => format!(
+                "division check removed: `{x} <= {bound}` follows from `{q} <= -1`, `{q} == {x} sdiv {k}`",
+                x = name(d),
+                q = name(q),
+                k = -bound
+            ),
+            Removal::NeverRuns => "division check removed: its block never runs".to_string(),
+        }
+    }
+}
+
+/// The largest negative divisor that passes `op`'s test: -1, or -2 for `sdiv` (`MIN / -1`).
+pub(crate) use crate::analysis::sparse_bounds::divisor_upper;
+
+/// Whether the constant divisor `c` of division `inst` (operator `op`) passes the test at the
+/// division's width (its destination's type): not 0, and not -1 for `sdiv`.
+pub(crate) fn constant_divisor_passes(func: &Function, inst: Inst, op: BinaryOp, c: i64) -> bool {
+    let ty = func.inst(inst).def().map(|d| func.local_ty(d));
+    let value = ty.and_then(Type::as_int).map_or(c, |t| t.wrap(c));
+    op.unchecked_divisor_ok(value)
+}
+
+/// Makes each division of `removed` unchecked, in order, each with its `counter` and remark.
+pub(crate) fn remove_checks(
+    func: &mut Function,
+    cx: &mut PassContext<'_>,
+    removed: Vec<(Block, Inst, Removal)>,
+    counter: impl Fn(&Removal) -> &'static str,
+) {
+    for (block, inst, removal) in removed {
+        if let InstKind::Binary { check, .. } = &mut func.insts[inst].kind {
+            *check = Check::Unchecked;
+        }
+        cx.stat(counter(&removal), 1);
+        let loc = func.insts[inst].loc;
+        cx.applied_with(func, block, loc, || {
+            format!(
+                "{}: `{}`",
+                removal.message(func),
+                display_inst(cx.module, func, inst)
+            )
+        });
+    }
 }
 
 /// Rule 1. Returns whether anything changed, and the divisions whose check stays.
@@ -175,12 +287,7 @@ pub(crate) fn prove(
                 .any(|&i| checked_division(func.inst(i)).is_some())
         })
         .collect();
-    let needs_facts = dividing.iter().any(|&b| {
-        func.blocks[b].insts.iter().any(|&i| {
-            matches!(checked_division(func.inst(i)), Some((_, Operand::Local(d)))
-                if func.local_ty(d) == Type::I64)
-        })
-    });
+    let needs_facts = has_local_i64_divisor(func);
     let fa: Option<Rc<FactAnalysis>> = needs_facts.then(|| match source {
         DivisorFacts::Shared if cx.has_cached_facts() => cx.check_facts(func),
         // Nothing cached (`sparse-bounds-check-elim` ran instead of `bounds-check-elim`, or
@@ -188,8 +295,7 @@ pub(crate) fn prove(
         // every check as well, and answers the same about the divisors.
         DivisorFacts::Shared | DivisorFacts::Own => Rc::new(cx.divisor_facts(func)),
     });
-    // (block, inst, message when removed).
-    let mut removed: Vec<(Block, Inst, &'static str, String)> = Vec::new();
+    let mut removed: Vec<(Block, Inst, Removal)> = Vec::new();
     let mut kept: Vec<Kept> = Vec::new();
     for &block in &dividing {
         if fa.as_ref().is_some_and(|fa| fa.block_in(block).is_none()) {
@@ -205,18 +311,10 @@ pub(crate) fn prove(
         for &inst in &insts[..end] {
             let decision = checked_division(func.inst(inst));
             if let Some((op, divisor)) = decision {
-                // The division's width: its destination's type.
-                let ty = func.inst(inst).def().map(|d| func.local_ty(d));
                 match divisor {
                     Operand::Const(c) => {
-                        let value = ty.and_then(Type::as_int).map_or(c, |t| t.wrap(c));
-                        if op.unchecked_divisor_ok(value) {
-                            let msg = if explain {
-                                format!("division check removed: the constant divisor {c} passes the test")
-                            } else {
-                                String::new()
-                            };
-                            removed.push((block, inst, "const_checks_removed", msg));
+                        if constant_divisor_passes(func, inst, op, c) {
+                            removed.push((block, inst, Removal::Constant(c)));
                         } else {
                             kept.push(Kept {
                                 block,
@@ -233,53 +331,36 @@ pub(crate) fn prove(
                             .filter(|_| func.local_ty(d) == Type::I64)
                             .map(|c| c.facts());
                         let t = Term::value(d);
-                        let upper = if op == BinaryOp::SDiv { -2 } else { -1 };
-                        // Which side excludes 0 (and -1 for `sdiv`): `(below, witness)`, the
-                        // witness a quotient of the divisor whose bound gives the divisor's.
+                        let upper = divisor_upper(op);
                         let proof = facts.and_then(|f| {
                             if f.lower_at_least(t, 1) {
-                                return Some((false, None));
+                                return Some(Removal::AtLeastOne(d));
                             }
                             if f.upper_at_most(t, upper) {
-                                return Some((true, None));
+                                return Some(Removal::AtMost(d, upper));
                             }
+                            // A quotient of the divisor whose bound gives the divisor's.
                             match f.quotient_bounds(d) {
-                                (Some(lo), _) => Some((false, Some(lo))),
-                                (_, Some(hi)) if i128::from(hi.0) <= upper => {
-                                    Some((true, Some(hi)))
+                                (Some((bound, q)), _) => Some(Removal::Quotient {
+                                    d,
+                                    below: false,
+                                    bound,
+                                    q,
+                                }),
+                                (_, Some((bound, q))) if i128::from(bound) <= upper => {
+                                    Some(Removal::Quotient {
+                                        d,
+                                        below: true,
+                                        bound,
+                                        q,
+                                    })
                                 }
                                 _ => None,
                             }
                         });
                         let name = || func.local_name(d).to_string();
                         match proof {
-                            Some((below, witness)) => {
-                                let msg = match (explain, below, witness) {
-                                    (false, _, _) => String::new(),
-                                    (true, false, None) => format!(
-                                        "division check removed: `{} >= 1` is known",
-                                        name()
-                                    ),
-                                    (true, true, None) => format!(
-                                        "division check removed: `{} <= {upper}` is known",
-                                        name()
-                                    ),
-                                    (true, false, Some((bound, q))) => format!(
-                                        "division check removed: `{x} >= {bound}` follows from \
-                                         `{q} >= 1`, `{q} == {x} sdiv {bound}`",
-                                        x = name(),
-                                        q = func.local_name(q)
-                                    ),
-                                    (true, true, Some((bound, q))) => format!(
-                                        "division check removed: `{x} <= {bound}` follows from \
-                                         `{q} <= -1`, `{q} == {x} sdiv {k}`",
-                                        x = name(),
-                                        q = func.local_name(q),
-                                        k = -bound
-                                    ),
-                                };
-                                removed.push((block, inst, "checks_removed", msg));
-                            }
+                            Some(removal) => removed.push((block, inst, removal)),
                             None => {
                                 let known = match facts {
                                     Some(f) if explain => {
@@ -326,16 +407,7 @@ pub(crate) fn prove(
         cx.recycle_facts(fa);
     }
     let changed = !removed.is_empty();
-    for (block, inst, counter, msg) in removed {
-        if let InstKind::Binary { check, .. } = &mut func.insts[inst].kind {
-            *check = Check::Unchecked;
-        }
-        cx.stat(counter, 1);
-        let loc = func.insts[inst].loc;
-        cx.applied_with(func, block, loc, || {
-            format!("{msg}: `{}`", display_inst(cx.module, func, inst))
-        });
-    }
+    remove_checks(func, cx, removed, Removal::counter);
     (changed, kept)
 }
 

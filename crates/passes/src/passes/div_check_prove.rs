@@ -11,6 +11,10 @@
 //! would remove, and rule 1 for any division still checked then (it computes its own analysis
 //! only when one with a local divisor is left). O1 keeps its division checks, as before.
 //!
+//! After `sparse-bounds-check-elim` (the opt-in sparse pipeline) nothing is cached, but that
+//! pass decides the divisions first with its prover; this pass then runs (and computes a fact
+//! analysis of the divisors) only for a function with a division the prover left checked.
+//!
 //! Soundness: that of rule 1 in `div-check-elim`. The facts are a must-analysis of the function
 //! as `bounds-check-elim` found it; that pass only made proved checks unchecked and decided
 //! branches, so every fact still holds on every execution reaching its point, and a divisor

@@ -10,6 +10,14 @@
 //! about as much (docs/benchmarks.md, "Issue 9, twenty-third session"), which is why it is not
 //! the default.
 //!
+//! It also takes `div-check-prove`'s decisions (rule 1 of `div-check-elim`, through the same
+//! code: [`super::div_check_elim::Removal`], [`super::div_check_elim::remove_checks`]): a
+//! checked division by a constant that passes the test, or by an `i64` local the prover proves
+//! at least 1 or at most -1 (-2 for `sdiv`), directly or through a quotient witness, becomes
+//! `.unchecked`. A division it does not prove keeps its check silently: `div-check-prove` and
+//! `div-check-elim` after it still try (and say why they keep it); where it proved every
+//! division, they find none left and compute no fact analysis.
+//!
 //! Soundness: the prover proves a check only from facts about exact integer values that hold
 //! wherever the checked operation runs (its module documentation gives the argument rule by
 //! rule), or when the check's block can never run. A proved check therefore never fires, and
@@ -18,11 +26,16 @@
 //! check the prover does not prove stays, with a missed remark.
 
 use super::bounds_check_elim::{apply, has_check, need_of, CheckKind, Decision, ExplicitDecision};
+use super::div_check_elim::{
+    constant_divisor_passes, divisor_upper, has_checked_division, has_local_i64_divisor,
+    remove_checks, Removal,
+};
 use crate::analysis::facts::demand::explicit_check_sides;
 use crate::analysis::facts::CallKills;
-use crate::analysis::sparse_bounds;
+use crate::analysis::sparse_bounds::{self, DivisorProof};
 use crate::pass::{OptLevel, Pass, PassContext};
-use poolopt_ir::{display_terminator, Function, Terminator};
+use poolopt_ir::{display_terminator, Block, Check, Function, Inst, InstKind, Operand, Terminator};
+use rustc_hash::FxHashMap as HashMap;
 
 /// The pass.
 pub struct SparseBoundsCheckElim;
@@ -49,11 +62,17 @@ impl Pass for SparseBoundsCheckElim {
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
         // Nothing to decide, no prover: as `bounds-check-elim`, only a function with a checked
-        // operation or an explicit check is looked at.
-        if !func.layout.iter().any(|&b| has_check(func, b)) {
+        // operation or an explicit check is looked at, and one with a checked division.
+        let bounds = func.layout.iter().any(|&b| has_check(func, b));
+        let divisions = has_checked_division(func);
+        if !bounds && !divisions {
             return false;
         }
-        let decisions = {
+        // Constant divisors need no prover.
+        if !bounds && !has_local_i64_divisor(func) {
+            return divide(func, cx, &[]);
+        }
+        let mut decisions = {
             let cfg = cx.shared_cfg(func);
             let calls = CallKills::of(func, cx.call_effects());
             let dom = cx.domtree(func);
@@ -61,6 +80,7 @@ impl Pass for SparseBoundsCheckElim {
         };
         cx.stat("sparse_nodes", decisions.nodes as u64);
         cx.stat("sparse_steps", decisions.steps);
+        let divided = divide(func, cx, &std::mem::take(&mut decisions.divisions));
         let explain = cx.remarks_enabled();
         let checks = decisions
             .checks
@@ -130,6 +150,57 @@ impl Pass for SparseBoundsCheckElim {
                 ))
             })
             .collect();
-        apply(func, cx, checks, explicit)
+        apply(func, cx, checks, explicit) | divided
     }
+}
+
+/// Rule 1 of `div-check-elim` on every checked division of a reachable block, in layout
+/// order: a constant divisor as that rule decides it, an `i64` local one as the prover
+/// decided (`proved`); a division it did not prove keeps its check, with no remark
+/// (`div-check-prove` and `div-check-elim` after it still try, and say why they keep it).
+/// Whether anything changed.
+fn divide(
+    func: &mut Function,
+    cx: &mut PassContext<'_>,
+    proved: &[(Block, Inst, Option<DivisorProof>)],
+) -> bool {
+    let proved: HashMap<Inst, DivisorProof> = proved
+        .iter()
+        .filter_map(|&(_, inst, proof)| Some((inst, proof?)))
+        .collect();
+    let cfg = cx.shared_cfg(func);
+    let mut removed = Vec::new();
+    for &block in func.layout.iter().filter(|&&b| cfg.is_reachable(b)) {
+        for &inst in &func.blocks[block].insts {
+            let InstKind::Binary {
+                op,
+                rhs,
+                check: Check::Checked,
+                ..
+            } = *func.inst(inst)
+            else {
+                continue;
+            };
+            let removal = match rhs {
+                _ if !op.is_division() => None,
+                Operand::Const(c) => {
+                    constant_divisor_passes(func, inst, op, c).then_some(Removal::Constant(c))
+                }
+                Operand::Local(d) => proved.get(&inst).map(|proof| match *proof {
+                    DivisorProof::AtLeastOne => Removal::AtLeastOne(d),
+                    DivisorProof::AtMostUpper => Removal::AtMost(d, divisor_upper(op)),
+                    DivisorProof::Quotient { q, below, bound } => {
+                        Removal::Quotient { d, below, bound, q }
+                    }
+                    DivisorProof::NeverRuns => Removal::NeverRuns,
+                }),
+            };
+            if let Some(removal) = removal {
+                removed.push((block, inst, removal));
+            }
+        }
+    }
+    let changed = !removed.is_empty();
+    remove_checks(func, cx, removed, |_| "division_checks_removed");
+    changed
 }

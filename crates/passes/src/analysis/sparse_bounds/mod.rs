@@ -4,7 +4,9 @@
 //!
 //! For one function it decides the questions `bounds-check-elim` asks: whether each checked
 //! `pop`/`get`/`set` can fail, and whether each explicit check's compare is decided so that
-//! its trap edge is never taken. Three parts:
+//! its trap edge is never taken; and the one rule 1 of `div-check-elim` asks of a checked
+//! division by an `i64` local: whether its divisor is at least 1, or at most -1 (-2 for
+//! `sdiv`). Three parts:
 //!
 //! - `ssa`: an SSA form of the `i64` locals and the vec lengths, with π-nodes where a branch
 //!   or a successful checked access teaches something about a value;
@@ -57,6 +59,16 @@
 //!    the block it enters (its only way in) never runs, nor does any block it dominates, so
 //!    their checks cannot fail.
 //!
+//! 6. *Divisions.* The query is the divisor's SSA value just before the division (read
+//!    before the destination is assigned, which may be the divisor itself): `0 <= d - 1` or
+//!    `d <= 0 + upper` proved of it holds on every execution of the division (2.), so the
+//!    test (`d == 0`; for `sdiv` also `d == -1`) never fires, as rule 1's facts would show.
+//!    A *quotient witness* is a local holding, where the division runs, a copy of
+//!    `q = x sdiv k` (constant `k >= 1`) whose `x` is a copy of the divisor's value (π-nodes
+//!    and copies keep values; the latest `x` wherever `q` is defined is the one it was
+//!    computed from, 2.): `q >= 1` then means `d >= k`, and `q <= -1` that `d <= -k`
+//!    (truncating division), the fact analysis's quotient rule.
+//!
 //! Anything not modeled (locals of other types, `or`/`xor`/`neg`, casts, loads, call results,
 //! relations between two locals that need a distance other than 0 or 1) gives no edge, so the
 //! prover answers "not proved". Contradictory facts on an infeasible path are not otherwise
@@ -73,7 +85,7 @@ use crate::analysis::facts::CallKills;
 use crate::analysis::{compare_bounds, Cfg};
 use graph::ZERO;
 use poolopt_ir::dominators::DomTree;
-use poolopt_ir::{Block, Function, Inst};
+use poolopt_ir::{BinaryOp, Block, Function, Inst, Local};
 use prove::Prover;
 use ssa::{Cmp, Need};
 use std::cell::RefCell;
@@ -86,10 +98,36 @@ pub struct SparseDecisions {
     /// Each explicit check (a block ending in a branch to a block that only traps): whether
     /// its trap edge is proved never taken.
     pub explicit: Vec<(Block, bool)>,
+    /// Each checked division by an `i64` local (with its block): why its test cannot fail,
+    /// when proved.
+    pub divisions: Vec<(Block, Inst, Option<DivisorProof>)>,
     /// Nodes of the inequality graph, for statistics.
     pub nodes: usize,
     /// Prover steps, for statistics.
     pub steps: u64,
+}
+
+/// Why a checked division's divisor `d` passes its test (rule 1 of `div-check-elim`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DivisorProof {
+    /// `d >= 1`.
+    AtLeastOne,
+    /// `d <= -1` (`d <= -2` for `sdiv`): [`divisor_upper`].
+    AtMostUpper,
+    /// Local `q` holds `d sdiv k` there, and `q >= 1` gives `d >= k` (`below`: `q <= -1`
+    /// gives `d <= -k`, and `-k` is at most [`divisor_upper`]). `bound` is `k` (`-k`).
+    Quotient { q: Local, below: bool, bound: i64 },
+    /// The division's block never runs.
+    NeverRuns,
+}
+
+/// The largest negative divisor that passes `op`'s test: -1, or -2 for `sdiv` (`MIN / -1`).
+pub fn divisor_upper(op: BinaryOp) -> i128 {
+    if op == BinaryOp::SDiv {
+        -2
+    } else {
+        -1
+    }
 }
 
 /// Decides every check of `func` (reachable blocks only; unreachable ones are not listed).
@@ -142,6 +180,35 @@ fn decide_with(
                 .and_then(|c| decide_compare(&mut prover, c))
                 .is_some_and(|value| value != q.trap_when);
         out.explicit.push((q.block, safe));
+    }
+    for q in built.divisions() {
+        let proof = if q.dead {
+            Some(DivisorProof::NeverRuns)
+        } else if prover.le(ZERO, q.d, -1) {
+            // 0 <= d - 1.
+            Some(DivisorProof::AtLeastOne)
+        } else if prover.le(q.d, ZERO, divisor_upper(q.op)) {
+            Some(DivisorProof::AtMostUpper)
+        } else {
+            built.witnesses(q).iter().find_map(|w| {
+                if prover.le(ZERO, w.value, -1) {
+                    Some(DivisorProof::Quotient {
+                        q: w.q,
+                        below: false,
+                        bound: w.k,
+                    })
+                } else if -i128::from(w.k) <= divisor_upper(q.op) && prover.le(w.value, ZERO, -1) {
+                    Some(DivisorProof::Quotient {
+                        q: w.q,
+                        below: true,
+                        bound: -w.k,
+                    })
+                } else {
+                    None
+                }
+            })
+        };
+        out.divisions.push((q.block, q.inst, proof));
     }
     out.steps = prover.total_steps;
     out

@@ -1,6 +1,6 @@
 //! Unit tests of the sparse prover: the decisions it makes on small functions.
 
-use super::{decide, SparseDecisions};
+use super::{decide, DivisorProof, SparseDecisions};
 use crate::analysis::facts::CallKills;
 use crate::analysis::{Cfg, DomTree};
 use poolopt_ir::{InstKind, Module};
@@ -25,6 +25,21 @@ fn checks(src: &str) -> Vec<bool> {
         for &i in &func.blocks[b].insts {
             if let Some(&(_, _, ok)) = d.checks.iter().find(|&&(_, j, _)| j == i) {
                 out.push(ok);
+            }
+        }
+    }
+    out
+}
+
+/// The prover's answer for each checked division by an `i64` local, in layout order.
+fn divisions(src: &str) -> Vec<Option<DivisorProof>> {
+    let (module, d) = decide_first(src);
+    let func = module.funcs.values().next().unwrap();
+    let mut out = Vec::new();
+    for &b in &func.layout {
+        for &i in &func.blocks[b].insts {
+            if let Some(&(_, _, proof)) = d.divisions.iter().find(|&&(_, j, _)| j == i) {
+                out.push(proof);
             }
         }
     }
@@ -341,4 +356,167 @@ neg:
     ret 0
 }";
     assert_eq!(checks(src), vec![false, true]);
+}
+
+/// A divisor guarded by `d > 0` is at least 1; on the other side it may be 0 (the near miss).
+/// The destination may be the divisor: the query is about its value before.
+#[test]
+fn a_guarded_divisor_is_at_least_one() {
+    let src = "
+fn f(x: i64, d: i64) -> i64 {
+    var q: i64
+    var c: bool
+entry:
+    c = sgt d, 0
+    brif c, pos, other
+pos:
+    q = sdiv x, d
+    d = urem x, d
+    ret d
+other:
+    q = udiv x, d
+    ret q
+}";
+    use DivisorProof::AtLeastOne;
+    assert_eq!(
+        divisions(src),
+        vec![Some(AtLeastOne), Some(AtLeastOne), None]
+    );
+}
+
+/// A divisor at most -1 passes `urem`'s test (not 0) but not `sdiv`'s (`MIN / -1`): the
+/// near miss; at most -2 passes both.
+#[test]
+fn a_negative_divisor_passes_sdiv_only_below_minus_one() {
+    let src = "
+fn f(x: i64, d: i64, e: i64) -> i64 {
+    var q: i64
+    var c: bool
+entry:
+    c = sle d, -1
+    brif c, neg, out
+neg:
+    q = urem x, d
+    q = sdiv x, d
+    c = slt e, -1
+    brif c, neg2, out
+neg2:
+    q = sdiv x, e
+    q = srem x, e
+    ret q
+out:
+    ret 0
+}";
+    use DivisorProof::AtMostUpper;
+    assert_eq!(
+        divisions(src),
+        vec![
+            Some(AtMostUpper),
+            None,
+            Some(AtMostUpper),
+            Some(AtMostUpper)
+        ]
+    );
+}
+
+/// A divisor that is 5 or 7 where the paths merge is at least 1; one that is 5 on one path
+/// and a parameter on the other is not (the near miss: bounded on one path only).
+#[test]
+fn a_divisor_bounded_on_every_path_is_proved_and_on_one_path_is_not() {
+    let src = "
+fn f(x: i64, p: i64, c: bool) -> i64 {
+    var d: i64
+    var e: i64
+    var q: i64
+entry:
+    brif c, a, b
+a:
+    d = copy 5
+    e = copy 5
+    br join
+b:
+    d = copy 7
+    e = copy p
+    br join
+join:
+    q = sdiv x, d
+    q = sdiv x, e
+    ret q
+}";
+    assert_eq!(divisions(src), vec![Some(DivisorProof::AtLeastOne), None]);
+}
+
+/// A divisor that counts up from 1 in a loop stays at least 1 (ABCD's cycle rule); one that
+/// counts down from 1 does not.
+#[test]
+fn a_loop_counter_from_one_is_a_divisor_that_passes() {
+    let src = "
+fn f(x: i64, n: i64) -> i64 {
+    var i: i64
+    var j: i64
+    var q: i64
+    var c: bool
+entry:
+    i = copy 1
+    j = copy 1
+    br head
+head:
+    c = slt i, n
+    brif c, body, done
+body:
+    q = sdiv x, i
+    q = sdiv x, j
+    i = add i, 1
+    j = sub j, 1
+    br head
+done:
+    ret q
+}";
+    assert_eq!(divisions(src), vec![Some(DivisorProof::AtLeastOne), None]);
+}
+
+/// `half = n sdiv 2` with `half >= 1` gives `n >= 2` (a quotient witness); `half <= -1`
+/// gives `n <= -2`, enough for `sdiv`. Near misses: `half >= 0` (n may be 0 or 1), and a
+/// witness of `n` before it was reassigned.
+#[test]
+fn a_quotient_of_the_divisor_bounds_it() {
+    let src = "
+fn f(x: i64, n: i64) -> i64 {
+    var half: i64
+    var q: i64
+    var c: bool
+entry:
+    half = sdiv n, 2
+    c = sge half, 1
+    brif c, pos, other
+pos:
+    q = srem x, n
+    n = add n, -5
+    q = srem x, n
+    ret q
+other:
+    c = sle half, -1
+    brif c, neg, zero
+neg:
+    q = sdiv x, n
+    ret q
+zero:
+    c = sge half, 0
+    brif c, nonneg, out
+nonneg:
+    q = udiv x, n
+    ret q
+out:
+    ret 0
+}";
+    use poolopt_ir::EntityRef;
+    // `half` is the third local (after the parameters).
+    let w = |below, bound| {
+        Some(DivisorProof::Quotient {
+            q: poolopt_ir::Local::new(2),
+            below,
+            bound,
+        })
+    };
+    assert_eq!(divisions(src), vec![w(false, 2), None, w(true, -2), None]);
 }

@@ -1,7 +1,8 @@
 //! SSA construction with π-nodes: the inequality graph of one function, and the questions
 //! `bounds-check-elim` asks, in terms of its nodes.
 //!
-//! The *variables* are the `i64` locals (their values) and the vec locals (their lengths);
+//! The *variables* are the `i64` locals (their values) and the vec locals (their lengths)
+//! a check or a checked division may depend on;
 //! `bool` locals are followed too, as the compare they hold (operands as SSA values), so that
 //! a branch on them can refine its operands ([`relevance`]). Phis are placed at the iterated
 //! dominance frontier of every block that defines a variable, pruned by liveness ([`phis`]).
@@ -22,7 +23,7 @@ use crate::analysis::facts::CallKills;
 use crate::analysis::Cfg;
 use phis::place_phis;
 use poolopt_ir::dominators::DomTree;
-use poolopt_ir::{Block, CmpOp, EntityRef, Function, Inst, Local};
+use poolopt_ir::{BinaryOp, Block, CmpOp, EntityRef, Function, Inst, Local};
 use relevance::{relevant_vars, Var};
 use rename::Builder;
 use rustc_hash::FxHashMap as HashMap;
@@ -62,6 +63,29 @@ pub(super) struct CheckQuery {
     pub need: Need,
 }
 
+/// A checked division (`sdiv udiv srem urem`) by an `i64` local to decide: whether its
+/// divisor `d` is at least 1, or at most -1 (-2 for `sdiv`), wherever the division runs.
+pub(super) struct DivQuery {
+    pub block: Block,
+    /// The block never runs: the check never fails.
+    pub dead: bool,
+    pub inst: Inst,
+    pub op: BinaryOp,
+    pub d: Node,
+    /// Its quotient witnesses: `Built::witnesses()[at..at + len]`.
+    pub witnesses: (u32, u32),
+}
+
+/// A quotient witness of a division's divisor `d`: local `q` holds `value == d sdiv k`
+/// (`k >= 1`) where the division runs, so `value >= 1` gives `d >= k` and `value <= -1`
+/// gives `d <= -k` (the fact analysis's quotient facts).
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Witness {
+    pub q: Local,
+    pub value: Node,
+    pub k: i64,
+}
+
 /// An explicit check to decide: `brif c, ..` ending `block`, trapping when `c == trap_when`.
 pub(super) struct ExplicitQuery {
     pub block: Block,
@@ -78,6 +102,12 @@ struct Tables {
     graph: Graph,
     checks: Vec<CheckQuery>,
     explicit: Vec<ExplicitQuery>,
+    divisions: Vec<DivQuery>,
+    witnesses: Vec<Witness>,
+    /// Each `q = x sdiv k` for a constant `k >= 1`: `(q, origin of x, k)`.
+    quotients: Vec<(Node, Node, i64)>,
+    /// The value each π-node copies (the first one that is not a π), by π-node.
+    pi_origin: HashMap<Node, Node>,
     /// What each local is to the SSA form.
     vars: Vec<Var>,
     /// The `i64` and vec locals.
@@ -150,6 +180,17 @@ impl Built {
     /// Its explicit checks.
     pub fn explicit(&self) -> &[ExplicitQuery] {
         &self.t.explicit
+    }
+
+    /// Its checked divisions by an `i64` local.
+    pub fn divisions(&self) -> &[DivQuery] {
+        &self.t.divisions
+    }
+
+    /// The quotient witnesses of a division.
+    pub fn witnesses(&self, q: &DivQuery) -> &[Witness] {
+        let (at, len) = q.witnesses;
+        &self.t.witnesses[at as usize..(at + len) as usize]
     }
 }
 
@@ -226,6 +267,10 @@ pub(super) fn build(
     refill(&mut t.end_cmp, nb, None);
     room(&mut t.checks, 16);
     room(&mut t.explicit, 16);
+    room(&mut t.divisions, 16);
+    room(&mut t.witnesses, 16);
+    room(&mut t.quotients, 16);
+    t.pi_origin.clear();
     refill(&mut t.dead, nb, false);
     room(&mut t.changed, 8);
     t.graph

@@ -3,7 +3,8 @@
 //! and the renaming walk follow.
 //!
 //! The *variables* are the `i64` locals (their values) and the vec locals (their lengths)
-//! a check may depend on; `bool` locals are followed too, as the compare they hold (operands
+//! a check may depend on (a bounds check's operands, a checked division's `i64` divisor, and
+//! what those are computed from or compared with); `bool` locals are followed too, as the compare they hold (operands
 //! as SSA values), so that a branch on them can refine its operands. A variable is defined by
 //! an assignment, and for a length by every `push`/`pop`/`drop` of a vec that may alias it and
 //! every call that may change it.
@@ -12,7 +13,7 @@ use super::{fill, group_by, take, Built};
 use crate::analysis::facts::demand::ends_in_explicit_check;
 use crate::analysis::facts::CallKills;
 use crate::analysis::sparse_bounds::graph::room;
-use poolopt_ir::{EntityRef, Function, InstKind, Local, Operand, Terminator, Type};
+use poolopt_ir::{BinaryOp, EntityRef, Function, InstKind, Local, Operand, Terminator, Type};
 
 #[derive(Copy, Clone, PartialEq, Eq, Default)]
 pub(super) enum Var {
@@ -75,9 +76,27 @@ pub(super) fn relevant_vars(func: &Function, s: &mut Built) {
                     ..
                 } => bool_copies.push((dst.index() as u32, j.index() as u32)),
                 InstKind::VecLen { dst, vec } => both(&mut links, dst, vec),
-                InstKind::Binary { dst, lhs, rhs, .. } => {
+                InstKind::Binary {
+                    dst,
+                    op,
+                    lhs,
+                    rhs,
+                    check,
+                } => {
+                    // A checked division's `i64` divisor is a seed: the pass decides its test.
+                    if let Operand::Local(d) = rhs {
+                        if op.is_division() && check.is_checked() && is_value(d) {
+                            on[d.index()] = true;
+                        }
+                    }
                     for l in [lhs, rhs].into_iter().filter_map(|o| o.as_local()) {
                         links.push((dst.index() as u32, l.index() as u32));
+                    }
+                    // A quotient `dst = x sdiv k` (k >= 1) of a relevant `x` bounds it when
+                    // compared (a division's quotient witness).
+                    if let (BinaryOp::SDiv, Operand::Local(x), Operand::Const(1..)) = (op, lhs, rhs)
+                    {
+                        links.push((x.index() as u32, dst.index() as u32));
                     }
                 }
                 _ => {}

@@ -8,7 +8,7 @@
 //! phi where its scope ends: the value it copies is the same.
 
 use super::relevance::{call_changes, Var};
-use super::{CheckQuery, Cmp, ExplicitQuery, Need, Rels, Tables, TermPlus};
+use super::{CheckQuery, Cmp, DivQuery, ExplicitQuery, Need, Rels, Tables, TermPlus, Witness};
 use crate::analysis::compare_bounds::{compare_consequences, Premise};
 use crate::analysis::facts::demand::explicit_check_sides;
 use crate::analysis::facts::CallKills;
@@ -71,6 +71,37 @@ impl Builder<'_> {
             self.t.phi_nodes[i] = self.t.graph.phi(b, preds);
         }
         self.t.phi_nodes[i]
+    }
+
+    /// The value `n` copies: itself, or for a π-node the first value that is not one.
+    #[inline]
+    fn origin(&self, n: Node) -> Node {
+        self.t.pi_origin.get(&n).copied().unwrap_or(n)
+    }
+
+    /// The quotient witnesses of a division by `d` here ([`super::Witness`]): every tracked
+    /// local holding (a π copy of) `q = x sdiv k` where `x` is (a copy of) `d`. Returns
+    /// their range in `witnesses`.
+    fn witnesses(&mut self, d: Node) -> (u32, u32) {
+        let at = self.t.witnesses.len() as u32;
+        if self.t.quotients.is_empty() {
+            return (at, 0);
+        }
+        let od = self.origin(d);
+        for i in 0..self.t.quotients.len() {
+            let (qn, xo, k) = self.t.quotients[i];
+            if xo != od {
+                continue;
+            }
+            for j in 0..self.t.tracked.len() {
+                let l = self.t.tracked[j];
+                let value = self.t.cur[l.index()];
+                if self.var(l) == Var::Value && self.origin(value) == qn {
+                    self.t.witnesses.push(Witness { q: l, value, k });
+                }
+            }
+        }
+        (at, self.t.witnesses.len() as u32 - at)
     }
 
     #[inline]
@@ -149,6 +180,10 @@ impl Builder<'_> {
         let p = self.t.graph.plain(block);
         self.t.graph.exact(p, old, 0, ALWAYS);
         pis.push((old, p));
+        if !self.t.quotients.is_empty() {
+            let origin = self.origin(old);
+            self.t.pi_origin.insert(p, origin);
+        }
         p
     }
 
@@ -326,8 +361,28 @@ impl Builder<'_> {
                 _ => self.unknown(b, dst),
             },
             InstKind::Binary {
-                dst, op, lhs, rhs, ..
+                dst,
+                op,
+                lhs,
+                rhs,
+                check,
             } => {
+                // A checked division by an `i64` local: its divisor's value before `dst` is
+                // assigned (`dst` may be the divisor).
+                if let Operand::Local(d) = rhs {
+                    if op.is_division() && check.is_checked() && self.var(d) == Var::Value {
+                        let d = self.t.cur[d.index()];
+                        let witnesses = self.witnesses(d);
+                        self.t.divisions.push(DivQuery {
+                            block: b,
+                            dead: self.t.dead[b.index()],
+                            inst,
+                            op,
+                            d,
+                            witnesses,
+                        });
+                    }
+                }
                 if self.var(dst) != Var::Value {
                     self.unknown(b, dst);
                     return;
@@ -496,6 +551,13 @@ impl Builder<'_> {
             return self.constant(v as i128);
         }
         let n = self.t.graph.plain(b);
+        // A quotient by a constant k >= 1, for the division checks' witnesses.
+        if let (BinaryOp::SDiv, true, (ZERO, k)) = (op, x.0 != ZERO && x.1 == 0, y) {
+            if (1..=i64::MAX as i128).contains(&k) {
+                let origin = self.origin(x.0);
+                self.t.quotients.push((n, origin, k as i64));
+            }
+        }
         match op {
             // d = x - y for locals x, y >= 0 (it cannot wrap): d <= x, and d >= 0 when y <= x.
             // (And, with constant bounds, the rules of `Prover::materialize`.)
