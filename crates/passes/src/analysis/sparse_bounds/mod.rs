@@ -70,7 +70,7 @@
 //!    (truncating division), the fact analysis's quotient rule.
 //!
 //! Anything not modeled (locals of other types, `or`/`xor`/`neg`, casts, loads, call results,
-//! relations between two locals that need a distance other than 0 or 1) gives no edge, so the
+//! relations of more than two values such as `i + j < len(v)`) gives no edge, so the
 //! prover answers "not proved". Contradictory facts on an infeasible path are not otherwise
 //! exploited.
 

@@ -8,6 +8,14 @@
 //!   suffices (`y` dominates `x`, and in strict SSA the latest `y` at a point dominated by `x`
 //!   is the one `x` was computed from). Any one edge suffices: a plain node is a *min* node.
 //! - `t` a plain node with a lower edge `t >= y + d`: `Q(x, y, c + d)` suffices.
+//! - *Distances.* `x` a plain node `a - b` (`a`, `b` earlier values, the subtraction proved
+//!   not to wrap, so `x == a - b` exactly) and `t` the constant 0: `Q(a, b, c)` suffices
+//!   (`a <= b + c` gives `a - b <= c`); symmetrically `Q(0, t, c)` for `t == a - b` from
+//!   `Q(b, a, c)`. This is the fact analysis's rule for `d = x - y` (`x <= y + c` gives
+//!   `d <= c`, `y <= x + c` gives `d >= -c`), with its no-wrap condition (both lower bounds
+//!   at least 0, or every difference of the operands' constant bounds in `i64`). `a` and `b`
+//!   are defined before `x`, so the latest `a` and `b` wherever `x` is defined are the ones
+//!   it was computed from, and the cycle argument below is unchanged.
 //! - `x` a phi at block `H` whose operands are `a_k` and `t`'s definition strictly dominates
 //!   `H` (or `t` is 0): `Q(a_k, t, c)` for **every** operand (`t` is the same on every
 //!   incoming edge: it was defined before `H`): a phi is a *max* node. Symmetrically for `t` a
@@ -98,6 +106,8 @@ pub(super) struct ProverSpace {
     /// `extra_at[n] == (at, len)` (`UNMADE` before).
     extra_at: Vec<(u32, u32)>,
     extra: Vec<(bool, Edge)>,
+    /// By node: a lazy `x - y` of two locals found not to wrap (see [`Prover::difference`]).
+    exact_sub: Vec<bool>,
 }
 
 #[derive(Copy, Clone)]
@@ -140,6 +150,8 @@ impl<'a> Prover<'a> {
         room(&mut s.extra_at, n);
         s.extra_at.resize(n, UNMADE);
         s.extra.clear();
+        room(&mut s.exact_sub, n);
+        s.exact_sub.resize(n, false);
         Prover {
             g,
             dom,
@@ -352,8 +364,12 @@ impl<'a> Prover<'a> {
                     }
                     best = best.max(self.query(e.to, t, c - e.c));
                     if best == R::True {
-                        break;
+                        return best;
                     }
+                }
+                // x = a - b + k <= c  <=  a <= b + (c - k).
+                if let (ZERO, Some((a, b, k))) = (t, self.difference(x)) {
+                    best = best.max(self.query(a, b, c - k));
                 }
                 best
             }
@@ -398,8 +414,12 @@ impl<'a> Prover<'a> {
                     }
                     best = best.max(self.query(x, e.to, c + e.c));
                     if best == R::True {
-                        break;
+                        return best;
                     }
+                }
+                // 0 <= (a - b + k) + c  <=  b <= a + (k + c).
+                if let (ZERO, Some((a, b, k))) = (x, self.difference(t)) {
+                    best = best.max(self.query(b, a, c + k));
                 }
                 best
             }
@@ -553,6 +573,7 @@ impl<'a> Prover<'a> {
                 let fits_all = (lx >= 0 && ly >= 0)
                     || (hy.is_some_and(|h| fits(lx - h)) && hx.is_some_and(|h| fits(h - ly)));
                 if fits_all {
+                    self.s.exact_sub[n as usize] = x.0 != ZERO;
                     if x.0 == ZERO {
                         // d = k - y: k - hi(y) <= d <= k - lo(y).
                         out.push((true, edge(ZERO, x.1 - ly)));
@@ -589,6 +610,19 @@ impl<'a> Prover<'a> {
             _ => {}
         }
         self.done(n, out)
+    }
+
+    /// `n == a - b + k` exactly, for `n` a lazy `x - y` of two locals (`a`, `b` plus
+    /// constants) that [`Prover::materialize`] found cannot wrap: the *distance rule*, which
+    /// turns a constant bound of `n` into a constraint between `a` and `b` (`a <= b + c` gives
+    /// `n <= c + k`), as the fact analysis's distance query does.
+    fn difference(&mut self, n: Node) -> Option<(Node, Node, i128)> {
+        self.materialize(n);
+        if !self.s.exact_sub[n as usize] {
+            return None;
+        }
+        let lz = self.g.lazy_of(n)?;
+        Some((lz.x.0, lz.y.0, lz.x.1 - lz.y.1))
     }
 
     fn done(&mut self, n: Node, out: SmallVec<[(bool, Edge); 4]>) -> (u32, u32) {

@@ -520,3 +520,56 @@ out:
     };
     assert_eq!(divisions(src), vec![w(false, 2), None, w(true, -2), None]);
 }
+
+/// `x - y` for `x < y`, `d = x - y <= -1` needs the distance `x <= y - 1` (the fact
+/// analysis's `sub_ordered_upper`); with both operands in 0..=100 the subtraction cannot wrap.
+fn distance(bounds: &str, order: &str) -> String {
+    format!(
+        "
+fn f(x: i64, y: i64) -> i64 {{
+    var d: i64
+    var g: bool
+    var c: bool
+entry:
+{bounds}
+    g = {order} x, y
+    brif g, sub, out
+sub:
+    d = sub x, y
+    c = sgt d, -1
+    brif c, fail, ok
+fail:
+    trap \"sgt d, -1\"
+ok:
+    c = slt d, -100
+    brif c, fail, ok2
+ok2:
+    ret d
+out:
+    ret -1
+}}"
+    )
+}
+
+/// Both bounds of `x - y`, from the distance between `x` and `y` (`x < y`: `d <= -1`) and
+/// from their bounds (`d >= -100`).
+#[test]
+fn a_distance_between_two_locals_bounds_their_difference() {
+    let bounded = "    g = sge x, 0
+    brif g, g1, out
+g1:
+    g = sle x, 100
+    brif g, g2, out
+g2:
+    g = sge y, 0
+    brif g, g3, out
+g3:
+    g = sle y, 100
+    brif g, g4, out
+g4:";
+    assert_eq!(explicit(&distance(bounded, "slt")), vec![true, true]);
+    // The near misses: `x <= y` gives only `d <= 0`; unbounded operands may wrap
+    // (`MIN - 1` is `MAX`).
+    assert_eq!(explicit(&distance(bounded, "sle")), vec![false, true]);
+    assert_eq!(explicit(&distance("", "slt")), vec![false, false]);
+}
