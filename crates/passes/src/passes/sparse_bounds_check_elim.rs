@@ -25,16 +25,22 @@
 //! never taken is never taken, so jumping to the other successor changes nothing either. Every
 //! check the prover does not prove stays, with a missed remark.
 
-use super::bounds_check_elim::{apply, has_check, need_of, CheckKind, Decision, ExplicitDecision};
+use super::bounds_check_elim::{
+    apply, has_check, need_of, CheckKind, Decision, ExplicitDecision, Need,
+};
 use super::div_check_elim::{
     constant_divisor_passes, divisor_upper, has_checked_division, has_local_i64_divisor,
     remove_checks, Removal,
 };
 use crate::analysis::facts::demand::explicit_check_sides;
 use crate::analysis::facts::CallKills;
-use crate::analysis::sparse_bounds::{self, DivisorProof};
+use crate::analysis::sparse_bounds::{self, DivisorProof, Shortfall};
+use crate::analysis::Fact;
 use crate::pass::{OptLevel, Pass, PassContext};
-use poolopt_ir::{display_terminator, Block, Check, Function, Inst, InstKind, Operand, Terminator};
+use poolopt_ir::{
+    display_operand, display_terminator, Block, Check, Function, Inst, InstKind, Local, Operand,
+    Terminator,
+};
 use rustc_hash::FxHashMap as HashMap;
 
 /// The pass.
@@ -72,32 +78,33 @@ impl Pass for SparseBoundsCheckElim {
         if !bounds && !has_local_i64_divisor(func) {
             return divide(func, cx, &[]);
         }
+        let explain = cx.remarks_enabled();
         let mut decisions = {
             let cfg = cx.shared_cfg(func);
             let calls = CallKills::of(func, cx.call_effects());
             let dom = cx.domtree(func);
-            sparse_bounds::decide(func, &cfg, dom, &calls)
+            sparse_bounds::decide(func, &cfg, dom, &calls, explain)
         };
         cx.stat("sparse_nodes", decisions.nodes as u64);
         cx.stat("sparse_steps", decisions.steps);
         let divided = divide(func, cx, &std::mem::take(&mut decisions.divisions));
-        let explain = cx.remarks_enabled();
+        let shortfalls: HashMap<Inst, Shortfall> = decisions.shortfalls.into_iter().collect();
         let checks = decisions
             .checks
             .into_iter()
             .filter_map(|(block, inst, remove)| {
-                let kind = CheckKind::of(&need_of(func.inst(inst))?);
+                let need = need_of(func.inst(inst))?;
+                let kind = CheckKind::of(&need);
                 let message = match (explain, remove) {
                     (false, _) => String::new(),
                     (true, true) => {
                         format!("{} check removed: proved by the sparse prover", kind.what())
                     }
-                    (true, false) => {
-                        format!(
-                            "{} check kept: the sparse prover proves nothing here",
-                            kind.what()
-                        )
-                    }
+                    (true, false) => kept_message(
+                        func,
+                        &need,
+                        shortfalls.get(&inst).copied().unwrap_or_default(),
+                    ),
                 };
                 Some((
                     block,
@@ -135,11 +142,14 @@ impl Pass for SparseBoundsCheckElim {
                     (true, true) => {
                         format!("explicit check `{text}` removed: decided by the sparse prover")
                     }
-                    (true, false) => {
-                        format!(
+                    (true, false) => match compare_text(func, block) {
+                        Some(cmp) => {
+                            format!("explicit check `{text}` kept: nothing decides `{cmp}` here")
+                        }
+                        None => format!(
                             "explicit check `{text}` kept: the sparse prover decides nothing here"
-                        )
-                    }
+                        ),
+                    },
                 };
                 Some((
                     block,
@@ -151,6 +161,103 @@ impl Pass for SparseBoundsCheckElim {
             })
             .collect();
         apply(func, cx, checks, explicit) | divided
+    }
+}
+
+/// A kept check's missed remark, in `bounds-check-elim`'s words for what it needs, then what
+/// the sparse prover found short of it (`shortfall`): e.g. "index check kept: needs `i <
+/// len(v)`; the sparse prover finds `i <= 9` but not `len(v) > 9`".
+fn kept_message(func: &Function, need: &Need, shortfall: Shortfall) -> String {
+    let (lo, hi) = shortfall.bounds;
+    match *need {
+        Need::Pop { vec } => format!(
+            "pop check kept: needs `{}`; {}",
+            describe(func, Fact::len_gt(vec, 0)),
+            length_found(func, vec, lo)
+        ),
+        Need::Const { k, .. } if k < 0 => {
+            format!("index check kept: index {k} is negative; the access always traps")
+        }
+        Need::Const { vec, k } => format!(
+            "index check kept: needs `{}`; {}",
+            describe(func, Fact::len_gt(vec, k)),
+            length_found(func, vec, lo)
+        ),
+        Need::Index { vec, i } => {
+            let name = func.local_name(i);
+            let mut needs = Vec::new();
+            let mut found = Vec::new();
+            if shortfall.lower {
+                needs.push(format!("`{}`", describe(func, Some(Fact::non_neg(i)))));
+                found.push(match lo {
+                    Some(l) => format!("only `{name} >= {l}`"),
+                    None => format!("no lower bound for `{name}`"),
+                });
+            }
+            if shortfall.upper {
+                needs.push(format!("`{}`", describe(func, Some(Fact::lt_len(i, vec)))));
+                found.push(match hi {
+                    Some(h) => {
+                        format!(
+                            "`{name} <= {h}` but not `len({}) > {h}`",
+                            func.local_name(vec)
+                        )
+                    }
+                    None => format!("no upper bound for `{name}`"),
+                });
+            }
+            if lo.is_none() && hi.is_none() && found.len() == 2 {
+                found = vec![format!("no bound for `{name}`")];
+            }
+            format!(
+                "index check kept: needs {}; the sparse prover finds {}",
+                needs.join(" and "),
+                found.join(", and ")
+            )
+        }
+    }
+}
+
+/// `fact` as remarks write it (`len(v) > k` for `k == i64::MAX`: no fact, no length).
+fn describe(func: &Function, fact: Option<Fact>) -> String {
+    fact.map_or_else(
+        || "a length past i64::MAX".to_string(),
+        |f| f.describe(func),
+    )
+}
+
+/// What the prover finds of `len(vec)` below: its constant lower bound, if any.
+fn length_found(func: &Function, vec: Local, lo: Option<i128>) -> String {
+    let v = func.local_name(vec);
+    match lo {
+        Some(l) => format!("the sparse prover finds only `len({v}) >= {l}`"),
+        None => format!("the sparse prover finds no lower bound for `len({v})`"),
+    }
+}
+
+/// The compare an explicit check ending `block` branches on (`slt i, n`), when `block`
+/// computes it.
+fn compare_text(func: &Function, block: Block) -> Option<String> {
+    let Some(Terminator::BrIf {
+        cond: Operand::Local(c),
+        ..
+    }) = func.blocks[block].terminator
+    else {
+        return None;
+    };
+    let at = func.blocks[block]
+        .insts
+        .iter()
+        .rev()
+        .find(|&&i| func.inst(i).def() == Some(c))?;
+    match *func.inst(*at) {
+        InstKind::Compare { op, lhs, rhs, .. } => Some(format!(
+            "{} {}, {}",
+            op.name(),
+            display_operand(func, lhs),
+            display_operand(func, rhs)
+        )),
+        _ => None,
     }
 }
 

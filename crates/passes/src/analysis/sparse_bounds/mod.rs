@@ -101,10 +101,26 @@ pub struct SparseDecisions {
     /// Each checked division by an `i64` local (with its block): why its test cannot fail,
     /// when proved.
     pub divisions: Vec<(Block, Inst, Option<DivisorProof>)>,
+    /// With `explain`: for each check not proved (by its instruction), what the prover found
+    /// short of a proof.
+    pub shortfalls: Vec<(Inst, Shortfall)>,
     /// Nodes of the inequality graph, for statistics.
     pub nodes: usize,
     /// Prover steps, for statistics.
     pub steps: u64,
+}
+
+/// What the prover found short of a kept check's proof, for its remark: which of the
+/// check's conditions it did not prove, and the constant bounds it finds for the operand the
+/// remark names (the index of an index check, the length otherwise).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Shortfall {
+    /// `i >= 0` was not proved (an index check).
+    pub lower: bool,
+    /// `i < len(v)`, `len(v) > k` or `len(v) > 0` was not proved.
+    pub upper: bool,
+    /// The operand's constant lower and upper bounds, as far as the prover finds them.
+    pub bounds: (Option<i128>, Option<i128>),
 }
 
 /// Why a checked division's divisor `d` passes its test (rule 1 of `div-check-elim`).
@@ -131,14 +147,23 @@ pub fn divisor_upper(op: BinaryOp) -> i128 {
 }
 
 /// Decides every check of `func` (reachable blocks only; unreachable ones are not listed).
-pub fn decide(func: &Function, cfg: &Cfg, dom: &DomTree, calls: &CallKills) -> SparseDecisions {
+/// With `explain`, also what it found short of each kept check's proof
+/// ([`SparseDecisions::shortfalls`]), asked after every decision so that the decisions do not
+/// depend on it.
+pub fn decide(
+    func: &Function,
+    cfg: &Cfg,
+    dom: &DomTree,
+    calls: &CallKills,
+    explain: bool,
+) -> SparseDecisions {
     SPACE.with(|space| {
         let mut space = space.borrow_mut();
         let Space { ssa, prover } = &mut *space;
         if !ssa::build(func, cfg, dom, calls, ssa) {
             return SparseDecisions::default();
         }
-        decide_with(ssa, dom, prover)
+        decide_with(ssa, dom, prover, explain)
     })
 }
 
@@ -158,21 +183,31 @@ fn decide_with(
     built: &ssa::Built,
     dom: &DomTree,
     space: &mut prove::ProverSpace,
+    explain: bool,
 ) -> SparseDecisions {
     let mut prover = Prover::new(built.graph(), dom, space);
     let mut out = SparseDecisions {
         nodes: built.graph().nodes.len(),
         ..SparseDecisions::default()
     };
+    // The kept checks (with whether `i >= 0` was proved), explained at the end.
+    let mut kept: Vec<(&ssa::CheckQuery, bool)> = Vec::new();
     for q in built.checks() {
+        let mut non_negative = false;
         let safe = q.dead
             || match q.need {
                 // 1 <= len, i.e. 0 <= len - 1.
                 Need::Pop { len } => prover.le(ZERO, len, -1),
-                Need::Index { i, len } => prover.le(ZERO, i, 0) && prover.le(i, len, -1),
+                Need::Index { i, len } => {
+                    non_negative = prover.le(ZERO, i, 0);
+                    non_negative && prover.le(i, len, -1)
+                }
                 Need::Const { len, k } => k >= 0 && prover.le(ZERO, len, -(k as i128) - 1),
             };
         out.checks.push((q.block, q.inst, safe));
+        if explain && !safe {
+            kept.push((q, non_negative));
+        }
     }
     for q in built.explicit() {
         let safe = q.dead
@@ -210,8 +245,31 @@ fn decide_with(
         };
         out.divisions.push((q.block, q.inst, proof));
     }
+    // The decisions' steps only: the statistics are the same with remarks and without.
     out.steps = prover.total_steps;
+    for (q, non_negative) in kept {
+        let shortfall = shortfall(&mut prover, q.need, non_negative);
+        out.shortfalls.push((q.inst, shortfall));
+    }
     out
+}
+
+/// What the prover finds short of proving `need` (not proved; `non_negative`: its `i >= 0`
+/// was).
+fn shortfall(p: &mut Prover<'_>, need: Need, non_negative: bool) -> Shortfall {
+    let bounds = |p: &mut Prover<'_>, n| (p.lower_bound(n), p.upper_bound(n));
+    match need {
+        Need::Index { i, len } => Shortfall {
+            lower: !non_negative,
+            upper: non_negative || !p.le(i, len, -1),
+            bounds: bounds(p, i),
+        },
+        Need::Pop { len } | Need::Const { len, .. } => Shortfall {
+            lower: false,
+            upper: true,
+            bounds: bounds(p, len),
+        },
+    }
 }
 
 /// The value of a compare when the prover decides it (the rules `bounds-check-elim` applies

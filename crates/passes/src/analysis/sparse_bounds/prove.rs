@@ -429,11 +429,12 @@ impl<'a> Prover<'a> {
     /// The constant upper bound of `x` its edges give (the smallest `c` found with
     /// `x <= c`), or `None`. A phi's is the largest of its operands'; a phi met again while
     /// its bound is being found has none (no induction here). Memoized.
-    fn upper_bound(&mut self, x: Node) -> Option<i128> {
+    pub fn upper_bound(&mut self, x: Node) -> Option<i128> {
         self.bound(x, true)
     }
 
-    fn lower_bound(&mut self, x: Node) -> Option<i128> {
+    /// The constant lower bound of `x` its edges give (as [`Prover::upper_bound`]).
+    pub fn lower_bound(&mut self, x: Node) -> Option<i128> {
         self.bound(x, false)
     }
 

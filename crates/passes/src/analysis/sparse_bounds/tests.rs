@@ -12,7 +12,7 @@ fn decide_first(src: &str) -> (Module, SparseDecisions) {
     let cfg = Cfg::compute(func);
     let dom = DomTree::compute(&cfg);
     let calls = CallKills::of(func, None);
-    let decisions = decide(func, &cfg, &dom, &calls);
+    let decisions = decide(func, &cfg, &dom, &calls, true);
     (module, decisions)
 }
 
