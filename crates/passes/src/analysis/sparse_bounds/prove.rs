@@ -368,8 +368,10 @@ impl<'a> Prover<'a> {
                     }
                 }
                 // x = a - b + k <= c  <=  a <= b + (c - k).
-                if let (ZERO, Some((a, b, k))) = (t, self.difference(x)) {
-                    best = best.max(self.query(a, b, c - k));
+                if t == ZERO {
+                    if let Some((a, b, k)) = self.difference(x) {
+                        best = best.max(self.query(a, b, c - k));
+                    }
                 }
                 best
             }
@@ -418,8 +420,10 @@ impl<'a> Prover<'a> {
                     }
                 }
                 // 0 <= (a - b + k) + c  <=  b <= a + (k + c).
-                if let (ZERO, Some((a, b, k))) = (x, self.difference(t)) {
-                    best = best.max(self.query(b, a, c + k));
+                if x == ZERO {
+                    if let Some((a, b, k)) = self.difference(t) {
+                        best = best.max(self.query(b, a, c + k));
+                    }
                 }
                 best
             }
@@ -514,6 +518,7 @@ impl<'a> Prover<'a> {
     /// arithmetic on bounds that hold wherever the operands are defined, and each first
     /// proves from them that the operation cannot wrap.
     /// Returns the `(start, len)` of the edges in `extra`.
+    #[inline(always)]
     fn materialize(&mut self, n: Node) -> (u32, u32) {
         if !self.g.nodes[n as usize].lazy {
             return (0, 0);
@@ -522,6 +527,12 @@ impl<'a> Prover<'a> {
         if made != UNMADE {
             return made;
         }
+        self.make_lazy_edges(n)
+    }
+
+    /// [`Prover::materialize`] the first time.
+    #[inline(never)]
+    fn make_lazy_edges(&mut self, n: Node) -> (u32, u32) {
         // In progress (or no lazy definition): none yet (a query that comes back here sees no
         // extra edge).
         self.s.extra_at[n as usize] = (0, 0);
@@ -618,6 +629,9 @@ impl<'a> Prover<'a> {
     /// turns a constant bound of `n` into a constraint between `a` and `b` (`a <= b + c` gives
     /// `n <= c + k`), as the fact analysis's distance query does.
     fn difference(&mut self, n: Node) -> Option<(Node, Node, i128)> {
+        if !self.g.nodes[n as usize].lazy {
+            return None;
+        }
         self.materialize(n);
         if !self.s.exact_sub[n as usize] {
             return None;
