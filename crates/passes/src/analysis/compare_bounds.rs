@@ -49,6 +49,34 @@ pub fn decide_compare<T: Copy + PartialEq>(
     }
 }
 
+/// Whether the bounds show `x op y` true: [`decide_compare`]'s `Some(true)` answer, asked
+/// alone. Asked of the negated compare it is a refutation: `op.negate()`'s `Some(true)`
+/// answers are `op`'s `Some(false)` ones.
+pub fn compare_holds<T: Copy + PartialEq>(
+    op: CmpOp,
+    x: TermPlus<T>,
+    y: TermPlus<T>,
+    zero: T,
+    le: impl FnMut(T, T, i128) -> bool,
+) -> bool {
+    let mut b = Bounds {
+        le,
+        zero: (zero, 0),
+    };
+    match op {
+        CmpOp::Slt => b.proves(x, y, -1),
+        CmpOp::Sle => b.proves(x, y, 0),
+        CmpOp::Sgt => b.proves(y, x, -1),
+        CmpOp::Sge => b.proves(y, x, 0),
+        CmpOp::Eq => false,
+        CmpOp::Ne => b.proves(x, y, -1) || b.proves(y, x, -1),
+        CmpOp::Ult => b.unsigned_holds(x, y, -1),
+        CmpOp::Ule => b.unsigned_holds(x, y, 0),
+        CmpOp::Ugt => b.unsigned_holds(y, x, -1),
+        CmpOp::Uge => b.unsigned_holds(y, x, 0),
+    }
+}
+
 /// A premise that some consequences of a compare need (see [`compare_consequences`]).
 #[derive(Copy, Clone, Debug)]
 pub enum Premise<T> {
@@ -132,20 +160,25 @@ impl<T: Copy + PartialEq, F: FnMut(T, T, i128) -> bool> Bounds<T, F> {
     /// `a <u b` (`a <=u b` when not `strict`): true, false, or undecided.
     fn unsigned(&mut self, a: TermPlus<T>, b: TermPlus<T>, strict: bool) -> Option<bool> {
         let (when_true, when_false) = if strict { (-1, 0) } else { (0, -1) };
-        let zero = self.zero;
-        if self.proves(zero, a, 0) && self.proves(a, b, when_true) {
+        if self.unsigned_holds(a, b, when_true) {
             Some(true)
-        } else if self.proves(zero, b, 0) && self.proves(b, a, when_false) {
+        } else if self.unsigned_holds(b, a, when_false) {
             Some(false)
         } else {
             None
         }
     }
+
+    /// `0 <= a` and `a <= b + c`: then `a <=u b + c` (`c` is 0 or -1).
+    fn unsigned_holds(&mut self, a: TermPlus<T>, b: TermPlus<T>, c: i128) -> bool {
+        let zero = self.zero;
+        self.proves(zero, a, 0) && self.proves(a, b, c)
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{compare_consequences, decide_compare, Premise};
+    use super::{compare_consequences, compare_holds, decide_compare, Premise};
     use poolopt_ir::{CmpOp, ScalarType};
 
     /// A prover that knows each term's exact value (term 0 is the constant 0) answers every
@@ -171,6 +204,10 @@ mod tests {
                         _ => true,
                     };
                     assert_eq!(got.is_some(), decided, "{op:?} {a} {b}");
+                    // Asked alone, each half gives the same answers.
+                    let holds = |op| compare_holds(op, (1, 0), (2, 0), 0, exact);
+                    assert_eq!(holds(op), got == Some(true), "{op:?} {a} {b}");
+                    assert_eq!(holds(op.negate()), got == Some(false), "{op:?} {a} {b}");
                     assert_eq!(
                         decide_compare(op, (1, 0), (2, 0), 0, |_, _, _| false),
                         None,

@@ -103,6 +103,10 @@ pub(super) struct NodeData {
     pub global: bool,
     /// Has a lazy definition ([`Graph::lazy`]).
     pub lazy: bool,
+    /// The value the node copies: itself, or for a π-node the first node it copies that is
+    /// not one ([`Graph::copy_of`]). Two nodes of one origin are equal wherever both are
+    /// defined.
+    pub origin: Node,
 }
 
 /// A condition: `a <= b + c`.
@@ -143,6 +147,7 @@ impl Graph {
             block: entry,
             global: true,
             lazy: false,
+            origin: ZERO,
         });
         self.conds.clear();
         self.phi_ops.clear();
@@ -175,13 +180,25 @@ impl Graph {
     /// A new node with no edges yet.
     #[inline]
     pub fn plain(&mut self, block: Block) -> Node {
+        let n = self.nodes.len() as Node;
         self.nodes.push(NodeData {
             kind: Kind::Plain,
             block,
             global: false,
             lazy: false,
+            origin: n,
         });
-        (self.nodes.len() - 1) as Node
+        n
+    }
+
+    /// A π-node at `block`: a copy of `old` (`p == old`; its other edges are added by the
+    /// caller), of `old`'s origin.
+    #[inline]
+    pub fn copy_of(&mut self, block: Block, old: Node) -> Node {
+        let p = self.plain(block);
+        self.exact(p, old, 0, ALWAYS);
+        self.nodes[p as usize].origin = self.nodes[old as usize].origin;
+        p
     }
 
     /// A new vec length: `0 <= len <= MAX_LEN`, nothing else known yet.
@@ -197,6 +214,7 @@ impl Graph {
     pub fn phi(&mut self, block: Block, preds: usize) -> Node {
         let start = self.phi_ops.len() as u32;
         self.phi_ops.resize(self.phi_ops.len() + preds, NONE);
+        let n = self.nodes.len() as Node;
         self.nodes.push(NodeData {
             kind: Kind::Phi {
                 block,
@@ -206,8 +224,9 @@ impl Graph {
             block,
             global: false,
             lazy: false,
+            origin: n,
         });
-        (self.nodes.len() - 1) as Node
+        n
     }
 
     #[inline]

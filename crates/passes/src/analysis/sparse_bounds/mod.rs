@@ -55,9 +55,23 @@
 //! 4. *The prover's steps are implications* (`prove`), and its cycle rule is ABCD's
 //!    induction over the iterations of a loop.
 //!
-//! 5. *Dead blocks.* A branch edge whose condition is false of two constants is never taken;
-//!    the block it enters (its only way in) never runs, nor does any block it dominates, so
-//!    their checks cannot fail.
+//! 5. *Blocks that never run.* A branch edge is never taken when its condition is false
+//!    wherever the branch runs: a compare false of two constants (seen as the SSA form is
+//!    built), or, asked on demand, a compare of `i64` operands whose negation the prover
+//!    proves at the end of the branch's block `p`. The compare's operands are the latest
+//!    values there: they are defined before the compare, which dominates `p`'s end (a `bool`
+//!    merged at a phi holds no compare), so every path from an operand's definition to the
+//!    branch passes the compare again; an operand read from a local that now holds a π copy
+//!    of it is read as that copy, equal to it wherever the copy is defined (2.). A proof
+//!    about those values holds on every execution of the branch (2., 4.), so the edge is
+//!    never taken. When that edge is the only way into its target (a π-block; never the
+//!    entry), the target never runs, nor does any block it dominates (every path to them
+//!    takes the edge): their checks cannot fail, their explicit checks' trap edges are never
+//!    taken, their divisions never run. The proof rests only on values defined at or before
+//!    `p`, never on the target's π-nodes or anything below, so it does not lean on the
+//!    blocks it finds dead. It is asked only for a check not proved otherwise: the dominator
+//!    tree is walked up from the check's block, each π-block's edge asked once per function
+//!    (memoized), and the walk stops at the first block already answered.
 //!
 //! 6. *Divisions.* The query is the divisor's SSA value just before the division (read
 //!    before the destination is assigned, which may be the divisor itself): `0 <= d - 1` or
@@ -71,8 +85,10 @@
 //!
 //! Anything not modeled (locals of other types, `or`/`xor`/`neg`, casts, loads, call results,
 //! relations of more than two values such as `i + j < len(v)`) gives no edge, so the
-//! prover answers "not proved". Contradictory facts on an infeasible path are not otherwise
-//! exploited.
+//! prover answers "not proved". Contradictory facts on an infeasible path are exploited only
+//! through rule 5: an edge refuted by the compare it branches on (not, say, a `pop` of a
+//! vec proved empty); and only compares of locals the SSA form follows (those a check may
+//! depend on) are decided.
 
 mod graph;
 mod prove;
@@ -85,8 +101,9 @@ use crate::analysis::facts::CallKills;
 use crate::analysis::{compare_bounds, Cfg};
 use graph::ZERO;
 use poolopt_ir::dominators::DomTree;
-use poolopt_ir::{BinaryOp, Block, Function, Inst, Local};
+use poolopt_ir::{BinaryOp, Block, EntityRef, Function, Inst, Local};
 use prove::Prover;
+use smallvec::SmallVec;
 use ssa::{Cmp, Need};
 use std::cell::RefCell;
 
@@ -159,11 +176,11 @@ pub fn decide(
 ) -> SparseDecisions {
     SPACE.with(|space| {
         let mut space = space.borrow_mut();
-        let Space { ssa, prover } = &mut *space;
+        let Space { ssa, prover, runs } = &mut *space;
         if !ssa::build(func, cfg, dom, calls, ssa) {
             return SparseDecisions::default();
         }
-        decide_with(ssa, dom, prover, explain)
+        decide_with(ssa, dom, prover, runs, explain)
     })
 }
 
@@ -177,15 +194,18 @@ thread_local! {
 struct Space {
     ssa: ssa::Built,
     prover: prove::ProverSpace,
+    runs: Vec<u8>,
 }
 
 fn decide_with(
     built: &ssa::Built,
     dom: &DomTree,
     space: &mut prove::ProverSpace,
+    runs: &mut Vec<u8>,
     explain: bool,
 ) -> SparseDecisions {
     let mut prover = Prover::new(built.graph(), dom, space);
+    let mut reach = Reach::new(built, dom, runs);
     let mut out = SparseDecisions {
         nodes: built.graph().nodes.len(),
         ..SparseDecisions::default()
@@ -203,7 +223,8 @@ fn decide_with(
                     non_negative && prover.le(i, len, -1)
                 }
                 Need::Const { len, k } => k >= 0 && prover.le(ZERO, len, -(k as i128) - 1),
-            };
+            }
+            || reach.never_runs(&mut prover, q.block);
         out.checks.push((q.block, q.inst, safe));
         if explain && !safe {
             kept.push((q, non_negative));
@@ -211,9 +232,11 @@ fn decide_with(
     }
     for q in built.explicit() {
         let safe = q.dead
-            || q.cmp
+            || built
+                .end_cmp(q.block)
                 .and_then(|c| decide_compare(&mut prover, c))
-                .is_some_and(|value| value != q.trap_when);
+                .is_some_and(|value| value != q.trap_when)
+            || reach.never_runs(&mut prover, q.block);
         out.explicit.push((q.block, safe));
     }
     for q in built.divisions() {
@@ -243,6 +266,11 @@ fn decide_with(
                 }
             })
         };
+        let proof = proof.or_else(|| {
+            reach
+                .never_runs(&mut prover, q.block)
+                .then_some(DivisorProof::NeverRuns)
+        });
         out.divisions.push((q.block, q.inst, proof));
     }
     // The decisions' steps only: the statistics are the same with remarks and without.
@@ -252,6 +280,73 @@ fn decide_with(
         out.shortfalls.push((q.inst, shortfall));
     }
     out
+}
+
+/// Rule 5's blocks that never run, asked on demand: memoized by block (`runs`: 0 not asked,
+/// 1 runs or may, 2 never runs; filled on the first question).
+struct Reach<'a> {
+    built: &'a ssa::Built,
+    dom: &'a DomTree,
+    runs: &'a mut Vec<u8>,
+    ready: bool,
+}
+
+const NOT_ASKED: u8 = 0;
+const MAY_RUN: u8 = 1;
+const NEVER_RUNS: u8 = 2;
+
+impl<'a> Reach<'a> {
+    fn new(built: &'a ssa::Built, dom: &'a DomTree, runs: &'a mut Vec<u8>) -> Self {
+        Reach {
+            built,
+            dom,
+            runs,
+            ready: false,
+        }
+    }
+
+    /// Whether `b` (a reachable block) never runs: some block that dominates it (itself
+    /// included) is entered only through a branch edge that is never taken. The dominator
+    /// tree is walked up from `b` to the first block already answered (or past the entry),
+    /// then answered downwards, each block asked only while none above never runs.
+    fn never_runs(&mut self, prover: &mut Prover<'_>, b: Block) -> bool {
+        if !self.ready {
+            self.ready = true;
+            self.runs.clear();
+            self.runs.resize(self.built.blocks(), NOT_ASKED);
+        }
+        let mut chain: SmallVec<[Block; 16]> = SmallVec::new();
+        let mut never = false;
+        let mut at = Some(b);
+        while let Some(d) = at {
+            match self.runs[d.index()] {
+                NOT_ASKED => chain.push(d),
+                known => {
+                    never = known == NEVER_RUNS;
+                    break;
+                }
+            }
+            at = self.dom.idom(d);
+        }
+        for &d in chain.iter().rev() {
+            never = never || self.refuted(prover, d);
+            self.runs[d.index()] = if never { NEVER_RUNS } else { MAY_RUN };
+        }
+        never
+    }
+
+    /// Whether `d` is entered only through a branch edge that is never taken: the negation
+    /// of the compare that the edge needs holds at the branch.
+    fn refuted(&self, prover: &mut Prover<'_>, d: Block) -> bool {
+        let Some((p, when)) = self.built.entry_edge(d) else {
+            return false;
+        };
+        self.built.end_cmp(p).is_some_and(|c| {
+            // The edge is taken when `c` is `when`: refuted when `c` is proved `!when`.
+            let op = if when { c.op.negate() } else { c.op };
+            compare_bounds::compare_holds(op, c.lhs, c.rhs, ZERO, |a, b, off| prover.le(a, b, off))
+        })
+    }
 }
 
 /// What the prover finds short of proving `need` (not proved; `non_negative`: its `i >= 0`

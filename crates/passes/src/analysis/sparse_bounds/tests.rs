@@ -573,3 +573,104 @@ g4:";
     assert_eq!(explicit(&distance(bounded, "sle")), vec![false, true]);
     assert_eq!(explicit(&distance("", "slt")), vec![false, false]);
 }
+
+/// A branch on a `bool` already tested on the edge into its block: `k < 2` holds there (the
+/// compare follows the π of `k`), so the edge where `k >= 2` is never taken and its block's
+/// checks (a pop, a division, an explicit check) cannot fail. The near misses: the edge that
+/// can be taken (`then`) and the loop's exit, whose checks stay.
+#[test]
+fn an_edge_refuted_by_a_dominating_branch_never_runs() {
+    let src = "
+fn f(v: vec<i64>, w: vec<i64>, k: i64, d: i64) -> i64 {
+    var c: bool
+    var e: bool
+    var x: i64
+entry:
+    c = slt k, 2
+    brif c, body, exit
+body:
+    brif c, then, else
+then:
+    x = get v[k]
+    ret x
+else:
+    x = pop w
+    x = sdiv x, d
+    e = slt x, 0
+    brif e, bad, ok
+bad:
+    trap \"negative\"
+ok:
+    ret x
+exit:
+    x = pop w
+    ret x
+}";
+    assert_eq!(checks(src), vec![false, true, false]);
+    assert_eq!(divisions(src), vec![Some(DivisorProof::NeverRuns)]);
+    assert_eq!(explicit(src), vec![true]);
+}
+
+/// `len(v)` is exactly 1 after one push onto a new vec: the edge where `len(v) >= 4` is never
+/// taken, so `v[1]` behind it cannot fail, nor in a block that edge's target dominates
+/// (`inner`). The near misses: the other side, and a block (`join`) that the refuted edge's
+/// target reaches but another, feasible, edge does too.
+#[test]
+fn a_block_behind_a_refuted_edge_never_runs_and_a_merge_does() {
+    let src = "
+fn f(p: bool) -> i64 {
+    var v: vec<i64>
+    var n: i64
+    var c: bool
+    var x: i64
+entry:
+    v = new vec<i64>
+    push v, 7
+    n = len v
+    c = sge n, 4
+    brif c, never, other
+never:
+    x = get v[1]
+    brif p, inner, join
+inner:
+    x = get v[2]
+    br join
+other:
+    x = get v[1]
+    br join
+join:
+    x = get v[1]
+    ret x
+}";
+    assert_eq!(checks(src), vec![true, true, false, false]);
+}
+
+/// A condition refuted on one path to the branch only (`k` is 1 or 5 where `k >= 4` is
+/// asked) decides nothing: both sides may run.
+#[test]
+fn a_condition_refuted_on_one_path_only_decides_nothing() {
+    let src = "
+fn f(v: vec<i64>, p: bool) -> i64 {
+    var k: i64
+    var c: bool
+    var x: i64
+entry:
+    brif p, a, b
+a:
+    k = copy 1
+    br m
+b:
+    k = copy 5
+    br m
+m:
+    c = sge k, 4
+    brif c, hi, lo
+hi:
+    x = get v[k]
+    ret x
+lo:
+    x = get v[k]
+    ret x
+}";
+    assert_eq!(checks(src), vec![false, false]);
+}

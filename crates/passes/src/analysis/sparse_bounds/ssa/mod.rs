@@ -4,7 +4,9 @@
 //! The *variables* are the `i64` locals (their values) and the vec locals (their lengths)
 //! a check or a checked division may depend on;
 //! `bool` locals are followed too, as the compare they hold (operands as SSA values), so that
-//! a branch on them can refine its operands ([`relevance`]). Phis are placed at the iterated
+//! a branch on them can refine its operands ([`relevance`]); at the branch, an operand whose
+//! local now holds a π copy of it is read as that copy (`Builder::refreshed`), so a second
+//! branch on a `bool` sees what the first taught. Phis are placed at the iterated
 //! dominance frontier of every block that defines a variable, pruned by liveness ([`phis`]).
 //! Renaming walks the dominator tree, making π-nodes where something is learnt about a value
 //! ([`rename`]). The tables live in a work space ([`Built`]) kept across functions.
@@ -41,6 +43,8 @@ pub(super) struct Cmp {
     pub op: CmpOp,
     pub lhs: TermPlus,
     pub rhs: TermPlus,
+    /// The locals the operands were read from (`None`: a constant).
+    pub locals: [Option<Local>; 2],
 }
 
 /// What a checked operation needs, in SSA values.
@@ -86,12 +90,12 @@ pub(super) struct Witness {
     pub k: i64,
 }
 
-/// An explicit check to decide: `brif c, ..` ending `block`, trapping when `c == trap_when`.
+/// An explicit check to decide: `brif c, ..` ending `block`, trapping when `c == trap_when`
+/// (`c`'s compare is [`Built::end_cmp`]).
 pub(super) struct ExplicitQuery {
     pub block: Block,
     /// The block never runs: the trap edge is never taken.
     pub dead: bool,
-    pub cmp: Option<Cmp>,
     pub trap_when: bool,
 }
 
@@ -106,8 +110,6 @@ struct Tables {
     witnesses: Vec<Witness>,
     /// Each `q = x sdiv k` for a constant `k >= 1`: `(q, origin of x, k)`.
     quotients: Vec<(Node, Node, i64)>,
-    /// The value each π-node copies (the first one that is not a π), by π-node.
-    pi_origin: HashMap<Node, Node>,
     /// What each local is to the SSA form.
     vars: Vec<Var>,
     /// The `i64` and vec locals.
@@ -129,6 +131,9 @@ struct Tables {
     const_of: HashMap<Node, i128>,
     /// The compare a block's `brif` branches on, as the block ends.
     end_cmp: Vec<Option<Cmp>>,
+    /// By block entered only through a branch edge (a π-block): the branch's block, and the
+    /// value of its compare (`end_cmp`) when that edge is taken.
+    entry_edge: Vec<Option<(Block, bool)>>,
     /// Blocks that never run (see `pi`).
     dead: Vec<bool>,
     /// Scratch: the vecs a call changes.
@@ -185,6 +190,23 @@ impl Built {
     /// Its checked divisions by an `i64` local.
     pub fn divisions(&self) -> &[DivQuery] {
         &self.t.divisions
+    }
+
+    /// The branch edge `b` is entered through when it is its only way in (a π-block): the
+    /// branch's block, and the value of that block's compare ([`Built::end_cmp`]) when the
+    /// edge is taken.
+    pub fn entry_edge(&self, b: Block) -> Option<(Block, bool)> {
+        self.t.entry_edge.get(b.index()).copied().flatten()
+    }
+
+    /// The compare the `brif` ending `b` branches on, in the values of `b`'s end.
+    pub fn end_cmp(&self, b: Block) -> Option<Cmp> {
+        self.t.end_cmp.get(b.index()).copied().flatten()
+    }
+
+    /// The number of blocks of the last function built.
+    pub fn blocks(&self) -> usize {
+        self.t.end_cmp.len()
     }
 
     /// The quotient witnesses of a division.
@@ -265,12 +287,12 @@ pub(super) fn build(
     room(&mut t.undo_cmp, insts + 16);
     refill(&mut t.phi_nodes, phis_len, u32::MAX);
     refill(&mut t.end_cmp, nb, None);
+    refill(&mut t.entry_edge, nb, None);
     room(&mut t.checks, 16);
     room(&mut t.explicit, 16);
     room(&mut t.divisions, 16);
     room(&mut t.witnesses, 16);
     room(&mut t.quotients, 16);
-    t.pi_origin.clear();
     refill(&mut t.dead, nb, false);
     room(&mut t.changed, 8);
     t.graph

@@ -76,7 +76,33 @@ impl Builder<'_> {
     /// The value `n` copies: itself, or for a π-node the first value that is not one.
     #[inline]
     fn origin(&self, n: Node) -> Node {
-        self.t.pi_origin.get(&n).copied().unwrap_or(n)
+        self.t.graph.nodes[n as usize].origin
+    }
+
+    /// `c` in the latest copies of its operands: an operand read from a local that now holds
+    /// a π copy of it (a branch or a check since the compare refined it) becomes that copy,
+    /// which has the same value wherever it is defined, so the compare's value is unchanged
+    /// and a decision of it sees what the π knows.
+    fn refreshed(&self, c: Cmp) -> Cmp {
+        let latest = |t: TermPlus, l: Option<Local>| match l {
+            Some(l) if t.0 != ZERO => {
+                let now = self.t.cur[l.index()];
+                (
+                    if self.origin(now) == self.origin(t.0) {
+                        now
+                    } else {
+                        t.0
+                    },
+                    t.1,
+                )
+            }
+            _ => t,
+        };
+        Cmp {
+            lhs: latest(c.lhs, c.locals[0]),
+            rhs: latest(c.rhs, c.locals[1]),
+            ..c
+        }
     }
 
     /// The quotient witnesses of a division by `d` here ([`super::Witness`]): every tracked
@@ -177,13 +203,8 @@ impl Builder<'_> {
         if let Some(&(_, p)) = pis.iter().find(|&&(o, _)| o == old) {
             return p;
         }
-        let p = self.t.graph.plain(block);
-        self.t.graph.exact(p, old, 0, ALWAYS);
+        let p = self.t.graph.copy_of(block, old);
         pis.push((old, p));
-        if !self.t.quotients.is_empty() {
-            let origin = self.origin(old);
-            self.t.pi_origin.insert(p, origin);
-        }
         p
     }
 
@@ -251,6 +272,7 @@ impl Builder<'_> {
                     } else {
                         c.op.negate()
                     };
+                    self.t.entry_edge[b.index()] = Some((p, *then_block == b));
                     let mut rels = Rels::new();
                     self.relation(op, c.lhs, c.rhs, &mut rels);
                     // An edge whose condition is false of constants is never taken: its
@@ -272,7 +294,7 @@ impl Builder<'_> {
         }) = func.terminator(b)
         {
             let cmp = if self.var(*c) == Var::Bool {
-                self.t.cmp[c.index()]
+                self.t.cmp[c.index()].map(|c| self.refreshed(c))
             } else {
                 None
             };
@@ -281,7 +303,6 @@ impl Builder<'_> {
                 self.t.explicit.push(ExplicitQuery {
                     block: b,
                     dead: self.t.dead[b.index()],
-                    cmp,
                     trap_when,
                 });
             }
@@ -397,9 +418,12 @@ impl Builder<'_> {
             }
             InstKind::Compare { dst, op, lhs, rhs } => {
                 let c = match (self.term(lhs), self.term(rhs)) {
-                    (Some(lhs), Some(rhs)) if self.var(dst) == Var::Bool => {
-                        Some(Cmp { op, lhs, rhs })
-                    }
+                    (Some(x), Some(y)) if self.var(dst) == Var::Bool => Some(Cmp {
+                        op,
+                        lhs: x,
+                        rhs: y,
+                        locals: [lhs, rhs].map(|o| o.as_local()),
+                    }),
                     _ => None,
                 };
                 if self.var(dst) == Var::Bool {
