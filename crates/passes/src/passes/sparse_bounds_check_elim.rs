@@ -5,9 +5,8 @@
 //!
 //! Run it in place of `bounds-check-elim`, e.g. `poolopt opt FILE --passes
 //! inline,temp-elision,global-copy-prop,copy-prop,branch-threading,store-load-forward,value-numbering,range-check-fold,sparse-bounds-check-elim,div-check-prove,struct-split,dead-local-elim,simplify-cfg,div-check-elim,scalarize`.
-//! On the repository's programs it takes the same decisions as `bounds-check-elim` but for one
-//! check (a distance between two locals it does not look for) and proves four more; it costs
-//! about as much (docs/benchmarks.md, "Issue 9, twenty-third session"), which is why it is not
+//! On the repository's programs it takes every decision `bounds-check-elim` takes and proves
+//! eleven more checks (most in blocks that never run); it costs about as much (docs/benchmarks.md, "Issue 9, twenty-third session"), which is why it is not
 //! the default.
 //!
 //! It also takes `div-check-prove`'s decisions (rule 1 of `div-check-elim`, through the same
