@@ -199,8 +199,9 @@ fn the_sparse_prover_proves_what_the_fact_analysis_proves() {
 
 /// Of the checks and divisions of the default 400 generated programs (seed below) that
 /// `bounds-check-elim` and `div-check-prove` prove, at most this many may stay unproved by the
-/// sparse pass: the shapes it does not model yet (see docs/passes.md, §1b).
-const RANDOM_DENSE_ONLY_AT_MOST: usize = 146;
+/// sparse pass: the shapes it does not model yet (see docs/passes.md, §1b). 146 before the
+/// prover's blocks that never run (rule 5 on demand), 86 since.
+const RANDOM_DENSE_ONLY_AT_MOST: usize = 86;
 
 /// The tally of one comparison: `[both, dense only, sparse only, neither]`.
 type Tally = [usize; 4];
