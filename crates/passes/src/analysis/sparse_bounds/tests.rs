@@ -611,6 +611,33 @@ exit:
     assert_eq!(explicit(src), vec![true]);
 }
 
+/// The same with the local on the right of the compare (`1 < k`): the second branch reads
+/// `k` as the π copy the first one made, whichever side of the compare it is on. The near
+/// misses are the same: the side that can be taken and the loop's exit.
+#[test]
+fn an_edge_refuted_through_the_right_operand_never_runs() {
+    let src = "
+fn f(v: vec<i64>, w: vec<i64>, k: i64) -> i64 {
+    var c: bool
+    var x: i64
+entry:
+    c = slt 1, k
+    brif c, body, exit
+body:
+    brif c, then, else
+then:
+    x = get v[k]
+    ret x
+else:
+    x = pop w
+    ret x
+exit:
+    x = pop w
+    ret x
+}";
+    assert_eq!(checks(src), vec![false, true, false]);
+}
+
 /// `len(v)` is exactly 1 after one push onto a new vec: the edge where `len(v) >= 4` is never
 /// taken, so `v[1]` behind it cannot fail, nor in a block that edge's target dominates
 /// (`inner`). The near misses: the other side, and a block (`join`) that the refuted edge's
