@@ -504,6 +504,20 @@ pub struct InstData {
 }
 
 impl InstKind {
+    /// A checked division (`sdiv udiv srem urem` that traps on a bad divisor): its operator
+    /// and divisor.
+    pub fn checked_division(&self) -> Option<(BinaryOp, Operand)> {
+        match *self {
+            InstKind::Binary {
+                op,
+                rhs,
+                check: Check::Checked,
+                ..
+            } if op.is_division() => Some((op, rhs)),
+            _ => None,
+        }
+    }
+
     /// The local this instruction assigns, if any.
     pub fn def(&self) -> Option<Local> {
         match *self {

@@ -71,19 +71,6 @@ pub const MAX_VERSIONED_LOOP_INSTS: usize = 64;
 /// The most loops one function gets copies of.
 pub const MAX_VERSIONED_LOOPS: usize = 8;
 
-/// A checked division: its operator and divisor.
-fn checked_division(kind: &InstKind) -> Option<(BinaryOp, Operand)> {
-    match *kind {
-        InstKind::Binary {
-            op,
-            rhs,
-            check: Check::Checked,
-            ..
-        } if op.is_division() => Some((op, rhs)),
-        _ => None,
-    }
-}
-
 /// The precondition of `op`'s unchecked form on divisor `d`, as written in remarks.
 fn precondition(op: BinaryOp, d: &str) -> String {
     if op == BinaryOp::SDiv {
@@ -139,7 +126,7 @@ pub(crate) fn has_checked_division(func: &Function) -> bool {
         func.blocks[b]
             .insts
             .iter()
-            .any(|&i| checked_division(func.inst(i)).is_some())
+            .any(|&i| func.inst(i).checked_division().is_some())
     })
 }
 
@@ -148,7 +135,7 @@ pub(crate) fn has_checked_division(func: &Function) -> bool {
 pub(crate) fn has_local_i64_divisor(func: &Function) -> bool {
     func.layout.iter().any(|&b| {
         func.blocks[b].insts.iter().any(|&i| {
-            matches!(checked_division(func.inst(i)), Some((_, Operand::Local(d)))
+            matches!(func.inst(i).checked_division(), Some((_, Operand::Local(d)))
                 if func.local_ty(d) == Type::I64)
         })
     })
@@ -284,7 +271,7 @@ pub(crate) fn prove(
             func.blocks[b]
                 .insts
                 .iter()
-                .any(|&i| checked_division(func.inst(i)).is_some())
+                .any(|&i| func.inst(i).checked_division().is_some())
         })
         .collect();
     let needs_facts = has_local_i64_divisor(func);
@@ -306,10 +293,10 @@ pub(crate) fn prove(
         // The facts are replayed up to the block's last checked division, no further.
         let end = insts
             .iter()
-            .rposition(|&i| checked_division(func.inst(i)).is_some())
+            .rposition(|&i| func.inst(i).checked_division().is_some())
             .map_or(0, |at| at + 1);
         for &inst in &insts[..end] {
-            let decision = checked_division(func.inst(inst));
+            let decision = func.inst(inst).checked_division();
             if let Some((op, divisor)) = decision {
                 match divisor {
                     Operand::Const(c) => {

@@ -43,7 +43,7 @@ pub fn decides_in(func: &Function, block: Block) -> bool {
         InstKind::VecPop { check, .. }
         | InstKind::VecGet { check, .. }
         | InstKind::VecSet { check, .. } => check.is_checked(),
-        InstKind::Binary { op, check, .. } => op.is_division() && check.is_checked(),
+        InstKind::Binary { .. } => func.inst(i).checked_division().is_some(),
         _ => false,
     });
     checked || ends_in_explicit_check(func, block)

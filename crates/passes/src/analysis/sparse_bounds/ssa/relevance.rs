@@ -77,15 +77,11 @@ pub(super) fn relevant_vars(func: &Function, s: &mut Built) {
                 } => bool_copies.push((dst.index() as u32, j.index() as u32)),
                 InstKind::VecLen { dst, vec } => both(&mut links, dst, vec),
                 InstKind::Binary {
-                    dst,
-                    op,
-                    lhs,
-                    rhs,
-                    check,
+                    dst, op, lhs, rhs, ..
                 } => {
                     // A checked division's `i64` divisor is a seed: the pass decides its test.
-                    if let Operand::Local(d) = rhs {
-                        if op.is_division() && check.is_checked() && is_value(d) {
+                    if let Some((_, Operand::Local(d))) = func.inst(inst).checked_division() {
+                        if is_value(d) {
                             on[d.index()] = true;
                         }
                     }

@@ -382,16 +382,12 @@ impl Builder<'_> {
                 _ => self.unknown(b, dst),
             },
             InstKind::Binary {
-                dst,
-                op,
-                lhs,
-                rhs,
-                check,
+                dst, op, lhs, rhs, ..
             } => {
                 // A checked division by an `i64` local: its divisor's value before `dst` is
                 // assigned (`dst` may be the divisor).
-                if let Operand::Local(d) = rhs {
-                    if op.is_division() && check.is_checked() && self.var(d) == Var::Value {
+                if let Some((_, Operand::Local(d))) = kind.checked_division() {
+                    if self.var(d) == Var::Value {
                         let d = self.t.cur[d.index()];
                         let witnesses = self.witnesses(d);
                         self.t.divisions.push(DivQuery {
