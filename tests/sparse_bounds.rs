@@ -1,4 +1,4 @@
-//! The opt-in `sparse-bounds-check-elim` against `bounds-check-elim`, on every program of the
+//! The pipelines' `sparse-bounds-check-elim` against the opt-in `bounds-check-elim`, on every program of the
 //! repository that verifies: both run on the same IR (O2's passes before the check passes), and
 //!
 //! - every check the fact analysis proves, the sparse prover proves too, except the shapes
@@ -34,10 +34,10 @@ const DENSE_ONLY: &[(&str, &str)] = &[];
 
 /// The O2 passes that run before `bounds-check-elim`.
 fn before_checks() -> Vec<&'static str> {
-    PassManager::for_level(OptLevel::O2)
-        .pass_names()
-        .into_iter()
-        .take_while(|&p| p != "bounds-check-elim")
+    let o2 = PassManager::for_level(OptLevel::O2).pass_names();
+    assert!(o2.contains(&"sparse-bounds-check-elim"), "{o2:?}");
+    o2.into_iter()
+        .take_while(|&p| p != "sparse-bounds-check-elim")
         .collect()
 }
 

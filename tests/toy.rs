@@ -580,7 +580,7 @@ fn the_command_follows_the_poolopt_run_contract() {
     );
     assert!(
         out.stderr.contains(&format!(
-            "{file}:18: remark: bounds-check-elim: applied: in alloc: pop check removed: \
+            "{file}:18: remark: sparse-bounds-check-elim: applied: in alloc: pop check removed: \
              p.free.len() > 0 holds on every path here (p.free.len() > 0 from \
              `if p.free.len() > 0` (line 17))\n    18 |         let i = p.free.pop();\n"
         )),

@@ -58,24 +58,25 @@ impl Config {
     }
 }
 
-/// Every configuration: O0, O1, O2, O2 with the opt-in `sparse-bounds-check-elim` in place
-/// of `bounds-check-elim`, each pass alone, each ordered pair of passes
+/// Every configuration: O0, O1, O2, O2 with the opt-in `bounds-check-elim` (the fact
+/// analysis) in place of `sparse-bounds-check-elim`, each pass alone, each ordered pair of passes
 /// (`POOLOPT_DIFF_CONFIGS=levels`: the levels and the single passes only, see [`pairs`]).
 pub fn configs() -> Vec<Config> {
     let names = poolopt::passes::pass_names();
-    let o2_sparse = PassManager::for_level(OptLevel::O2)
+    let o2_dense: Vec<&str> = PassManager::for_level(OptLevel::O2)
         .pass_names()
         .into_iter()
         .map(|p| match p {
-            "bounds-check-elim" => "sparse-bounds-check-elim",
+            "sparse-bounds-check-elim" => "bounds-check-elim",
             other => other,
         })
         .collect();
+    assert!(o2_dense.contains(&"bounds-check-elim"), "{o2_dense:?}");
     let mut out = vec![
         Config::Level(OptLevel::O0),
         Config::Level(OptLevel::O1),
         Config::Level(OptLevel::O2),
-        Config::Passes(o2_sparse),
+        Config::Passes(o2_dense),
     ];
     for a in &names {
         out.push(Config::Passes(vec![a]));

@@ -241,7 +241,10 @@ fn opt_stats_show_every_pass_at_work() {
             .and_then(|v| v.trim().parse().ok())
             .unwrap_or(0)
     };
-    assert!(counter("bounds-check-elim", "checks_removed") > 0, "{err}");
+    assert!(
+        counter("sparse-bounds-check-elim", "checks_removed") > 0,
+        "{err}"
+    );
     assert!(counter("temp-elision", "temps_elided") > 0);
     assert!(counter("scalarize", "locals_scalarized") > 0);
     assert!(counter("range-check-fold", "compares_folded") > 0);

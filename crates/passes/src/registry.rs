@@ -25,11 +25,13 @@ use crate::pass::{OptLevel, Pass};
 /// - `value-numbering` after forwarding (a forwarded value's copy makes more expressions
 ///   equal) and before the check passes, so facts about the first computation of an index
 ///   reach the second one through its copy.
-/// - `range-check-fold` before `bounds-check-elim`: the folded `i >=u n` test gives the facts
-///   `0 <= i < len(v)` on one edge, and the explicit-check decision in `bounds-check-elim`
-///   reads the folded compare.
-/// - `div-check-prove` right after `bounds-check-elim`: it decides division checks with the
-///   fact analysis `bounds-check-elim` computed and kept valid, so it costs no analysis.
+/// - `range-check-fold` before `sparse-bounds-check-elim`: the folded `i >=u n` test gives
+///   `0 <= i < len(v)` on one edge, and the explicit-check decision reads the folded compare.
+/// - `sparse-bounds-check-elim` decides the checks and the divisions with the sparse prover.
+///   `div-check-prove` (opt-in) stands right after the check pass: after the opt-in
+///   `bounds-check-elim` it decides the divisions on that pass's cached fact analysis; after
+///   the prover, which leaves it almost nothing, `div-check-elim` at the end tries what is
+///   left.
 /// - `struct-split` after the check passes (a split `get` carries the check the whole one had
 ///   after they decided it) and before `dead-local-elim`, which removes the copies of fields
 ///   nobody reads and the split locals themselves. It takes only structs over 8 bytes, so it
@@ -43,8 +45,9 @@ use crate::pass::{OptLevel, Pass};
 ///   remove; its own facts come after the other passes' changes.
 /// - `scalarize` last: it only changes how struct locals are held, which no other pass reads.
 ///
-/// `sparse-bounds-check-elim` ([`Pass::opt_in`]: in no pipeline) stands where it would
-/// replace `bounds-check-elim`.
+/// `bounds-check-elim` ([`Pass::opt_in`]: in no pipeline) is the same decisions taken with
+/// the dense fact analysis, which `sparse-bounds-check-elim` replaced in the pipelines
+/// (docs/passes.md, §1b); it stands where it would replace it.
 pub fn all_passes() -> Vec<Box<dyn Pass>> {
     use crate::passes::*;
     vec![
@@ -88,15 +91,15 @@ pub fn pass_description(name: &str) -> Option<&'static str> {
         }
         "range-check-fold" => "folds `i < 0 || i >= n` into one unsigned compare `i >=u n`",
         "bounds-check-elim" => {
-            "drops pop and index checks (and explicit range checks) that dominating facts prove"
+            "drops pop and index checks (and explicit range checks) that the dense fact analysis proves (the pipelines' before sparse-bounds-check-elim)"
         }
         "sparse-bounds-check-elim" => {
-            "opt-in: decides bounds-check-elim's checks with a sparse demand-driven prover (ABCD) instead of the fact analysis"
+            "drops pop, index and division checks (and explicit range checks) that a sparse demand-driven prover (ABCD) proves"
         }
         "dead-local-elim" => "removes writes of locals nobody reads, then unused locals",
         "simplify-cfg" => "folds constant branches, threads jumps through empty blocks, drops unreachable blocks, merges chains",
         "div-check-prove" => {
-            "drops division checks (zero, MIN / -1) that the check passes' facts prove, with no analysis of its own"
+            "drops the division checks (zero, MIN / -1) the check pass before it left and the fact analysis proves"
         }
         "div-check-elim" => {
             "drops division checks (zero, MIN / -1) that facts prove; tests a loop-invariant divisor once before a copy of its loop"
@@ -129,8 +132,8 @@ pub fn pass_by_name(name: &str) -> Result<Box<dyn Pass>, PassError> {
 /// [`Pass::min_level`] is at most `level`, in that order, except the [`Pass::opt_in`] ones.
 ///
 /// - O0: nothing.
-/// - O1: `branch-threading`, `range-check-fold`, `bounds-check-elim`, `dead-local-elim`,
-///   `simplify-cfg` — the
+/// - O1: `branch-threading`, `range-check-fold`, `sparse-bounds-check-elim`,
+///   `dead-local-elim`, `simplify-cfg` — the
 ///   checks go, data representation and temporaries stay as the front end wrote them.
 /// - O2: every pass.
 pub fn pipeline(level: OptLevel) -> Vec<Box<dyn Pass>> {

@@ -19,13 +19,14 @@ fn level_pipelines_are_the_documented_ones() {
         [
             "branch-threading",
             "range-check-fold",
-            "bounds-check-elim",
+            "sparse-bounds-check-elim",
             "dead-local-elim",
             "simplify-cfg"
         ]
     );
-    // O2 is every pass but the opt-in `sparse-bounds-check-elim`, which `pass_names` lists
-    // where it would stand in for `bounds-check-elim`.
+    // O2 is every pass but the opt-in `bounds-check-elim`, which `pass_names` lists where it
+    // would stand in for `sparse-bounds-check-elim`, and the opt-in `div-check-prove`, which
+    // follows the check pass.
     let mut all = pass_names();
     assert_eq!(
         all.iter().position(|&p| p == "sparse-bounds-check-elim"),
@@ -33,7 +34,13 @@ fn level_pipelines_are_the_documented_ones() {
             .position(|&p| p == "bounds-check-elim")
             .map(|at| at + 1)
     );
-    all.retain(|&p| p != "sparse-bounds-check-elim");
+    assert_eq!(
+        all.iter().position(|&p| p == "div-check-prove"),
+        all.iter()
+            .position(|&p| p == "sparse-bounds-check-elim")
+            .map(|at| at + 1)
+    );
+    all.retain(|&p| p != "bounds-check-elim" && p != "div-check-prove");
     assert_eq!(names(OptLevel::O2), all);
     assert_eq!(
         all,
@@ -46,8 +53,7 @@ fn level_pipelines_are_the_documented_ones() {
             "store-load-forward",
             "value-numbering",
             "range-check-fold",
-            "bounds-check-elim",
-            "div-check-prove",
+            "sparse-bounds-check-elim",
             "struct-split",
             "dead-local-elim",
             "simplify-cfg",

@@ -1,5 +1,6 @@
-//! `bounds-check-elim`: turns checked vec operations into unchecked ones where the fact
-//! analysis ([`crate::analysis::facts`]) proves the check cannot fail.
+//! `bounds-check-elim` (opt-in; the pipelines run `sparse-bounds-check-elim`, which words its
+//! remarks with this pass's decisions): turns checked vec operations into unchecked ones where
+//! the fact analysis ([`crate::analysis::facts`]) proves the check cannot fail.
 //!
 //! - `pop v` becomes `pop.unchecked v` when `len(v) > 0` holds just before it.
 //! - `get v[i]` / `set v[i], x` (element or field) become unchecked when `i >= 0` and
@@ -18,7 +19,7 @@
 //! saying which fact is missing and, where it can tell, why.
 
 use crate::analysis::facts::demand::{ends_in_explicit_check, explicit_check_sides};
-use crate::analysis::facts::{Fact, FactAnalysis, FactQueries, Term, TermKind};
+use crate::analysis::facts::{Fact, FactAnalysis, FactQueries, GaveUp, Term, TermKind};
 use crate::analysis::{compare_bounds, Cfg};
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
@@ -131,6 +132,12 @@ impl Pass for BoundsCheckElim {
         OptLevel::O1
     }
 
+    /// In no pipeline since `sparse-bounds-check-elim` replaced it (docs/passes.md, §1b):
+    /// `--passes bounds-check-elim` runs it.
+    fn opt_in(&self) -> bool {
+        true
+    }
+
     /// A proved check only changes its operation's flag; when an explicit check is decided,
     /// the branch becomes a jump and the pass drops the CFG itself
     /// ([`PassContext::invalidate_cfg`]).
@@ -147,21 +154,10 @@ impl Pass for BoundsCheckElim {
     }
 
     fn run(&self, func: &mut Function, cx: &mut PassContext<'_>) -> bool {
-        // Only the blocks with a checked operation or an explicit check have anything to
-        // decide; no analysis at all when there is none.
-        let work: Vec<Block> = func
-            .layout
-            .iter()
-            .copied()
-            .filter(|&b| has_check(func, b))
-            .collect();
-        if work.is_empty() {
+        let Some(dense) = dense_decisions(func, cx) else {
             return false;
-        }
-        // Only the work blocks, their predecessors and the blocks up a chain of single
-        // predecessors are read below: the facts of the blocks that reach a check suffice.
-        let fa = cx.check_facts(func);
-        if let (Some(why), Some(entry)) = (fa.gave_up(), func.entry()) {
+        };
+        if let (Some(why), Some(entry)) = (dense.gave_up, func.entry()) {
             cx.stat("fact_analyses_given_up", 1);
             let loc = func.blocks[entry].loc;
             cx.missed(
@@ -171,82 +167,117 @@ impl Pass for BoundsCheckElim {
                 format!("the fact analysis gave up on this function ({why}): every check whose proof needs facts from before its block is kept"),
             );
         }
-        let cfg = cx.shared_cfg(func);
-        let module = cx.module;
-        let mut decisions: Vec<(Block, Decision)> = Vec::new();
-        let mut explicit: Vec<(Block, ExplicitDecision)> = Vec::new();
-        let gains = RefCell::new(HashMap::default());
-        let mut all_defs: HashMap<Local, Vec<Inst>> = HashMap::default();
-        let explain = cx.remarks_enabled();
-        for &b in func.layout.iter().filter(|_| explain) {
-            for &inst in &func.blocks[b].insts {
-                if let Some(d) = func.inst(inst).def() {
-                    all_defs.entry(d).or_default().push(inst);
-                }
-            }
-        }
-        // The latest definition of each local so far in the current block, with its position
-        // (one map, cleared per block: a function can have hundreds of thousands of blocks).
-        let mut local_defs: HashMap<Local, (usize, Inst)> = HashMap::default();
-        for &block in &work {
-            if fa.block_in(block).is_none() {
-                continue; // unreachable: nothing is known, and nothing runs
-            }
-            local_defs.clear();
-            let ctx = Ctx {
-                func,
-                module,
-                fa: &fa,
-                cfg: &cfg,
-                block,
-                gains: &gains,
-                all_defs: &all_defs,
-                explain,
-            };
-            // Facts killed and established so far in this block, with the instruction.
-            let mut killed = Events::default();
-            let mut gained = Events::default();
-            // Replaying the block's facts instruction by instruction is needed only up to its
-            // last checked operation, or for the remarks (which name definitions) through the
-            // whole block: a block that only ends in an explicit check is decided on its stored
-            // out-state.
-            let insts = &func.blocks[block].insts;
-            let last_need = insts.iter().rposition(|&i| need_of(func.inst(i)).is_some());
-            let replay_to = if explain {
-                Some(insts.len())
-            } else {
-                last_need.map(|at| at + 1)
-            };
-            let cursor = replay_to.and_then(|_| fa.cursor(func, block));
-            if let (Some(mut cursor), Some(end)) = (cursor, replay_to) {
-                while let Some((idx, inst)) = cursor.peek().filter(|&(idx, _)| idx < end) {
-                    if let Some(need) = need_of(func.inst(inst)) {
-                        let d =
-                            ctx.decide(inst, &need, cursor.facts(), &killed, &gained, &local_defs);
-                        decisions.push((block, d));
-                    }
-                    if let Some(d) = func.inst(inst).def() {
-                        local_defs.insert(d, (idx, inst));
-                    }
-                    if !explain {
-                        cursor.advance();
-                        continue;
-                    }
-                    let (lost, won) = cursor.step();
-                    for f in lost {
-                        killed.record(f, inst);
-                    }
-                    for f in won {
-                        gained.record(f, inst);
-                    }
-                }
-            }
-            if let Some(d) = ctx.decide_explicit(&local_defs) {
-                explicit.push((block, d));
-            }
-        }
-        apply(func, cx, decisions, explicit)
+        apply(func, cx, dense.checks, dense.explicit)
     }
+}
+
+/// The fact analysis's decisions on a function's checks, with their remarks' messages when
+/// remarks are collected.
+pub(crate) struct DenseDecisions {
+    /// Each checked `pop`/`get`/`set` of a reachable block, in layout order.
+    pub(crate) checks: Vec<(Block, Decision)>,
+    /// Each explicit check the facts can speak about.
+    pub(crate) explicit: Vec<(Block, ExplicitDecision)>,
+    /// Why the fact analysis gave up on the function, if it did.
+    pub(crate) gave_up: Option<GaveUp>,
+}
+
+/// `bounds-check-elim`'s decisions for `func`, not yet carried out (`None`: no checked
+/// operation and no explicit check, so no analysis). `sparse-bounds-check-elim` asks for them
+/// only to word its remarks.
+pub(crate) fn dense_decisions(func: &Function, cx: &mut PassContext<'_>) -> Option<DenseDecisions> {
+    // Only the blocks with a checked operation or an explicit check have anything to
+    // decide; no analysis at all when there is none.
+    let work: Vec<Block> = func
+        .layout
+        .iter()
+        .copied()
+        .filter(|&b| has_check(func, b))
+        .collect();
+    if work.is_empty() {
+        return None;
+    }
+    // Only the work blocks, their predecessors and the blocks up a chain of single
+    // predecessors are read below: the facts of the blocks that reach a check suffice.
+    let fa = cx.check_facts(func);
+    let cfg = cx.shared_cfg(func);
+    let module = cx.module;
+    let mut decisions: Vec<(Block, Decision)> = Vec::new();
+    let mut explicit: Vec<(Block, ExplicitDecision)> = Vec::new();
+    let gains = RefCell::new(HashMap::default());
+    let mut all_defs: HashMap<Local, Vec<Inst>> = HashMap::default();
+    let explain = cx.remarks_enabled();
+    for &b in func.layout.iter().filter(|_| explain) {
+        for &inst in &func.blocks[b].insts {
+            if let Some(d) = func.inst(inst).def() {
+                all_defs.entry(d).or_default().push(inst);
+            }
+        }
+    }
+    // The latest definition of each local so far in the current block, with its position
+    // (one map, cleared per block: a function can have hundreds of thousands of blocks).
+    let mut local_defs: HashMap<Local, (usize, Inst)> = HashMap::default();
+    for &block in &work {
+        if fa.block_in(block).is_none() {
+            continue; // unreachable: nothing is known, and nothing runs
+        }
+        local_defs.clear();
+        let ctx = Ctx {
+            func,
+            module,
+            fa: &fa,
+            cfg: &cfg,
+            block,
+            gains: &gains,
+            all_defs: &all_defs,
+            explain,
+        };
+        // Facts killed and established so far in this block, with the instruction.
+        let mut killed = Events::default();
+        let mut gained = Events::default();
+        // Replaying the block's facts instruction by instruction is needed only up to its
+        // last checked operation, or for the remarks (which name definitions) through the
+        // whole block: a block that only ends in an explicit check is decided on its stored
+        // out-state.
+        let insts = &func.blocks[block].insts;
+        let last_need = insts.iter().rposition(|&i| need_of(func.inst(i)).is_some());
+        let replay_to = if explain {
+            Some(insts.len())
+        } else {
+            last_need.map(|at| at + 1)
+        };
+        let cursor = replay_to.and_then(|_| fa.cursor(func, block));
+        if let (Some(mut cursor), Some(end)) = (cursor, replay_to) {
+            while let Some((idx, inst)) = cursor.peek().filter(|&(idx, _)| idx < end) {
+                if let Some(need) = need_of(func.inst(inst)) {
+                    let d = ctx.decide(inst, &need, cursor.facts(), &killed, &gained, &local_defs);
+                    decisions.push((block, d));
+                }
+                if let Some(d) = func.inst(inst).def() {
+                    local_defs.insert(d, (idx, inst));
+                }
+                if !explain {
+                    cursor.advance();
+                    continue;
+                }
+                let (lost, won) = cursor.step();
+                for f in lost {
+                    killed.record(f, inst);
+                }
+                for f in won {
+                    gained.record(f, inst);
+                }
+            }
+        }
+        if let Some(d) = ctx.decide_explicit(&local_defs) {
+            explicit.push((block, d));
+        }
+    }
+    Some(DenseDecisions {
+        checks: decisions,
+        explicit,
+        gave_up: fa.gave_up(),
+    })
 }
 
 /// Carries out the check passes' decisions, in order: a proved check's operation becomes

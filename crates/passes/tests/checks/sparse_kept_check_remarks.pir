@@ -5,20 +5,23 @@
 ; traps: main(3, 2)
 ; traps: main(2, 3)
 ; traps: main(1, 4)
-; missed: index check kept: needs `i >= 0` and `i < len(v)`; the sparse prover finds no lower bound for `i`, and `i <= 9` but not `len(v) > 9`
-; missed: index check kept: needs `x >= 0` and `x < len(v)`; the sparse prover finds no bound for `x`
-; missed: index check kept: needs `len(v) > 3`; the sparse prover finds only `len(v) >= 1`
-; missed: index check kept: needs `k < len(v)`; the sparse prover finds `k <= 5` but not `len(v) > 5`
-; missed: index check kept: needs `m >= 0`; the sparse prover finds only `m >= -1`
-; missed: explicit check `brif c, bad, ok` kept: nothing decides `sge x, 100` here
-; missed: pop check kept: needs `len(w) > 0`; the sparse prover finds only `len(w) >= 0`
-; applied: index check removed: proved by the sparse prover
-; The sparse pass's missed remarks name what a kept check needs, in bounds-check-elim's words,
-; and what the prover found short of it: no lower bound for an index that has only an upper
-; one, no bound at all for a loaded index, a length known only to be >= 1, an upper bound the
-; length is not known to exceed, a lower bound below 0, a compare it does not decide. Each near
-; miss traps on a call above (`v` holds 0..j, so `len(v) == j`); the one check proved (`v[i]`
-; again, after `i >= 0` and the first `v[i]` did not trap) is removed.
+; missed: index check kept: needs `i >= 0` and `i < len(v)`; known: `i <= 9`
+; missed: index check kept: `x` was loaded from `v`; nothing bounds it
+; missed: index check kept: nothing proves len(v) > 3 here (only len(v) > 0 is known)
+; missed: index check kept: needs `k < len(v)`; known: `k >= 0`, `k <= 5`
+; missed: index check kept: needs `m >= 0`: `m` may be negative (only `m >= -1`
+; missed: explicit check `brif c, bad, ok` kept: `x` was loaded from `v`; nothing bounds it
+; missed: pop check kept: only len(v) > 3 is known, and `v` is not known to be `w`
+; applied: index check removed: 0 <= i < len(v) holds on every path here (i >= 0 from `e = get v[i]`
+; no-remark: sparse prover
+; Where the prover and the fact analysis agree, the sparse pass's remarks are
+; bounds-check-elim's (the fact analysis runs for them when remarks are on): where an index
+; came from, what is known of it, which vec a known length belongs to. Each near miss traps on
+; a call above (`v` holds 0..j, so `len(v) == j`); the one check proved (`v[i]` again, after
+; `i >= 0` and the first `v[i]` did not trap) is removed. The prover's own words for these
+; kept checks (no lower bound for `i`, only `m >= -1`, ...) are the unit test
+; `the_provers_own_words_for_kept_checks` in passes/sparse_bounds_check_elim.rs, which reads
+; this file.
 fn main(i: i64, j: i64) -> i64 {
     var v: vec<i64>
     var w: vec<i64>
