@@ -78,18 +78,23 @@ pub(super) struct Lazy {
 }
 
 /// Empties `v` with room for `n` items. Short of room, it takes a fresh buffer (twice the
-/// size, and at least [`MIN_ROOM`]) rather than growing the old one: `realloc` would copy the
-/// old contents.
+/// size, and at least [`MIN_ROOM`]; past [`EXACT_ROOM`] items just `n`, so that a huge
+/// function's tables are not twice what it asks) rather than growing the old one: `realloc`
+/// would copy the old contents.
 #[inline]
 pub(super) fn room<T>(v: &mut Vec<T>, n: usize) {
     v.clear();
     if v.capacity() < n {
-        *v = Vec::with_capacity((2 * n).max(MIN_ROOM));
+        let take = if n > EXACT_ROOM { n } else { 2 * n };
+        *v = Vec::with_capacity(take.max(MIN_ROOM));
     }
 }
 
 /// The least room a work-space table takes: most functions then fit in the first buffer.
 const MIN_ROOM: usize = 256;
+
+/// Past this many items a table gets the room asked for, not twice it.
+const EXACT_ROOM: usize = 1 << 15;
 
 /// No value (an unset phi operand).
 pub(super) const NONE: Node = u32::MAX;
@@ -164,15 +169,16 @@ impl Graph {
         self.nodes[n as usize].global = true;
     }
 
-    /// Room for about `n` nodes.
+    /// Room for about `n` nodes (`n` is an upper bound: one per instruction, phi and
+    /// parameter; a function's nodes are about two thirds of it, its edges about twice).
     pub fn reserve(&mut self, n: usize, phi_ops: usize) {
         // Empty but for the zero node.
-        if self.nodes.capacity() < 2 * n {
+        if self.nodes.capacity() < n {
             let zero = self.nodes[0];
-            room(&mut self.nodes, 2 * n);
+            room(&mut self.nodes, n);
             self.nodes.push(zero);
         }
-        room(&mut self.pending, 4 * n);
+        room(&mut self.pending, 2 * n);
         room(&mut self.conds, n);
         room(&mut self.phi_ops, phi_ops);
     }

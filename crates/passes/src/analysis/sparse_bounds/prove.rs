@@ -137,7 +137,9 @@ impl<'a> Prover<'a> {
     pub fn new(g: &'a Graph, dom: &'a DomTree, s: &'a mut ProverSpace) -> Prover<'a> {
         let n = g.nodes.len();
         s.memo.clear();
-        s.memo.reserve(4 * n);
+        // A huge function's queries answer a fraction of its nodes; a small one's table is
+        // kept from function to function.
+        s.memo.reserve(if n > 1 << 15 { n } else { 4 * n });
         s.active.clear();
         // Balanced pushes and pops leave it all zero; a fresh one the first time.
         if s.on_stack.len() != FILTER {

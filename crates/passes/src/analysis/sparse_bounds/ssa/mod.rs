@@ -283,7 +283,7 @@ pub(super) fn build(
     t.const_of.reserve(32);
     refill(&mut t.cur, n, ZERO);
     refill(&mut t.cmp, n, None);
-    room(&mut t.undo, 4 * insts + phis_len + 16);
+    room(&mut t.undo, insts + phis_len + 16);
     room(&mut t.undo_cmp, insts + 16);
     refill(&mut t.phi_nodes, phis_len, u32::MAX);
     refill(&mut t.end_cmp, nb, None);
