@@ -180,15 +180,24 @@ pub fn decide(
         if !ssa::build(func, cfg, dom, calls, ssa) {
             return SparseDecisions::default();
         }
-        decide_with(ssa, dom, prover, runs, explain)
+        let decisions = decide_with(ssa, dom, prover, runs, explain);
+        if decisions.nodes > KEEP_SPACE_NODES {
+            *space = Space::default();
+        }
+        decisions
     })
 }
 
 thread_local! {
     /// The work space of [`decide`], kept across functions so that it allocates nothing once
-    /// its tables have grown.
+    /// its tables have grown (up to [`KEEP_SPACE_NODES`]).
     static SPACE: RefCell<Space> = RefCell::default();
 }
+
+/// The work space of a function with more nodes is freed after it: a huge function's tables
+/// (a few hundred bytes a node) would otherwise stay with the thread for the rest of the
+/// process, on top of what every later pass, the code generator and the embedder take.
+const KEEP_SPACE_NODES: usize = 1 << 16;
 
 #[derive(Default)]
 struct Space {

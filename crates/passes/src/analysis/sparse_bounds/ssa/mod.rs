@@ -284,7 +284,8 @@ pub(super) fn build(
     refill(&mut t.cur, n, ZERO);
     refill(&mut t.cmp, n, None);
     room(&mut t.undo, insts + phis_len + 16);
-    room(&mut t.undo_cmp, insts + 16);
+    // One entry per compare assigned to a `bool` local: few, grown on demand.
+    room(&mut t.undo_cmp, 16);
     refill(&mut t.phi_nodes, phis_len, u32::MAX);
     refill(&mut t.end_cmp, nb, None);
     refill(&mut t.entry_edge, nb, None);
