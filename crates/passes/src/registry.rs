@@ -91,7 +91,7 @@ pub fn pass_description(name: &str) -> Option<&'static str> {
         }
         "range-check-fold" => "folds `i < 0 || i >= n` into one unsigned compare `i >=u n`",
         "bounds-check-elim" => {
-            "drops pop and index checks (and explicit range checks) that the dense fact analysis proves (the pipelines' before sparse-bounds-check-elim)"
+            "drops pop and index checks (and explicit range checks) that the dense fact analysis proves; the pipelines ran it before sparse-bounds-check-elim"
         }
         "sparse-bounds-check-elim" => {
             "drops pop, index and division checks (and explicit range checks) that a sparse demand-driven prover (ABCD) proves"
