@@ -217,6 +217,36 @@ fn bounds_check_elim_says_when_the_fact_analysis_gave_up() {
     );
 }
 
+/// Where the fact analysis gives up, the sparse pass's remarks (which it words with the fact
+/// analysis when both engines agree) are the prover's own: the guarded pops it proves, and one
+/// more pop at the end that it keeps, of a vec every path has emptied.
+#[test]
+fn sparse_remarks_are_the_provers_where_the_fact_analysis_gave_up() {
+    let n = 1100;
+    let src = common::guarded_pops_of_many_vecs(n).replace(
+        &format!("b{n}:\n    ret acc\n"),
+        &format!("b{n}:\n    t = pop v0\n    acc = add acc, t\n    ret acc\n"),
+    );
+    assert!(src.contains("t = pop v0\n    acc = add acc, t\n    ret acc"));
+    let (_, report) = common::opt(&src, &["sparse-bounds-check-elim"], &[("main", &[7])]);
+    let stat = |name| report.stats.get("sparse-bounds-check-elim", name);
+    assert_eq!(stat("pop_checks_removed"), n as u64);
+    assert_eq!(stat("pop_checks_kept"), 1);
+    let missed = common::remarks(&report, poolopt_passes::RemarkKind::Missed);
+    assert_eq!(
+        missed,
+        ["pop check kept: needs `len(v0) > 0`; the sparse prover finds only `len(v0) >= 0`"]
+    );
+    let applied = common::remarks(&report, poolopt_passes::RemarkKind::Applied);
+    assert_eq!(applied.len(), n);
+    assert!(
+        applied
+            .iter()
+            .all(|m| m.ends_with("> 0 proved by the sparse prover")),
+        "{applied:?}"
+    );
+}
+
 /// The inliner asks which of a callee's locals are live on entry once per inlined call; the
 /// run shares one answer per callee across all call sites and callers, so inlining `g` into
 /// three callers twice each computes `g`'s liveness once, as inlining it once does.
