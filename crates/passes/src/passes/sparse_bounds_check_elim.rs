@@ -433,4 +433,24 @@ mod tests {
             "the second `v[i]` is proved"
         );
     }
+
+    /// A constant index: below 0 it always traps, whatever the prover found; from 0 up the
+    /// remark names the length it needs.
+    #[test]
+    fn a_constant_index_is_worded_by_its_sign() {
+        let src =
+            "fn main() -> i64 {\n    var v: vec<i64>\nentry:\n    v = new vec<i64>\n    ret 0\n}\n";
+        let module = poolopt_ir::parse(src).unwrap();
+        let func = module.funcs.values().next().unwrap();
+        let vec = func.local_by_name("v").unwrap();
+        let words = |k| kept_message(func, &Need::Const { vec, k }, Shortfall::default());
+        assert_eq!(
+            words(-1),
+            "index check kept: index -1 is negative; the access always traps"
+        );
+        assert_eq!(
+            words(0),
+            "index check kept: needs `len(v) > 0`; the sparse prover finds no lower bound for `len(v)`"
+        );
+    }
 }
