@@ -28,11 +28,14 @@ use poolopt_test_support::{header, pir_files_below, XorShift};
 use std::path::{Path, PathBuf};
 
 /// `(file, function)` pairs where the fact analysis proves a check the sparse prover does not.
-/// Only the case file made to show the remarks of such checks: after a `pop` of a new vec
+/// Only the two case files made to show the remarks of such checks: after a `pop` of a new vec
 /// (always a trap) the fact analysis's facts contradict each other. None otherwise since the
 /// prover's distance rule (`x <= y + 5` gives `x - y <= 5`, the shape of
 /// `arithmetic_fact_edges.pir`'s `sub_ordered_upper`).
-const DENSE_ONLY: &[(&str, &str)] = &[("sparse_remarks_where_the_engines_differ.pir", "main")];
+const DENSE_ONLY: &[(&str, &str)] = &[
+    ("sparse_remarks_where_the_engines_differ.pir", "main"),
+    ("sparse_explicit_check_remarks.pir", "main"),
+];
 
 /// The O2 passes that run before `sparse-bounds-check-elim`.
 fn before_checks() -> Vec<&'static str> {
