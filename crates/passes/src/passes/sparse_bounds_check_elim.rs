@@ -177,7 +177,7 @@ impl Pass for SparseBoundsCheckElim {
                             ),
                         };
                         match dense {
-                            Some(_) => format!("{kept}; {DENSE_PROVES}"),
+                            Some(_) => format!("{kept}; {DENSE_DECIDES}"),
                             None => kept,
                         }
                     }
@@ -197,6 +197,9 @@ impl Pass for SparseBoundsCheckElim {
 
 /// How a kept check's remark ends when the fact analysis would have proved it.
 const DENSE_PROVES: &str = "the fact analysis proves it (`--passes bounds-check-elim`)";
+
+/// How a kept explicit check's remark ends when the fact analysis would have decided it.
+const DENSE_DECIDES: &str = "the fact analysis decides it (`--passes bounds-check-elim`)";
 
 /// The fact analysis's decisions and messages, by check, for the remarks (empty without
 /// remarks, or when the analysis gave up on the function: its messages would then blame

@@ -1,10 +1,12 @@
 //! Which blocks' facts an analysis must compute: all of them, or only those the check passes
 //! read.
 //!
-//! `bounds-check-elim` reads the facts of the blocks where it decides something (a checked
-//! `pop`/`get`/`set`, or a branch with a trapping successor: an explicit check), and, for its
-//! remarks, of their predecessors and of the blocks up a chain of single predecessors;
-//! `div-check-prove`, which reuses that analysis, reads the blocks holding a checked division.
+//! `bounds-check-elim` (opt-in; in the pipelines it runs only to word
+//! `sparse-bounds-check-elim`'s remarks) reads the facts of the blocks where it decides
+//! something (a checked `pop`/`get`/`set`, or a branch with a trapping successor: an explicit
+//! check), and, for its remarks, of their predecessors and of the blocks up a chain of single
+//! predecessors; `div-check-prove` (opt-in), which reuses that analysis when it runs right
+//! after `bounds-check-elim`, reads the blocks holding a checked division.
 //! Every block they read can reach a *deciding* block. A block that cannot reach one — the
 //! tail of a function after its last check, a loop that only sums what was stored — needs no
 //! facts, yet its evaluation (and its loops' sweeps) cost as much as any other.
