@@ -42,7 +42,7 @@ use crate::analysis::sparse_bounds::{self, DivisorProof, Shortfall};
 use crate::analysis::Fact;
 use crate::pass::{OptLevel, Pass, PassContext};
 use poolopt_ir::{
-    display_operand, display_terminator, Block, Check, Function, Inst, InstKind, Local, Operand,
+    display_operand, display_terminator, Block, Function, Inst, InstKind, Local, Operand,
     Terminator,
 };
 use rustc_hash::FxHashMap as HashMap;
@@ -102,26 +102,11 @@ impl Pass for SparseBoundsCheckElim {
             .filter_map(|(block, inst, remove)| {
                 let need = need_of(func.inst(inst))?;
                 let kind = CheckKind::of(&need);
-                let message = match (explain, remove, wording.checks.remove(&inst)) {
-                    (false, _, _) => String::new(),
-                    (true, true, Some(dense)) if dense.remove => dense.message,
-                    (true, true, _) => format!(
-                        "{} check removed: {} proved by the sparse prover",
-                        kind.what(),
-                        needed(func, &need)
-                    ),
-                    (true, false, Some(dense)) if !dense.remove => dense.message,
-                    (true, false, dense) => {
-                        let kept = kept_message(
-                            func,
-                            &need,
-                            shortfalls.get(&inst).copied().unwrap_or_default(),
-                        );
-                        match dense {
-                            Some(_) => format!("{kept}; {DENSE_PROVES}"),
-                            None => kept,
-                        }
-                    }
+                let message = if explain {
+                    let shortfall = shortfalls.get(&inst).copied().unwrap_or_default();
+                    wording.check(func, inst, &need, remove, shortfall)
+                } else {
+                    String::new()
                 };
                 Some((
                     block,
@@ -149,38 +134,10 @@ impl Pass for SparseBoundsCheckElim {
                     return None;
                 };
                 let (_, pass_to) = explicit_check_sides(func, *then_block, *else_block)?;
-                let text = if explain {
-                    display_terminator(func, term)
+                let message = if explain {
+                    wording.explicit(func, block, &display_terminator(func, term), safe)
                 } else {
                     String::new()
-                };
-                let dense = wording.explicit.remove(&block);
-                let message = match (explain, safe, dense) {
-                    (false, _, _) => String::new(),
-                    (true, true, Some(dense)) if dense.always.is_some() => dense.message,
-                    (true, true, _) => match compare_text(func, block) {
-                        Some(cmp) => format!(
-                            "explicit check `{text}` removed: the sparse prover decides `{cmp}` here"
-                        ),
-                        None => format!(
-                            "explicit check `{text}` removed: decided by the sparse prover"
-                        ),
-                    },
-                    (true, false, Some(dense)) if dense.always.is_none() => dense.message,
-                    (true, false, dense) => {
-                        let kept = match compare_text(func, block) {
-                            Some(cmp) => {
-                                format!("explicit check `{text}` kept: nothing decides `{cmp}` here")
-                            }
-                            None => format!(
-                                "explicit check `{text}` kept: the sparse prover decides nothing here"
-                            ),
-                        };
-                        match dense {
-                            Some(_) => format!("{kept}; {DENSE_DECIDES}"),
-                            None => kept,
-                        }
-                    }
                 };
                 Some((
                     block,
@@ -211,6 +168,57 @@ struct Wording {
 }
 
 impl Wording {
+    /// The remark of a checked operation the prover proved (`removed`) or not: the fact
+    /// analysis's where it decided the same, else the prover's own words.
+    fn check(
+        &mut self,
+        func: &Function,
+        inst: Inst,
+        need: &Need,
+        removed: bool,
+        shortfall: Shortfall,
+    ) -> String {
+        match self.checks.remove(&inst) {
+            Some(dense) if dense.remove == removed => dense.message,
+            _ if removed => format!(
+                "{} check removed: {} proved by the sparse prover",
+                CheckKind::of(need).what(),
+                needed(func, need)
+            ),
+            dense => noting_dense(
+                kept_message(func, need, shortfall),
+                dense.is_some(),
+                DENSE_PROVES,
+            ),
+        }
+    }
+
+    /// The remark of the explicit check ending `block` (`text`, its branch), decided by the
+    /// prover (`safe`) or not, worded as [`Wording::check`] words a checked operation's.
+    fn explicit(&mut self, func: &Function, block: Block, text: &str, safe: bool) -> String {
+        let cmp = compare_text(func, block);
+        match self.explicit.remove(&block) {
+            Some(dense) if dense.always.is_some() == safe => dense.message,
+            _ if safe => match cmp {
+                Some(cmp) => format!(
+                    "explicit check `{text}` removed: the sparse prover decides `{cmp}` here"
+                ),
+                None => format!("explicit check `{text}` removed: decided by the sparse prover"),
+            },
+            dense => {
+                let kept = match cmp {
+                    Some(cmp) => {
+                        format!("explicit check `{text}` kept: nothing decides `{cmp}` here")
+                    }
+                    None => format!(
+                        "explicit check `{text}` kept: the sparse prover decides nothing here"
+                    ),
+                };
+                noting_dense(kept, dense.is_some(), DENSE_DECIDES)
+            }
+        }
+    }
+
     fn of(func: &Function, cx: &mut PassContext<'_>) -> Wording {
         match dense_decisions(func, cx) {
             Some(dense) if dense.gave_up.is_none() => Wording {
@@ -219,6 +227,16 @@ impl Wording {
             },
             _ => Wording::default(),
         }
+    }
+}
+
+/// A kept check's remark, ending in `note` when the fact analysis decided the check the
+/// other way (`dense_removes`: it proves what the prover did not).
+fn noting_dense(kept: String, dense_removes: bool, note: &str) -> String {
+    if dense_removes {
+        format!("{kept}; {note}")
+    } else {
+        kept
     }
 }
 
@@ -351,17 +369,10 @@ fn divide(
     let mut removed = Vec::new();
     for &block in func.layout.iter().filter(|&&b| cfg.is_reachable(b)) {
         for &inst in &func.blocks[block].insts {
-            let InstKind::Binary {
-                op,
-                rhs,
-                check: Check::Checked,
-                ..
-            } = *func.inst(inst)
-            else {
+            let Some((op, rhs)) = func.inst(inst).checked_division() else {
                 continue;
             };
             let removal = match rhs {
-                _ if !op.is_division() => None,
                 Operand::Const(c) => {
                     constant_divisor_passes(func, inst, op, c).then_some(Removal::Constant(c))
                 }

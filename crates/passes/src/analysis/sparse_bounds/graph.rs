@@ -79,14 +79,14 @@ pub(super) struct Lazy {
 
 /// Empties `v` with room for `n` items. Short of room, it takes a fresh buffer (twice the
 /// size, and at least [`MIN_ROOM`]; past [`EXACT_ROOM`] items just `n`, so that a huge
-/// function's tables are not twice what it asks) rather than growing the old one: `realloc`
-/// would copy the old contents.
+/// function's tables are not twice what it asks) rather than growing the old one
+/// ([`poolopt_ir::room::vec_room`]: `realloc` would copy the old contents).
 #[inline]
 pub(super) fn room<T>(v: &mut Vec<T>, n: usize) {
     v.clear();
     if v.capacity() < n {
         let take = if n > EXACT_ROOM { n } else { 2 * n };
-        *v = Vec::with_capacity(take.max(MIN_ROOM));
+        poolopt_ir::room::vec_room(v, take.max(MIN_ROOM));
     }
 }
 
@@ -94,7 +94,7 @@ pub(super) fn room<T>(v: &mut Vec<T>, n: usize) {
 const MIN_ROOM: usize = 256;
 
 /// Past this many items a table gets the room asked for, not twice it.
-const EXACT_ROOM: usize = 1 << 15;
+pub(super) const EXACT_ROOM: usize = 1 << 15;
 
 /// No value (an unset phi operand).
 pub(super) const NONE: Node = u32::MAX;

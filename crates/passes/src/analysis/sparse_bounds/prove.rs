@@ -34,7 +34,7 @@
 //! or exhausted budget played a part in it. Each top-level query has a step budget; past it,
 //! the answer is "not proved" (always sound).
 
-use super::graph::{room, Edge, Graph, Kind, Node, NONE, NO_COND, ZERO};
+use super::graph::{room, Edge, Graph, Kind, Node, EXACT_ROOM, NONE, NO_COND, ZERO};
 use poolopt_ir::dominators::DomTree;
 use poolopt_ir::BinaryOp;
 use poolopt_ir::Block;
@@ -139,7 +139,7 @@ impl<'a> Prover<'a> {
         s.memo.clear();
         // A huge function's queries answer a fraction of its nodes; a small one's table is
         // kept from function to function.
-        s.memo.reserve(if n > 1 << 15 { n } else { 4 * n });
+        s.memo.reserve(if n > EXACT_ROOM { n } else { 4 * n });
         s.active.clear();
         // Balanced pushes and pops leave it all zero; a fresh one the first time.
         if s.on_stack.len() != FILTER {
